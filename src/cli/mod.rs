@@ -1,0 +1,157 @@
+//! Command-line types (clap stays on the binary side) and dispatch to one
+//! handler per subcommand.
+
+mod odds;
+mod progress;
+mod run;
+mod systems;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use oddsmith::pipeline::Mode;
+
+/// Exact and Monte Carlo odds for tabletop dice mechanics.
+///
+/// Describe a mechanic and the parameters to sweep in a scenario file, then
+/// `oddsmith run` it: exact where the maths allows, Monte Carlo on every
+/// core elsewhere, with tidy CSV/Parquet output. `oddsmith systems` lists
+/// every mechanic and its parameters; `oddsmith odds` answers a one-line
+/// question.
+#[derive(Debug, Parser)]
+#[command(name = "oddsmith", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run a scenario file and write its results to a directory.
+    ///
+    /// Writes summary.csv (one row per config and method), results.csv and
+    /// results.parquet (the long table), agreement.csv (with --mode both)
+    /// and manifest.json. Files appear only when the whole run succeeded.
+    Run(RunArgs),
+    /// Answer a one-line question, e.g. `oddsmith odds gateway --actor 3d8+2 --vs 2d8+4 --raises 0..3`.
+    Odds(OddsArgs),
+    /// List every mechanic with its parameters (ranges, defaults), outcome
+    /// fields and headline metrics.
+    Systems,
+}
+
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    /// The scenario file (TOML), e.g. scenarios/gateway-raises.toml.
+    scenario: PathBuf,
+    /// Directory for the outputs (created if missing).
+    #[arg(long, short)]
+    out: PathBuf,
+    /// auto: exact where a solver exists, else Monte Carlo; exact; mc; both:
+    /// run both and exit 1 if any metric disagrees by more than 5 standard
+    /// errors.
+    #[arg(long, value_enum, default_value_t = ModeArg::Auto)]
+    mode: ModeArg,
+    /// Monte Carlo trials per config [default: the scenario's `trials`, else 1000000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    trials: Option<u64>,
+    /// Seed for Monte Carlo [default: the scenario's `seed`, else 1]. The
+    /// same seed gives the same numbers on any machine and thread count.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads [default: every core].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Precision mode: simulate each config until the 95% interval of its
+    /// headline metric has at most this half-width (e.g. 0.001), up to
+    /// --max-trials.
+    #[arg(long)]
+    precision: Option<f64>,
+    /// Trial cap per config in precision mode.
+    #[arg(long, default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    max_trials: u64,
+    /// No progress bar and no summary line.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ModeArg {
+    Auto,
+    Exact,
+    Mc,
+    Both,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Auto => Mode::Auto,
+            ModeArg::Exact => Mode::Exact,
+            ModeArg::Mc => Mode::MonteCarlo,
+            ModeArg::Both => Mode::Both,
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+struct OddsArgs {
+    /// The system to ask about.
+    #[arg(value_enum)]
+    system: OddsSystem,
+    /// The actor's roll: N d8 keep highest, plus M, written NdK+M (e.g. 3d8+2).
+    #[arg(long, allow_hyphen_values = true)]
+    actor: String,
+    /// The opposition's roll, the same way (e.g. 2d8+4).
+    #[arg(long, allow_hyphen_values = true)]
+    vs: String,
+    /// Raises taken: one number (2) or a range (0..3, inclusive).
+    #[arg(long, default_value = "0..3")]
+    raises: String,
+    /// Free raises granted on success.
+    #[arg(long, default_value_t = 0)]
+    free_raises: u32,
+    /// Also run Monte Carlo and show its estimate and z-score beside the
+    /// exact answer.
+    #[arg(long)]
+    check: bool,
+    /// Trials for --check.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    trials: u64,
+    /// Seed for --check.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum OddsSystem {
+    Gateway,
+}
+
+/// What a successful command wants the exit code to say.
+pub enum Outcome {
+    /// Everything held.
+    Fine,
+    /// The command ran but a check failed (exit 1).
+    CheckFailed,
+}
+
+impl Outcome {
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            Outcome::Fine => ExitCode::SUCCESS,
+            Outcome::CheckFailed => ExitCode::from(1),
+        }
+    }
+}
+
+/// Run the command; an `Err` is bad input or output trouble (exit 2).
+pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
+    match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Odds(args) => odds::odds(args),
+        Command::Systems => systems::systems(),
+    }
+}

@@ -1,0 +1,138 @@
+//! `oddsmith run`: a scenario, end to end.
+
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use oddsmith::pipeline::{self, AGREEMENT_Z, Mode, RunOptions};
+use oddsmith::report::{self, OutDir, RunMeta};
+use oddsmith::scenario::Scenario;
+
+use super::progress::Bar;
+use super::{Outcome, RunArgs};
+
+pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
+    let started = Instant::now();
+    let mode: Mode = args.mode.into();
+    if let Some(p) = args.precision {
+        if !(p > 0.0 && p < 1.0) {
+            bail!(
+                "--precision {p} is out of range; allowed: a half-width between 0 and 1, e.g. 0.001"
+            );
+        }
+        if mode == Mode::Exact {
+            bail!("--precision applies to Monte Carlo; it cannot be used with --mode exact");
+        }
+    }
+    let scenario = Scenario::load(&args.scenario)?;
+    let threads = args.threads.map(|t| t as usize).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start worker threads")?;
+    let out = OutDir::prepare(&args.out)?;
+
+    let opts = RunOptions {
+        mode,
+        trials: args.trials,
+        seed: args.seed,
+        precision: args.precision,
+        max_trials: args.max_trials,
+    };
+    let per_config = args
+        .trials
+        .or(scenario.trials)
+        .unwrap_or(oddsmith::scenario::DEFAULT_TRIALS);
+    let total = match (mode, args.precision) {
+        (_, Some(_)) => None,
+        _ => Some(per_config.saturating_mul(scenario.config_count() as u64)),
+    };
+    let bar = Bar::new(total, args.quiet);
+    let results = pool.install(|| pipeline::run(&scenario, &opts, &bar));
+    bar.finish();
+    let results = match results {
+        Ok(r) => r,
+        Err(e) => {
+            out.abandon();
+            return Err(e.into());
+        }
+    };
+
+    let meta = RunMeta {
+        scenario_path: args.scenario.display().to_string(),
+        scenario_sha256: scenario.sha256.clone(),
+        threads,
+        wall_seconds: started.elapsed().as_secs_f64(),
+    };
+    let files = report::write_all(&out, &results, &meta)?;
+
+    if !args.quiet {
+        let names: Vec<String> = files
+            .iter()
+            .filter_map(|f| f.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect();
+        println!(
+            "{}: {} configs of {} ({}) in {:.2} s → {}: {}",
+            scenario.name,
+            results.configs.len(),
+            results.mechanic,
+            describe_mode(&results),
+            started.elapsed().as_secs_f64(),
+            out.path().display(),
+            names.join(", ")
+        );
+    }
+
+    let bad = results.disagreements(AGREEMENT_Z);
+    if !bad.is_empty() {
+        eprintln!(
+            "exact and Monte Carlo disagree (|z| > {AGREEMENT_Z}) in {} of {} configs:",
+            bad.len(),
+            results.configs.len()
+        );
+        for (config, metrics) in bad {
+            let point = pipeline::describe(&scenario, &config.swept);
+            for a in metrics {
+                eprintln!(
+                    "  config {}{point}: {} exact {:.6}, monte carlo {:.6}, z = {:.2}",
+                    config.index, a.metric, a.exact, a.estimate, a.z
+                );
+            }
+        }
+        return Ok(Outcome::CheckFailed);
+    }
+    if mode == Mode::Both && !args.quiet {
+        let worst = results
+            .configs
+            .iter()
+            .flat_map(|c| &c.agreement)
+            .map(|a| a.z.abs())
+            .fold(0.0f64, f64::max);
+        println!("exact and Monte Carlo agree in every config (largest |z| = {worst:.2})");
+    }
+    Ok(Outcome::Fine)
+}
+
+fn describe_mode(results: &oddsmith::report::Results) -> String {
+    let mc = results
+        .configs
+        .iter()
+        .flat_map(|c| &c.runs)
+        .filter(|r| r.method == oddsmith::report::Method::MonteCarlo)
+        .count();
+    let exact = results
+        .configs
+        .iter()
+        .flat_map(|c| &c.runs)
+        .filter(|r| r.method == oddsmith::report::Method::Exact)
+        .count();
+    match (exact, mc) {
+        (_, 0) => "exact".into(),
+        (0, _) => format!("monte carlo, seed {}", results.seed),
+        _ => format!("exact and monte carlo, seed {}", results.seed),
+    }
+}

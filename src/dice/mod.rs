@@ -1,0 +1,15 @@
+//! Dice and pools: unbiased, fast rolls drawn from one seeded stream.
+//!
+//! Every roll in oddsmith goes through [`DiceRng`]. It never reduces raw bits
+//! with `% n` (that favours low faces): power-of-two dice take bit fields of
+//! the stream, every other die uses Lemire's multiply-shift with rejection
+//! (D. Lemire, "Fast random integer generation in an interval", ACM TOMACS
+//! 2019). Pools that keep their highest die use precomputed tables over
+//! packed d8 faces, which is where the Monte Carlo engine spends its time.
+
+mod rng;
+
+pub use rng::DiceRng;
+
+/// Faces on a Gateway die.
+pub const D8: u32 = 8;

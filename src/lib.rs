@@ -1,0 +1,16 @@
+//! oddsmith: exact and Monte Carlo odds for tabletop dice mechanics.
+//!
+//! The flow is one trip through: a [`scenario::Scenario`] expands into
+//! configs, each config becomes a [`systems::Model`], the exact solver
+//! and/or the Monte Carlo engine ([`sim`]) answer it, and [`report`] writes
+//! the table of results. See `DESIGN.md` in the shared folder for the
+//! reasoning and the README for the user's manual.
+
+pub mod dice;
+pub mod dist;
+pub mod pipeline;
+pub mod report;
+pub mod scenario;
+pub mod sim;
+pub mod stats;
+pub mod systems;

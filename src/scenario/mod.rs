@@ -1,0 +1,163 @@
+//! Scenario files: the TOML schema, its validation, and sweep expansion.
+//!
+//! A scenario names a mechanic, fixes some parameters in `[params]` and
+//! sweeps others in `[sweep]`; the sweep is the cartesian product of its
+//! axes in file order (the last axis varies fastest). Every problem is
+//! reported with the file, line and key, and what would have been allowed,
+//! before anything runs or is written.
+
+mod error;
+mod parse;
+
+pub use error::ScenarioError;
+
+use std::path::{Path, PathBuf};
+
+use crate::systems::{Mechanic, Model, ParamMap, ParamValue};
+
+/// Trials per config when neither the scenario nor the command line says.
+pub const DEFAULT_TRIALS: u64 = 1_000_000;
+/// Seed when neither the scenario nor the command line says.
+pub const DEFAULT_SEED: u64 = 1;
+/// The most configs one scenario may expand to.
+pub const MAX_CONFIGS: usize = 1_000_000;
+
+/// One swept parameter and its values, in file order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    /// Dotted path as written in `[sweep]`.
+    pub path: String,
+    pub values: Vec<ParamValue>,
+    line: usize,
+}
+
+/// A parsed, checked scenario.
+pub struct Scenario {
+    pub path: PathBuf,
+    pub name: String,
+    pub description: Option<String>,
+    pub mechanic: &'static dyn Mechanic,
+    pub seed: Option<u64>,
+    pub trials: Option<u64>,
+    /// Fixed values from `[params]`.
+    pub params: ParamMap,
+    pub sweep: Vec<Axis>,
+    /// SHA-256 of the file's bytes, hex.
+    pub sha256: String,
+    /// Line of each key in `[params]`, for errors found later.
+    param_lines: Vec<(String, usize)>,
+    mechanic_line: usize,
+}
+
+/// One point of the sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Position in the sweep, from 0.
+    pub index: usize,
+    /// The value of each axis, in axis order.
+    pub swept: Vec<ParamValue>,
+    /// Every explicit value: `[params]` plus this point's swept values.
+    pub values: ParamMap,
+}
+
+impl Scenario {
+    /// Read and check a scenario file.
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let bytes = std::fs::read(path).map_err(|e| ScenarioError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| ScenarioError::Io {
+            path: path.to_path_buf(),
+            message: "the file is not UTF-8 text".into(),
+        })?;
+        Self::parse(path, &text)
+    }
+
+    /// Check a scenario given as text (`path` is only used in messages).
+    pub fn parse(path: &Path, text: &str) -> Result<Scenario, ScenarioError> {
+        parse::scenario(path, text)
+    }
+
+    /// The swept paths, in axis order.
+    pub fn swept_paths(&self) -> Vec<&str> {
+        self.sweep.iter().map(|a| a.path.as_str()).collect()
+    }
+
+    /// Number of configs the sweep expands to.
+    pub fn config_count(&self) -> usize {
+        self.sweep.iter().map(|a| a.values.len()).product()
+    }
+
+    /// Every point of the sweep, last axis fastest.
+    pub fn configs(&self) -> Vec<Config> {
+        let n = self.config_count();
+        (0..n)
+            .map(|index| {
+                let mut rest = index;
+                let mut swept = vec![ParamValue::Int(0); self.sweep.len()];
+                for (i, axis) in self.sweep.iter().enumerate().rev() {
+                    swept[i] = axis.values[rest % axis.values.len()].clone();
+                    rest /= axis.values.len();
+                }
+                let mut values = self.params.clone();
+                for (axis, v) in self.sweep.iter().zip(&swept) {
+                    values.set(axis.path.clone(), v.clone());
+                }
+                Config {
+                    index,
+                    swept,
+                    values,
+                }
+            })
+            .collect()
+    }
+
+    /// Build the model of every config. A combination the mechanic rejects
+    /// is reported with the config and the line of the key at fault.
+    pub fn models(&self) -> Result<Vec<(Config, Box<dyn Model>)>, ScenarioError> {
+        self.configs()
+            .into_iter()
+            .map(|config| match self.mechanic.prepare(&config.values) {
+                Ok(model) => Ok((config, model)),
+                Err(e) => Err(self.config_error(&config, e)),
+            })
+            .collect()
+    }
+
+    fn config_error(&self, config: &Config, e: crate::systems::ParamError) -> ScenarioError {
+        let line = self
+            .sweep
+            .iter()
+            .find(|a| a.path == e.key)
+            .map(|a| a.line)
+            .or_else(|| {
+                self.param_lines
+                    .iter()
+                    .find(|(k, _)| *k == e.key)
+                    .map(|(_, l)| *l)
+            })
+            .unwrap_or(self.mechanic_line);
+        let point = self
+            .sweep
+            .iter()
+            .zip(&config.swept)
+            .map(|(a, v)| format!("{} = {v}", a.path))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let at = if point.is_empty() {
+            String::new()
+        } else {
+            format!(" (in the config where {point})")
+        };
+        ScenarioError::Invalid {
+            path: self.path.clone(),
+            line,
+            key: e.key,
+            message: format!("{}{at}", e.message),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,505 @@
+//! From TOML text to a checked [`Scenario`], keeping line numbers for every
+//! message.
+
+use std::ops::Range;
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+use toml_edit::{Document, InlineTable, Item, Table, Value};
+
+use super::{Axis, MAX_CONFIGS, Scenario, ScenarioError};
+use crate::systems::{self, Mechanic, ParamMap, ParamSpec, ParamValue};
+
+/// Top-level keys a scenario may have.
+const TOP_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "mechanic",
+    "seed",
+    "trials",
+    "params",
+    "sweep",
+];
+/// The most values one sweep range may produce.
+const MAX_AXIS: i64 = 100_000;
+
+/// Turns byte offsets into line numbers and builds errors.
+struct Ctx<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Ctx<'_> {
+    fn line(&self, span: Option<Range<usize>>) -> usize {
+        let at = span.map(|s| s.start).unwrap_or(0).min(self.text.len());
+        self.text[..at].bytes().filter(|b| *b == b'\n').count() + 1
+    }
+
+    fn invalid(
+        &self,
+        span: Option<Range<usize>>,
+        key: &str,
+        message: impl Into<String>,
+    ) -> ScenarioError {
+        ScenarioError::Invalid {
+            path: self.path.to_path_buf(),
+            line: self.line(span),
+            key: key.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioError> {
+    let ctx = Ctx { path, text };
+    let doc = Document::parse(text).map_err(|e| ScenarioError::Toml {
+        path: path.to_path_buf(),
+        line: ctx.line(e.span()),
+        message: e.message().trim().to_string(),
+    })?;
+    let root = doc.as_table();
+    for (key, _) in root.iter() {
+        if !TOP_KEYS.contains(&key) {
+            return Err(ctx.invalid(
+                root.key(key).and_then(|k| k.span()),
+                key,
+                format!(
+                    "is not a scenario key{}; allowed: {}",
+                    suggest(key, TOP_KEYS.iter().copied()),
+                    TOP_KEYS.join(", ")
+                ),
+            ));
+        }
+    }
+    let span_of = |key: &str| {
+        root.get(key)
+            .and_then(|i| i.span())
+            .or_else(|| root.key(key).and_then(|k| k.span()))
+    };
+
+    let mechanic_name = match root.get("mechanic") {
+        None => {
+            return Err(ctx.invalid(
+                None,
+                "mechanic",
+                format!(
+                    "is missing; it names what to simulate, one of: {}",
+                    systems::names().join(", ")
+                ),
+            ));
+        }
+        Some(item) => item.as_str().ok_or_else(|| {
+            ctx.invalid(
+                span_of("mechanic"),
+                "mechanic",
+                "must be a string, e.g. \"gateway.challenge\"",
+            )
+        })?,
+    };
+    let mechanic = systems::find(mechanic_name).ok_or_else(|| {
+        ctx.invalid(
+            span_of("mechanic"),
+            "mechanic",
+            format!(
+                "\"{mechanic_name}\" is not a known mechanic{}; known: {}",
+                suggest(mechanic_name, systems::names().into_iter()),
+                systems::names().join(", ")
+            ),
+        )
+    })?;
+
+    let string = |key: &str| -> Result<Option<String>, ScenarioError> {
+        match root.get(key) {
+            None => Ok(None),
+            Some(item) => item
+                .as_str()
+                .map(|s| Some(s.to_string()))
+                .ok_or_else(|| ctx.invalid(span_of(key), key, "must be a string")),
+        }
+    };
+    let positive = |key: &str, min: i64| -> Result<Option<u64>, ScenarioError> {
+        match root.get(key) {
+            None => Ok(None),
+            Some(item) => match item.as_integer() {
+                Some(v) if v >= min => Ok(Some(v as u64)),
+                Some(v) => Err(ctx.invalid(
+                    span_of(key),
+                    key,
+                    format!("{v} is out of range; allowed: an integer ≥ {min}"),
+                )),
+                None => Err(ctx.invalid(span_of(key), key, format!("must be an integer ≥ {min}"))),
+            },
+        }
+    };
+    let name = string("name")?.unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "scenario".into())
+    });
+    let description = string("description")?;
+    let seed = positive("seed", 0)?;
+    let trials = positive("trials", 1)?;
+
+    let specs = mechanic.params();
+    let mut params = ParamMap::new();
+    let mut param_lines = Vec::new();
+    if let Some(item) = root.get("params") {
+        let table = section(&ctx, item, "params", span_of("params"))?;
+        walk(
+            &ctx,
+            mechanic,
+            specs,
+            table,
+            "",
+            "params",
+            &mut |path, value, span| {
+                let v = to_param(&ctx, path, value)?;
+                check(&ctx, specs, path, &v, span.clone())?;
+                param_lines.push((path.to_string(), ctx.line(span)));
+                params.set(path, v);
+                Ok(())
+            },
+        )?;
+    }
+
+    let mut sweep: Vec<Axis> = Vec::new();
+    if let Some(item) = root.get("sweep") {
+        let table = section(&ctx, item, "sweep", span_of("sweep"))?;
+        walk(
+            &ctx,
+            mechanic,
+            specs,
+            table,
+            "",
+            "sweep",
+            &mut |path, value, span| {
+                if params.get(path).is_some() {
+                    return Err(ctx.invalid(
+                        span,
+                        path,
+                        "is set in both [params] and [sweep]; keep one",
+                    ));
+                }
+                let values = axis_values(&ctx, specs, path, value, span.clone())?;
+                sweep.push(Axis {
+                    path: path.to_string(),
+                    values,
+                    line: ctx.line(span),
+                });
+                Ok(())
+            },
+        )?;
+    }
+    let count = sweep
+        .iter()
+        .try_fold(1usize, |acc, a| acc.checked_mul(a.values.len()));
+    if count.is_none_or(|c| c > MAX_CONFIGS) {
+        return Err(ctx.invalid(
+            span_of("sweep"),
+            "sweep",
+            format!("expands to more than {MAX_CONFIGS} configs; sweep fewer values"),
+        ));
+    }
+
+    let scenario = Scenario {
+        path: path.to_path_buf(),
+        name,
+        description,
+        mechanic,
+        seed,
+        trials,
+        params,
+        sweep,
+        sha256: Sha256::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+        param_lines,
+        mechanic_line: ctx.line(span_of("mechanic")),
+    };
+    // Build every config once now, so combinations the mechanic rejects are
+    // reported before anything runs.
+    scenario.models()?;
+    Ok(scenario)
+}
+
+/// `[params]` / `[sweep]` as a table, whether written as a section or inline.
+fn section<'a>(
+    ctx: &Ctx,
+    item: &'a Item,
+    key: &str,
+    span: Option<Range<usize>>,
+) -> Result<Entries<'a>, ScenarioError> {
+    match item {
+        Item::Table(t) => Ok(Entries::Table(t)),
+        Item::Value(Value::InlineTable(t)) => Ok(Entries::Inline(t)),
+        _ => Err(ctx.invalid(span, key, format!("must be a table: [{key}]"))),
+    }
+}
+
+/// A table or an inline table, walked the same way.
+#[derive(Clone, Copy)]
+enum Entries<'a> {
+    Table(&'a Table),
+    Inline(&'a InlineTable),
+}
+
+/// One entry: its key span, and the item or value.
+enum Entry<'a> {
+    Item(&'a Item),
+    Value(&'a Value),
+}
+
+impl<'a> Entries<'a> {
+    fn list(self) -> Vec<(&'a str, Option<Range<usize>>, Entry<'a>)> {
+        match self {
+            Entries::Table(t) => t
+                .iter()
+                .map(|(k, item)| {
+                    (
+                        k,
+                        t.key(k).and_then(|k| k.span()).or_else(|| item.span()),
+                        Entry::Item(item),
+                    )
+                })
+                .collect(),
+            Entries::Inline(t) => t
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k,
+                        t.key(k).and_then(|k| k.span()).or_else(|| v.span()),
+                        Entry::Value(v),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+impl<'a> Entry<'a> {
+    fn as_entries(&self) -> Option<Entries<'a>> {
+        match self {
+            Entry::Item(Item::Table(t)) => Some(Entries::Table(t)),
+            Entry::Item(Item::Value(Value::InlineTable(t))) => Some(Entries::Inline(t)),
+            Entry::Value(Value::InlineTable(t)) => Some(Entries::Inline(t)),
+            _ => None,
+        }
+    }
+
+    fn value(&self) -> Option<&'a Value> {
+        match self {
+            Entry::Item(Item::Value(v)) => Some(v),
+            Entry::Value(v) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+/// Walk nested tables down to declared parameter paths and hand each one's
+/// value to `visit`. A path that is neither a parameter nor the prefix of
+/// one is an error listing the parameters.
+fn walk(
+    ctx: &Ctx,
+    mechanic: &dyn Mechanic,
+    specs: &[ParamSpec],
+    table: Entries,
+    prefix: &str,
+    section: &str,
+    visit: &mut dyn FnMut(&str, &Value, Option<Range<usize>>) -> Result<(), ScenarioError>,
+) -> Result<(), ScenarioError> {
+    for (key, span, entry) in table.list() {
+        let path = if prefix.is_empty() {
+            key.to_string()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        let is_param = specs.iter().any(|s| s.path == path);
+        let is_prefix = specs
+            .iter()
+            .any(|s| s.path.starts_with(&format!("{path}.")));
+        // In [sweep] a range is an inline table; in both sections a declared
+        // parameter takes whatever value is there.
+        if is_param {
+            match entry.value() {
+                Some(v) => visit(&path, v, span)?,
+                None => return Err(ctx.invalid(span, &path, "must be a value, not a [section]")),
+            }
+        } else if let (true, Some(inner)) = (is_prefix, entry.as_entries()) {
+            walk(ctx, mechanic, specs, inner, &path, section, visit)?;
+        } else {
+            let what = if section == "sweep" {
+                "sweep over"
+            } else {
+                "set"
+            };
+            return Err(ctx.invalid(
+                span,
+                &path,
+                format!(
+                    "is not a parameter of {}, so there is nothing to {what}{}; allowed keys: {}",
+                    mechanic.name(),
+                    suggest(&path, specs.iter().map(|s| s.path)),
+                    specs.iter().map(|s| s.path).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Convert a TOML value to a parameter value.
+fn to_param(ctx: &Ctx, path: &str, v: &Value) -> Result<ParamValue, ScenarioError> {
+    Ok(match v {
+        Value::String(s) => ParamValue::Str(s.value().clone()),
+        Value::Integer(i) => ParamValue::Int(*i.value()),
+        Value::Float(f) => ParamValue::Float(*f.value()),
+        Value::Boolean(b) => ParamValue::Bool(*b.value()),
+        Value::Datetime(_) => {
+            return Err(ctx.invalid(v.span(), path, "is a date; no parameter takes dates"));
+        }
+        Value::Array(a) => ParamValue::List(
+            a.iter()
+                .map(|x| to_param(ctx, path, x))
+                .collect::<Result<_, _>>()?,
+        ),
+        Value::InlineTable(t) => ParamValue::Table(
+            t.iter()
+                .map(|(k, x)| Ok((k.to_string(), to_param(ctx, path, x)?)))
+                .collect::<Result<_, ScenarioError>>()?,
+        ),
+    })
+}
+
+/// Check one value against the declared kind of `path`.
+fn check(
+    ctx: &Ctx,
+    specs: &[ParamSpec],
+    path: &str,
+    v: &ParamValue,
+    span: Option<Range<usize>>,
+) -> Result<(), ScenarioError> {
+    let spec = specs
+        .iter()
+        .find(|s| s.path == path)
+        .expect("walk only visits declared paths");
+    spec.kind.check(v).map_err(|why| {
+        ctx.invalid(
+            span,
+            path,
+            format!("= {v}: {why}; allowed: {}", spec.kind.allowed()),
+        )
+    })
+}
+
+/// The values of one sweep axis: a non-empty array, or
+/// `{ from = a, to = b, step = s }` (step defaults to 1; to is included).
+fn axis_values(
+    ctx: &Ctx,
+    specs: &[ParamSpec],
+    path: &str,
+    v: &Value,
+    span: Option<Range<usize>>,
+) -> Result<Vec<ParamValue>, ScenarioError> {
+    let values = match v {
+        Value::Array(a) => {
+            if a.is_empty() {
+                return Err(ctx.invalid(
+                    span,
+                    path,
+                    "sweeps over an empty list; give at least one value",
+                ));
+            }
+            let mut out = Vec::with_capacity(a.len());
+            for x in a.iter() {
+                let pv = to_param(ctx, path, x)?;
+                check(ctx, specs, path, &pv, x.span().or(span.clone()))?;
+                out.push(pv);
+            }
+            out
+        }
+        Value::InlineTable(t) => {
+            for (k, _) in t.iter() {
+                if !["from", "to", "step"].contains(&k) {
+                    return Err(ctx.invalid(
+                        span,
+                        path,
+                        format!("range has an unknown key `{k}`; allowed: from, to, step"),
+                    ));
+                }
+            }
+            let int = |k: &str, default: Option<i64>| -> Result<i64, ScenarioError> {
+                match t.get(k) {
+                    Some(x) => x.as_integer().ok_or_else(|| {
+                        ctx.invalid(x.span(), path, format!("range `{k}` must be an integer"))
+                    }),
+                    None => default.ok_or_else(|| {
+                        ctx.invalid(
+                            span.clone(),
+                            path,
+                            format!("range needs `{k}`: {{ from = a, to = b, step = 1 }}"),
+                        )
+                    }),
+                }
+            };
+            let (from, to, step) = (int("from", None)?, int("to", None)?, int("step", Some(1))?);
+            if step == 0 || (to - from).signum() * step.signum() < 0 {
+                return Err(ctx.invalid(span, path, format!("range from {from} to {to} by {step} never arrives; the step must be non-zero and point from `from` towards `to`")));
+            }
+            if (to - from) / step >= MAX_AXIS {
+                return Err(ctx.invalid(
+                    span,
+                    path,
+                    format!("range has more than {MAX_AXIS} values"),
+                ));
+            }
+            let mut out = Vec::new();
+            let mut x = from;
+            while (step > 0 && x <= to) || (step < 0 && x >= to) {
+                let pv = ParamValue::Int(x);
+                check(ctx, specs, path, &pv, span.clone())?;
+                out.push(pv);
+                x += step;
+            }
+            out
+        }
+        _ => {
+            return Err(ctx.invalid(
+                span,
+                path,
+                "must be a list of values, or a range { from = a, to = b, step = 1 }",
+            ));
+        }
+    };
+    Ok(values)
+}
+
+/// ` (did you mean `x`?)` when a known name is close to `got`.
+fn suggest<'a>(got: &str, known: impl Iterator<Item = &'a str>) -> String {
+    known
+        .map(|k| (edit_distance(got, k), k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 4))
+        .min()
+        .map(|(_, k)| format!(" (did you mean `{k}`?)"))
+        .unwrap_or_default()
+}
+
+/// Levenshtein distance between two short strings.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(cur).min(row[j])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}

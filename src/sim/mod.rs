@@ -1,0 +1,16 @@
+//! The Monte Carlo engine: chunked, seeded per chunk, parallel with rayon,
+//! tallied in integers.
+//!
+//! Trials are cut into chunks of [`CHUNK`]. Chunk `k` of config `c` under
+//! scenario seed `s` draws from its own stream, `DiceRng::for_chunk(s, c, k)`,
+//! and tallies are integer counts, so the result of a run is the same bit for
+//! bit whatever the thread count or the order chunks finish in. The engine
+//! knows nothing of any particular system: it drives [`Model::simulate`].
+//!
+//! [`Model::simulate`]: crate::systems::Model::simulate
+
+mod engine;
+mod tally;
+
+pub use engine::{CHUNK, Plan, Precision, Progress, simulate};
+pub use tally::{Hist, Tally};

@@ -1,0 +1,549 @@
+//! `gateway`: keep-highest d8 pools with raises (RULES.md §1).
+//!
+//! A challenge pits the actor's highest d8 plus bonuses against the
+//! opposition's highest d8 plus bonuses; each raise the actor takes adds 2
+//! to the opposition, and the actor succeeds on equal or better.
+
+use crate::dice::{D8, DiceRng};
+use crate::dist::{Counts, Marginals};
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
+    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+};
+
+/// Trait relevance names and their dice (Table 1.1).
+const TRAIT_NAMES: &[(&str, i64)] = &[("full", 3), ("partial", 2), ("unrelated", 1)];
+/// Variability names and their dice (Table 1.4).
+const VARIABILITY_NAMES: &[(&str, i64)] = &[
+    ("random", 1),
+    ("variable", 2),
+    ("consistent", 3),
+    ("tough", 4),
+];
+/// Challenge level names (Table 1.3).
+const CHALLENGE_NAMES: &[(&str, i64)] = &[
+    ("easy", 0),
+    ("moderate", 2),
+    ("tricky", 4),
+    ("difficult", 6),
+    ("taxing", 8),
+    ("impossible", 10),
+];
+/// Background relevance (Table 1.2).
+const RELEVANCE: &[&str] = &["full", "partial", "none"];
+
+/// Points the opposition gains per raise.
+pub const RAISE_STEP: i64 = 2;
+/// Equipment counts up to this bonus.
+pub const EQUIPMENT_CAP: i64 = 2;
+/// Bonus a specialisation adds.
+pub const SPECIALISATION_BONUS: i64 = 2;
+
+/// The keys of one character (actor, or opposition as a character).
+macro_rules! character_params {
+    ($side:literal, $who:literal) => {
+        [
+            ParamSpec {
+                path: concat!($side, ".trait"),
+                kind: ParamKind::IntOrName { min: 1, max: 6, names: TRAIT_NAMES },
+                default: Lit::Str("full"),
+                doc: concat!("Trait dice of ", $who, ": relevance \"full\" (3), \"partial\" (2), \"unrelated\" (1), or a die count."),
+            },
+            ParamSpec {
+                path: concat!($side, ".essence"),
+                kind: ParamKind::Int { min: 0, max: 3 },
+                default: Lit::Int(0),
+                doc: "Essence points spent, +1 die each (the text shows one per roll; 0..=3 accepted).",
+            },
+            ParamSpec {
+                path: concat!($side, ".background"),
+                kind: ParamKind::Int { min: 0, max: 6 },
+                default: Lit::Int(0),
+                doc: "Background level added to the roll.",
+            },
+            ParamSpec {
+                path: concat!($side, ".background_relevance"),
+                kind: ParamKind::Choice(RELEVANCE),
+                default: Lit::Str("full"),
+                doc: "\"full\": level counts; \"partial\": level counts but costs one forced raise (+2 to the other side); \"none\": no background, no specialisation.",
+            },
+            ParamSpec {
+                path: concat!($side, ".specialisation"),
+                kind: ParamKind::Bool,
+                default: Lit::Bool(false),
+                doc: "+2 when a usable background (level ≥ 1, relevance not \"none\") is used.",
+            },
+            ParamSpec {
+                path: concat!($side, ".equipment"),
+                kind: ParamKind::Int { min: 0, max: 100 },
+                default: Lit::Int(0),
+                doc: "Applicable equipment traits, +1 each, capped at +2.",
+            },
+        ]
+    };
+}
+
+const ACTOR: [ParamSpec; 6] = character_params!("actor", "the actor");
+const OPPONENT: [ParamSpec; 6] = character_params!("opposition", "an opposing character");
+
+static PARAMS: [ParamSpec; 18] = [
+    ACTOR[0],
+    ACTOR[1],
+    ACTOR[2],
+    ACTOR[3],
+    ACTOR[4],
+    ACTOR[5],
+    ParamSpec {
+        path: "actor.edge",
+        kind: ParamKind::Int {
+            min: -100,
+            max: 100,
+        },
+        default: Lit::Int(0),
+        doc: "The actor's signed edge on the tension line, added to its result.",
+    },
+    ParamSpec {
+        path: "opposition.variability",
+        kind: ParamKind::IntOrName {
+            min: 1,
+            max: 4,
+            names: VARIABILITY_NAMES,
+        },
+        default: Lit::Int(2),
+        doc: "Entity opposition: dice rolled, 1..=4 or \"random\", \"variable\", \"consistent\", \"tough\".",
+    },
+    ParamSpec {
+        path: "opposition.challenge",
+        kind: ParamKind::IntOrName {
+            min: 0,
+            max: 20,
+            names: CHALLENGE_NAMES,
+        },
+        default: Lit::Int(0),
+        doc: "Entity opposition: challenge level added to its roll (easy 0 … impossible 10).",
+    },
+    OPPONENT[0],
+    OPPONENT[1],
+    OPPONENT[2],
+    OPPONENT[3],
+    OPPONENT[4],
+    OPPONENT[5],
+    ParamSpec {
+        path: "opposition.edge",
+        kind: ParamKind::Int {
+            min: -100,
+            max: 100,
+        },
+        default: Lit::Int(0),
+        doc: "The opposition's own edge, added to its result when the actor targets it.",
+    },
+    ParamSpec {
+        path: "raises",
+        kind: ParamKind::Int { min: 0, max: 10 },
+        default: Lit::Int(0),
+        doc: "Raises the actor chooses to take: +2 each to the opposition, banked on success.",
+    },
+    ParamSpec {
+        path: "free_raises",
+        kind: ParamKind::Int { min: 0, max: 100 },
+        default: Lit::Int(0),
+        doc: "Raises granted on success without raising the opposition.",
+    },
+];
+
+/// Keys whose presence makes the opposition a character, not an entity.
+const CHARACTER_KEYS: [&str; 6] = [
+    "opposition.trait",
+    "opposition.essence",
+    "opposition.background",
+    "opposition.background_relevance",
+    "opposition.specialisation",
+    "opposition.equipment",
+];
+
+/// One side's roll: highest of `dice` d8, plus `bonus`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pool {
+    pub dice: u32,
+    pub bonus: i64,
+}
+
+impl Pool {
+    /// Exact distribution of this side's result.
+    pub fn counts(&self) -> Counts {
+        Counts::keep_highest(self.dice, D8).shift(self.bonus)
+    }
+}
+
+/// A fully resolved challenge: both pools, with the raises already added to
+/// the opposition's bonus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contest {
+    pub actor: Pool,
+    /// The opposition, including +2 for every chosen and forced raise.
+    pub opposition: Pool,
+    /// Raises banked on success: chosen plus free.
+    pub banked: u32,
+}
+
+impl Contest {
+    /// `actor` against `opposition` with `raises` chosen and `free_raises`
+    /// granted (no background penalties).
+    pub fn new(actor: Pool, opposition: Pool, raises: u32, free_raises: u32) -> Self {
+        Contest {
+            actor,
+            opposition: Pool {
+                dice: opposition.dice,
+                bonus: opposition.bonus + RAISE_STEP * raises as i64,
+            },
+            banked: raises + free_raises,
+        }
+    }
+
+    /// Exact distribution of the margin, actor − opposition, over all
+    /// 8^(dice) equally likely rolls.
+    pub fn margin_counts(&self) -> Counts {
+        self.actor.counts().minus(&self.opposition.counts())
+    }
+
+    /// `(successful rolls, all rolls)`: the exact P(success) as a fraction.
+    pub fn success_fraction(&self) -> (u128, u128) {
+        let m = self.margin_counts();
+        let wins = m.iter().filter(|(v, _)| *v >= 0).map(|(_, w)| w).sum();
+        (wins, m.total())
+    }
+
+    /// One challenge: `[success, margin, raises_banked]`.
+    #[inline(always)]
+    pub fn sample(&self, rng: &mut DiceRng) -> [i64; 3] {
+        let a = rng.d8_keep_highest(self.actor.dice) as i64 + self.actor.bonus;
+        let o = rng.d8_keep_highest(self.opposition.dice) as i64 + self.opposition.bonus;
+        let margin = a - o;
+        let success = margin >= 0;
+        [
+            success as i64,
+            margin,
+            if success { self.banked as i64 } else { 0 },
+        ]
+    }
+
+    /// Exact marginals of the three outcome fields.
+    pub fn exact(&self) -> Marginals {
+        let mut out = Marginals::new(3);
+        for (margin, p) in self.margin_counts().probabilities() {
+            let success = margin >= 0;
+            out.add_outcome(
+                &[
+                    success as i64,
+                    margin,
+                    if success { self.banked as i64 } else { 0 },
+                ],
+                p,
+            );
+        }
+        out
+    }
+}
+
+/// The mechanic `gateway.challenge` (RULES.md §1.1).
+pub struct Challenge;
+
+fn schema() -> Schema {
+    Schema {
+        fields: vec![
+            FieldSpec::new(
+                "success",
+                FieldKind::Bool,
+                "The actor equals or beats the opposition.",
+            ),
+            FieldSpec::new(
+                "margin",
+                FieldKind::Int,
+                "Actor result − opposition result (raises included).",
+            ),
+            FieldSpec::new(
+                "raises_banked",
+                FieldKind::Int,
+                "Chosen plus free raises on success; 0 on failure.",
+            ),
+        ],
+        metrics: vec![
+            MetricSpec::new(
+                "p_success",
+                MetricKind::Prob {
+                    field: 0,
+                    pred: Pred::Eq(1),
+                },
+                "Probability of success.",
+            ),
+            MetricSpec::new(
+                "expected_raises",
+                MetricKind::Mean { field: 2 },
+                "Mean raises banked: (raises + free) × P(success).",
+            ),
+        ],
+    }
+}
+
+/// One character's pool and forced raises from its keys under `prefix`.
+fn character(args: &Args, prefix: &str) -> Result<(Pool, u32), ParamError> {
+    let key = |k: &str| format!("{prefix}.{k}");
+    let dice = args.int(&key("trait"))? + args.int(&key("essence"))?;
+    let level = args.int(&key("background"))?;
+    let relevance = args.choice(&key("background_relevance"))?;
+    // A level-0 background is no background: nothing to use, so no forced
+    // raise and no specialisation either.
+    let usable = relevance != "none" && level > 0;
+    let mut bonus = if usable { level } else { 0 };
+    if usable && args.bool(&key("specialisation"))? {
+        bonus += SPECIALISATION_BONUS;
+    }
+    bonus += args.int(&key("equipment"))?.min(EQUIPMENT_CAP);
+    let forced = u32::from(usable && relevance == "partial");
+    Ok((
+        Pool {
+            dice: dice as u32,
+            bonus,
+        },
+        forced,
+    ))
+}
+
+/// Build the contest a set of scenario values describes.
+pub fn contest_from(values: &ParamMap) -> Result<Contest, ParamError> {
+    let args = Args::new(&PARAMS, values)?;
+    let (mut actor, forced) = character(&args, "actor")?;
+    actor.bonus += args.int("actor.edge")?;
+    let as_character = CHARACTER_KEYS.iter().find(|k| args.is_set(k));
+    let mut opposition = match as_character {
+        Some(ck) => {
+            for entity_key in ["opposition.variability", "opposition.challenge"] {
+                if args.is_set(entity_key) {
+                    return Err(ParamError::new(
+                        entity_key,
+                        format!(
+                            "the opposition is either an entity (variability, challenge) or a character (`{ck}` is set), not both"
+                        ),
+                    ));
+                }
+            }
+            let (pool, its_forced) = character(&args, "opposition")?;
+            // Reading: a character's partially relevant background costs it
+            // the same 2 points a forced raise costs the actor.
+            Pool {
+                dice: pool.dice,
+                bonus: pool.bonus - RAISE_STEP * its_forced as i64,
+            }
+        }
+        None => Pool {
+            dice: args.int("opposition.variability")? as u32,
+            bonus: args.int("opposition.challenge")?,
+        },
+    };
+    opposition.bonus += args.int("opposition.edge")?;
+    let raises = args.int("raises")? as u32;
+    let free = args.int("free_raises")? as u32;
+    let mut contest = Contest::new(actor, opposition, raises, free);
+    // The forced raise adds to the opposition but is never banked.
+    contest.opposition.bonus += RAISE_STEP * forced as i64;
+    Ok(contest)
+}
+
+/// The model of one resolved contest (for callers that build a
+/// [`Contest`] directly, like `oddsmith odds`).
+pub fn model(contest: Contest) -> Box<dyn Model> {
+    Box::new(ChallengeModel {
+        contest,
+        schema: schema(),
+    })
+}
+
+struct ChallengeModel {
+    contest: Contest,
+    schema: Schema,
+}
+
+impl Model for ChallengeModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        let c = self.contest;
+        tally.record_trials(rng, trials, |rng| c.sample(rng));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        Some(self.contest.exact())
+    }
+}
+
+impl Mechanic for Challenge {
+    fn name(&self) -> &'static str {
+        "gateway.challenge"
+    }
+
+    fn summary(&self) -> &'static str {
+        "One challenge roll: highest d8 of the actor's pool + bonuses against the opposition's, +2 per raise; success on equal or better."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        Ok(model(contest_from(values)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::ParamValue;
+
+    fn pools(ad: u32, ab: i64, od: u32, ob: i64) -> (Pool, Pool) {
+        (
+            Pool {
+                dice: ad,
+                bonus: ab,
+            },
+            Pool {
+                dice: od,
+                bonus: ob,
+            },
+        )
+    }
+
+    #[test]
+    fn issue_example_3d8_plus_2_vs_2d8_plus_4() {
+        let (a, o) = pools(3, 2, 2, 4);
+        assert_eq!(Contest::new(a, o, 0, 0).success_fraction(), (11431, 32768));
+    }
+
+    #[test]
+    fn one_die_each_ties_go_to_the_actor() {
+        // 1d8 vs 1d8: P(a ≥ o) = 36/64 by hand (8 ties + 28 wins).
+        let (a, o) = pools(1, 0, 1, 0);
+        assert_eq!(Contest::new(a, o, 0, 0).success_fraction(), (36, 64));
+        // One raise: need a ≥ o + 2: 6+5+…+1 = 21 of 64.
+        assert_eq!(Contest::new(a, o, 1, 0).success_fraction(), (21, 64));
+    }
+
+    /// Every roll of every pool, counted one by one.
+    fn brute_margins(c: &Contest) -> Vec<(i64, u128)> {
+        let n = c.actor.dice + c.opposition.dice;
+        let mut counts = std::collections::BTreeMap::new();
+        for code in 0..8u64.pow(n) {
+            let face = |i: u32| ((code >> (3 * i)) & 7) as i64 + 1;
+            let a = (0..c.actor.dice).map(face).max().unwrap() + c.actor.bonus;
+            let o = (c.actor.dice..n).map(face).max().unwrap() + c.opposition.bonus;
+            *counts.entry(a - o).or_insert(0u128) += 1;
+        }
+        counts.into_iter().collect()
+    }
+
+    #[test]
+    fn exact_equals_enumeration_up_to_five_dice() {
+        for ad in 1..=4u32 {
+            for od in 1..=(5 - ad) {
+                for (ab, ob, raises) in [(0, 0, 0), (2, 4, 0), (3, 0, 2), (-1, 6, 1), (6, 2, 3)] {
+                    let (a, o) = pools(ad, ab, od, ob);
+                    let c = Contest::new(a, o, raises, 1);
+                    let exact: Vec<_> = c.margin_counts().iter().collect();
+                    assert_eq!(exact, brute_margins(&c), "{c:?}");
+                }
+            }
+        }
+    }
+
+    fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
+        let mut m = ParamMap::new();
+        for (k, v) in pairs {
+            m.set(*k, v.clone());
+        }
+        m
+    }
+
+    #[test]
+    fn defaults_are_full_trait_against_variable_entity() {
+        let c = contest_from(&ParamMap::new()).unwrap();
+        assert_eq!(c.actor, Pool { dice: 3, bonus: 0 });
+        assert_eq!(c.opposition, Pool { dice: 2, bonus: 0 });
+        assert_eq!(c.banked, 0);
+    }
+
+    #[test]
+    fn rules_for_bonuses_and_raises() {
+        use ParamValue::*;
+        let c = contest_from(&values(&[
+            ("actor.trait", Str("partial".into())),
+            ("actor.essence", Int(1)),
+            ("actor.background", Int(3)),
+            ("actor.background_relevance", Str("partial".into())),
+            ("actor.specialisation", Bool(true)),
+            ("actor.equipment", Int(5)),
+            ("actor.edge", Int(-1)),
+            ("opposition.variability", Str("tough".into())),
+            ("opposition.challenge", Str("tricky".into())),
+            ("opposition.edge", Int(1)),
+            ("raises", Int(2)),
+            ("free_raises", Int(1)),
+        ]))
+        .unwrap();
+        // 2 + 1 dice; 3 + 2 + min(5, 2) − 1 = 6
+        assert_eq!(c.actor, Pool { dice: 3, bonus: 6 });
+        // 4 dice; 4 + 1 edge + 2×(2 chosen + 1 forced) = 11
+        assert_eq!(c.opposition, Pool { dice: 4, bonus: 11 });
+        assert_eq!(c.banked, 3);
+    }
+
+    #[test]
+    fn unusable_background_gives_nothing() {
+        use ParamValue::*;
+        let c = contest_from(&values(&[
+            ("actor.background", Int(4)),
+            ("actor.background_relevance", Str("none".into())),
+            ("actor.specialisation", Bool(true)),
+        ]))
+        .unwrap();
+        assert_eq!(c.actor.bonus, 0);
+        assert_eq!(c.opposition.bonus, 0);
+    }
+
+    #[test]
+    fn character_opposition() {
+        use ParamValue::*;
+        let c = contest_from(&values(&[
+            ("opposition.trait", Int(2)),
+            ("opposition.background", Int(2)),
+            ("opposition.edge", Int(1)),
+        ]))
+        .unwrap();
+        assert_eq!(c.opposition, Pool { dice: 2, bonus: 3 });
+        let err = contest_from(&values(&[
+            ("opposition.trait", Int(2)),
+            ("opposition.challenge", Int(2)),
+        ]))
+        .unwrap_err();
+        assert_eq!(err.key, "opposition.challenge");
+    }
+
+    #[test]
+    fn exact_marginals_sum_to_one() {
+        let c = contest_from(&ParamMap::new()).unwrap();
+        let m = c.exact();
+        for f in 0..3 {
+            let total: f64 = m.field(f).values().sum();
+            assert!((total - 1.0).abs() < 1e-12);
+        }
+    }
+}

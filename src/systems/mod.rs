@@ -1,0 +1,64 @@
+//! The mechanics of the five dice systems, behind one trait, and their
+//! registry.
+//!
+//! A [`Mechanic`] (e.g. `gateway.challenge`) declares its parameters with
+//! ranges and defaults and turns a set of parameter values into a [`Model`]
+//! through a checking constructor: once a model exists, sampling and solving
+//! cannot fail. Everything downstream (sweeps, the engine, exports) is
+//! generic over this trait, so a new system only adds a file here and a
+//! line in [`registry`].
+
+pub mod gateway;
+mod params;
+mod schema;
+
+pub use params::{Args, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue};
+pub use schema::{FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema};
+
+use crate::dice::DiceRng;
+use crate::dist::Marginals;
+use crate::sim::Tally;
+
+/// A named dice mechanic: its parameters, outcome fields and metrics.
+pub trait Mechanic: Sync {
+    /// Dotted name, `system.mechanic`.
+    fn name(&self) -> &'static str;
+    /// One line saying what a trial is.
+    fn summary(&self) -> &'static str;
+    /// Every parameter a scenario may set, with kind, default and doc.
+    fn params(&self) -> &'static [ParamSpec];
+    /// The outcome fields and headline metrics (as documented; a model may
+    /// refine labels for its parameters).
+    fn schema(&self) -> Schema;
+    /// Whether [`Model::exact`] can answer (for some parameters at least).
+    fn has_exact(&self) -> bool;
+    /// Check a set of values (unset keys take their defaults) and build a
+    /// model. Errors name the key, the value and what is allowed.
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError>;
+}
+
+/// One fully checked configuration of a mechanic.
+pub trait Model: Send + Sync {
+    /// Outcome fields and headline metrics for this configuration.
+    fn schema(&self) -> &Schema;
+    /// Run `trials` independent trials on `rng`, recording every outcome.
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally);
+    /// The exact marginal distribution of every outcome field, when a
+    /// solver exists for this configuration.
+    fn exact(&self) -> Option<Marginals>;
+}
+
+/// Every mechanic oddsmith knows, in the order `oddsmith systems` lists them.
+pub fn registry() -> &'static [&'static dyn Mechanic] {
+    &[&gateway::Challenge]
+}
+
+/// The mechanic called `name`, if any.
+pub fn find(name: &str) -> Option<&'static dyn Mechanic> {
+    registry().iter().copied().find(|m| m.name() == name)
+}
+
+/// The names of every mechanic, for error messages.
+pub fn names() -> Vec<&'static str> {
+    registry().iter().map(|m| m.name()).collect()
+}

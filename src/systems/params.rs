@@ -1,0 +1,361 @@
+//! Parameter values, their declared kinds, and the checked accessor that
+//! mechanics read them through.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A parameter value as a scenario gives it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamValue {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    List(Vec<ParamValue>),
+    Table(Vec<(String, ParamValue)>),
+}
+
+impl ParamValue {
+    /// The TOML type name, for "wrong type" messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ParamValue::Int(_) => "an integer",
+            ParamValue::Float(_) => "a float",
+            ParamValue::Bool(_) => "a boolean",
+            ParamValue::Str(_) => "a string",
+            ParamValue::List(_) => "an array",
+            ParamValue::Table(_) => "a table",
+        }
+    }
+}
+
+/// Bare form for table cells (`full`, `3`, `true`); strings are unquoted.
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Int(v) => write!(f, "{v}"),
+            ParamValue::Float(v) => write!(f, "{v}"),
+            ParamValue::Bool(v) => write!(f, "{v}"),
+            ParamValue::Str(v) => write!(f, "{v}"),
+            ParamValue::List(items) => {
+                write!(f, "[")?;
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                write!(f, "]")
+            }
+            ParamValue::Table(entries) => {
+                write!(f, "{{")?;
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{k} = {v}")?;
+                }
+                write!(f, "}}")
+            }
+        }
+    }
+}
+
+/// A default value that can live in a `static` table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lit {
+    Int(i64),
+    Bool(bool),
+    Str(&'static str),
+    /// No default: the key is optional and its absence means something.
+    Absent,
+}
+
+impl Lit {
+    fn value(self) -> Option<ParamValue> {
+        match self {
+            Lit::Int(v) => Some(ParamValue::Int(v)),
+            Lit::Bool(v) => Some(ParamValue::Bool(v)),
+            Lit::Str(v) => Some(ParamValue::Str(v.to_string())),
+            Lit::Absent => None,
+        }
+    }
+}
+
+impl fmt::Display for Lit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Lit::Int(v) => write!(f, "{v}"),
+            Lit::Bool(v) => write!(f, "{v}"),
+            Lit::Str(v) => write!(f, "\"{v}\""),
+            Lit::Absent => write!(f, "(unset)"),
+        }
+    }
+}
+
+/// What values a parameter accepts.
+#[derive(Clone, Copy, Debug)]
+pub enum ParamKind {
+    /// An integer in `min..=max`.
+    Int { min: i64, max: i64 },
+    /// `true` or `false`.
+    Bool,
+    /// One of a fixed set of names.
+    Choice(&'static [&'static str]),
+    /// An integer in `min..=max`, or a name standing for one.
+    IntOrName {
+        min: i64,
+        max: i64,
+        names: &'static [(&'static str, i64)],
+    },
+}
+
+impl ParamKind {
+    /// What is allowed, in words, for help and error messages.
+    pub fn allowed(&self) -> String {
+        match self {
+            ParamKind::Int { min, max } => int_range(*min, *max),
+            ParamKind::Bool => "true or false".to_string(),
+            ParamKind::Choice(names) => format!("one of {}", quoted(names.iter().copied())),
+            ParamKind::IntOrName { min, max, names } => format!(
+                "{} or one of {}",
+                int_range(*min, *max),
+                quoted(names.iter().map(|(n, _)| *n))
+            ),
+        }
+    }
+
+    /// Check a value; the error says what is wrong with it.
+    pub fn check(&self, v: &ParamValue) -> Result<(), String> {
+        let in_range = |x: i64, min: i64, max: i64| {
+            if (min..=max).contains(&x) {
+                Ok(())
+            } else {
+                Err(format!("{x} is out of range"))
+            }
+        };
+        match (self, v) {
+            (ParamKind::Int { min, max }, ParamValue::Int(x)) => in_range(*x, *min, *max),
+            (ParamKind::IntOrName { min, max, .. }, ParamValue::Int(x)) => in_range(*x, *min, *max),
+            (ParamKind::Bool, ParamValue::Bool(_)) => Ok(()),
+            (ParamKind::Choice(names), ParamValue::Str(s)) => {
+                if names.contains(&s.as_str()) {
+                    Ok(())
+                } else {
+                    Err(format!("\"{s}\" is not a known name"))
+                }
+            }
+            (ParamKind::IntOrName { names, .. }, ParamValue::Str(s)) => {
+                if names.iter().any(|(n, _)| n == s) {
+                    Ok(())
+                } else {
+                    Err(format!("\"{s}\" is not a known name"))
+                }
+            }
+            (_, other) => Err(format!("{} is the wrong type", other.type_name())),
+        }
+    }
+}
+
+fn int_range(min: i64, max: i64) -> String {
+    if max == i64::MAX {
+        format!("an integer ≥ {min}")
+    } else {
+        format!("an integer {min}..={max}")
+    }
+}
+
+fn quoted<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names
+        .map(|n| format!("\"{n}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One declared parameter of a mechanic.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSpec {
+    /// Dotted path as written in scenarios, e.g. `actor.trait`.
+    pub path: &'static str,
+    pub kind: ParamKind,
+    pub default: Lit,
+    pub doc: &'static str,
+}
+
+/// Explicitly set parameter values, by dotted path.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParamMap(BTreeMap<String, ParamValue>);
+
+impl ParamMap {
+    /// An empty map: every parameter at its default.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Set `path` to `value`, replacing any earlier value.
+    pub fn set(&mut self, path: impl Into<String>, value: ParamValue) {
+        self.0.insert(path.into(), value);
+    }
+
+    /// The explicit value of `path`, if set.
+    pub fn get(&self, path: &str) -> Option<&ParamValue> {
+        self.0.get(path)
+    }
+
+    /// Explicit values in path order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &ParamValue)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+/// A bad parameter: which key, and what is wrong and allowed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("`{key}`: {message}")]
+pub struct ParamError {
+    pub key: String,
+    pub message: String,
+}
+
+impl ParamError {
+    pub fn new(key: impl Into<String>, message: impl Into<String>) -> Self {
+        ParamError {
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Parameter values as a mechanic reads them: explicit values first, then
+/// the declared defaults, each checked against its declared kind.
+pub struct Args<'a> {
+    specs: &'static [ParamSpec],
+    set: &'a ParamMap,
+}
+
+impl<'a> Args<'a> {
+    /// Check every explicit value against `specs` (unknown keys included).
+    pub fn new(specs: &'static [ParamSpec], set: &'a ParamMap) -> Result<Self, ParamError> {
+        for (path, value) in set.iter() {
+            let spec = specs
+                .iter()
+                .find(|s| s.path == path)
+                .ok_or_else(|| ParamError::new(path, "is not a parameter of this mechanic"))?;
+            spec.kind.check(value).map_err(|why| {
+                ParamError::new(path, format!("{why}; allowed: {}", spec.kind.allowed()))
+            })?;
+        }
+        Ok(Args { specs, set })
+    }
+
+    fn spec(&self, path: &str) -> &'static ParamSpec {
+        self.specs
+            .iter()
+            .find(|s| s.path == path)
+            .unwrap_or_else(|| panic!("mechanic reads undeclared parameter `{path}`"))
+    }
+
+    /// Whether the scenario set `path` explicitly.
+    pub fn is_set(&self, path: &str) -> bool {
+        self.set.get(path).is_some()
+    }
+
+    /// The value of `path`: explicit, else the default, else `None`.
+    pub fn value(&self, path: &str) -> Option<ParamValue> {
+        self.set
+            .get(path)
+            .cloned()
+            .or_else(|| self.spec(path).default.value())
+    }
+
+    /// An integer parameter, or a name standing for one, resolved to its
+    /// number.
+    pub fn int(&self, path: &str) -> Result<i64, ParamError> {
+        let spec = self.spec(path);
+        match (self.value(path), spec.kind) {
+            (Some(ParamValue::Int(v)), _) => Ok(v),
+            (Some(ParamValue::Str(s)), ParamKind::IntOrName { names, .. }) => names
+                .iter()
+                .find(|(n, _)| *n == s)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| ParamError::new(path, format!("\"{s}\" is not a known name"))),
+            (other, _) => Err(ParamError::new(
+                path,
+                format!("expected {}, found {other:?}", spec.kind.allowed()),
+            )),
+        }
+    }
+
+    /// A boolean parameter.
+    pub fn bool(&self, path: &str) -> Result<bool, ParamError> {
+        match self.value(path) {
+            Some(ParamValue::Bool(b)) => Ok(b),
+            other => Err(ParamError::new(
+                path,
+                format!("expected true or false, found {other:?}"),
+            )),
+        }
+    }
+
+    /// A name parameter.
+    pub fn choice(&self, path: &str) -> Result<String, ParamError> {
+        match self.value(path) {
+            Some(ParamValue::Str(s)) => Ok(s),
+            other => Err(ParamError::new(
+                path,
+                format!(
+                    "expected {}, found {other:?}",
+                    self.spec(path).kind.allowed()
+                ),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static SPECS: &[ParamSpec] = &[
+        ParamSpec {
+            path: "a.n",
+            kind: ParamKind::IntOrName {
+                min: 1,
+                max: 4,
+                names: &[("low", 1), ("high", 4)],
+            },
+            default: Lit::Str("low"),
+            doc: "",
+        },
+        ParamSpec {
+            path: "b",
+            kind: ParamKind::Bool,
+            default: Lit::Bool(false),
+            doc: "",
+        },
+    ];
+
+    #[test]
+    fn defaults_and_names_resolve() {
+        let set = ParamMap::new();
+        let args = Args::new(SPECS, &set).unwrap();
+        assert_eq!(args.int("a.n").unwrap(), 1);
+        assert!(!args.bool("b").unwrap());
+        let mut set = ParamMap::new();
+        set.set("a.n", ParamValue::Str("high".into()));
+        assert_eq!(Args::new(SPECS, &set).unwrap().int("a.n").unwrap(), 4);
+    }
+
+    #[test]
+    fn bad_values_name_key_and_allowed() {
+        let mut set = ParamMap::new();
+        set.set("a.n", ParamValue::Int(9));
+        let err = Args::new(SPECS, &set).err().unwrap();
+        assert_eq!(err.key, "a.n");
+        assert!(err.message.contains("9 is out of range"), "{err}");
+        assert!(err.message.contains("1..=4"), "{err}");
+        let mut set = ParamMap::new();
+        set.set("b", ParamValue::Int(1));
+        let err = Args::new(SPECS, &set).err().unwrap();
+        assert!(err.message.contains("wrong type"), "{err}");
+    }
+}

@@ -1,0 +1,239 @@
+//! Bad input: each case exits 2 with a message naming the problem, and
+//! leaves no output behind.
+
+mod common;
+
+use common::*;
+
+/// Run `scenario_text` (or `path` when given) and check the failure.
+fn fails(scenario_text: Option<&str>, path: Option<&str>, out_name: &str, expect: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = match (scenario_text, path) {
+        (Some(text), _) => scenario(dir.path(), "bad.toml", text),
+        (None, Some(p)) => dir.path().join(p),
+        (None, None) => unreachable!(),
+    };
+    let out = dir.path().join(out_name);
+    let o = oddsmith(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--trials",
+        "100",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "exit code for {expect:?}: {err}");
+    for word in expect {
+        assert!(err.contains(word), "message lacks {word:?}: {err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    if out.is_dir() {
+        assert!(
+            entries(&out).is_empty(),
+            "files left behind: {:?}",
+            entries(&out)
+        );
+    }
+    let mut left = entries(dir.path());
+    left.retain(|n| n != "bad.toml" && n != "file");
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn unknown_mechanic() {
+    fails(
+        Some("mechanic = \"gateway.duel\"\n"),
+        None,
+        "out",
+        &["bad.toml:1", "gateway.duel", "gateway.challenge"],
+    );
+}
+
+#[test]
+fn unknown_key() {
+    fails(
+        Some("mechanic = \"gateway.challenge\"\n[params]\nactor.backgrund = 2\n"),
+        None,
+        "out",
+        &[
+            "bad.toml:3",
+            "`actor.backgrund`",
+            "did you mean `actor.background`",
+            "allowed keys",
+        ],
+    );
+}
+
+#[test]
+fn wrong_type() {
+    fails(
+        Some("mechanic = \"gateway.challenge\"\n[params]\nactor.specialisation = \"yes\"\n"),
+        None,
+        "out",
+        &[
+            "bad.toml:3",
+            "`actor.specialisation`",
+            "wrong type",
+            "true or false",
+        ],
+    );
+}
+
+#[test]
+fn out_of_range() {
+    fails(
+        Some("mechanic = \"gateway.challenge\"\n[sweep]\nactor.essence = { from = 0, to = 4 }\n"),
+        None,
+        "out",
+        &[
+            "bad.toml:3",
+            "`actor.essence`",
+            "4 is out of range",
+            "0..=3",
+        ],
+    );
+}
+
+#[test]
+fn empty_sweep() {
+    fails(
+        Some("mechanic = \"gateway.challenge\"\n[sweep]\nraises = []\n"),
+        None,
+        "out",
+        &["bad.toml:3", "`raises`", "empty"],
+    );
+}
+
+#[test]
+fn sweep_over_a_missing_path() {
+    fails(
+        Some("mechanic = \"gateway.challenge\"\n[sweep]\n\"opposition.level\" = [1, 2]\n"),
+        None,
+        "out",
+        &["bad.toml:3", "`opposition.level`", "nothing to sweep over"],
+    );
+}
+
+#[test]
+fn unreadable_file() {
+    fails(
+        None,
+        Some("missing.toml"),
+        "out",
+        &["missing.toml", "cannot read the scenario"],
+    );
+}
+
+#[test]
+fn scenario_is_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = oddsmith(&[
+        "run",
+        dir.path().to_str().unwrap(),
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot read the scenario"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.path().join("out").exists());
+}
+
+#[test]
+fn unwritable_out_dir() {
+    // A path below a regular file can never be a directory (even for root,
+    // which ignores permission bits).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("file"), "x").unwrap();
+    let out = dir.path().join("file").join("out");
+    let o = oddsmith(&[
+        "run",
+        "scenarios/gateway-raises.toml",
+        "--out",
+        out.to_str().unwrap(),
+        "--mode",
+        "exact",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot create the output directory") && err.contains("file/out"),
+        "{err}"
+    );
+    assert_eq!(entries(dir.path()), vec!["file"]);
+}
+
+#[test]
+fn out_dir_is_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("file"), "x").unwrap();
+    let o = oddsmith(&[
+        "run",
+        "scenarios/gateway-raises.toml",
+        "--out",
+        dir.path().join("file").to_str().unwrap(),
+        "--mode",
+        "exact",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a directory"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("file")).unwrap(),
+        "x"
+    );
+}
+
+#[test]
+fn invalid_toml() {
+    fails(
+        Some("mechanic = \"gateway.challenge\"\n[params\nraises = 1\n"),
+        None,
+        "out",
+        &["bad.toml:2", "not valid TOML"],
+    );
+}
+
+#[test]
+fn conflicting_opposition() {
+    fails(
+        Some(
+            "mechanic = \"gateway.challenge\"\n[params]\nopposition.variability = 2\nopposition.trait = \"full\"\n",
+        ),
+        None,
+        "out",
+        &["bad.toml:3", "`opposition.variability`", "either an entity"],
+    );
+}
+
+#[test]
+fn bad_precision_and_unknown_flags() {
+    let o = oddsmith(&[
+        "run",
+        "scenarios/gateway-raises.toml",
+        "--out",
+        "/tmp/never-written",
+        "--precision",
+        "0",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--precision 0 is out of range"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!std::path::Path::new("/tmp/never-written").exists());
+    let o = oddsmith(&[
+        "run",
+        "scenarios/gateway-raises.toml",
+        "--out",
+        "/tmp/never-written",
+        "--mode",
+        "fast",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("possible values"), "{}", stderr(&o));
+}
