@@ -9,7 +9,7 @@
 
 mod rng;
 
-pub use rng::DiceRng;
+pub use rng::{DiceRng, PACKED_D8_MAX, d8_highest_packed};
 
 /// Faces on a Gateway die.
 pub const D8: u32 = 8;

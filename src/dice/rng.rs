@@ -34,6 +34,18 @@ const fn build_max_tables() -> [[u8; 4096]; TABLE_DICE as usize] {
     tables
 }
 
+/// The most d8 whose highest face [`d8_highest_packed`] reads at once.
+pub const PACKED_D8_MAX: u32 = TABLE_DICE;
+
+/// The highest face (1..=8) among `k` d8 (1 ≤ k ≤ [`PACKED_D8_MAX`]) whose
+/// faces minus one are packed as 3-bit fields in the low `3k` bits of
+/// `packed` (higher bits must be zero). For hot loops that slice one random
+/// word into several pools themselves.
+#[inline(always)]
+pub fn d8_highest_packed(k: u32, packed: u64) -> u32 {
+    MAX_TABLES[k as usize - 1][packed as usize] as u32
+}
+
 /// A seeded stream of dice rolls.
 ///
 /// Random bits are drawn 64 at a time and handed out in fields, so a d8

@@ -97,7 +97,7 @@ impl Results {
                 let bad: Vec<&Agreement> = c
                     .agreement
                     .iter()
-                    .filter(|a| !(a.z.abs() <= limit))
+                    .filter(|a| a.z.is_nan() || a.z.abs() > limit)
                     .collect();
                 (!bad.is_empty()).then_some((c, bad))
             })

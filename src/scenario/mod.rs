@@ -49,6 +49,9 @@ pub struct Scenario {
     mechanic_line: usize,
 }
 
+/// A config with its checked model.
+pub type Prepared = (Config, Box<dyn Model>);
+
 /// One point of the sweep.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
@@ -115,7 +118,7 @@ impl Scenario {
 
     /// Build the model of every config. A combination the mechanic rejects
     /// is reported with the config and the line of the key at fault.
-    pub fn models(&self) -> Result<Vec<(Config, Box<dyn Model>)>, ScenarioError> {
+    pub fn models(&self) -> Result<Vec<Prepared>, ScenarioError> {
         self.configs()
             .into_iter()
             .map(|config| match self.mechanic.prepare(&config.values) {

@@ -296,6 +296,9 @@ impl<'a> Entry<'a> {
     }
 }
 
+/// What [`walk`] calls for each parameter: path, value, span.
+type Visit<'a> = dyn FnMut(&str, &Value, Option<Range<usize>>) -> Result<(), ScenarioError> + 'a;
+
 /// Walk nested tables down to declared parameter paths and hand each one's
 /// value to `visit`. A path that is neither a parameter nor the prefix of
 /// one is an error listing the parameters.
@@ -306,7 +309,7 @@ fn walk(
     table: Entries,
     prefix: &str,
     section: &str,
-    visit: &mut dyn FnMut(&str, &Value, Option<Range<usize>>) -> Result<(), ScenarioError>,
+    visit: &mut Visit,
 ) -> Result<(), ScenarioError> {
     for (key, span, entry) in table.list() {
         let path = if prefix.is_empty() {

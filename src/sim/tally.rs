@@ -137,6 +137,41 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// Like [`Tally::record_trials`] for mechanics whose whole outcome is a
+    /// function of one integer key (Gateway's margin, say): the hot loop
+    /// counts keys only, and each distinct key is expanded into its fields
+    /// once at the end. Same tally, a fraction of the work per trial.
+    #[inline(always)]
+    pub fn record_keyed<const N: usize>(
+        &mut self,
+        rng: &mut DiceRng,
+        trials: u64,
+        mut sample: impl FnMut(&mut DiceRng) -> i64,
+        expand: impl Fn(i64) -> [i64; N],
+    ) {
+        assert_eq!(self.fields.len(), N, "tally has the wrong number of fields");
+        let mut keys = Hist::default();
+        for _ in 0..trials {
+            keys.record(sample(rng));
+        }
+        self.add_keys(&keys, expand);
+    }
+
+    /// Record every trial counted in `keys` (a histogram of outcome keys,
+    /// as [`Tally::record_keyed`] builds), expanding each key into its
+    /// fields.
+    pub fn add_keys<const N: usize>(&mut self, keys: &Hist, expand: impl Fn(i64) -> [i64; N]) {
+        assert_eq!(self.fields.len(), N, "tally has the wrong number of fields");
+        for (key, count) in keys.iter() {
+            for (h, v) in self.fields.iter_mut().zip(expand(key)) {
+                h.add_count(v, count);
+            }
+        }
+        self.trials += keys.total();
+    }
+}
+
 impl AddAssign<&Tally> for Tally {
     fn add_assign(&mut self, other: &Tally) {
         if self.fields.is_empty() {
@@ -187,5 +222,15 @@ mod tests {
         let ba = b + a;
         assert_eq!(ab, ba);
         assert_eq!(ab.trials(), 150);
+    }
+
+    #[test]
+    fn keyed_recording_equals_direct_recording() {
+        let expand = |k: i64| [k, (k >= 4) as i64];
+        let mut direct = Tally::new(2);
+        direct.record_trials(&mut DiceRng::from_u64(9), 10_000, |r| expand(r.d8() as i64));
+        let mut keyed = Tally::new(2);
+        keyed.record_keyed(&mut DiceRng::from_u64(9), 10_000, |r| r.d8() as i64, expand);
+        assert_eq!(direct, keyed);
     }
 }
