@@ -108,6 +108,12 @@ pub enum ParamKind {
         max: i64,
         names: &'static [(&'static str, i64)],
     },
+    /// Anything `check` accepts (a rating in mastery notation, a die code, a
+    /// list of factors…); `expects` says what, in words.
+    Custom {
+        expects: &'static str,
+        check: fn(&ParamValue) -> Result<(), String>,
+    },
 }
 
 impl ParamKind {
@@ -122,6 +128,7 @@ impl ParamKind {
                 int_range(*min, *max),
                 quoted(names.iter().map(|(n, _)| *n))
             ),
+            ParamKind::Custom { expects, .. } => expects.to_string(),
         }
     }
 
@@ -138,6 +145,7 @@ impl ParamKind {
             (ParamKind::Int { min, max }, ParamValue::Int(x)) => in_range(*x, *min, *max),
             (ParamKind::IntOrName { min, max, .. }, ParamValue::Int(x)) => in_range(*x, *min, *max),
             (ParamKind::Bool, ParamValue::Bool(_)) => Ok(()),
+            (ParamKind::Custom { check, .. }, v) => check(v),
             (ParamKind::Choice(names), ParamValue::Str(s)) => {
                 if names.contains(&s.as_str()) {
                     Ok(())
@@ -343,6 +351,26 @@ mod tests {
         let mut set = ParamMap::new();
         set.set("a.n", ParamValue::Str("high".into()));
         assert_eq!(Args::new(SPECS, &set).unwrap().int("a.n").unwrap(), 4);
+    }
+
+    #[test]
+    fn custom_kinds_check_with_their_own_function() {
+        fn even(v: &ParamValue) -> Result<(), String> {
+            match v {
+                ParamValue::Int(i) if i % 2 == 0 => Ok(()),
+                other => Err(format!("{other} is not even")),
+            }
+        }
+        let kind = ParamKind::Custom {
+            expects: "an even integer",
+            check: even,
+        };
+        assert!(kind.check(&ParamValue::Int(4)).is_ok());
+        assert_eq!(
+            kind.check(&ParamValue::Int(3)).unwrap_err(),
+            "3 is not even"
+        );
+        assert_eq!(kind.allowed(), "an even integer");
     }
 
     #[test]
