@@ -5,13 +5,13 @@ use std::time::Instant;
 
 use crate::dist::Marginals;
 use crate::report::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
-use crate::scenario::{DEFAULT_SEED, DEFAULT_TRIALS, Scenario};
+use crate::scenario::{Config, DEFAULT_SEED, DEFAULT_TRIALS, Scenario};
 use crate::sim::{self, Plan, Precision, Progress, Tally};
 use crate::stats;
 use crate::systems::{Model, Schema};
 
 /// Which method answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {
     /// Exact where the mechanic has a solver, Monte Carlo elsewhere.
@@ -156,6 +156,7 @@ pub fn run(
 
     Ok(Results {
         name: scenario.name.clone(),
+        description: scenario.description.clone(),
         mechanic: scenario.mechanic.name().to_string(),
         swept: scenario
             .swept_paths()
@@ -187,6 +188,33 @@ pub fn describe(scenario: &Scenario, swept: &[crate::systems::ParamValue]) -> St
     }
 }
 
+/// Everything known about one config: the exact and/or Monte Carlo runs,
+/// and their agreement when both exist.
+pub(crate) fn config_result(
+    config: &Config,
+    schema: &Schema,
+    exact: Option<&Marginals>,
+    tally: Option<&Tally>,
+) -> ConfigResult {
+    let mut runs = Vec::new();
+    if let Some(m) = exact {
+        runs.push(exact_run(schema, m));
+    }
+    if let Some(t) = tally {
+        runs.push(mc_run(schema, t));
+    }
+    let agreement = match (exact, tally) {
+        (Some(m), Some(t)) => agree(schema, m, t),
+        _ => Vec::new(),
+    };
+    ConfigResult {
+        index: config.index,
+        swept: config.swept.clone(),
+        runs,
+        agreement,
+    }
+}
+
 fn exact_run(schema: &Schema, m: &Marginals) -> Run {
     let metrics = schema
         .metrics
@@ -197,6 +225,7 @@ fn exact_run(schema: &Schema, m: &Marginals) -> Run {
                 name: spec.name.clone(),
                 value: v.value,
                 interval: None,
+                se: None,
             }
         })
         .collect();
@@ -231,6 +260,7 @@ fn mc_run(schema: &Schema, t: &Tally) -> Run {
                 name: spec.name.clone(),
                 value: e.value,
                 interval: Some((e.lo, e.hi)),
+                se: Some(e.se),
             }
         })
         .collect();

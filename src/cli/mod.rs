@@ -1,8 +1,11 @@
 //! Command-line types (clap stays on the binary side) and dispatch to one
 //! handler per subcommand.
 
+mod check;
+mod diff;
 mod odds;
 mod progress;
+mod report;
 mod run;
 mod systems;
 
@@ -40,6 +43,55 @@ enum Command {
     /// List every mechanic with its parameters (ranges, defaults), outcome
     /// fields and headline metrics.
     Systems,
+    /// Run scenarios and check every `[[expect]]` balance assertion: exit 0
+    /// when all hold, 1 when any fails, 2 on bad input. For CI.
+    ///
+    /// Monte Carlo results fail an assertion only when their whole 95%
+    /// interval is outside the bound.
+    Check(CheckArgs),
+    /// Rebuild report.md, report.html and the charts of a finished run from
+    /// its results.parquet and scenario.toml, without re-running.
+    Report(ReportArgs),
+    /// Compare two runs config by config; list the headline metrics that
+    /// moved by more than their uncertainty allows (exact: 1e-9; Monte
+    /// Carlo: 5 combined standard errors). Exit 1 when any did.
+    Diff(DiffArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    /// Scenario files, e.g. scenarios/*.toml.
+    #[arg(required = true)]
+    scenarios: Vec<PathBuf>,
+    /// Also write each scenario's outputs and report to DIR/<scenario name>/.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Monte Carlo trials per config [default: each scenario's `trials`, else 1000000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    trials: Option<u64>,
+    /// Seed for Monte Carlo [default: each scenario's `seed`, else 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads [default: every core].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// No progress bar; only failures are printed.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct ReportArgs {
+    /// A directory written by `oddsmith run` or `oddsmith check --out`.
+    dir: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct DiffArgs {
+    /// The earlier run's directory.
+    old: PathBuf,
+    /// The later run's directory.
+    new: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -153,5 +205,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Run(args) => run::run(args),
         Command::Odds(args) => odds::odds(args),
         Command::Systems => systems::systems(),
+        Command::Check(args) => check::check(args),
+        Command::Report(args) => report::report(args),
+        Command::Diff(args) => diff::diff(args),
     }
 }

@@ -67,7 +67,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         threads,
         wall_seconds: started.elapsed().as_secs_f64(),
     };
-    let files = report::write_all(&out, &results, &meta)?;
+    let verdicts = report::balance::evaluate(&results, &scenario.expectations);
+    let files = report::write_all(&out, &scenario, &results, &verdicts, &meta)?;
 
     if !args.quiet {
         let names: Vec<String> = files
@@ -84,6 +85,20 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
             started.elapsed().as_secs_f64(),
             out.path().display(),
             names.join(", ")
+        );
+    }
+
+    if !args.quiet && !verdicts.is_empty() {
+        let failed = verdicts.iter().filter(|v| v.failed()).count();
+        println!(
+            "balance: {} of {} assertions hold{}",
+            verdicts.len() - failed,
+            verdicts.len(),
+            if failed > 0 {
+                " (see report.md, or run `oddsmith check`)"
+            } else {
+                ""
+            }
         );
     }
 

@@ -6,13 +6,23 @@
 //! file behind.
 
 mod atomic;
+pub mod balance;
+pub mod charts;
+pub mod diff;
+mod document;
 mod frames;
+mod load;
 mod manifest;
 mod results;
 
 pub use atomic::{OutDir, OutputError};
+pub use balance::{Finding, Status, Verdict};
+pub use document::one_in;
+pub use load::{LoadError, load};
 pub use manifest::{Manifest, RunMeta};
 pub use results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
+
+use crate::scenario::Scenario;
 
 /// One output file.
 pub trait Exporter {
@@ -91,15 +101,69 @@ pub fn exporters(results: &Results) -> Vec<Box<dyn Exporter>> {
     list
 }
 
-/// Render every output of `results` and write them into `dir` together.
+/// The human side of a run: every chart (PNG and SVG), `report.md` and
+/// `report.html`, given the balance verdicts.
+pub fn report_files(
+    scenario: &Scenario,
+    results: &Results,
+    verdicts: &[Verdict],
+) -> Result<Vec<(String, Vec<u8>)>, OutputError> {
+    let rendered = scenario
+        .charts
+        .iter()
+        .map(|spec| charts::render(results, spec))
+        .collect::<Result<Vec<_>, _>>()?;
+    let titled: Vec<(String, &charts::Rendered)> = scenario
+        .charts
+        .iter()
+        .zip(&rendered)
+        .map(|(spec, r)| (charts::title(results, spec), r))
+        .collect();
+    let file_name = scenario
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let doc = document::Document {
+        results,
+        description: scenario.description.as_deref(),
+        scenario_file: &file_name,
+        scenario_text: &scenario.text,
+        charts: &titled,
+        verdicts,
+    };
+    let mut files = Vec::new();
+    for r in &rendered {
+        files.push((format!("{}.png", r.file), r.png.clone()));
+        files.push((format!("{}.svg", r.file), r.svg.clone().into_bytes()));
+    }
+    files.push((
+        "report.md".to_string(),
+        document::markdown(&doc).into_bytes(),
+    ));
+    files.push(("report.html".to_string(), document::html(&doc).into_bytes()));
+    Ok(files)
+}
+
+/// Render every output of a run (data, the scenario copy, charts, report)
+/// and write them into `dir` together.
 pub fn write_all(
     dir: &OutDir,
+    scenario: &Scenario,
     results: &Results,
+    verdicts: &[Verdict],
     meta: &RunMeta,
 ) -> Result<Vec<std::path::PathBuf>, OutputError> {
-    let files = exporters(results)
+    let mut files = exporters(results)
         .iter()
         .map(|e| Ok((e.file_name().to_string(), e.render(results, meta)?)))
         .collect::<Result<Vec<_>, OutputError>>()?;
+    // The scenario travels with its results so `oddsmith report DIR` can
+    // rebuild charts and checks later.
+    files.push((
+        "scenario.toml".to_string(),
+        scenario.text.clone().into_bytes(),
+    ));
+    files.extend(report_files(scenario, results, verdicts)?);
     dir.write(&files)
 }

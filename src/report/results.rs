@@ -26,6 +26,8 @@ pub struct MetricRow {
     pub name: String,
     pub value: f64,
     pub interval: Option<(f64, f64)>,
+    /// Standard error (Monte Carlo only).
+    pub se: Option<f64>,
 }
 
 /// The probability of one value of one outcome field.
@@ -76,6 +78,7 @@ pub struct ConfigResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Results {
     pub name: String,
+    pub description: Option<String>,
     pub mechanic: String,
     /// Swept paths, as written in `[sweep]`.
     pub swept: Vec<String>,

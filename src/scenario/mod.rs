@@ -6,9 +6,11 @@
 //! reported with the file, line and key, and what would have been allowed,
 //! before anything runs or is written.
 
+mod checks;
 mod error;
 mod parse;
 
+pub use checks::{ChartKind, ChartSpec, Expectation, Rule};
 pub use error::ScenarioError;
 
 use std::path::{Path, PathBuf};
@@ -44,6 +46,12 @@ pub struct Scenario {
     pub sweep: Vec<Axis>,
     /// SHA-256 of the file's bytes, hex.
     pub sha256: String,
+    /// The file's text, copied beside the outputs so reports can be rebuilt.
+    pub text: String,
+    /// `[[chart]]` tables.
+    pub charts: Vec<ChartSpec>,
+    /// `[[expect]]` tables: the balance assertions.
+    pub expectations: Vec<Expectation>,
     /// Line of each key in `[params]`, for errors found later.
     param_lines: Vec<(String, usize)>,
     mechanic_line: usize,

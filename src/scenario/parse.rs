@@ -19,23 +19,25 @@ const TOP_KEYS: &[&str] = &[
     "trials",
     "params",
     "sweep",
+    "chart",
+    "expect",
 ];
 /// The most values one sweep range may produce.
 const MAX_AXIS: i64 = 100_000;
 
 /// Turns byte offsets into line numbers and builds errors.
-struct Ctx<'a> {
+pub(super) struct Ctx<'a> {
     path: &'a Path,
     text: &'a str,
 }
 
 impl Ctx<'_> {
-    fn line(&self, span: Option<Range<usize>>) -> usize {
+    pub(super) fn line(&self, span: Option<Range<usize>>) -> usize {
         let at = span.map(|s| s.start).unwrap_or(0).min(self.text.len());
         self.text[..at].bytes().filter(|b| *b == b'\n').count() + 1
     }
 
-    fn invalid(
+    pub(super) fn invalid(
         &self,
         span: Option<Range<usize>>,
         key: &str,
@@ -201,8 +203,11 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         ));
     }
 
-    let scenario = Scenario {
+    let mut scenario = Scenario {
         path: path.to_path_buf(),
+        text: text.to_string(),
+        charts: Vec::new(),
+        expectations: Vec::new(),
         name,
         description,
         mechanic,
@@ -219,7 +224,10 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
     };
     // Build every config once now, so combinations the mechanic rejects are
     // reported before anything runs.
-    scenario.models()?;
+    let models = scenario.models()?;
+    let schema = models[0].1.schema();
+    scenario.charts = super::checks::charts(&ctx, root, &scenario.sweep, schema)?;
+    scenario.expectations = super::checks::expectations(&ctx, root, &scenario.sweep, schema)?;
     Ok(scenario)
 }
 
@@ -352,7 +360,7 @@ fn walk(
 }
 
 /// Convert a TOML value to a parameter value.
-fn to_param(ctx: &Ctx, path: &str, v: &Value) -> Result<ParamValue, ScenarioError> {
+pub(super) fn to_param(ctx: &Ctx, path: &str, v: &Value) -> Result<ParamValue, ScenarioError> {
     Ok(match v {
         Value::String(s) => ParamValue::Str(s.value().clone()),
         Value::Integer(i) => ParamValue::Int(*i.value()),

@@ -92,6 +92,21 @@ impl Tally {
         }
     }
 
+    /// A tally rebuilt from stored counts: `(field, value, count)` triples
+    /// over `trials` trials (as read back from `results.parquet`).
+    pub fn from_counts(
+        fields: usize,
+        trials: u64,
+        counts: impl IntoIterator<Item = (usize, i64, u64)>,
+    ) -> Tally {
+        let mut t = Tally::new(fields);
+        for (f, v, c) in counts {
+            t.fields[f].add_count(v, c);
+        }
+        t.trials = trials;
+        t
+    }
+
     /// Number of trials recorded.
     pub fn trials(&self) -> u64 {
         self.trials

@@ -104,7 +104,9 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
                 .iter()
                 .filter(|(v, _)| pred.holds(**v))
                 .map(|(_, p)| *p)
-                .sum::<f64>()
+                // fold from +0.0: an empty f64 sum is -0.0, which would
+                // print as "-0.0" for an impossible event.
+                .fold(0.0, |a, b| a + b)
                 .clamp(0.0, 1.0);
             ExactValue {
                 value: p,
@@ -113,7 +115,10 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
         }
         MetricKind::Mean { field } => {
             let table = exact.field(field);
-            let mean: f64 = table.iter().map(|(v, p)| *v as f64 * p).sum();
+            let mean: f64 = table
+                .iter()
+                .map(|(v, p)| *v as f64 * p)
+                .fold(0.0, |a, b| a + b);
             let var: f64 = table
                 .iter()
                 .map(|(v, p)| (*v as f64 - mean).powi(2) * p)

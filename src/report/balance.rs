@@ -1,0 +1,245 @@
+//! Balance assertions (`[[expect]]`) evaluated against a run's results.
+//!
+//! Exact values are held to the bound as they are. A Monte Carlo value
+//! fails only when its whole 95% interval is on the wrong side of the
+//! bound; a value outside the bound whose interval still reaches it is
+//! reported as holding *within the interval*, so a designer sees that more
+//! trials would settle it.
+
+use super::results::{ConfigResult, Method, Results};
+use crate::scenario::{Expectation, Rule};
+use crate::systems::ParamValue;
+
+/// Exact values may differ by rounding only.
+const EPS: f64 = 1e-12;
+
+/// How one check came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Holds,
+    /// The estimate is outside the bound but its interval reaches it.
+    HoldsWithinInterval,
+    Fails,
+}
+
+/// One config (or neighbouring pair) where the assertion did not plainly
+/// hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub status: Status,
+    /// The config(s), as `path = value` pairs.
+    pub config: String,
+    pub value: String,
+    pub bound: String,
+}
+
+/// The outcome of one assertion.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    pub expectation: Expectation,
+    /// Configs (or neighbouring pairs) checked.
+    pub checked: usize,
+    pub findings: Vec<Finding>,
+}
+
+impl Verdict {
+    pub fn failed(&self) -> bool {
+        self.findings.iter().any(|f| f.status == Status::Fails)
+    }
+
+    pub fn failures(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.status == Status::Fails)
+    }
+
+    pub fn within_interval(&self) -> impl Iterator<Item = &Finding> {
+        self.findings
+            .iter()
+            .filter(|f| f.status == Status::HoldsWithinInterval)
+    }
+}
+
+/// A metric's value at one config, with the interval that bounds it.
+#[derive(Clone, Copy, Debug)]
+struct Point {
+    v: f64,
+    lo: f64,
+    hi: f64,
+    mc: bool,
+}
+
+fn point(c: &ConfigResult, metric: &str) -> Option<Point> {
+    // Prefer the exact answer when a config has both.
+    let run = c
+        .runs
+        .iter()
+        .find(|r| r.method == Method::Exact)
+        .or_else(|| c.runs.first())?;
+    let m = run.metrics.iter().find(|m| m.name == metric)?;
+    let (lo, hi) = m.interval.unwrap_or((m.value, m.value));
+    Some(Point {
+        v: m.value,
+        lo,
+        hi,
+        mc: run.method == Method::MonteCarlo,
+    })
+}
+
+fn fmt(p: Point) -> String {
+    if p.mc {
+        format!("{:.4} [{:.4}, {:.4}]", p.v, p.lo, p.hi)
+    } else {
+        format!("{:.6}", p.v)
+    }
+}
+
+/// `a = 1, b = full` for the swept values of `c`, leaving out `skip`.
+pub fn describe(results: &Results, c: &ConfigResult, skip: Option<&str>) -> String {
+    let parts: Vec<String> = results
+        .swept
+        .iter()
+        .zip(&c.swept)
+        .filter(|(p, _)| Some(p.as_str()) != skip)
+        .map(|(p, v)| format!("{p} = {v}"))
+        .collect();
+    if parts.is_empty() {
+        "(the only config)".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn value_of<'a>(results: &Results, c: &'a ConfigResult, path: &str) -> Option<&'a ParamValue> {
+    results
+        .swept
+        .iter()
+        .position(|p| p == path)
+        .map(|i| &c.swept[i])
+}
+
+fn matches(results: &Results, c: &ConfigResult, filter: &[(String, ParamValue)]) -> bool {
+    filter
+        .iter()
+        .all(|(path, v)| value_of(results, c, path) == Some(v))
+}
+
+/// Evaluate every assertion.
+pub fn evaluate(results: &Results, expectations: &[Expectation]) -> Vec<Verdict> {
+    expectations
+        .iter()
+        .map(|e| evaluate_one(results, e))
+        .collect()
+}
+
+fn evaluate_one(results: &Results, e: &Expectation) -> Verdict {
+    let configs: Vec<&ConfigResult> = results
+        .configs
+        .iter()
+        .filter(|c| matches(results, c, &e.filter))
+        .collect();
+    let mut findings = Vec::new();
+    let mut checked = 0;
+    match &e.rule {
+        Rule::Between(..) | Rule::AtLeast(_) | Rule::AtMost(_) => {
+            let (a, b) = match e.rule {
+                Rule::Between(a, b) => (a, b),
+                Rule::AtLeast(a) => (a, f64::INFINITY),
+                _ => (
+                    f64::NEG_INFINITY,
+                    if let Rule::AtMost(b) = e.rule {
+                        b
+                    } else {
+                        unreachable!()
+                    },
+                ),
+            };
+            let bound = e.describe();
+            for c in configs {
+                let Some(p) = point(c, &e.metric) else {
+                    continue;
+                };
+                checked += 1;
+                let outside = p.v < a - EPS || p.v > b + EPS;
+                if !outside {
+                    continue;
+                }
+                let status = if p.hi < a - EPS || p.lo > b + EPS {
+                    Status::Fails
+                } else {
+                    Status::HoldsWithinInterval
+                };
+                findings.push(Finding {
+                    status,
+                    config: describe(results, c, None),
+                    value: fmt(p),
+                    bound: bound.clone(),
+                });
+            }
+        }
+        Rule::Monotonic { along, .. } | Rule::MaxStep { along, .. } => {
+            // Neighbours along `along`, every other swept value held: configs
+            // are in sweep order, so each group is already in axis order.
+            let mut groups: Vec<(String, Vec<&ConfigResult>)> = Vec::new();
+            for c in configs {
+                let key = describe(results, c, Some(along));
+                match groups.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, g)) => g.push(c),
+                    None => groups.push((key, vec![c])),
+                }
+            }
+            for (key, group) in groups {
+                for pair in group.windows(2) {
+                    let (Some(p), Some(q)) = (point(pair[0], &e.metric), point(pair[1], &e.metric))
+                    else {
+                        continue;
+                    };
+                    checked += 1;
+                    let (bad, fails) = match e.rule {
+                        Rule::Monotonic { increasing, .. } => {
+                            // A rise where it must not rise (or a fall where it must not fall).
+                            let (up, up_surely) = if increasing {
+                                (p.v - q.v, p.lo - q.hi)
+                            } else {
+                                (q.v - p.v, q.lo - p.hi)
+                            };
+                            (up > EPS, up_surely > EPS)
+                        }
+                        Rule::MaxStep { step, .. } => {
+                            let jump = (q.v - p.v).abs();
+                            let surely = (q.lo - p.hi).max(p.lo - q.hi);
+                            (jump > step + EPS, surely > step + EPS)
+                        }
+                        _ => unreachable!(),
+                    };
+                    if bad {
+                        let (a, b) = (
+                            value_of(results, pair[0], along).unwrap(),
+                            value_of(results, pair[1], along).unwrap(),
+                        );
+                        findings.push(Finding {
+                            status: if fails {
+                                Status::Fails
+                            } else {
+                                Status::HoldsWithinInterval
+                            },
+                            config: format!(
+                                "{along} {a} → {b}{}",
+                                if key.starts_with('(') {
+                                    String::new()
+                                } else {
+                                    format!(" where {key}")
+                                }
+                            ),
+                            value: format!("{} → {}", fmt(p), fmt(q)),
+                            bound: e.describe(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Verdict {
+        expectation: e.clone(),
+        checked,
+        findings,
+    }
+}

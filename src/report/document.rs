@@ -1,0 +1,340 @@
+//! The human report of a run: `report.md` (charts as PNG files beside it)
+//! and a self-contained `report.html` (charts inline as SVG, no scripts,
+//! nothing fetched). Deterministic: no clocks, no absolute paths, so a
+//! regenerated report is byte-identical.
+
+use std::fmt::Write;
+
+use super::balance::{Status, Verdict};
+use super::charts::Rendered;
+use super::results::{Method, Results};
+
+/// Rows of the metrics table shown in a report; the rest are in
+/// `summary.csv`.
+pub const TABLE_ROWS: usize = 300;
+
+/// What a report shows besides the results.
+pub struct Document<'a> {
+    pub results: &'a Results,
+    pub description: Option<&'a str>,
+    pub scenario_file: &'a str,
+    pub scenario_text: &'a str,
+    pub charts: &'a [(String, &'a Rendered)],
+    pub verdicts: &'a [Verdict],
+}
+
+/// "1 in N" odds for a probability.
+pub fn one_in(p: f64) -> String {
+    if p <= 0.0 {
+        "never".into()
+    } else if p >= 1.0 {
+        "always".into()
+    } else {
+        let n = 1.0 / p;
+        if n < 10.0 {
+            format!("1 in {n:.2}")
+        } else if n < 1000.0 {
+            format!("1 in {n:.0}")
+        } else {
+            format!("1 in {:.3e}", n)
+        }
+    }
+}
+
+fn method_line(r: &Results) -> String {
+    let runs: Vec<_> = r.configs.iter().flat_map(|c| &c.runs).collect();
+    let exact = runs.iter().filter(|x| x.method == Method::Exact).count();
+    let mc: Vec<u64> = runs
+        .iter()
+        .filter(|x| x.method == Method::MonteCarlo)
+        .map(|x| x.trials)
+        .collect();
+    let mut parts = Vec::new();
+    if exact > 0 {
+        parts.push(format!("exact for {exact} configs"));
+    }
+    if !mc.is_empty() {
+        let (lo, hi) = (mc.iter().min().unwrap(), mc.iter().max().unwrap());
+        let trials = if lo == hi {
+            format!("{lo} trials")
+        } else {
+            format!("{lo}–{hi} trials")
+        };
+        parts.push(format!(
+            "Monte Carlo for {} configs ({trials} each, seed {}, 95% intervals)",
+            mc.len(),
+            r.seed
+        ));
+    }
+    parts.join("; ")
+}
+
+/// Header cells and rows of the metrics table.
+fn table(r: &Results) -> (Vec<String>, Vec<Vec<String>>) {
+    let metrics: Vec<String> = r
+        .configs
+        .first()
+        .and_then(|c| c.runs.first())
+        .map(|run| run.metrics.iter().map(|m| m.name.clone()).collect())
+        .unwrap_or_default();
+    let mut header: Vec<String> = r.swept.clone();
+    header.push("method".into());
+    for m in &metrics {
+        header.push(m.clone());
+        if m.starts_with("p_") {
+            header.push("odds".into());
+        }
+    }
+    let mut rows = Vec::new();
+    for c in &r.configs {
+        for run in &c.runs {
+            let mut row: Vec<String> = c.swept.iter().map(|v| v.to_string()).collect();
+            row.push(run.method.as_str().into());
+            for name in &metrics {
+                let m = run.metrics.iter().find(|m| &m.name == name);
+                row.push(match m {
+                    Some(m) => match m.interval {
+                        Some((lo, hi)) => format!("{:.4} [{lo:.4}, {hi:.4}]", m.value),
+                        None => format!("{:.4}", m.value),
+                    },
+                    None => String::new(),
+                });
+                if name.starts_with("p_") {
+                    row.push(m.map(|m| one_in(m.value)).unwrap_or_default());
+                }
+            }
+            rows.push(row);
+        }
+    }
+    (header, rows)
+}
+
+fn verdict_lines(v: &Verdict) -> (String, String) {
+    let e = &v.expectation;
+    let what = match &e.why {
+        Some(why) => format!("{why}: {}", e.describe()),
+        None => e.describe(),
+    };
+    let where_ = if e.filter.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " where {}",
+            e.filter
+                .iter()
+                .map(|(p, x)| format!("{p} = {x}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let failures = v.failures().count();
+    let within = v.within_interval().count();
+    let result = if failures > 0 {
+        format!("FAILS in {failures} of {}", v.checked)
+    } else if within > 0 {
+        format!(
+            "holds ({within} of {} only within the Monte Carlo interval)",
+            v.checked
+        )
+    } else if v.checked == 0 {
+        "nothing to check (no config matches)".into()
+    } else {
+        format!("holds ({} checked)", v.checked)
+    };
+    (format!("{what}{where_} (line {})", e.line), result)
+}
+
+/// `report.md`.
+pub fn markdown(d: &Document) -> String {
+    let r = d.results;
+    let mut s = String::new();
+    let _ = writeln!(s, "# {}\n", r.name);
+    if let Some(desc) = d.description {
+        let _ = writeln!(s, "{desc}\n");
+    }
+    let _ = writeln!(
+        s,
+        "- scenario: `{}` (mechanic `{}`)",
+        d.scenario_file, r.mechanic
+    );
+    let _ = writeln!(s, "- method: {}", method_line(r));
+    let _ = writeln!(
+        s,
+        "- configs: {}; oddsmith {}\n",
+        r.configs.len(),
+        env!("CARGO_PKG_VERSION")
+    );
+    if !d.verdicts.is_empty() {
+        let _ = writeln!(s, "## Balance\n\n| assertion | result |\n|---|---|");
+        for v in d.verdicts {
+            let (what, result) = verdict_lines(v);
+            let _ = writeln!(s, "| {} | {} |", what.replace('|', "\\|"), result);
+        }
+        for v in d.verdicts {
+            for f in v.findings.iter().take(20) {
+                let tag = if f.status == Status::Fails {
+                    "fails"
+                } else {
+                    "within interval"
+                };
+                let _ = writeln!(s, "\n- {tag}: {}: {} ({})", f.config, f.value, f.bound);
+            }
+        }
+        let _ = writeln!(s);
+    }
+    if !d.charts.is_empty() {
+        let _ = writeln!(s, "## Charts\n");
+        for (title, c) in d.charts {
+            let _ = writeln!(s, "![{title}]({}.png)\n", c.file);
+        }
+    }
+    let (header, rows) = table(r);
+    let _ = writeln!(s, "## Headline metrics\n");
+    if rows.len() > TABLE_ROWS {
+        let _ = writeln!(
+            s,
+            "The first {TABLE_ROWS} of {} rows; every row is in `summary.csv`.\n",
+            rows.len()
+        );
+    }
+    let _ = writeln!(s, "| {} |", header.join(" | "));
+    let _ = writeln!(
+        s,
+        "|{}|",
+        header.iter().map(|_| "---").collect::<Vec<_>>().join("|")
+    );
+    for row in rows.iter().take(TABLE_ROWS) {
+        let _ = writeln!(s, "| {} |", row.join(" | "));
+    }
+    let _ = writeln!(
+        s,
+        "\n## Scenario\n\n```toml\n{}\n```",
+        d.scenario_text.trim_end()
+    );
+    s
+}
+
+fn esc(t: &str) -> String {
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// `report.html`: one file, inline SVG, no network.
+pub fn html(d: &Document) -> String {
+    let r = d.results;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n<style>\
+body{{font-family:'DejaVu Sans',Verdana,sans-serif;margin:2em auto;max-width:1300px;color:#222;padding:0 1em}}\
+table{{border-collapse:collapse;font-size:13px}}td,th{{border:1px solid #ccc;padding:3px 7px;text-align:right}}\
+th{{background:#f2f2f2}}.fail{{color:#b00020;font-weight:bold}}.ok{{color:#1b7a3a}}.warn{{color:#8a6d00}}\
+figure{{margin:1em 0}}svg{{max-width:100%;height:auto}}pre{{background:#f6f6f6;padding:1em;overflow:auto}}\
+</style></head><body>\n",
+        esc(&r.name)
+    );
+    let _ = writeln!(s, "<h1>{}</h1>", esc(&r.name));
+    if let Some(desc) = d.description {
+        let _ = writeln!(s, "<p>{}</p>", esc(desc));
+    }
+    let _ = writeln!(
+        s,
+        "<ul><li>scenario: <code>{}</code> (mechanic <code>{}</code>)</li><li>method: {}</li><li>configs: {}; oddsmith {}</li></ul>",
+        esc(d.scenario_file),
+        esc(&r.mechanic),
+        esc(&method_line(r)),
+        r.configs.len(),
+        env!("CARGO_PKG_VERSION")
+    );
+    if !d.verdicts.is_empty() {
+        let _ = writeln!(
+            s,
+            "<h2>Balance</h2><table><tr><th>assertion</th><th>result</th></tr>"
+        );
+        for v in d.verdicts {
+            let (what, result) = verdict_lines(v);
+            let class = if v.failed() {
+                "fail"
+            } else if v.within_interval().next().is_some() {
+                "warn"
+            } else {
+                "ok"
+            };
+            let _ = writeln!(
+                s,
+                "<tr><td style=\"text-align:left\">{}</td><td class=\"{class}\">{}</td></tr>",
+                esc(&what),
+                esc(&result)
+            );
+        }
+        let _ = writeln!(s, "</table><ul>");
+        for v in d.verdicts {
+            for f in v.findings.iter().take(20) {
+                let (class, tag) = if f.status == Status::Fails {
+                    ("fail", "fails")
+                } else {
+                    ("warn", "within interval")
+                };
+                let _ = writeln!(
+                    s,
+                    "<li><span class=\"{class}\">{tag}</span>: {}: {} ({})</li>",
+                    esc(&f.config),
+                    esc(&f.value),
+                    esc(&f.bound)
+                );
+            }
+        }
+        let _ = writeln!(s, "</ul>");
+    }
+    if !d.charts.is_empty() {
+        let _ = writeln!(s, "<h2>Charts</h2>");
+        for (title, c) in d.charts {
+            // Inline the SVG without its XML prolog.
+            let svg = c.svg.find("<svg").map(|i| &c.svg[i..]).unwrap_or(&c.svg);
+            let _ = writeln!(s, "<figure aria-label=\"{}\">{svg}</figure>", esc(title));
+        }
+    }
+    let (header, rows) = table(r);
+    let _ = writeln!(s, "<h2>Headline metrics</h2>");
+    if rows.len() > TABLE_ROWS {
+        let _ = writeln!(
+            s,
+            "<p>The first {TABLE_ROWS} of {} rows; every row is in <code>summary.csv</code>.</p>",
+            rows.len()
+        );
+    }
+    let _ = write!(s, "<table><tr>");
+    for h in &header {
+        let _ = write!(s, "<th>{}</th>", esc(h));
+    }
+    let _ = writeln!(s, "</tr>");
+    for row in rows.iter().take(TABLE_ROWS) {
+        let _ = write!(s, "<tr>");
+        for cell in row {
+            let _ = write!(s, "<td>{}</td>", esc(cell));
+        }
+        let _ = writeln!(s, "</tr>");
+    }
+    let _ = writeln!(
+        s,
+        "</table>\n<h2>Scenario</h2><pre>{}</pre>\n</body></html>",
+        esc(d.scenario_text.trim_end())
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_in;
+
+    #[test]
+    fn odds_read_as_one_in_n() {
+        assert_eq!(one_in(0.5), "1 in 2.00");
+        assert_eq!(one_in(0.01), "1 in 100");
+        assert_eq!(one_in(0.0), "never");
+        assert_eq!(one_in(1.0), "always");
+        assert_eq!(one_in(1.0 / 32768.0), "1 in 3.277e4");
+    }
+}
