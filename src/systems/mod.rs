@@ -51,7 +51,7 @@ pub trait Model: Send + Sync {
 
 /// Every mechanic oddsmith knows, in the order `oddsmith systems` lists them.
 pub fn registry() -> &'static [&'static dyn Mechanic] {
-    &[&gateway::Challenge, &statements::Statement]
+    &[&gateway::Challenge, &gateway::Scene, &statements::Statement]
 }
 
 /// The mechanic called `name`, if any.
