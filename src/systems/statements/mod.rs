@@ -5,8 +5,10 @@
 //! heaviest compatible statements true tier by tier; failures feed luck,
 //! setbacks and experience.
 
+pub mod experience;
 mod roll;
 pub mod statement;
 
+pub use experience::Experience;
 pub use roll::{Roll, Rolls};
 pub use statement::Statement;
