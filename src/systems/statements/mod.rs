@@ -7,8 +7,10 @@
 
 pub mod experience;
 mod roll;
+pub mod scene;
 pub mod statement;
 
 pub use experience::Experience;
 pub use roll::{Roll, Rolls};
+pub use scene::Scene;
 pub use statement::Statement;
