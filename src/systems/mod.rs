@@ -51,7 +51,13 @@ pub trait Model: Send + Sync {
 
 /// Every mechanic oddsmith knows, in the order `oddsmith systems` lists them.
 pub fn registry() -> &'static [&'static dyn Mechanic] {
-    &[&gateway::Challenge, &gateway::Scene, &statements::Statement]
+    &[
+        &gateway::Challenge,
+        &gateway::Scene,
+        &statements::Statement,
+        &statements::Scene,
+        &statements::Experience,
+    ]
 }
 
 /// The mechanic called `name`, if any.
