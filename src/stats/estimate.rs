@@ -104,8 +104,10 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
                 .iter()
                 .filter(|(v, _)| pred.holds(**v))
                 .map(|(_, p)| *p)
-                .sum::<f64>()
-                .clamp(0.0, 1.0);
+                .sum::<f64>();
+            // An empty sum is −0.0, which tables would print as "-0";
+            // adding +0.0 makes it +0.0 (IEEE 754) and changes nothing else.
+            let p = (p + 0.0).clamp(0.0, 1.0);
             ExactValue {
                 value: p,
                 sd: (p * (1.0 - p)).sqrt(),
@@ -131,6 +133,24 @@ mod tests {
     use super::*;
     use crate::dice::DiceRng;
     use crate::systems::{MetricSpec, Pred};
+
+    #[test]
+    fn an_impossible_event_is_plus_zero() {
+        let mut m = Marginals::new(1);
+        m.add(0, 3, 1.0);
+        let p = exact_value(
+            &MetricSpec::new(
+                "p",
+                MetricKind::Prob {
+                    field: 0,
+                    pred: Pred::Le(2),
+                },
+                "",
+            ),
+            &m,
+        );
+        assert_eq!(p.value.to_string(), "0");
+    }
 
     #[test]
     fn mean_and_prob_of_a_d6() {
