@@ -25,7 +25,7 @@ const MAX_STATEMENTS: usize = 3;
 const LUCK_CAP: i64 = 10;
 const MAX_BID: i64 = 5;
 
-const PLAYERS_EXPECT: &str = "a list of 1..=8 players, each { name = \"ann\", luck = 0..=10 (optional), statements = [1..=3 statements] }, each statement { favouring = factors, opposing = factors, difficulty = 0 or 2..=12, luck = bid 0..=5, drive = bool, support = -1..=1 } (only favouring is required)";
+const PLAYERS_EXPECT: &str = "a list of 1..=8 players, each { name = \"ann\", luck = 0..=10 (optional), statements = [1..=3 statements] }, each statement { favouring = factors, opposing = factors, difficulty = 0 or 2..=12, luck = bid 0..=5, drive = bool, support = -1..=1, supported_by = \"ann.1\", hindered_by = \"bob.1\" } (only favouring is required)";
 const CONFLICTS_EXPECT: &str = "a list of pairs of statements that cannot both be true, e.g. [[\"ann.1\", \"bob.1\"]] (player name, then statement number from 1)";
 
 static PARAMS: [ParamSpec; 5] = [
@@ -78,6 +78,9 @@ pub struct Spec {
     pub bid: i64,
     pub drive: bool,
     pub support: i64,
+    /// Earlier statements whose coming true adds (+1) or removes (−1) a
+    /// success: `(player name, statement number)` and the change.
+    pub refs: Vec<((String, usize), i64)>,
 }
 
 /// One player as the scenario gives it.
@@ -117,6 +120,7 @@ fn statement_spec(v: &ParamValue, what: &str) -> Result<Spec, String> {
         bid: 0,
         drive: false,
         support: 0,
+        refs: Vec::new(),
     };
     let mut has_favouring = false;
     for (key, x) in table(v, what)? {
@@ -137,6 +141,11 @@ fn statement_spec(v: &ParamValue, what: &str) -> Result<Spec, String> {
             }
             "luck" => spec.bid = int_in(x, &at, 0, MAX_BID)?,
             "support" => spec.support = int_in(x, &at, -1, 1)?,
+            "supported_by" | "hindered_by" => {
+                let target = statement_ref(x).map_err(|e| format!("{at}: {e}"))?;
+                spec.refs
+                    .push((target, if key == "supported_by" { 1 } else { -1 }));
+            }
             "drive" => match x {
                 ParamValue::Bool(b) => spec.drive = *b,
                 other => {
@@ -148,7 +157,7 @@ fn statement_spec(v: &ParamValue, what: &str) -> Result<Spec, String> {
             },
             _ => {
                 return Err(format!(
-                    "{what}: unknown key `{key}`; allowed: favouring, opposing, difficulty, luck, drive, support"
+                    "{what}: unknown key `{key}`; allowed: favouring, opposing, difficulty, luck, drive, support, supported_by, hindered_by"
                 ));
             }
         }
@@ -248,26 +257,29 @@ fn check_players(v: &ParamValue) -> Result<(), String> {
     parse_players(v).map(|_| ())
 }
 
+/// Parse a statement name, `"ann.1"`, into (player, number from 1).
+fn statement_ref(x: &ParamValue) -> Result<(String, usize), String> {
+    let ParamValue::Str(s) = x else {
+        return Err(format!("{x} is not a statement name like \"ann.1\""));
+    };
+    let (player, n) = s
+        .rsplit_once('.')
+        .ok_or_else(|| format!("\"{s}\" is not a statement name like \"ann.1\""))?;
+    match n.parse::<usize>() {
+        Ok(n) if (1..=MAX_STATEMENTS).contains(&n) => Ok((player.to_string(), n)),
+        _ => Err(format!(
+            "\"{s}\": the statement number must be 1..={MAX_STATEMENTS}"
+        )),
+    }
+}
+
 /// Parse the `conflicts` value into pairs of `(player name, statement
 /// number from 1)`.
 pub fn parse_conflicts(v: &ParamValue) -> Result<Vec<[(String, usize); 2]>, String> {
     let ParamValue::List(pairs) = v else {
         return Err(format!("must be a list of pairs, not {}", v.type_name()));
     };
-    let reference = |x: &ParamValue| -> Result<(String, usize), String> {
-        let ParamValue::Str(s) = x else {
-            return Err(format!("{x} is not a statement name like \"ann.1\""));
-        };
-        let (player, n) = s
-            .rsplit_once('.')
-            .ok_or_else(|| format!("\"{s}\" is not a statement name like \"ann.1\""))?;
-        match n.parse::<usize>() {
-            Ok(n) if (1..=MAX_STATEMENTS).contains(&n) => Ok((player.to_string(), n)),
-            _ => Err(format!(
-                "\"{s}\": the statement number must be 1..={MAX_STATEMENTS}"
-            )),
-        }
-    };
+    let reference = statement_ref;
     pairs
         .iter()
         .map(|pair| match pair {
@@ -295,6 +307,9 @@ pub struct Entry {
     pub tier: usize,
     pub roll: Roll,
     pub support: i64,
+    /// Earlier statements (by index) whose coming true changes this one's
+    /// successes by +1 or −1.
+    pub support_refs: Vec<(usize, i64)>,
     /// Favouring (plus the bid under `variant.weight_luck`): weight per
     /// success, and the first tie-break.
     pub weight_per_success: u64,
@@ -317,6 +332,8 @@ pub struct Table {
 /// One resolved scene.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Trial {
+    /// Successes each statement rolled.
+    pub rolled: Vec<u32>,
     /// Successes of each statement, after support.
     pub successes: Vec<u32>,
     pub weights: Vec<u64>,
@@ -333,15 +350,29 @@ impl Table {
     /// Roll and resolve one scene into `t`.
     pub fn play(&self, rng: &mut DiceRng, t: &mut Trial) {
         let n = self.entries.len();
+        t.rolled.clear();
+        t.rolled
+            .extend(self.entries.iter().map(|e| e.roll.sample(rng, self.rolls)));
         t.successes.clear();
+        t.successes.resize(n, 0);
         t.weights.clear();
-        for e in &self.entries {
-            let s = roll::supported(e.roll.sample(rng, self.rolls), e.support);
-            t.successes.push(s);
-            t.weights.push(s as u64 * e.weight_per_success);
-        }
+        t.weights.resize(n, 0);
         t.made_true = 0;
         for tier in 0..MAX_STATEMENTS {
+            // Support from earlier tiers is known once they are resolved.
+            for (i, e) in self.entries.iter().enumerate() {
+                if e.tier == tier {
+                    let from_refs: i64 = e
+                        .support_refs
+                        .iter()
+                        .filter(|(j, _)| t.made_true & (1 << j) != 0)
+                        .map(|(_, d)| d)
+                        .sum();
+                    let s = roll::supported(t.rolled[i], e.support + from_refs);
+                    t.successes[i] = s;
+                    t.weights[i] = s as u64 * e.weight_per_success;
+                }
+            }
             t.order.clear();
             t.order
                 .extend((0..n).filter(|&i| self.entries[i].tier == tier && t.weights[i] > 0));
@@ -500,6 +531,7 @@ pub fn table_from(values: &ParamMap) -> Result<Table, ParamError> {
                 tier,
                 roll: Roll::new(s.favouring + s.bid as u64, s.opposing),
                 support: s.support,
+                support_refs: Vec::new(),
                 weight_per_success: s.favouring + if weight_luck { s.bid as u64 } else { 0 },
                 bid: s.bid,
                 drive: s.drive,
@@ -507,22 +539,40 @@ pub fn table_from(values: &ParamMap) -> Result<Table, ParamError> {
             });
         }
     }
+    let slots: Vec<(usize, usize)> = entries.iter().map(|e| (e.player, e.tier)).collect();
+    let find = |(name, n): &(String, usize), key: &str| {
+        slots
+            .iter()
+            .position(|&(p, tier)| players[p].name == *name && tier + 1 == *n)
+            .ok_or_else(|| {
+                ParamError::new(
+                    key,
+                    format!("\"{name}.{n}\" is not a statement of this scene"),
+                )
+            })
+    };
+    for (i, &(p, tier)) in slots.iter().enumerate() {
+        for (target, change) in &players[p].statements[tier].refs {
+            let j = find(target, "players")?;
+            if slots[j].1 >= tier {
+                return Err(ParamError::new(
+                    "players",
+                    format!(
+                        "{}.{} is supported or hindered by {}.{}, which is not an earlier statement (a lower statement number)",
+                        players[p].name,
+                        tier + 1,
+                        target.0,
+                        target.1
+                    ),
+                ));
+            }
+            entries[i].support_refs.push((j, *change));
+        }
+    }
     if let Some(v) = args.value("conflicts") {
         let pairs = parse_conflicts(&v).map_err(|e| ParamError::new("conflicts", e))?;
-        let slots: Vec<(usize, usize)> = entries.iter().map(|e| (e.player, e.tier)).collect();
-        let index = |(name, n): &(String, usize)| {
-            slots
-                .iter()
-                .position(|&(p, tier)| players[p].name == *name && tier + 1 == *n)
-                .ok_or_else(|| {
-                    ParamError::new(
-                        "conflicts",
-                        format!("\"{name}.{n}\" is not a statement of this scene"),
-                    )
-                })
-        };
         for [a, b] in &pairs {
-            let (i, j) = (index(a)?, index(b)?);
+            let (i, j) = (find(a, "conflicts")?, find(b, "conflicts")?);
             entries[i].conflicts |= 1 << j;
             entries[j].conflicts |= 1 << i;
         }
@@ -910,6 +960,74 @@ mod tests {
             let z = z_score(&exact_value(statement, &exact), &estimate(in_scene, &tally));
             assert!(z.abs() < 5.0, "z = {z}");
         }
+    }
+
+    #[test]
+    fn support_from_an_earlier_statement_counts_only_if_it_came_true() {
+        // ann.1 (W 6) beats cy.1 (W 3) in their conflict. bob.2 is hindered
+        // by ann.1, which is true: 3 − 1 = 2 successes. cy.2 is hindered by
+        // cy.1, which is not: 3 successes. cy.3 is supported by ann.1 and
+        // hindered by cy.1: 0 + 1 successes although it never succeeds.
+        let t = table_from(&scene(
+            vec![
+                player("ann", 0, vec![fav(2, 0)]),
+                player(
+                    "bob",
+                    0,
+                    vec![
+                        fav(1, 0),
+                        tbl(&[("favouring", Int(1)), ("hindered_by", Str("ann.1".into()))]),
+                    ],
+                ),
+                player(
+                    "cy",
+                    0,
+                    vec![
+                        fav(1, 0),
+                        tbl(&[("favouring", Int(1)), ("hindered_by", Str("cy.1".into()))]),
+                        tbl(&[
+                            ("favouring", Int(0)),
+                            ("opposing", Int(4)),
+                            ("supported_by", Str("ann.1".into())),
+                            ("hindered_by", Str("cy.1".into())),
+                        ]),
+                    ],
+                ),
+            ],
+            vec![pair("ann.1", "cy.1")],
+        ))
+        .unwrap();
+        let mut rng = DiceRng::from_u64(4);
+        let mut trial = Trial::default();
+        for _ in 0..100 {
+            t.play(&mut rng, &mut trial);
+            assert_eq!(trial.successes, vec![3, 3, 2, 3, 3, 1]);
+            // True: ann.1, bob.1, bob.2, cy.2; cy.1 lost its conflict and
+            // cy.3 weighs 1 × favouring 0.
+            assert_eq!(trial.made_true, 0b010111);
+        }
+        // Only earlier statements can support a statement.
+        let e = table_from(&scene(
+            vec![
+                player("ann", 0, vec![fav(1, 1)]),
+                player(
+                    "bob",
+                    0,
+                    vec![tbl(&[
+                        ("favouring", Int(1)),
+                        ("supported_by", Str("ann.1".into())),
+                    ])],
+                ),
+            ],
+            vec![],
+        ))
+        .unwrap_err();
+        assert!(
+            e.message.contains(
+                "bob.1 is supported or hindered by ann.1, which is not an earlier statement"
+            ),
+            "{e}"
+        );
     }
 
     #[test]
