@@ -82,3 +82,32 @@ fn scene_errors_name_key_and_problem() {
     assert!(err.contains("`players`"), "{err}");
     assert!(err.contains("player 1, statement 1: `difficulty`"), "{err}");
 }
+
+#[test]
+fn experience_table_matches_the_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = oddsmith(&[
+        "run",
+        "scenarios/statements-experience.toml",
+        "--out",
+        out.to_str().unwrap(),
+        "--mode",
+        "both",
+        "--trials",
+        "20000",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = csv_rows(&out.join("summary.csv"));
+    assert_eq!(rows.len(), 2 * 16 * 6);
+    for r in rows.iter().filter(|r| r["method"] == "exact") {
+        let f: f64 = r["failures"].parse().unwrap();
+        let t: f64 = r["traits"].parse().unwrap();
+        let q = t / (f + t);
+        let p_improve: f64 = r["p_improve"].parse().unwrap();
+        let p_attribute: f64 = r["p_attribute"].parse().unwrap();
+        assert!((p_improve - (1.0 - q.powi(3))).abs() < 1e-12, "{r:?}");
+        assert!((p_attribute - (1.0 - q).powi(3)).abs() < 1e-12, "{r:?}");
+    }
+}
