@@ -169,6 +169,42 @@ impl Side {
     }
 }
 
+/// `P(margin + 2·adv ≥ 0)` of one challenge for every edge advantage, read
+/// from tail sums of its exact margin law computed once: the chain asks for
+/// it in every state of every round.
+struct Tail {
+    min: i64,
+    /// `at_least[k]` = P(margin ≥ min + k).
+    at_least: Vec<f64>,
+}
+
+impl Tail {
+    fn new(contest: &Contest) -> Self {
+        let m = contest.margin_counts();
+        let total = m.total() as f64;
+        let max = m.iter().last().map_or(m.min(), |(v, _)| v);
+        let mut at_least = vec![0.0; (max - m.min() + 1) as usize];
+        let mut tail = 0u128;
+        for v in (m.min()..=max).rev() {
+            tail += m.weight(v);
+            at_least[(v - m.min()) as usize] = tail as f64 / total;
+        }
+        Tail {
+            min: m.min(),
+            at_least,
+        }
+    }
+
+    fn p(&self, adv: i64) -> f64 {
+        let k = -2 * adv - self.min;
+        if k <= 0 {
+            1.0
+        } else {
+            self.at_least.get(k as usize).copied().unwrap_or(0.0)
+        }
+    }
+}
+
 /// A fully checked scene.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Duel {
@@ -237,6 +273,12 @@ impl Duel {
             ..Limits::default()
         };
         let start = (self.start_edge, self.initiative);
+        let tails = self
+            .sides
+            .map(|s| [Tail::new(&s.plain), Tail::new(&s.edge)]);
+        let p_success = |who: usize, action: Action, adv: i64| {
+            tails[who][usize::from(action == Action::Edge)].p(adv)
+        };
         let solved = absorb(start, 4, limits, |round, &(e, init), out| {
             let round = round as u32;
             let ladder = self.ladder_in(round);
@@ -247,7 +289,7 @@ impl Duel {
             };
             for &(first, p0) in firsts {
                 let (act1, adv1) = self.action(first, e, ladder);
-                let p1 = self.sides[first].p_success(act1, adv1);
+                let p1 = p_success(first, act1, adv1);
                 for (ok1, q1) in [(true, p1), (false, 1.0 - p1)] {
                     if q1 == 0.0 {
                         continue;
@@ -261,7 +303,7 @@ impl Duel {
                     };
                     let second = 1 - first;
                     let (act2, adv2) = self.action(second, e1, ladder);
-                    let p2 = self.sides[second].p_success(act2, adv2);
+                    let p2 = p_success(second, act2, adv2);
                     for (ok2, q2) in [(true, p2), (false, 1.0 - p2)] {
                         if q2 == 0.0 {
                             continue;
@@ -533,6 +575,24 @@ mod tests {
         );
         let err = duel_from(&values(&[("a.trait", Int(9))])).unwrap_err();
         assert_eq!(err.key, "a.trait");
+    }
+
+    #[test]
+    fn tail_sums_equal_the_direct_sum() {
+        let d = duel_from(&values(&[
+            ("a.trait", Int(2)),
+            ("a.edge_raises", Int(2)),
+            ("b.background", Int(3)),
+        ]))
+        .unwrap();
+        for side in d.sides {
+            for (action, contest) in [(Action::Climax, side.plain), (Action::Edge, side.edge)] {
+                let tail = Tail::new(&contest);
+                for adv in -15..=15 {
+                    assert_eq!(tail.p(adv), side.p_success(action, adv), "{action:?} {adv}");
+                }
+            }
+        }
     }
 
     #[test]
