@@ -153,6 +153,22 @@ impl Tally {
 }
 
 impl Tally {
+    /// Record one trial, one value per field. For mechanics whose number
+    /// of fields depends on the configuration (a scene's players and
+    /// statements), where the fixed-size [`Tally::record_trials`] cannot
+    /// be used.
+    pub fn record_outcome(&mut self, outcome: &[i64]) {
+        assert_eq!(
+            self.fields.len(),
+            outcome.len(),
+            "tally has the wrong number of fields"
+        );
+        for (h, &v) in self.fields.iter_mut().zip(outcome) {
+            h.record(v);
+        }
+        self.trials += 1;
+    }
+
     /// Like [`Tally::record_trials`] for mechanics whose whole outcome is a
     /// function of one integer key (Gateway's margin, say): the hot loop
     /// counts keys only, and each distinct key is expanded into its fields
@@ -237,6 +253,22 @@ mod tests {
         let ba = b + a;
         assert_eq!(ab, ba);
         assert_eq!(ab.trials(), 150);
+    }
+
+    #[test]
+    fn recording_one_outcome_at_a_time_equals_recording_trials() {
+        let mut fixed = Tally::new(2);
+        fixed.record_trials(&mut DiceRng::from_u64(4), 1000, |r| {
+            let d = r.d8() as i64;
+            [d, -d]
+        });
+        let mut one = Tally::new(2);
+        let mut rng = DiceRng::from_u64(4);
+        for _ in 0..1000 {
+            let d = rng.d8() as i64;
+            one.record_outcome(&[d, -d]);
+        }
+        assert_eq!(fixed, one);
     }
 
     #[test]

@@ -138,6 +138,24 @@ mod tests {
     use crate::systems::{MetricSpec, Pred};
 
     #[test]
+    fn an_impossible_event_is_plus_zero() {
+        let mut m = Marginals::new(1);
+        m.add(0, 3, 1.0);
+        let p = exact_value(
+            &MetricSpec::new(
+                "p",
+                MetricKind::Prob {
+                    field: 0,
+                    pred: Pred::Le(2),
+                },
+                "",
+            ),
+            &m,
+        );
+        assert_eq!(p.value.to_string(), "0");
+    }
+
+    #[test]
     fn mean_and_prob_of_a_d6() {
         let mut t = Tally::new(1);
         let mut rng = DiceRng::from_u64(5);

@@ -11,6 +11,7 @@
 pub mod gateway;
 mod params;
 mod schema;
+pub mod statements;
 
 pub use params::{Args, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue};
 pub use schema::{FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema};
@@ -50,7 +51,13 @@ pub trait Model: Send + Sync {
 
 /// Every mechanic oddsmith knows, in the order `oddsmith systems` lists them.
 pub fn registry() -> &'static [&'static dyn Mechanic] {
-    &[&gateway::Challenge]
+    &[
+        &gateway::Challenge,
+        &gateway::Scene,
+        &statements::Statement,
+        &statements::Scene,
+        &statements::Experience,
+    ]
 }
 
 /// The mechanic called `name`, if any.

@@ -1,4 +1,4 @@
-//! `gateway`: keep-highest d8 pools with raises (RULES.md §1).
+//! `gateway.challenge`: one challenge roll (RULES.md §1.1).
 //!
 //! A challenge pits the actor's highest d8 plus bonuses against the
 //! opposition's highest d8 plus bonuses; each raise the actor takes adds 2
@@ -13,7 +13,7 @@ use crate::systems::{
 };
 
 /// Trait relevance names and their dice (Table 1.1).
-const TRAIT_NAMES: &[(&str, i64)] = &[("full", 3), ("partial", 2), ("unrelated", 1)];
+pub(super) const TRAIT_NAMES: &[(&str, i64)] = &[("full", 3), ("partial", 2), ("unrelated", 1)];
 /// Variability names and their dice (Table 1.4).
 const VARIABILITY_NAMES: &[(&str, i64)] = &[
     ("random", 1),
@@ -31,7 +31,7 @@ const CHALLENGE_NAMES: &[(&str, i64)] = &[
     ("impossible", 10),
 ];
 /// Background relevance (Table 1.2).
-const RELEVANCE: &[&str] = &["full", "partial", "none"];
+pub(super) const RELEVANCE: &[&str] = &["full", "partial", "none"];
 
 /// Points the opposition gains per raise.
 pub const RAISE_STEP: i64 = 2;
@@ -40,7 +40,8 @@ pub const EQUIPMENT_CAP: i64 = 2;
 /// Bonus a specialisation adds.
 pub const SPECIALISATION_BONUS: i64 = 2;
 
-/// The keys of one character (actor, or opposition as a character).
+/// The keys of one character (actor, or opposition as a character; the
+/// two sides of a scene).
 macro_rules! character_params {
     ($side:literal, $who:literal) => {
         [
@@ -291,7 +292,7 @@ fn schema() -> Schema {
 }
 
 /// One character's pool and forced raises from its keys under `prefix`.
-fn character(args: &Args, prefix: &str) -> Result<(Pool, u32), ParamError> {
+pub(super) fn character(args: &Args, prefix: &str) -> Result<(Pool, u32), ParamError> {
     let key = |k: &str| format!("{prefix}.{k}");
     let dice = args.int(&key("trait"))? + args.int(&key("essence"))?;
     let level = args.int(&key("background"))?;

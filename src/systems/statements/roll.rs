@@ -1,0 +1,246 @@
+//! The weighted roll of the `statements` system (RULES.md §5.1): a
+//! d(F + O) where a roll of F or less is a success, made up to three times.
+//!
+//! Shared by statements, scenes and experience tests. Exact answers are
+//! integer counts over the (F + O)³ equally likely sequences of three
+//! rolls, so they can be compared with enumeration bit for bit.
+
+use crate::dice::DiceRng;
+use crate::systems::ParamValue;
+
+/// Most successes (or failures) one statement can get.
+pub const MAX_ROLLS: u32 = 3;
+
+/// Largest single factor, and most factors in one list: generous bounds
+/// that keep d(F + O) far inside `u32` and the counts inside `u128`.
+const MAX_FACTOR: i64 = 1000;
+const MAX_FACTORS: usize = 20;
+
+/// What a factor parameter accepts, for help and error messages.
+pub const FACTORS_EXPECT: &str =
+    "a non-negative integer or a list of them (summed), e.g. 7 or [4, 3]";
+
+/// Check a factor value: an integer 0..=1000 or a list of up to 20 such.
+pub fn check_factors(v: &ParamValue) -> Result<(), String> {
+    let one = |x: &ParamValue| match x {
+        ParamValue::Int(i) if (0..=MAX_FACTOR).contains(i) => Ok(()),
+        ParamValue::Int(i) => Err(format!("factor {i} is out of range 0..={MAX_FACTOR}")),
+        other => Err(format!(
+            "a factor must be an integer, not {}",
+            other.type_name()
+        )),
+    };
+    match v {
+        ParamValue::List(items) if items.len() > MAX_FACTORS => Err(format!(
+            "{} factors is more than {MAX_FACTORS}",
+            items.len()
+        )),
+        ParamValue::List(items) => items.iter().try_for_each(one),
+        other => one(other),
+    }
+}
+
+/// The sum of a factor value that [`check_factors`] accepted.
+pub fn factor_sum(v: &ParamValue) -> u64 {
+    match v {
+        ParamValue::Int(i) => *i as u64,
+        ParamValue::List(items) => items.iter().map(factor_sum).sum(),
+        _ => 0,
+    }
+}
+
+/// How many rolls a statement makes (RULES.md §5.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rolls {
+    /// Always three rolls (the default).
+    Three,
+    /// Roll until the first failure or the third success.
+    UntilFailure,
+}
+
+/// The names of [`Rolls`] as scenarios write them.
+pub const ROLLS_NAMES: &[&str] = &["three", "until-failure"];
+
+impl Rolls {
+    /// Parse a name from [`ROLLS_NAMES`].
+    pub fn from_name(name: &str) -> Rolls {
+        if name == "until-failure" {
+            Rolls::UntilFailure
+        } else {
+            Rolls::Three
+        }
+    }
+}
+
+/// One weighted roll: succeed on 1..=`favour` of a d`sides`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Roll {
+    /// F: favouring factors plus any luck bid.
+    pub favour: u64,
+    /// F + O: the die's size. Zero means there is nothing to roll (only an
+    /// experience test with no failures and no traits): no success.
+    pub sides: u64,
+}
+
+impl Roll {
+    /// F in favour, O against.
+    pub fn new(favour: u64, opposing: u64) -> Self {
+        Roll {
+            favour,
+            sides: favour + opposing,
+        }
+    }
+
+    /// `counts[s]`: in how many of the `sides³` equally likely three-roll
+    /// sequences the statement gets `s` successes. Until-failure counts a
+    /// sequence by the rolls it actually makes, padded with the unrolled
+    /// ones, so both readings share the total `sides³`.
+    pub fn success_counts(&self, rolls: Rolls) -> [u128; 4] {
+        let (f, n) = (self.favour as u128, self.sides as u128);
+        if n == 0 {
+            return [1, 0, 0, 0];
+        }
+        let o = n - f;
+        match rolls {
+            Rolls::Three => [o * o * o, 3 * f * o * o, 3 * f * f * o, f * f * f],
+            Rolls::UntilFailure => [o * n * n, f * o * n, f * f * o, f * f * f],
+        }
+    }
+
+    /// Probability of each success count.
+    pub fn success_probabilities(&self, rolls: Rolls) -> [f64; 4] {
+        let c = self.success_counts(rolls);
+        let total: u128 = c.iter().sum();
+        c.map(|w| w as f64 / total as f64)
+    }
+
+    /// One roll: success or not.
+    #[inline]
+    pub fn succeeds(&self, rng: &mut DiceRng) -> bool {
+        self.sides > 0 && u64::from(rng.die(self.sides as u32)) <= self.favour
+    }
+
+    /// Successes of one statement's rolls.
+    #[inline]
+    pub fn sample(&self, rng: &mut DiceRng, rolls: Rolls) -> u32 {
+        let mut s = 0;
+        for _ in 0..MAX_ROLLS {
+            if self.succeeds(rng) {
+                s += 1;
+            } else if rolls == Rolls::UntilFailure {
+                break;
+            }
+        }
+        s
+    }
+}
+
+/// Successes after a supporting (+1) or hindering (−1) earlier statement,
+/// clamped to 0..=3.
+pub fn supported(successes: u32, support: i64) -> u32 {
+    (successes as i64 + support).clamp(0, MAX_ROLLS as i64) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every sequence of three rolls of a d`n`, counted one by one.
+    pub(crate) fn enumerate(favour: u64, sides: u64, rolls: Rolls) -> [u128; 4] {
+        let mut counts = [0u128; 4];
+        for a in 1..=sides {
+            for b in 1..=sides {
+                for c in 1..=sides {
+                    let mut s = 0;
+                    for r in [a, b, c] {
+                        if r <= favour {
+                            s += 1;
+                        } else if rolls == Rolls::UntilFailure {
+                            break;
+                        }
+                    }
+                    counts[s] += 1;
+                }
+            }
+        }
+        counts
+    }
+
+    #[test]
+    fn worked_example_is_a_d16_succeeding_on_seven() {
+        // Will 4 + Charismatic 3 against Acuity 5 + Shrewd 4.
+        let favour = factor_sum(&ParamValue::List(vec![
+            ParamValue::Int(4),
+            ParamValue::Int(3),
+        ]));
+        let opposing = factor_sum(&ParamValue::List(vec![
+            ParamValue::Int(5),
+            ParamValue::Int(4),
+        ]));
+        let roll = Roll::new(favour, opposing);
+        assert_eq!((roll.favour, roll.sides), (7, 16));
+        // P(success) per roll = 7/16: exactly the faces 1..=7 succeed.
+        let mut rng = DiceRng::from_u64(1);
+        let (mut hits, mut seen) = (0u64, [false; 17]);
+        for _ in 0..160_000 {
+            let face = rng.die(16) as u64;
+            seen[face as usize] = true;
+            hits += u64::from(face <= roll.favour);
+        }
+        assert!(seen[1..].iter().all(|s| *s));
+        let se = (7.0 / 16.0 * 9.0 / 16.0 / 160_000.0f64).sqrt();
+        assert!((hits as f64 / 160_000.0 - 7.0 / 16.0).abs() < 5.0 * se);
+        // Three rolls: s successes in C(3,s) 7^s 9^(3-s) of 16³ sequences.
+        assert_eq!(
+            roll.success_counts(Rolls::Three),
+            [729, 3 * 7 * 81, 3 * 49 * 9, 343]
+        );
+        assert_eq!(roll.success_counts(Rolls::Three).iter().sum::<u128>(), 4096);
+    }
+
+    #[test]
+    fn counts_equal_enumeration_up_to_twelve_a_side() {
+        for f in 0..=12 {
+            for o in 0..=12 {
+                if f + o == 0 {
+                    continue;
+                }
+                let roll = Roll::new(f, o);
+                for rolls in [Rolls::Three, Rolls::UntilFailure] {
+                    assert_eq!(
+                        roll.success_counts(rolls),
+                        enumerate(f, f + o, rolls),
+                        "{f} vs {o}, {rolls:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn factors_are_checked_and_summed() {
+        use ParamValue::*;
+        assert!(check_factors(&Int(7)).is_ok());
+        assert!(check_factors(&List(vec![Int(4), Int(3)])).is_ok());
+        assert_eq!(factor_sum(&List(vec![Int(4), Int(3), Int(0)])), 7);
+        assert!(
+            check_factors(&Int(-1))
+                .unwrap_err()
+                .contains("out of range")
+        );
+        assert!(
+            check_factors(&List(vec![Int(1), Str("x".into())]))
+                .unwrap_err()
+                .contains("must be an integer")
+        );
+        assert!(check_factors(&Bool(true)).is_err());
+    }
+
+    #[test]
+    fn support_clamps() {
+        assert_eq!(supported(3, 1), 3);
+        assert_eq!(supported(0, -1), 0);
+        assert_eq!(supported(1, 1), 2);
+        assert_eq!(supported(2, -1), 1);
+    }
+}

@@ -1,0 +1,417 @@
+//! `statements.statement`: one statement's three weighted rolls, its
+//! successes, failures and weight (RULES.md §5.1–5.2).
+
+use super::roll::{self, FACTORS_EXPECT, ROLLS_NAMES, Roll, Rolls};
+use crate::dice::DiceRng;
+use crate::dist::Marginals;
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
+    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+};
+
+/// Difficulty modifiers run from 2 (very easy) to 12 (nearly impossible);
+/// 0 means none.
+pub fn check_difficulty(v: &ParamValue) -> Result<(), String> {
+    match v {
+        ParamValue::Int(0) | ParamValue::Int(2..=12) => Ok(()),
+        ParamValue::Int(i) => Err(format!("{i} is not a difficulty modifier")),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    }
+}
+
+/// What [`check_difficulty`] accepts.
+pub const DIFFICULTY_EXPECT: &str = "0 (none) or an integer 2..=12 (very easy … nearly impossible)";
+
+static PARAMS: [ParamSpec; 7] = [
+    ParamSpec {
+        path: "favouring",
+        kind: ParamKind::Custom {
+            expects: FACTORS_EXPECT,
+            check: roll::check_factors,
+        },
+        default: Lit::Int(7),
+        doc: "Traits, attributes and resources supporting the statement, summed (the text's Will 4 + Charismatic 3 = 7).",
+    },
+    ParamSpec {
+        path: "opposing",
+        kind: ParamKind::Custom {
+            expects: FACTORS_EXPECT,
+            check: roll::check_factors,
+        },
+        default: Lit::Int(9),
+        doc: "Factors opposing the statement, summed (the text's Acuity 5 + Shrewd 4 = 9).",
+    },
+    ParamSpec {
+        path: "difficulty",
+        kind: ParamKind::Custom {
+            expects: DIFFICULTY_EXPECT,
+            check: check_difficulty,
+        },
+        default: Lit::Int(0),
+        doc: "Difficulty modifier added to the opposing sum.",
+    },
+    ParamSpec {
+        path: "luck",
+        kind: ParamKind::Int { min: 0, max: 5 },
+        default: Lit::Int(0),
+        doc: "Luck bid, +1 to the favouring sum of the roll each.",
+    },
+    ParamSpec {
+        path: "support",
+        kind: ParamKind::Int { min: -1, max: 1 },
+        default: Lit::Int(0),
+        doc: "An earlier statement supports (+1 success) or hinders (−1) this one; successes stay in 0..=3.",
+    },
+    ParamSpec {
+        path: "variant.rolls",
+        kind: ParamKind::Choice(ROLLS_NAMES),
+        default: Lit::Str("three"),
+        doc: "\"three\": always three rolls; \"until-failure\": roll until the first failure or the third success.",
+    },
+    ParamSpec {
+        path: "variant.weight_luck",
+        kind: ParamKind::Bool,
+        default: Lit::Bool(false),
+        doc: "Whether the luck bid counts in the weight (successes × favouring); by default it only helps the roll.",
+    },
+];
+
+/// A fully checked statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resolution {
+    /// The roll: favouring + luck against opposing + difficulty.
+    pub roll: Roll,
+    pub rolls: Rolls,
+    /// −1, 0 or +1 successes from an earlier statement.
+    pub support: i64,
+    /// The factor each success adds to the weight: favouring, plus the luck
+    /// bid under `variant.weight_luck`.
+    pub weight_per_success: u64,
+}
+
+impl Resolution {
+    /// The outcome fields `[successes, failures, weight, true]` from the
+    /// successes rolled.
+    pub fn outcome(&self, rolled: u32) -> [i64; 4] {
+        let s = roll::supported(rolled, self.support);
+        let weight = s as i64 * self.weight_per_success as i64;
+        [
+            s as i64,
+            (roll::MAX_ROLLS - s) as i64,
+            weight,
+            (weight > 0) as i64,
+        ]
+    }
+
+    /// Every outcome with the number of the (F + O)³ equally likely roll
+    /// sequences that give it.
+    pub fn outcome_counts(&self) -> Vec<([i64; 4], u128)> {
+        let counts = self.roll.success_counts(self.rolls);
+        // Support can fold two rolled counts into one outcome.
+        let mut merged = std::collections::BTreeMap::new();
+        for s in 0..=3u32 {
+            if counts[s as usize] > 0 {
+                *merged.entry(self.outcome(s)).or_insert(0) += counts[s as usize];
+            }
+        }
+        merged.into_iter().collect()
+    }
+
+    /// Exact marginals of the four fields.
+    pub fn exact(&self) -> Marginals {
+        let counts = self.outcome_counts();
+        let total: u128 = counts.iter().map(|(_, w)| w).sum();
+        let mut m = Marginals::new(4);
+        for (outcome, w) in counts {
+            m.add_outcome(&outcome, w as f64 / total as f64);
+        }
+        m
+    }
+}
+
+/// Build the statement a set of scenario values describes.
+pub fn resolution_from(values: &ParamMap) -> Result<Resolution, ParamError> {
+    let args = Args::new(&PARAMS, values)?;
+    let factors = |key: &str| args.value(key).map(|v| roll::factor_sum(&v)).unwrap_or(0);
+    let favouring = factors("favouring");
+    let opposing = factors("opposing") + args.int("difficulty")? as u64;
+    let luck = args.int("luck")? as u64;
+    if favouring + luck + opposing == 0 {
+        return Err(ParamError::new(
+            "favouring",
+            "favouring, luck, opposing and difficulty are all 0, so there is no die to roll (d0); give at least one a value",
+        ));
+    }
+    let weight_luck = args.bool("variant.weight_luck")?;
+    Ok(Resolution {
+        roll: Roll::new(favouring + luck, opposing),
+        rolls: Rolls::from_name(&args.choice("variant.rolls")?),
+        support: args.int("support")?,
+        weight_per_success: favouring + if weight_luck { luck } else { 0 },
+    })
+}
+
+fn schema() -> Schema {
+    Schema {
+        fields: vec![
+            FieldSpec::new(
+                "successes",
+                FieldKind::Int,
+                "Successes, after support, 0..=3.",
+            ),
+            FieldSpec::new("failures", FieldKind::Int, "3 − successes."),
+            FieldSpec::new(
+                "weight",
+                FieldKind::Int,
+                "Successes × favouring sum (luck excluded unless variant.weight_luck).",
+            ),
+            FieldSpec::new(
+                "true",
+                FieldKind::Bool,
+                "Weight above 0: the statement can come true.",
+            ),
+        ],
+        metrics: vec![
+            MetricSpec::new(
+                "p_true",
+                MetricKind::Prob {
+                    field: 3,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the statement has weight.",
+            ),
+            MetricSpec::new(
+                "mean_successes",
+                MetricKind::Mean { field: 0 },
+                "Mean successes.",
+            ),
+            MetricSpec::new("mean_weight", MetricKind::Mean { field: 2 }, "Mean weight."),
+            MetricSpec::new(
+                "mean_failures",
+                MetricKind::Mean { field: 1 },
+                "Mean failures.",
+            ),
+        ],
+    }
+}
+
+struct StatementModel {
+    resolution: Resolution,
+    schema: Schema,
+}
+
+impl Model for StatementModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        let r = self.resolution;
+        // The successes rolled decide every field: count them only.
+        tally.record_keyed(
+            rng,
+            trials,
+            |rng| r.roll.sample(rng, r.rolls) as i64,
+            |s| r.outcome(s as u32),
+        );
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        Some(self.resolution.exact())
+    }
+}
+
+/// The mechanic `statements.statement`.
+pub struct Statement;
+
+impl Mechanic for Statement {
+    fn name(&self) -> &'static str {
+        "statements.statement"
+    }
+
+    fn summary(&self) -> &'static str {
+        "One statement: three rolls of a d(F+O), success on F or less; weight = successes × favouring."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        Ok(Box::new(StatementModel {
+            resolution: resolution_from(values)?,
+            schema: schema(),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Plan, simulate};
+    use crate::stats::{estimate, exact_value, z_score};
+    use ParamValue::*;
+
+    fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
+        let mut m = ParamMap::new();
+        for (k, v) in pairs {
+            m.set(*k, v.clone());
+        }
+        m
+    }
+
+    #[test]
+    fn text_example_two_successes_weigh_fourteen() {
+        let r = resolution_from(&values(&[
+            ("favouring", List(vec![Int(4), Int(3)])),
+            ("opposing", List(vec![Int(5), Int(4)])),
+        ]))
+        .unwrap();
+        assert_eq!(
+            r.roll,
+            Roll {
+                favour: 7,
+                sides: 16
+            }
+        );
+        assert_eq!(r.outcome(2), [2, 1, 14, 1]);
+        // P(true) = 1 − (9/16)³ = 3367/4096.
+        let m = r.exact();
+        assert_eq!(m.field(3)[&1], 3367.0 / 4096.0);
+        assert_eq!(m.field(2)[&14], (3 * 49 * 9) as f64 / 4096.0);
+    }
+
+    #[test]
+    fn luck_helps_the_roll_but_not_the_weight_by_default() {
+        let base = [
+            ("favouring", Int(3)),
+            ("opposing", Int(4)),
+            ("luck", Int(2)),
+        ];
+        let r = resolution_from(&values(&base)).unwrap();
+        assert_eq!(
+            r.roll,
+            Roll {
+                favour: 5,
+                sides: 9
+            }
+        );
+        assert_eq!(r.outcome(3)[2], 9);
+        let mut with = base.to_vec();
+        with.push(("variant.weight_luck", Bool(true)));
+        assert_eq!(resolution_from(&values(&with)).unwrap().outcome(3)[2], 15);
+        // Luck alone: the roll can succeed, but weighs nothing.
+        let r = resolution_from(&values(&[("favouring", Int(0)), ("luck", Int(3))])).unwrap();
+        assert_eq!(r.outcome(3), [3, 0, 0, 0]);
+    }
+
+    #[test]
+    fn difficulty_and_errors() {
+        let r = resolution_from(&values(&[("difficulty", Int(12))])).unwrap();
+        assert_eq!(
+            r.roll,
+            Roll {
+                favour: 7,
+                sides: 28
+            }
+        );
+        let err = resolution_from(&values(&[("difficulty", Int(1))])).unwrap_err();
+        assert_eq!(err.key, "difficulty");
+        assert!(err.message.contains("2..=12"), "{err}");
+        let err =
+            resolution_from(&values(&[("opposing", List(vec![Int(2), Int(-3)]))])).unwrap_err();
+        assert_eq!(err.key, "opposing");
+        assert!(err.message.contains("-3"), "{err}");
+        let err =
+            resolution_from(&values(&[("favouring", Int(0)), ("opposing", Int(0))])).unwrap_err();
+        assert!(err.message.contains("d0"), "{err}");
+    }
+
+    /// Every three-roll sequence, with support and weight applied by hand.
+    fn enumerate(f: u64, luck: u64, o: u64, support: i64, rolls: Rolls) -> Vec<([i64; 4], u128)> {
+        let n = f + luck + o;
+        let mut counts = std::collections::BTreeMap::new();
+        for a in 1..=n {
+            for b in 1..=n {
+                for c in 1..=n {
+                    let mut s: i64 = 0;
+                    for r in [a, b, c] {
+                        if r <= f + luck {
+                            s += 1;
+                        } else if rolls == Rolls::UntilFailure {
+                            break;
+                        }
+                    }
+                    let s = (s + support).clamp(0, 3);
+                    let w = s * f as i64;
+                    *counts.entry([s, 3 - s, w, (w > 0) as i64]).or_insert(0u128) += 1;
+                }
+            }
+        }
+        counts.into_iter().collect()
+    }
+
+    #[test]
+    fn exact_equals_enumeration_up_to_twelve_a_side() {
+        for f in 1..=12u64 {
+            for o in 1..=12u64 {
+                let (luck, support, rolls) = match (f + o) % 4 {
+                    0 => (0, 0, "three"),
+                    1 => (1, 1, "three"),
+                    2 => (0, -1, "until-failure"),
+                    _ => (2, 0, "until-failure"),
+                };
+                let r = resolution_from(&values(&[
+                    ("favouring", Int(f as i64)),
+                    ("opposing", Int(o as i64)),
+                    ("luck", Int(luck as i64)),
+                    ("support", Int(support)),
+                    ("variant.rolls", Str(rolls.into())),
+                ]))
+                .unwrap();
+                assert_eq!(
+                    r.outcome_counts(),
+                    enumerate(f, luck, o, support, r.rolls),
+                    "{f} vs {o}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn monte_carlo_agrees_with_exact_on_twenty_configs() {
+        for k in 0..20i64 {
+            let m = Statement
+                .prepare(&values(&[
+                    ("favouring", List(vec![Int(1 + k % 7), Int(k / 3)])),
+                    ("opposing", Int(1 + (k * 5) % 13)),
+                    ("difficulty", Int(if k % 3 == 0 { 0 } else { 2 + k % 11 })),
+                    ("luck", Int(k % 6)),
+                    ("support", Int(k % 3 - 1)),
+                    ("variant.rolls", Str(ROLLS_NAMES[(k % 2) as usize].into())),
+                    ("variant.weight_luck", Bool(k % 4 == 1)),
+                ]))
+                .unwrap();
+            let plan = Plan {
+                seed: 6,
+                trials: 1_000_000,
+                precision: None,
+            };
+            let tally = simulate(&[(k as usize, m.as_ref())], &plan, &()).remove(0);
+            let exact = m.exact().unwrap();
+            for spec in &m.schema().metrics {
+                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
+                assert!(z.abs() < 5.0, "config {k}: {} z = {z}", spec.name);
+            }
+        }
+    }
+}
