@@ -196,7 +196,11 @@ impl Action {
                     }
                     for face in 1..=10u32 {
                         let fails = face <= fail;
-                        let add = if face <= HIGHEST_KEPT { face as usize } else { 0 };
+                        let add = if face <= HIGHEST_KEPT {
+                            face as usize
+                        } else {
+                            0
+                        };
                         next[f + fails as usize][inc + add] += n;
                     }
                 }
@@ -333,11 +337,17 @@ impl Action {
                         let saved = law.p_at_least(v, need - CLOSE_BONUS) - made;
                         let missed = law.p_venture(v) - made - saved;
                         let v32 = v as u32;
-                        for (avoided, close_saves, p) in
-                            [(true, true, made), (false, true, saved), (false, false, missed)]
-                        {
+                        for (avoided, close_saves, p) in [
+                            (true, true, made),
+                            (false, true, saved),
+                            (false, false, missed),
+                        ] {
                             if p > 0.0 {
-                                emit(self.pre(failures, v32, avoided, close_saves), failures, pe * p);
+                                emit(
+                                    self.pre(failures, v32, avoided, close_saves),
+                                    failures,
+                                    pe * p,
+                                );
                             }
                         }
                     }
@@ -590,7 +600,10 @@ pub fn action_from(
             "difficulty.time",
             &[("all-the-time", -1), ("rushed", 1), ("extreme-rush", 2)],
         )?
-        + pick("difficulty.assistance", &[("teamwork", -1), ("organised", -2)])?
+        + pick(
+            "difficulty.assistance",
+            &[("teamwork", -1), ("organised", -2)],
+        )?
         + pick("difficulty.condition", &[("impairs", 1), ("enhances", -1)])?
         + pick(
             "difficulty.technology",
@@ -668,28 +681,109 @@ fn schema() -> Schema {
     };
     Schema {
         fields: vec![
-            FieldSpec::new("failures", FieldKind::Int, "Failure count after venture (0 = success)."),
+            FieldSpec::new(
+                "failures",
+                FieldKind::Int,
+                "Failure count after venture (0 = success).",
+            ),
             FieldSpec::new("success", FieldKind::Bool, "No failure after venture."),
-            FieldSpec::new("avoided", FieldKind::Bool, "Risk avoided (after \"That was close!\"; always with no risk)."),
+            FieldSpec::new(
+                "avoided",
+                FieldKind::Bool,
+                "Risk avoided (after \"That was close!\"; always with no risk).",
+            ),
             FieldSpec::new("clean", FieldKind::Bool, "Success and risk avoided."),
-            FieldSpec::new("venture", FieldKind::Int, "Venture rolled (6s on the risk roll)."),
-            FieldSpec::new("venture_left", FieldKind::Int, "Venture neither side spent."),
-            FieldSpec::new("wrench_used", FieldKind::Int, "Wrench uses by the player (0..=3)."),
-            FieldSpec::new("hammer_used", FieldKind::Int, "Hammer uses by the Exec (0..=1)."),
-            FieldSpec::new("hours_paid", FieldKind::Int, "Crisis-clock hours paid: wrench uses plus a stunt's hour."),
-            FieldSpec::new("hours_gained", FieldKind::Int, "Crisis-clock hours gained from hammer uses."),
+            FieldSpec::new(
+                "venture",
+                FieldKind::Int,
+                "Venture rolled (6s on the risk roll).",
+            ),
+            FieldSpec::new(
+                "venture_left",
+                FieldKind::Int,
+                "Venture neither side spent.",
+            ),
+            FieldSpec::new(
+                "wrench_used",
+                FieldKind::Int,
+                "Wrench uses by the player (0..=3).",
+            ),
+            FieldSpec::new(
+                "hammer_used",
+                FieldKind::Int,
+                "Hammer uses by the Exec (0..=1).",
+            ),
+            FieldSpec::new(
+                "hours_paid",
+                FieldKind::Int,
+                "Crisis-clock hours paid: wrench uses plus a stunt's hour.",
+            ),
+            FieldSpec::new(
+                "hours_gained",
+                FieldKind::Int,
+                "Crisis-clock hours gained from hammer uses.",
+            ),
         ],
         metrics: vec![
-            prob("p_success", SUCCESS, Pred::Eq(1), "Probability of success (no failure after venture)."),
-            prob("p_avoided", AVOIDED, Pred::Eq(1), "Probability the risk is avoided."),
-            prob("p_clean", CLEAN, Pred::Eq(1), "Probability of success with the risk avoided."),
-            prob("p_fail_1", FAILURES, Pred::Eq(1), "Barely failed (1 failure)."),
-            prob("p_fail_2", FAILURES, Pred::Eq(2), "Failed badly (2 failures)."),
-            prob("p_fail_3plus", FAILURES, Pred::Ge(3), "Failed horribly (3+ failures)."),
-            prob("p_venture_1plus", VENTURE, Pred::Ge(1), "Probability of rolling at least one venture."),
-            MetricSpec::new("mean_venture", MetricKind::Mean { field: VENTURE }, "Mean venture rolled."),
-            MetricSpec::new("mean_hours_paid", MetricKind::Mean { field: HOURS_PAID }, "Mean crisis-clock hours paid."),
-            MetricSpec::new("mean_hours_gained", MetricKind::Mean { field: HOURS_GAINED }, "Mean crisis-clock hours gained."),
+            prob(
+                "p_success",
+                SUCCESS,
+                Pred::Eq(1),
+                "Probability of success (no failure after venture).",
+            ),
+            prob(
+                "p_avoided",
+                AVOIDED,
+                Pred::Eq(1),
+                "Probability the risk is avoided.",
+            ),
+            prob(
+                "p_clean",
+                CLEAN,
+                Pred::Eq(1),
+                "Probability of success with the risk avoided.",
+            ),
+            prob(
+                "p_fail_1",
+                FAILURES,
+                Pred::Eq(1),
+                "Barely failed (1 failure).",
+            ),
+            prob(
+                "p_fail_2",
+                FAILURES,
+                Pred::Eq(2),
+                "Failed badly (2 failures).",
+            ),
+            prob(
+                "p_fail_3plus",
+                FAILURES,
+                Pred::Ge(3),
+                "Failed horribly (3+ failures).",
+            ),
+            prob(
+                "p_venture_1plus",
+                VENTURE,
+                Pred::Ge(1),
+                "Probability of rolling at least one venture.",
+            ),
+            MetricSpec::new(
+                "mean_venture",
+                MetricKind::Mean { field: VENTURE },
+                "Mean venture rolled.",
+            ),
+            MetricSpec::new(
+                "mean_hours_paid",
+                MetricKind::Mean { field: HOURS_PAID },
+                "Mean crisis-clock hours paid.",
+            ),
+            MetricSpec::new(
+                "mean_hours_gained",
+                MetricKind::Mean {
+                    field: HOURS_GAINED,
+                },
+                "Mean crisis-clock hours gained.",
+            ),
         ],
     }
 }

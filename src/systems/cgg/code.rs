@@ -136,7 +136,9 @@ mod tests {
         assert_eq!(c("3D + 2"), DieCode::new(3, 2));
         assert_eq!(c("3d+2").pips(), 11);
         assert_eq!((c("3d+2").dice(), c("3d+2").plus()), (3, 2));
-        for bad in ["", "d", "3", "3d2", "3d-1", "xd", "3d+", "-1d", "31d", "3d+a"] {
+        for bad in [
+            "", "d", "3", "3d2", "3d-1", "xd", "3d+", "-1d", "31d", "3d+a",
+        ] {
             assert!(bad.parse::<DieCode>().is_err(), "{bad:?} parsed");
         }
     }

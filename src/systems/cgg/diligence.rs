@@ -16,7 +16,11 @@ use crate::systems::{
 };
 
 static PARAMS: [ParamSpec; 2] = [
-    code_param("code", "3d", "The die code rolled for diligence (attribute plus assistance)."),
+    code_param(
+        "code",
+        "3d",
+        "The die code rolled for diligence (attribute plus assistance).",
+    ),
     ParamSpec {
         path: "enhancing",
         kind: ParamKind::Custom {
@@ -48,7 +52,12 @@ impl Diligence {
     /// `[pips, leverage_pips, leverage_dice, discarded]`.
     fn outcome(&self, discarded: u32, total: i64) -> [i64; 4] {
         let lev = self.leverage(total);
-        [total, lev.pips() as i64, lev.dice() as i64, discarded as i64]
+        [
+            total,
+            lev.pips() as i64,
+            lev.dice() as i64,
+            discarded as i64,
+        ]
     }
 
     pub fn exact(&self) -> Marginals {
@@ -78,18 +87,54 @@ fn schema() -> Schema {
     };
     Schema {
         fields: vec![
-            FieldSpec::new("pips", FieldKind::Int, "The rolled total: dice showing 1..5 plus Y."),
-            FieldSpec::new("leverage_pips", FieldKind::Int, "Pips of the resulting leverage code."),
-            FieldSpec::new("leverage_dice", FieldKind::Int, "Dice of the resulting leverage code."),
+            FieldSpec::new(
+                "pips",
+                FieldKind::Int,
+                "The rolled total: dice showing 1..5 plus Y.",
+            ),
+            FieldSpec::new(
+                "leverage_pips",
+                FieldKind::Int,
+                "Pips of the resulting leverage code.",
+            ),
+            FieldSpec::new(
+                "leverage_dice",
+                FieldKind::Int,
+                "Dice of the resulting leverage code.",
+            ),
             FieldSpec::new("discarded", FieldKind::Int, "Dice showing 6, discarded."),
         ],
         metrics: vec![
-            MetricSpec::new("mean_leverage_pips", MetricKind::Mean { field: 1 }, "Mean pips of leverage."),
-            MetricSpec::new("mean_leverage_dice", MetricKind::Mean { field: 2 }, "Mean dice of the leverage code."),
-            dice("p_leverage_1d_plus", 1, "Probability the leverage is at least 1d."),
-            dice("p_leverage_2d_plus", 2, "Probability the leverage is at least 2d."),
-            dice("p_leverage_3d_plus", 3, "Probability the leverage is at least 3d."),
-            dice("p_leverage_4d_plus", 4, "Probability the leverage is at least 4d."),
+            MetricSpec::new(
+                "mean_leverage_pips",
+                MetricKind::Mean { field: 1 },
+                "Mean pips of leverage.",
+            ),
+            MetricSpec::new(
+                "mean_leverage_dice",
+                MetricKind::Mean { field: 2 },
+                "Mean dice of the leverage code.",
+            ),
+            dice(
+                "p_leverage_1d_plus",
+                1,
+                "Probability the leverage is at least 1d.",
+            ),
+            dice(
+                "p_leverage_2d_plus",
+                2,
+                "Probability the leverage is at least 2d.",
+            ),
+            dice(
+                "p_leverage_3d_plus",
+                3,
+                "Probability the leverage is at least 3d.",
+            ),
+            dice(
+                "p_leverage_4d_plus",
+                4,
+                "Probability the leverage is at least 4d.",
+            ),
         ],
     }
 }

@@ -22,8 +22,16 @@ pub const CRITICAL: u32 = 3;
 pub const GRADES: [&str; 4] = ["minor", "moderate", "major", "critical"];
 
 static PARAMS: [ParamSpec; 2] = [
-    code_param("code", "4d", "The fallout die code (often the code that caused the risk)."),
-    code_param("resistance", "2d", "The resisting attribute's code; its dice are removed."),
+    code_param(
+        "code",
+        "4d",
+        "The fallout die code (often the code that caused the risk).",
+    ),
+    code_param(
+        "resistance",
+        "2d",
+        "The resisting attribute's code; its dice are removed.",
+    ),
 ];
 
 /// A resolved fallout roll.
@@ -67,16 +75,44 @@ fn schema() -> Schema {
     };
     Schema {
         fields: vec![
-            FieldSpec::new("grade", FieldKind::Category(GRADES.to_vec()), "Fallout grade: minor, moderate, major, critical (3+)."),
-            FieldSpec::new("count", FieldKind::Int, "Fallout dice showing less than four (uncapped grade)."),
+            FieldSpec::new(
+                "grade",
+                FieldKind::Category(GRADES.to_vec()),
+                "Fallout grade: minor, moderate, major, critical (3+).",
+            ),
+            FieldSpec::new(
+                "count",
+                FieldKind::Int,
+                "Fallout dice showing less than four (uncapped grade).",
+            ),
         ],
         metrics: vec![
-            grade("p_major_plus", Pred::Ge(2), "Probability of Major or Critical fallout."),
-            grade("p_minor", Pred::Eq(0), "Probability the fallout stays Minor."),
-            grade("p_moderate", Pred::Eq(1), "Probability of Moderate fallout."),
+            grade(
+                "p_major_plus",
+                Pred::Ge(2),
+                "Probability of Major or Critical fallout.",
+            ),
+            grade(
+                "p_minor",
+                Pred::Eq(0),
+                "Probability the fallout stays Minor.",
+            ),
+            grade(
+                "p_moderate",
+                Pred::Eq(1),
+                "Probability of Moderate fallout.",
+            ),
             grade("p_major", Pred::Eq(2), "Probability of Major fallout."),
-            grade("p_critical", Pred::Ge(3), "Probability of Critical fallout."),
-            MetricSpec::new("mean_count", MetricKind::Mean { field: 1 }, "Mean dice under four."),
+            grade(
+                "p_critical",
+                Pred::Ge(3),
+                "Probability of Critical fallout.",
+            ),
+            MetricSpec::new(
+                "mean_count",
+                MetricKind::Mean { field: 1 },
+                "Mean dice under four.",
+            ),
         ],
     }
 }

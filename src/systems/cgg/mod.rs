@@ -46,9 +46,9 @@ pub const fn code_param(path: &'static str, default: &'static str, doc: &'static
 /// The die code at `path` (checked already by [`Args::new`]).
 pub fn read_code(args: &Args, path: &str) -> Result<DieCode, ParamError> {
     match args.value(path) {
-        Some(ParamValue::Str(s)) => s
-            .parse()
-            .map_err(|why: String| ParamError::new(path, format!("{why}; allowed: {CODE_EXPECTS}"))),
+        Some(ParamValue::Str(s)) => s.parse().map_err(|why: String| {
+            ParamError::new(path, format!("{why}; allowed: {CODE_EXPECTS}"))
+        }),
         other => Err(ParamError::new(
             path,
             format!("expected {CODE_EXPECTS}, found {other:?}"),

@@ -110,7 +110,11 @@ fn schema() -> Schema {
     Schema {
         fields: vec![
             FieldSpec::new("avoided", FieldKind::Bool, "The total reaches the target."),
-            FieldSpec::new("total", FieldKind::Int, "Sum of the dice showing 1..5, plus Y."),
+            FieldSpec::new(
+                "total",
+                FieldKind::Int,
+                "Sum of the dice showing 1..5, plus Y.",
+            ),
             FieldSpec::new("venture", FieldKind::Int, "Dice showing 6: venture earned."),
         ],
         metrics: vec![
@@ -324,7 +328,11 @@ mod tests {
             let exact = m.exact().unwrap();
             for spec in &m.schema().metrics {
                 let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(z.abs() < 5.0, "{} z = {z} for {code} vs {target}", spec.name);
+                assert!(
+                    z.abs() < 5.0,
+                    "{} z = {z} for {code} vs {target}",
+                    spec.name
+                );
             }
         }
     }

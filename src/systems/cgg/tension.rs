@@ -142,18 +142,62 @@ impl Tension {
 fn schema() -> Schema {
     Schema {
         fields: vec![
-            FieldSpec::new("avoided", FieldKind::Bool, "The track reached 0: pitfall avoided."),
-            FieldSpec::new("pitfall", FieldKind::Bool, "The track reached 15: the pitfall happened."),
+            FieldSpec::new(
+                "avoided",
+                FieldKind::Bool,
+                "The track reached 0: pitfall avoided.",
+            ),
+            FieldSpec::new(
+                "pitfall",
+                FieldKind::Bool,
+                "The track reached 15: the pitfall happened.",
+            ),
             FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
-            FieldSpec::new("hours_paid", FieldKind::Int, "Crisis-clock hours paid by all explorers."),
-            FieldSpec::new("hours_gained", FieldKind::Int, "Crisis-clock hours gained by all explorers."),
+            FieldSpec::new(
+                "hours_paid",
+                FieldKind::Int,
+                "Crisis-clock hours paid by all explorers.",
+            ),
+            FieldSpec::new(
+                "hours_gained",
+                FieldKind::Int,
+                "Crisis-clock hours gained by all explorers.",
+            ),
         ],
         metrics: vec![
-            MetricSpec::new("p_avoided", MetricKind::Prob { field: AVOIDED, pred: Pred::Eq(1) }, "Probability the pitfall is avoided."),
-            MetricSpec::new("p_pitfall", MetricKind::Prob { field: PITFALL_SPRUNG, pred: Pred::Eq(1) }, "Probability the pitfall happens."),
-            MetricSpec::new("mean_rounds", MetricKind::Mean { field: ROUNDS }, "Mean rounds until the scene ends."),
-            MetricSpec::new("mean_hours_paid", MetricKind::Mean { field: HOURS_PAID }, "Mean hours paid over the scene."),
-            MetricSpec::new("mean_hours_gained", MetricKind::Mean { field: HOURS_GAINED }, "Mean hours gained over the scene."),
+            MetricSpec::new(
+                "p_avoided",
+                MetricKind::Prob {
+                    field: AVOIDED,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the pitfall is avoided.",
+            ),
+            MetricSpec::new(
+                "p_pitfall",
+                MetricKind::Prob {
+                    field: PITFALL_SPRUNG,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the pitfall happens.",
+            ),
+            MetricSpec::new(
+                "mean_rounds",
+                MetricKind::Mean { field: ROUNDS },
+                "Mean rounds until the scene ends.",
+            ),
+            MetricSpec::new(
+                "mean_hours_paid",
+                MetricKind::Mean { field: HOURS_PAID },
+                "Mean hours paid over the scene.",
+            ),
+            MetricSpec::new(
+                "mean_hours_gained",
+                MetricKind::Mean {
+                    field: HOURS_GAINED,
+                },
+                "Mean hours gained over the scene.",
+            ),
         ],
     }
 }
