@@ -105,7 +105,9 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
                 .filter(|(v, _)| pred.holds(**v))
                 .map(|(_, p)| *p)
                 .sum::<f64>()
-                .clamp(0.0, 1.0);
+                .clamp(0.0, 1.0)
+                // An empty f64 sum is −0.0; tables should read 0.
+                + 0.0;
             ExactValue {
                 value: p,
                 sd: (p * (1.0 - p)).sqrt(),
@@ -153,5 +155,21 @@ mod tests {
             &t,
         );
         assert!(six.lo < 1.0 / 6.0 && 1.0 / 6.0 < six.hi, "{six:?}");
+    }
+
+    #[test]
+    fn an_impossible_event_is_plus_zero() {
+        let mut m = crate::dist::Marginals::new(1);
+        m.add(0, 1, 1.0);
+        let never = MetricSpec::new(
+            "p",
+            MetricKind::Prob {
+                field: 0,
+                pred: Pred::Eq(2),
+            },
+            "",
+        );
+        let v = exact_value(&never, &m).value;
+        assert!(v == 0.0 && v.is_sign_positive(), "{v}");
     }
 }
