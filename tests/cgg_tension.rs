@@ -17,7 +17,11 @@ fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
 }
 
 fn codes(list: &[&str]) -> ParamValue {
-    ParamValue::List(list.iter().map(|s| ParamValue::Str(s.to_string())).collect())
+    ParamValue::List(
+        list.iter()
+            .map(|s| ParamValue::Str(s.to_string()))
+            .collect(),
+    )
 }
 
 #[test]
@@ -98,13 +102,21 @@ fn monte_carlo_agrees_with_the_chain() {
         } else {
             for raise in 1..=3 {
                 let t = track - 1 + raise;
-                let to = if t >= 15 { Next::Stop(vec![0, r]) } else { Next::Go(t) };
+                let to = if t >= 15 {
+                    Next::Stop(vec![0, r])
+                } else {
+                    Next::Go(t)
+                };
                 out.push((to, 0.7 / 3.0));
             }
         }
         for raise in 1..=3 {
             let t = track + raise;
-            let to = if t >= 15 { Next::Stop(vec![0, r]) } else { Next::Go(t) };
+            let to = if t >= 15 {
+                Next::Stop(vec![0, r])
+            } else {
+                Next::Go(t)
+            };
             out.push((to, 0.3 / 3.0));
         }
     })
