@@ -73,6 +73,6 @@ mod tests {
             value: 1.0 + 1e-9,
             ..est
         };
-        assert!(z_score(&exact, &off).is_infinite());
+        assert!(z_score(&exact, &off) > 1e6);
     }
 }

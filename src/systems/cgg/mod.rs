@@ -6,13 +6,15 @@
 //! failure. One file per mechanic: [`risk`] (the bare risk roll),
 //! [`action`] (difficulty, failure dice, venture policies, stunts),
 //! [`fallout`], [`diligence`] and [`tension`] (the multi-round pitfall
-//! track); [`code`] is the die-code type they share.
+//! track); [`code`] is the die-code type they share and [`rules`] the
+//! parameters action and tension share.
 
 pub mod action;
 pub mod code;
 pub mod diligence;
 pub mod fallout;
 pub mod risk;
+pub mod rules;
 pub mod tension;
 
 pub use code::DieCode;

@@ -7,7 +7,8 @@
 //! avoids the pitfall at once. Then the Exec raises the track by 1d3 (or a
 //! fixed 1..=3); reaching 15 springs the pitfall. Monte Carlo only.
 
-use super::action::{Action, RULE_PARAMS, action_from, field};
+use super::action::{Action, field};
+use super::rules::{RULE_PARAMS, action_from};
 use super::{CODE_EXPECTS, DieCode};
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
