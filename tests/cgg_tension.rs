@@ -68,10 +68,33 @@ fn a_raise_of_three_from_fourteen_springs_the_pitfall_at_once() {
 }
 
 #[test]
+fn explorers_may_give_a_separate_risk_code() {
+    let t = tension_from(&values(&[(
+        "explorers",
+        ParamValue::List(vec![
+            ParamValue::Str("4d+1".into()),
+            ParamValue::Table(vec![
+                ("code".into(), ParamValue::Str("5d".into())),
+                ("risk_code".into(), ParamValue::Str("2d+2".into())),
+            ]),
+        ]),
+    )]))
+    .unwrap();
+    assert_eq!(t.actions[0].success_dice, 4);
+    assert_eq!(t.actions[0].risk_code, Some("4d+1".parse().unwrap()));
+    assert_eq!(t.actions[1].success_dice, 5);
+    assert_eq!(t.actions[1].risk_code, Some("2d+2".parse().unwrap()));
+}
+
+#[test]
 fn bad_explorer_lists_name_the_key() {
     for bad in [
         ParamValue::List(vec![]),
         codes(&["3d", "three"]),
+        ParamValue::List(vec![ParamValue::Table(vec![(
+            "risk_code".into(),
+            ParamValue::Str("3d".into()),
+        )])]),
         ParamValue::Str("3d".into()),
     ] {
         let err = find("cgg.tension")

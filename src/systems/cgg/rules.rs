@@ -3,7 +3,7 @@
 //! [`Action`].
 
 use super::action::{Action, BASE_NAMES, FailureRule, Hammer, RiskBase, Rules, Wrench};
-use super::{Comparison, DieCode, code_param, read_code};
+use super::{Comparison, DieCode, read_code};
 use crate::systems::{Args, Lit, ParamError, ParamKind, ParamSpec};
 
 /// The parameters shared by `cgg.action` and `cgg.tension`: difficulty,
@@ -19,11 +19,15 @@ pub const RULE_PARAMS: [ParamSpec; 15] = [
         default: Lit::Int(4),
         doc: "Base difficulty dice B, 3..=9 or \"easy\", \"not-too-hard\", \"difficult\", \"serious\", \"very-hard\", \"wow\", \"godly\".",
     },
-    code_param(
-        "difficulty.opponent",
-        "3d",
-        "A contest: the opponent's attribute code; B = its dice + 1 (2d..=20d+2). Replaces difficulty.base when set.",
-    ),
+    ParamSpec {
+        path: "difficulty.opponent",
+        kind: ParamKind::Custom {
+            expects: super::CODE_EXPECTS,
+            check: super::check_code,
+        },
+        default: Lit::Absent,
+        doc: "A contest: the opponent's attribute code; B = its dice + 1 (2d..=20d+2). Replaces difficulty.base when set.",
+    },
     ParamSpec {
         path: "difficulty.adjust",
         kind: ParamKind::Int { min: -12, max: 12 },

@@ -23,21 +23,41 @@ pub const PITFALL: i64 = 15;
 /// The most explorers a scenario may list.
 pub const MAX_EXPLORERS: usize = 12;
 
-const EXPLORERS_EXPECT: &str = "a non-empty list of die codes, e.g. [\"3d\", \"4d+1\"]";
+const EXPLORERS_EXPECT: &str = "a non-empty list of explorers, each a die code or a table with `code` and optional `risk_code`, e.g. [\"3d\", { code = \"4d+1\", risk_code = \"3d\" }]";
 
 fn check_explorers(v: &ParamValue) -> Result<(), String> {
     explorers(v).map(|_| ())
 }
 
-fn explorers(v: &ParamValue) -> Result<Vec<DieCode>, String> {
+/// One explorer of the list: `(success code, risk code)`.
+fn explorer(item: &ParamValue) -> Result<(DieCode, DieCode), String> {
+    let code = |v: &ParamValue| match v {
+        ParamValue::Str(s) => s.parse::<DieCode>(),
+        other => Err(format!("{other} is not {CODE_EXPECTS}")),
+    };
+    match item {
+        ParamValue::Table(entries) => {
+            let mut success = None;
+            let mut risk = None;
+            for (k, v) in entries {
+                match k.as_str() {
+                    "code" => success = Some(code(v)?),
+                    "risk_code" => risk = Some(code(v)?),
+                    other => return Err(format!("`{other}` is not a key of an explorer")),
+                }
+            }
+            let success = success.ok_or("an explorer table needs a `code`")?;
+            Ok((success, risk.unwrap_or(success)))
+        }
+        other => code(other).map(|c| (c, c)),
+    }
+}
+
+fn explorers(v: &ParamValue) -> Result<Vec<(DieCode, DieCode)>, String> {
     match v {
-        ParamValue::List(items) if !items.is_empty() && items.len() <= MAX_EXPLORERS => items
-            .iter()
-            .map(|item| match item {
-                ParamValue::Str(s) => s.parse::<DieCode>(),
-                other => Err(format!("{other} is not {CODE_EXPECTS}")),
-            })
-            .collect(),
+        ParamValue::List(items) if !items.is_empty() && items.len() <= MAX_EXPLORERS => {
+            items.iter().map(explorer).collect()
+        }
         ParamValue::List(items) if items.is_empty() => Err("the list is empty".into()),
         ParamValue::List(_) => Err(format!("more than {MAX_EXPLORERS} explorers")),
         other => Err(format!("{} is the wrong type", other.type_name())),
@@ -210,11 +230,11 @@ pub fn tension_from(values: &ParamMap) -> Result<Tension, ParamError> {
         Some(v) => explorers(&v).map_err(|why| {
             ParamError::new("explorers", format!("{why}; allowed: {EXPLORERS_EXPECT}"))
         })?,
-        None => vec![DieCode::new(3, 0); 2],
+        None => vec![(DieCode::new(3, 0), DieCode::new(3, 0)); 2],
     };
     let actions = codes
         .into_iter()
-        .map(|code| action_from(&args, code.dice(), code, 0))
+        .map(|(code, risk)| action_from(&args, code.dice(), risk, 0))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Tension {
         actions,
