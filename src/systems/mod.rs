@@ -8,6 +8,7 @@
 //! generic over this trait, so a new system only adds a file here and a
 //! line in [`registry`].
 
+pub mod cgg;
 pub mod gateway;
 mod params;
 mod schema;
@@ -57,6 +58,11 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
         &statements::Statement,
         &statements::Scene,
         &statements::Experience,
+        &cgg::risk::Risk,
+        &cgg::action::ActionMechanic,
+        &cgg::fallout::FalloutMechanic,
+        &cgg::diligence::DiligenceMechanic,
+        &cgg::tension::TensionMechanic,
     ]
 }
 

@@ -1,0 +1,231 @@
+//! Fallout (RULES.md §3.6) and the mechanic `cgg.fallout`.
+//!
+//! The fallout code's dice minus the resisting attribute's dice are rolled
+//! in d10; each die showing less than four adds a grade, from Minor (0) up
+//! to Critical (3+). Only dice count on either side, as for difficulty.
+
+use super::action::binomial;
+use super::{DieCode, code_param, read_code};
+use crate::dice::DiceRng;
+use crate::dist::Marginals;
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Mechanic, MetricKind, MetricSpec, Model, ParamError, ParamMap,
+    ParamSpec, Pred, Schema,
+};
+
+/// A fallout die adds a grade when it shows less than this.
+pub const GRADE_BELOW: u32 = 4;
+/// Grades from here on are Critical.
+pub const CRITICAL: u32 = 3;
+/// Grade names.
+pub const GRADES: [&str; 4] = ["minor", "moderate", "major", "critical"];
+
+static PARAMS: [ParamSpec; 2] = [
+    code_param(
+        "code",
+        "4d",
+        "The fallout die code (often the code that caused the risk).",
+    ),
+    code_param(
+        "resistance",
+        "2d",
+        "The resisting attribute's code; its dice are removed.",
+    ),
+];
+
+/// A resolved fallout roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fallout {
+    /// d10s rolled: fallout dice minus resistance dice, at least 0.
+    pub dice: u32,
+}
+
+impl Fallout {
+    pub fn new(code: DieCode, resistance: DieCode) -> Self {
+        Fallout {
+            dice: code.dice().saturating_sub(resistance.dice()),
+        }
+    }
+
+    /// `[grade, count]` for `count` dice under four.
+    fn outcome(count: u32) -> [i64; 2] {
+        [count.min(CRITICAL) as i64, count as i64]
+    }
+
+    /// Exact marginals: the count is binomial(dice, 3/10).
+    pub fn exact(&self) -> Marginals {
+        let mut m = Marginals::new(2);
+        let q = (GRADE_BELOW - 1) as f64 / 10.0;
+        for (k, p) in binomial(self.dice, q).into_iter().enumerate() {
+            m.add_outcome(&Self::outcome(k as u32), p);
+        }
+        m
+    }
+
+    pub fn sample(&self, rng: &mut DiceRng) -> [i64; 2] {
+        let count = (0..self.dice).filter(|_| rng.die(10) < GRADE_BELOW).count() as u32;
+        Self::outcome(count)
+    }
+}
+
+fn schema() -> Schema {
+    let grade = |name: &str, pred: Pred, doc: &'static str| {
+        MetricSpec::new(name, MetricKind::Prob { field: 0, pred }, doc)
+    };
+    Schema {
+        fields: vec![
+            FieldSpec::new(
+                "grade",
+                FieldKind::Category(GRADES.to_vec()),
+                "Fallout grade: minor, moderate, major, critical (3+).",
+            ),
+            FieldSpec::new(
+                "count",
+                FieldKind::Int,
+                "Fallout dice showing less than four (uncapped grade).",
+            ),
+        ],
+        metrics: vec![
+            grade(
+                "p_major_plus",
+                Pred::Ge(2),
+                "Probability of Major or Critical fallout.",
+            ),
+            grade(
+                "p_minor",
+                Pred::Eq(0),
+                "Probability the fallout stays Minor.",
+            ),
+            grade(
+                "p_moderate",
+                Pred::Eq(1),
+                "Probability of Moderate fallout.",
+            ),
+            grade("p_major", Pred::Eq(2), "Probability of Major fallout."),
+            grade(
+                "p_critical",
+                Pred::Ge(3),
+                "Probability of Critical fallout.",
+            ),
+            MetricSpec::new(
+                "mean_count",
+                MetricKind::Mean { field: 1 },
+                "Mean dice under four.",
+            ),
+        ],
+    }
+}
+
+struct FalloutModel {
+    fallout: Fallout,
+    schema: Schema,
+}
+
+impl Model for FalloutModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        let f = self.fallout;
+        tally.record_trials(rng, trials, |rng| f.sample(rng));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        Some(self.fallout.exact())
+    }
+}
+
+/// The mechanic `cgg.fallout`.
+pub struct FalloutMechanic;
+
+impl Mechanic for FalloutMechanic {
+    fn name(&self) -> &'static str {
+        "cgg.fallout"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Fallout: (fallout dice − resistance dice) d10, each below four one grade up from Minor."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        let args = Args::new(&PARAMS, values)?;
+        let fallout = Fallout::new(read_code(&args, "code")?, read_code(&args, "resistance")?);
+        Ok(Box::new(FalloutModel {
+            fallout,
+            schema: schema(),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dice_are_fallout_minus_resistance() {
+        let c = |s: &str| s.parse::<DieCode>().unwrap();
+        assert_eq!(Fallout::new(c("5d+2"), c("2d+1")).dice, 3);
+        assert_eq!(Fallout::new(c("2d"), c("4d")).dice, 0);
+    }
+
+    #[test]
+    fn exact_equals_enumeration_up_to_four_dice() {
+        for dice in 0..=4u32 {
+            let mut counts = [0u64; 5];
+            for mut r in 0..10u64.pow(dice) {
+                let mut k = 0;
+                for _ in 0..dice {
+                    k += ((r % 10) + 1 < GRADE_BELOW as u64) as usize;
+                    r /= 10;
+                }
+                counts[k] += 1;
+            }
+            let m = Fallout { dice }.exact();
+            let total = 10f64.powi(dice as i32);
+            for (k, &n) in counts.iter().enumerate().take(dice as usize + 1) {
+                let p = m.field(1).get(&(k as i64)).copied().unwrap_or(0.0);
+                assert!((p - n as f64 / total).abs() < 1e-12, "{dice} dice, {k}");
+            }
+        }
+        // 0 dice: always Minor. 1 die: Moderate 3 in 10.
+        assert_eq!(Fallout { dice: 0 }.exact().field(0)[&0], 1.0);
+        assert!((Fallout { dice: 1 }.exact().field(0)[&1] - 0.3).abs() < 1e-15);
+    }
+
+    #[test]
+    fn monte_carlo_agrees_with_exact() {
+        use crate::sim::{Plan, simulate};
+        use crate::stats::{estimate, exact_value, z_score};
+        for dice in [0, 1, 3, 6] {
+            let m: Box<dyn Model> = Box::new(FalloutModel {
+                fallout: Fallout { dice },
+                schema: schema(),
+            });
+            let plan = Plan {
+                seed: 11,
+                trials: 1_000_000,
+                precision: None,
+            };
+            let tally = simulate(&[(0, m.as_ref())], &plan, &()).remove(0);
+            let exact = m.exact().unwrap();
+            for spec in &m.schema().metrics {
+                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
+                assert!(z.abs() < 5.0, "{} z = {z} for {dice} dice", spec.name);
+            }
+        }
+    }
+}

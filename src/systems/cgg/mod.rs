@@ -1,0 +1,86 @@
+//! `cgg`: pip-capped d6 risk rolls, Exec d10 failure dice and venture
+//! (RULES.md §3).
+//!
+//! The player rolls a die code in d6 for risk (6s are discarded as
+//! venture); the Exec rolls the remaining difficulty dice in d10 for
+//! failure. One file per mechanic: [`risk`] (the bare risk roll),
+//! [`action`] (difficulty, failure dice, venture policies, stunts),
+//! [`fallout`], [`diligence`] and [`tension`] (the multi-round pitfall
+//! track); [`code`] is the die-code type they share and [`rules`] the
+//! parameters action and tension share.
+
+pub mod action;
+pub mod code;
+pub mod diligence;
+pub mod fallout;
+pub mod risk;
+pub mod rules;
+pub mod tension;
+
+pub use code::DieCode;
+
+use crate::systems::{Args, Lit, ParamError, ParamKind, ParamSpec, ParamValue};
+
+/// What a die-code parameter accepts, in words.
+pub const CODE_EXPECTS: &str = "a die code like \"4d\", \"3d+2\" or \"0d+1\"";
+
+/// The check of a die-code parameter.
+pub fn check_code(v: &ParamValue) -> Result<(), String> {
+    match v {
+        ParamValue::Str(s) => s.parse::<DieCode>().map(|_| ()),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    }
+}
+
+/// A die-code parameter at `path` with a default.
+pub const fn code_param(path: &'static str, default: &'static str, doc: &'static str) -> ParamSpec {
+    ParamSpec {
+        path,
+        kind: ParamKind::Custom {
+            expects: CODE_EXPECTS,
+            check: check_code,
+        },
+        default: Lit::Str(default),
+        doc,
+    }
+}
+
+/// The die code at `path` (checked already by [`Args::new`]).
+pub fn read_code(args: &Args, path: &str) -> Result<DieCode, ParamError> {
+    match args.value(path) {
+        Some(ParamValue::Str(s)) => s.parse().map_err(|why: String| {
+            ParamError::new(path, format!("{why}; allowed: {CODE_EXPECTS}"))
+        }),
+        other => Err(ParamError::new(
+            path,
+            format!("expected {CODE_EXPECTS}, found {other:?}"),
+        )),
+    }
+}
+
+/// How a risk total is compared with its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    /// total ≥ target (the text).
+    Ge,
+    /// total > target (variant).
+    Gt,
+}
+
+impl Comparison {
+    #[inline(always)]
+    pub fn meets(self, total: i64, target: i64) -> bool {
+        match self {
+            Comparison::Ge => total >= target,
+            Comparison::Gt => total > target,
+        }
+    }
+
+    /// Read a `ge` | `gt` choice.
+    pub fn read(args: &Args, path: &str) -> Result<Self, ParamError> {
+        Ok(match args.choice(path)?.as_str() {
+            "gt" => Comparison::Gt,
+            _ => Comparison::Ge,
+        })
+    }
+}

@@ -1,0 +1,339 @@
+//! The player's risk roll (RULES.md §3.2) and the mechanic `cgg.risk`.
+//!
+//! X d6 plus Y: every 6 is discarded and earns one venture, the other dice
+//! (1..=5) are summed. The exact law is the joint distribution of
+//! (venture, total), built die by die with integer weights over all 6^X
+//! rolls; diligence (§3.7) reads the same table.
+
+use super::{Comparison, DieCode, code_param, read_code};
+use crate::dice::DiceRng;
+use crate::dist::Marginals;
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
+    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+};
+
+/// The face that is discarded and earns venture.
+pub const VENTURE_FACE: u32 = 6;
+
+/// The exact joint law of one risk roll: `weights[v][s]` is the number of
+/// the 6^X rolls with `v` sixes whose other dice sum to `s`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RiskTable {
+    pub code: DieCode,
+    weights: Vec<Vec<u128>>,
+}
+
+impl RiskTable {
+    /// Build the table of `code` by adding one die at a time.
+    pub fn new(code: DieCode) -> Self {
+        let x = code.dice() as usize;
+        let mut w = vec![vec![0u128; 5 * x + 1]; x + 1];
+        w[0][0] = 1;
+        for die in 0..x {
+            let mut next = vec![vec![0u128; 5 * x + 1]; x + 1];
+            for v in 0..=die {
+                for s in 0..=5 * (die - v) {
+                    let n = w[v][s];
+                    if n == 0 {
+                        continue;
+                    }
+                    next[v + 1][s] += n;
+                    for face in 1..=5 {
+                        next[v][s + face] += n;
+                    }
+                }
+            }
+            w = next;
+        }
+        RiskTable { code, weights: w }
+    }
+
+    /// 6^X, the number of equally likely rolls.
+    pub fn total_weight(&self) -> u128 {
+        6u128.pow(self.code.dice())
+    }
+
+    /// `(venture, total, weight)` for every possible roll result, the total
+    /// including the code's pips.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, i64, u128)> + '_ {
+        let plus = self.code.plus() as i64;
+        self.weights.iter().enumerate().flat_map(move |(v, row)| {
+            row.iter()
+                .enumerate()
+                .filter(|(_, w)| **w > 0)
+                .map(move |(s, &w)| (v as u32, s as i64 + plus, w))
+        })
+    }
+
+    /// As [`RiskTable::iter`], with probabilities.
+    pub fn probabilities(&self) -> impl Iterator<Item = (u32, i64, f64)> + '_ {
+        let t = self.total_weight() as f64;
+        self.iter().map(move |(v, s, w)| (v, s, w as f64 / t))
+    }
+}
+
+/// Roll `code` once: `(venture, total)`.
+#[inline]
+pub fn roll(rng: &mut DiceRng, code: DieCode) -> (u32, i64) {
+    let mut venture = 0;
+    let mut sum = code.plus() as i64;
+    for _ in 0..code.dice() {
+        let face = rng.die(6);
+        if face == VENTURE_FACE {
+            venture += 1;
+        } else {
+            sum += face as i64;
+        }
+    }
+    (venture, sum)
+}
+
+static PARAMS: [ParamSpec; 3] = [
+    code_param("code", "3d", "The die code rolled for risk, e.g. \"3d+2\"."),
+    ParamSpec {
+        path: "target",
+        kind: ParamKind::Int { min: 0, max: 500 },
+        default: Lit::Int(10),
+        doc: "The risk target the total must reach.",
+    },
+    ParamSpec {
+        path: "comparison",
+        kind: ParamKind::Choice(&["ge", "gt"]),
+        default: Lit::Str("ge"),
+        doc: "\"ge\": avoided on total ≥ target (the text); \"gt\": total > target.",
+    },
+];
+
+fn schema() -> Schema {
+    Schema {
+        fields: vec![
+            FieldSpec::new("avoided", FieldKind::Bool, "The total reaches the target."),
+            FieldSpec::new(
+                "total",
+                FieldKind::Int,
+                "Sum of the dice showing 1..5, plus Y.",
+            ),
+            FieldSpec::new("venture", FieldKind::Int, "Dice showing 6: venture earned."),
+        ],
+        metrics: vec![
+            MetricSpec::new(
+                "p_avoided",
+                MetricKind::Prob {
+                    field: 0,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the risk is avoided.",
+            ),
+            MetricSpec::new(
+                "mean_venture",
+                MetricKind::Mean { field: 2 },
+                "Mean venture per roll (X/6).",
+            ),
+            MetricSpec::new(
+                "p_venture_1plus",
+                MetricKind::Prob {
+                    field: 2,
+                    pred: Pred::Ge(1),
+                },
+                "Probability of at least one venture.",
+            ),
+            MetricSpec::new(
+                "p_venture_2plus",
+                MetricKind::Prob {
+                    field: 2,
+                    pred: Pred::Ge(2),
+                },
+                "Probability of at least two venture.",
+            ),
+            MetricSpec::new(
+                "mean_total",
+                MetricKind::Mean { field: 1 },
+                "Mean risk total.",
+            ),
+        ],
+    }
+}
+
+/// A resolved bare risk roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RiskRoll {
+    pub code: DieCode,
+    pub target: i64,
+    pub comparison: Comparison,
+}
+
+impl RiskRoll {
+    /// `[avoided, total, venture]`.
+    fn outcome(&self, venture: u32, total: i64) -> [i64; 3] {
+        [
+            self.comparison.meets(total, self.target) as i64,
+            total,
+            venture as i64,
+        ]
+    }
+
+    /// Exact marginals of the three fields.
+    pub fn exact(&self) -> Marginals {
+        let mut m = Marginals::new(3);
+        for (v, t, p) in RiskTable::new(self.code).probabilities() {
+            m.add_outcome(&self.outcome(v, t), p);
+        }
+        m
+    }
+}
+
+struct RiskModel {
+    roll: RiskRoll,
+    schema: Schema,
+}
+
+impl Model for RiskModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        let r = self.roll;
+        tally.record_trials(rng, trials, |rng| {
+            let (v, t) = roll(rng, r.code);
+            r.outcome(v, t)
+        });
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        Some(self.roll.exact())
+    }
+}
+
+/// The mechanic `cgg.risk`.
+pub struct Risk;
+
+impl Mechanic for Risk {
+    fn name(&self) -> &'static str {
+        "cgg.risk"
+    }
+
+    fn summary(&self) -> &'static str {
+        "A bare risk roll: X d6 + Y, each 6 discarded for one venture, avoided on total ≥ target."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        let args = Args::new(&PARAMS, values)?;
+        let roll = RiskRoll {
+            code: read_code(&args, "code")?,
+            target: args.int("target")?,
+            comparison: Comparison::read(&args, "comparison")?,
+        };
+        Ok(Box::new(RiskModel {
+            roll,
+            schema: schema(),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// Every one of the 6^X rolls, counted one by one.
+    fn enumerate(code: DieCode) -> BTreeMap<(u32, i64), u128> {
+        let x = code.dice();
+        let mut out = BTreeMap::new();
+        for mut r in 0..6u64.pow(x) {
+            let (mut v, mut s) = (0, code.plus() as i64);
+            for _ in 0..x {
+                let face = (r % 6) as u32 + 1;
+                r /= 6;
+                if face == 6 {
+                    v += 1;
+                } else {
+                    s += face as i64;
+                }
+            }
+            *out.entry((v, s)).or_insert(0) += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn exact_equals_enumeration_of_every_roll_up_to_7_dice() {
+        for x in 0..=7 {
+            for y in 0..3 {
+                let code = DieCode::new(x, y);
+                let exact: BTreeMap<_, _> = RiskTable::new(code)
+                    .iter()
+                    .map(|(v, s, w)| ((v, s), w))
+                    .collect();
+                assert_eq!(exact, enumerate(code), "{code}");
+            }
+        }
+    }
+
+    #[test]
+    fn hand_worked_one_die() {
+        // 1d against 3: faces 3, 4, 5 avoid (3 of 6); one venture in 6.
+        let r = RiskRoll {
+            code: DieCode::new(1, 0),
+            target: 3,
+            comparison: Comparison::Ge,
+        };
+        let m = r.exact();
+        assert!((m.field(0)[&1] - 0.5).abs() < 1e-15);
+        assert!((m.field(2)[&1] - 1.0 / 6.0).abs() < 1e-15);
+        let gt = RiskRoll {
+            comparison: Comparison::Gt,
+            ..r
+        };
+        assert!((gt.exact().field(0)[&1] - 2.0 / 6.0).abs() < 1e-15);
+        // 0d+2 always totals 2, never ventures.
+        let z = RiskRoll {
+            code: DieCode::new(0, 2),
+            target: 2,
+            comparison: Comparison::Ge,
+        };
+        assert_eq!(z.exact().field(1)[&2], 1.0);
+        assert_eq!(z.exact().field(0)[&1], 1.0);
+    }
+
+    #[test]
+    fn monte_carlo_agrees_with_exact() {
+        use crate::sim::{Plan, simulate};
+        use crate::stats::{estimate, exact_value, z_score};
+        for (code, target) in [("1d", 3), ("3d+2", 10), ("6d+1", 20), ("0d+1", 1)] {
+            let mut values = ParamMap::new();
+            values.set("code", crate::systems::ParamValue::Str(code.into()));
+            values.set("target", crate::systems::ParamValue::Int(target));
+            let m = Risk.prepare(&values).unwrap();
+            let plan = Plan {
+                seed: 7,
+                trials: 1_000_000,
+                precision: None,
+            };
+            let tally = simulate(&[(0, m.as_ref())], &plan, &()).remove(0);
+            let exact = m.exact().unwrap();
+            for spec in &m.schema().metrics {
+                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
+                assert!(
+                    z.abs() < 5.0,
+                    "{} z = {z} for {code} vs {target}",
+                    spec.name
+                );
+            }
+        }
+    }
+}

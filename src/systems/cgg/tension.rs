@@ -1,0 +1,296 @@
+//! Tension mode (RULES.md §3.8) and the mechanic `cgg.tension`.
+//!
+//! A pitfall track starts at T. Each round every explorer acts once (a
+//! full `cgg.action` with their own code and the shared difficulty): a
+//! success lowers the track by 1, by 2 when particularly effective
+//! (success with at least one venture left unspent); the track reaching 0
+//! avoids the pitfall at once. Then the Exec raises the track by 1d3 (or a
+//! fixed 1..=3); reaching 15 springs the pitfall. Monte Carlo only.
+
+use super::action::{Action, field};
+use super::rules::{RULE_PARAMS, action_from};
+use super::{CODE_EXPECTS, DieCode};
+use crate::dice::DiceRng;
+use crate::dist::Marginals;
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
+    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+};
+
+/// The track value at which the pitfall happens.
+pub const PITFALL: i64 = 15;
+/// The most explorers a scenario may list.
+pub const MAX_EXPLORERS: usize = 12;
+
+const EXPLORERS_EXPECT: &str = "a non-empty list of explorers, each a die code or a table with `code` and optional `risk_code`, e.g. [\"3d\", { code = \"4d+1\", risk_code = \"3d\" }]";
+
+fn check_explorers(v: &ParamValue) -> Result<(), String> {
+    explorers(v).map(|_| ())
+}
+
+/// One explorer of the list: `(success code, risk code)`.
+fn explorer(item: &ParamValue) -> Result<(DieCode, DieCode), String> {
+    let code = |v: &ParamValue| match v {
+        ParamValue::Str(s) => s.parse::<DieCode>(),
+        other => Err(format!("{other} is not {CODE_EXPECTS}")),
+    };
+    match item {
+        ParamValue::Table(entries) => {
+            let mut success = None;
+            let mut risk = None;
+            for (k, v) in entries {
+                match k.as_str() {
+                    "code" => success = Some(code(v)?),
+                    "risk_code" => risk = Some(code(v)?),
+                    other => return Err(format!("`{other}` is not a key of an explorer")),
+                }
+            }
+            let success = success.ok_or("an explorer table needs a `code`")?;
+            Ok((success, risk.unwrap_or(success)))
+        }
+        other => code(other).map(|c| (c, c)),
+    }
+}
+
+fn explorers(v: &ParamValue) -> Result<Vec<(DieCode, DieCode)>, String> {
+    match v {
+        ParamValue::List(items) if !items.is_empty() && items.len() <= MAX_EXPLORERS => {
+            items.iter().map(explorer).collect()
+        }
+        ParamValue::List(items) if items.is_empty() => Err("the list is empty".into()),
+        ParamValue::List(_) => Err(format!("more than {MAX_EXPLORERS} explorers")),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    }
+}
+
+static PARAMS: [ParamSpec; 19] = [
+    ParamSpec {
+        path: "explorers",
+        kind: ParamKind::Custom {
+            expects: EXPLORERS_EXPECT,
+            check: check_explorers,
+        },
+        default: Lit::Absent,
+        doc: "Each explorer's code for the action (success and risk); default two explorers at 3d.",
+    },
+    ParamSpec {
+        path: "start",
+        kind: ParamKind::Int { min: 1, max: 14 },
+        default: Lit::Int(7),
+        doc: "Where the pitfall track starts.",
+    },
+    ParamSpec {
+        path: "exec.raise",
+        kind: ParamKind::IntOrName {
+            min: 1,
+            max: 3,
+            names: &[("d3", 0)],
+        },
+        default: Lit::Str("d3"),
+        doc: "The Exec's raise at the end of each round: \"d3\" (rolled) or a fixed 1..=3.",
+    },
+    ParamSpec {
+        path: "max_rounds",
+        kind: ParamKind::Int { min: 1, max: 1000 },
+        default: Lit::Int(100),
+        doc: "Stop a scene still running after this many rounds (counted as unresolved).",
+    },
+    RULE_PARAMS[0],
+    RULE_PARAMS[1],
+    RULE_PARAMS[2],
+    RULE_PARAMS[3],
+    RULE_PARAMS[4],
+    RULE_PARAMS[5],
+    RULE_PARAMS[6],
+    RULE_PARAMS[7],
+    RULE_PARAMS[8],
+    RULE_PARAMS[9],
+    RULE_PARAMS[10],
+    RULE_PARAMS[11],
+    RULE_PARAMS[12],
+    RULE_PARAMS[13],
+    RULE_PARAMS[14],
+];
+
+/// A resolved tension scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tension {
+    /// One action per explorer, in turn order.
+    pub actions: Vec<Action>,
+    pub start: i64,
+    /// 0: roll 1d3; else this fixed raise.
+    pub raise: u32,
+    pub max_rounds: u32,
+}
+
+/// Field indices.
+const AVOIDED: usize = 0;
+const PITFALL_SPRUNG: usize = 1;
+const ROUNDS: usize = 2;
+const HOURS_PAID: usize = 3;
+const HOURS_GAINED: usize = 4;
+
+impl Tension {
+    /// One scene: `[avoided, pitfall, rounds, hours_paid, hours_gained]`.
+    pub fn sample(&self, rng: &mut DiceRng) -> [i64; 5] {
+        let mut track = self.start;
+        let (mut paid, mut gained) = (0, 0);
+        for round in 1..=self.max_rounds as i64 {
+            for a in &self.actions {
+                let o = a.sample(rng);
+                paid += o[field::HOURS_PAID];
+                gained += o[field::HOURS_GAINED];
+                if o[field::SUCCESS] == 1 {
+                    track -= if o[field::VENTURE_LEFT] >= 1 { 2 } else { 1 };
+                    if track <= 0 {
+                        return [1, 0, round, paid, gained];
+                    }
+                }
+            }
+            track += match self.raise {
+                0 => rng.die(3) as i64,
+                r => r as i64,
+            };
+            if track >= PITFALL {
+                return [0, 1, round, paid, gained];
+            }
+        }
+        [0, 0, self.max_rounds as i64, paid, gained]
+    }
+}
+
+fn schema() -> Schema {
+    Schema {
+        fields: vec![
+            FieldSpec::new(
+                "avoided",
+                FieldKind::Bool,
+                "The track reached 0: pitfall avoided.",
+            ),
+            FieldSpec::new(
+                "pitfall",
+                FieldKind::Bool,
+                "The track reached 15: the pitfall happened.",
+            ),
+            FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
+            FieldSpec::new(
+                "hours_paid",
+                FieldKind::Int,
+                "Crisis-clock hours paid by all explorers.",
+            ),
+            FieldSpec::new(
+                "hours_gained",
+                FieldKind::Int,
+                "Crisis-clock hours gained by all explorers.",
+            ),
+        ],
+        metrics: vec![
+            MetricSpec::new(
+                "p_avoided",
+                MetricKind::Prob {
+                    field: AVOIDED,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the pitfall is avoided.",
+            ),
+            MetricSpec::new(
+                "p_pitfall",
+                MetricKind::Prob {
+                    field: PITFALL_SPRUNG,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the pitfall happens.",
+            ),
+            MetricSpec::new(
+                "mean_rounds",
+                MetricKind::Mean { field: ROUNDS },
+                "Mean rounds until the scene ends.",
+            ),
+            MetricSpec::new(
+                "mean_hours_paid",
+                MetricKind::Mean { field: HOURS_PAID },
+                "Mean hours paid over the scene.",
+            ),
+            MetricSpec::new(
+                "mean_hours_gained",
+                MetricKind::Mean {
+                    field: HOURS_GAINED,
+                },
+                "Mean hours gained over the scene.",
+            ),
+        ],
+    }
+}
+
+/// Build the scene a set of `cgg.tension` values describes.
+pub fn tension_from(values: &ParamMap) -> Result<Tension, ParamError> {
+    let args = Args::new(&PARAMS, values)?;
+    let codes = match args.value("explorers") {
+        Some(v) => explorers(&v).map_err(|why| {
+            ParamError::new("explorers", format!("{why}; allowed: {EXPLORERS_EXPECT}"))
+        })?,
+        None => vec![(DieCode::new(3, 0), DieCode::new(3, 0)); 2],
+    };
+    let actions = codes
+        .into_iter()
+        .map(|(code, risk)| action_from(&args, code.dice(), risk, 0))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Tension {
+        actions,
+        start: args.int("start")?,
+        raise: args.int("exec.raise")? as u32,
+        max_rounds: args.int("max_rounds")? as u32,
+    })
+}
+
+struct TensionModel {
+    tension: Tension,
+    schema: Schema,
+}
+
+impl Model for TensionModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        tally.record_trials(rng, trials, |rng| self.tension.sample(rng));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        None
+    }
+}
+
+/// The mechanic `cgg.tension`.
+pub struct TensionMechanic;
+
+impl Mechanic for TensionMechanic {
+    fn name(&self) -> &'static str {
+        "cgg.tension"
+    }
+
+    fn summary(&self) -> &'static str {
+        "A tension scene: every explorer acts each round (success −1, −2 with venture to spare), then the Exec raises the track 1d3; 0 avoids the pitfall, 15 springs it."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        false
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        Ok(Box::new(TensionModel {
+            tension: tension_from(values)?,
+            schema: schema(),
+        }))
+    }
+}
