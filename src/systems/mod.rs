@@ -8,6 +8,7 @@
 //! generic over this trait, so a new system only adds a file here and a
 //! line in [`registry`].
 
+pub mod cortex;
 pub mod gateway;
 mod params;
 mod schema;
@@ -50,7 +51,12 @@ pub trait Model: Send + Sync {
 
 /// Every mechanic oddsmith knows, in the order `oddsmith systems` lists them.
 pub fn registry() -> &'static [&'static dyn Mechanic] {
-    &[&gateway::Challenge]
+    &[
+        &gateway::Challenge,
+        &cortex::basic::BasicAction,
+        &cortex::contested::ContestedAction,
+        &cortex::timed::TimedAction,
+    ]
 }
 
 /// The mechanic called `name`, if any.
