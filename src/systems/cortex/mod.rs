@@ -15,6 +15,8 @@ pub mod timed;
 
 #[cfg(test)]
 mod enumeration;
+#[cfg(test)]
+mod tests_mechanics;
 
 pub use pool::{Pool, PoolError};
 pub use roll::RatingTie;
