@@ -105,7 +105,10 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
                 .filter(|(v, _)| pred.holds(**v))
                 .map(|(_, p)| *p)
                 .sum::<f64>()
-                .clamp(0.0, 1.0);
+                .clamp(0.0, 1.0)
+                // An empty f64 sum is −0.0; an event that never happens
+                // should print as 0.
+                + 0.0;
             ExactValue {
                 value: p,
                 sd: (p * (1.0 - p)).sqrt(),
@@ -153,5 +156,21 @@ mod tests {
             &t,
         );
         assert!(six.lo < 1.0 / 6.0 && 1.0 / 6.0 < six.hi, "{six:?}");
+    }
+
+    #[test]
+    fn an_impossible_event_has_probability_plus_zero() {
+        let mut m = Marginals::new(1);
+        m.add(0, 0, 1.0);
+        let spec = MetricSpec::new(
+            "p",
+            MetricKind::Prob {
+                field: 0,
+                pred: Pred::Eq(1),
+            },
+            "",
+        );
+        let v = exact_value(&spec, &m).value;
+        assert_eq!(v.to_string(), "0");
     }
 }

@@ -51,6 +51,9 @@ fn each_roll(dice: &[u32], mut f: impl FnMut(&[u32])) {
 /// Every roll of a pool, grouped: (total, dice not showing 1, 1s) → rolls.
 type Grouped = BTreeMap<(i64, Vec<u32>, i64), u128>;
 
+/// Rating counts by (complication pool, larger-die tie rule).
+type Memo = HashMap<(Vec<u32>, bool), Vec<(u32, u128)>>;
+
 fn grouped(dice: &[u32]) -> Grouped {
     let mut out = Grouped::new();
     each_roll(dice, |faces| {
@@ -108,7 +111,7 @@ fn brute(
     actor: &Grouped,
     aid: Option<&BTreeMap<i64, u128>>,
     opposition: &Grouped,
-    memo: &mut HashMap<(Vec<u32>, bool), Vec<(u32, u128)>>,
+    memo: &mut Memo,
 ) -> Marginals {
     let one = BTreeMap::from([(0i64, 1u128)]);
     let aid = aid.unwrap_or(&one);

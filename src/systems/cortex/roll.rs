@@ -139,8 +139,8 @@ impl RollLaw {
         for (t, &pt) in self.total.iter().enumerate() {
             for (v, &pv) in extra.iter().enumerate() {
                 total[t + v] += pt * pv;
-                for k in 0..KINDS {
-                    rating[t + v][k] += self.rating[t][k] * pv;
+                for (r, &w) in rating[t + v].iter_mut().zip(&self.rating[t]) {
+                    *r += w * pv;
                 }
             }
         }
