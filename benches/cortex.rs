@@ -16,7 +16,11 @@ fn exact_basic(c: &mut Criterion) {
     let mut group = c.benchmark_group("cortex_basic_exact");
     for (name, actor, opposition) in [
         ("20d12_vs_20d12", "20d12", "20d12"),
-        ("mixed_20_vs_20", "4d12 4d10 4d8 4d6 4d4", "4d4 4d6 4d8 4d10 4d12"),
+        (
+            "mixed_20_vs_20",
+            "4d12 4d10 4d8 4d6 4d4",
+            "4d4 4d6 4d8 4d10 4d12",
+        ),
     ] {
         let m = model(actor, opposition);
         group.bench_function(name, |b| b.iter(|| m.exact().unwrap()));

@@ -207,7 +207,14 @@ fn contested_d4_against_d4_by_hand() {
 
 #[test]
 fn contested_monte_carlo_agrees_with_exact() {
-    type Case<'a> = (&'a str, Option<&'a str>, &'a str, Option<&'a str>, bool, Option<i64>);
+    type Case<'a> = (
+        &'a str,
+        Option<&'a str>,
+        &'a str,
+        Option<&'a str>,
+        bool,
+        Option<i64>,
+    );
     let cases: [Case; 6] = [
         ("d4", None, "d4", None, false, None),
         ("d8 d6 d6", None, "2d6", None, true, None),
