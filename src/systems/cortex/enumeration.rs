@@ -117,34 +117,47 @@ fn brute(
     let aid = aid.unwrap_or(&one);
     let n_a: u128 = actor.values().sum::<u128>() * aid.values().sum::<u128>();
     let n_o: u128 = opposition.values().sum();
-    let mut rating_of = |pool: &Vec<u32>| {
-        memo.entry((pool.clone(), basic.tie == RatingTie::Larger))
-            .or_insert_with(|| ratings(pool, basic.tie))
-            .clone()
+    // Each group's rating law, looked up once (counted re-rolls → shares).
+    let mut rating_of = |pool: &Vec<u32>| -> Vec<(u32, f64)> {
+        let rs = memo
+            .entry((pool.clone(), basic.tie == RatingTie::Larger))
+            .or_insert_with(|| ratings(pool, basic.tie));
+        let n: u128 = rs.iter().map(|(_, c)| c).sum();
+        rs.iter().map(|&(s, c)| (s, c as f64 / n as f64)).collect()
     };
-    let mut m = Marginals::new(8);
-    for ((ta, pa, ones), &ca) in actor {
+    let a_ratings: Vec<_> = actor.keys().map(|(_, pool, _)| rating_of(pool)).collect();
+    let o_ratings: Vec<_> = opposition
+        .keys()
+        .map(|(_, pool, _)| rating_of(pool))
+        .collect();
+    // Dense sums in the hot loop; every value here is in 0..64.
+    let mut acc = [[0.0f64; 64]; 8];
+    for (((ta, _, ones), &ca), ra) in actor.iter().zip(&a_ratings) {
         for (h, &ch) in aid {
-            for ((to, po, _), &co) in opposition {
+            for (((to, _, _), &co), ro) in opposition.iter().zip(&o_ratings) {
                 let p = (ca * ch * co) as f64 / (n_a * n_o) as f64;
                 let r = basic.resolve(ta + h, *to);
-                m.add(0, r.win as i64, p);
-                m.add(1, r.margin, p);
-                m.add(2, r.extraordinary as i64, p);
-                m.add(3, r.takes, p);
-                m.add(5, *ones, p);
-                m.add(6, r.push_steps, p);
-                m.add(7, trauma(r.win, r.takes), p);
+                acc[0][r.win as usize] += p;
+                acc[1][r.margin as usize] += p;
+                acc[2][r.extraordinary as usize] += p;
+                acc[3][r.takes as usize] += p;
+                acc[5][*ones as usize] += p;
+                acc[6][r.push_steps as usize] += p;
+                acc[7][trauma(r.win, r.takes) as usize] += p;
                 if r.takes == 0 {
-                    m.add(4, 0, p);
+                    acc[4][0] += p;
                 } else {
-                    let rs = rating_of(if r.win { pa } else { po });
-                    let n: u128 = rs.iter().map(|(_, c)| c).sum();
-                    for (size, c) in rs {
-                        m.add(4, size as i64, p * c as f64 / n as f64);
+                    for &(size, q) in if r.win { ra } else { ro } {
+                        acc[4][size as usize] += p * q;
                     }
                 }
             }
+        }
+    }
+    let mut m = Marginals::new(8);
+    for (f, row) in acc.iter().enumerate() {
+        for (v, &p) in row.iter().enumerate() {
+            m.add(f, v as i64, p);
         }
     }
     m
