@@ -10,8 +10,8 @@
 use super::roll::{RollLaw, Rolled, best_die_law, ones_law, roll_best_die};
 use super::{
     ACTOR_AID, ACTOR_POOL, FINAL_PUSH, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
-    OPPOSITION_TROUBLE, RATING_TIE, RatingTie, Sides, fate, fate_fields, pool::SIZES, pushes,
-    rating_tie, trauma,
+    OPPOSITION_TROUBLE, RATING_TIE, RatingTie, Sides, TIE, fate_fields, fate_with, pool::SIZES,
+    pushes, rating_tie, tie_deals, trauma,
 };
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
@@ -21,13 +21,14 @@ use crate::systems::{
     ParamSpec, Pred, Schema,
 };
 
-static PARAMS: [ParamSpec; 7] = [
+static PARAMS: [ParamSpec; 8] = [
     ACTOR_POOL,
     ACTOR_AID,
     OPPOSITION_POOL,
     OPPOSITION_TROUBLE,
     OPPOSITION_GANG,
     RATING_TIE,
+    TIE,
     FINAL_PUSH,
 ];
 
@@ -134,6 +135,8 @@ pub struct Basic {
     pub tie: RatingTie,
     /// The actor pushes until safe when facing trauma.
     pub push: bool,
+    /// A tie deals a complication (`variant.tie`).
+    pub tie_deals: bool,
     actor: Vec<u32>,
     aid: Option<Vec<u32>>,
     opposition: Vec<u32>,
@@ -149,17 +152,23 @@ impl Basic {
             sides,
             tie,
             push,
+            tie_deals: false,
         }
+    }
+
+    /// The same action where a tie deals a complication when `on`.
+    pub fn tie_complication(mut self, on: bool) -> Basic {
+        self.tie_deals = on;
+        self
     }
 
     /// Build from scenario values.
     pub fn from_values(values: &ParamMap) -> Result<Basic, ParamError> {
         let args = Args::new(&PARAMS, values)?;
-        Ok(Basic::new(
-            Sides::from_args(&args)?,
-            rating_tie(&args)?,
-            pushes(&args)?,
-        ))
+        Ok(
+            Basic::new(Sides::from_args(&args)?, rating_tie(&args)?, pushes(&args)?)
+                .tie_complication(tie_deals(&args)?),
+        )
     }
 
     /// The rule: the actor wins on a total above the stakes; the loser's
@@ -167,7 +176,8 @@ impl Basic {
     #[inline]
     pub fn resolve(&self, actor: i64, stakes: i64) -> Resolved {
         let win = actor > stakes;
-        let (margin, takes, push_steps) = fate((actor - stakes).abs(), !win && self.push);
+        let (margin, takes, push_steps) =
+            fate_with((actor - stakes).abs(), !win && self.push, self.tie_deals);
         Resolved {
             win,
             margin,

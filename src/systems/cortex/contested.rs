@@ -14,8 +14,8 @@
 use super::roll::{RollLaw, Rolled, best_die_law, roll_best_die};
 use super::{
     ACTOR_AID, ACTOR_POOL, FINAL_PUSH, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
-    OPPOSITION_TROUBLE, RATING_TIE, RatingTie, Sides, fate, fate_fields, pool::SIZES, pushes,
-    rating_tie, trauma,
+    OPPOSITION_TROUBLE, RATING_TIE, RatingTie, Sides, TIE, fate_fields, fate_with, pool::SIZES,
+    pushes, rating_tie, tie_deals, trauma,
 };
 use crate::dice::DiceRng;
 use crate::dist::{Limits, Marginals, Next, absorb};
@@ -25,13 +25,14 @@ use crate::systems::{
     ParamKind, ParamMap, ParamSpec, Pred, Schema,
 };
 
-static PARAMS: [ParamSpec; 9] = [
+static PARAMS: [ParamSpec; 10] = [
     ACTOR_POOL,
     ACTOR_AID,
     OPPOSITION_POOL,
     OPPOSITION_TROUBLE,
     OPPOSITION_GANG,
     RATING_TIE,
+    TIE,
     FINAL_PUSH,
     ParamSpec {
         path: "initiator",
@@ -140,6 +141,8 @@ pub struct Contested {
     pub sides: Sides,
     pub tie: RatingTie,
     pub push: bool,
+    /// A tie deals a complication (`variant.tie`).
+    pub tie_deals: bool,
     pub actor_first: bool,
     pub give_in: Option<i64>,
     actor: Vec<u32>,
@@ -169,9 +172,16 @@ impl Contested {
             sides,
             tie,
             push,
+            tie_deals: false,
             actor_first,
             give_in,
         }
+    }
+
+    /// The same contest where a tie deals a complication when `on`.
+    pub fn tie_complication(mut self, on: bool) -> Contested {
+        self.tie_deals = on;
+        self
     }
 
     pub fn from_values(values: &ParamMap) -> Result<Contested, ParamError> {
@@ -187,7 +197,8 @@ impl Contested {
             pushes(&args)?,
             args.choice("initiator")? == "actor",
             give_in,
-        ))
+        )
+        .tie_complication(tie_deals(&args)?))
     }
 
     /// The actor gives in facing `stakes` after its last total `last`.
@@ -201,7 +212,8 @@ impl Contested {
     /// `stakes` (rating filled in by the caller).
     #[inline]
     fn failed(&self, actor_failed: bool, stakes: i64, total: i64, rolls: i64) -> [i64; FIELDS] {
-        let (margin, takes, steps) = fate(stakes - total, actor_failed && self.push);
+        let (margin, takes, steps) =
+            fate_with(stakes - total, actor_failed && self.push, self.tie_deals);
         let mut o = [0; FIELDS];
         o[WIN] = !actor_failed as i64;
         o[EXCHANGES] = rolls;

@@ -180,17 +180,37 @@ pub(crate) fn pushes(args: &Args) -> Result<bool, ParamError> {
 /// "margin 1..=4 → complication").
 #[inline]
 pub fn fate(margin: i64, loser_pushes: bool) -> (i64, i64, i64) {
+    fate_with(margin, loser_pushes, false)
+}
+
+/// [`fate`], where `tie_deals` selects the seed text's reading that a tie
+/// ("less than or equal to the stakes") also deals a complication
+/// (`variant.tie = "complication"`).
+#[inline]
+pub fn fate_with(margin: i64, loser_pushes: bool, tie_deals: bool) -> (i64, i64, i64) {
     let (m, steps) = if loser_pushes && margin >= KNOCKOUT {
         (margin % PUSH, margin / PUSH)
     } else {
         (margin, 0)
     };
     let takes = match m {
-        0 => 0,
+        0 => tie_deals as i64,
         1..KNOCKOUT => 1,
         _ => 2,
     };
     (m, takes, steps)
+}
+
+pub(crate) const TIE: ParamSpec = ParamSpec {
+    path: "variant.tie",
+    kind: ParamKind::Choice(&["nothing", "complication"]),
+    default: Lit::Str("nothing"),
+    doc: "A tie (margin 0, the stakes hold): deals nothing (RULES.md) or a complication to the side that rolled (the seed text's \"less than or equal\").",
+};
+
+/// Whether a tie deals a complication.
+pub(crate) fn tie_deals(args: &Args) -> Result<bool, ParamError> {
+    Ok(args.choice("variant.tie")? == "complication")
 }
 
 /// The derived `trauma` field: 1 when the actor deals trauma, 2 when it
@@ -242,5 +262,9 @@ mod tests {
         assert_eq!(fate(5, true), (0, 0, 1));
         assert_eq!(fate(16, true), (1, 1, 3));
         assert_eq!(fate(4, true), (4, 1, 0));
+        // the seed text's reading: a tie deals a complication too
+        assert_eq!(fate_with(0, false, true), (0, 1, 0));
+        assert_eq!(fate_with(10, true, true), (0, 1, 2));
+        assert_eq!(fate_with(3, false, true), (3, 1, 0));
     }
 }

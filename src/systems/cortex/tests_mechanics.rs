@@ -62,6 +62,34 @@ fn d6_d6_against_a_one_die_trouble_pool_by_hand() {
 }
 
 #[test]
+fn ties_deal_a_complication_in_the_seed_text_variant() {
+    // Same pools as above: the 17/216 ties now deal a complication to the
+    // actor, so no one walks away clean. Every rating is d6 except the 0–0
+    // tie (1/216), where the opposition's dice all showed 1 and its empty
+    // complication pool rates d4 by the documented reading.
+    let b = Basic::new(sides("d6 d6", None, "d6", None), RatingTie::Larger, false)
+        .tie_complication(true);
+    let m = b.exact();
+    close(p(&m, 3, 0), 0.0);
+    close(p(&m, 4, 6), 215.0 / 216.0);
+    close(p(&m, 4, 4), 1.0 / 216.0);
+    close(p(&m, 0, 1), 170.0 / 216.0);
+    let c = Contested::new(
+        sides("d4", None, "d4", None),
+        RatingTie::Larger,
+        false,
+        true,
+        None,
+    )
+    .tie_complication(true);
+    close(p(&c.exact().unwrap(), 3, 0), 0.0);
+    let mut v = ParamMap::new();
+    v.set("variant.tie", ParamValue::Str("complication".into()));
+    assert!(Basic::from_values(&v).unwrap().tie_deals);
+    assert!(Contested::from_values(&v).unwrap().tie_deals);
+}
+
+#[test]
 fn a_pool_of_one_die_counts_only_that_die() {
     let law = RollLaw::of(&[8], RatingTie::Larger);
     let top = law.total.iter().rposition(|&p| p > 0.0).unwrap();
@@ -174,8 +202,11 @@ fn basic_monte_carlo_agrees_with_exact_on_30_configs() {
     let mut n = 0;
     for (i, &(a, aid, o, gang)) in configs.iter().enumerate() {
         for (tie, push) in [(RatingTie::Larger, false), (RatingTie::Smaller, true)] {
-            let b = Basic::new(sides(a, aid, o, gang), tie, push);
-            let what = format!("{a} aid {aid:?} vs {o} gang {gang:?} {tie:?} push {push}");
+            let tie_deals = push && i % 2 == 1;
+            let b = Basic::new(sides(a, aid, o, gang), tie, push).tie_complication(tie_deals);
+            let what = format!(
+                "{a} aid {aid:?} vs {o} gang {gang:?} {tie:?} push {push} tie deals {tie_deals}"
+            );
             agrees(basic::model(b).as_ref(), 100 + i as u64, 1_000_000, &what);
             n += 1;
         }
@@ -231,7 +262,8 @@ fn contested_monte_carlo_agrees_with_exact() {
             push,
             actor_first,
             give_in,
-        );
+        )
+        .tie_complication(i == 1 || i == 4);
         let what = format!("contest {a} vs {o} gang {gang:?} give_in {give_in:?}");
         agrees(
             contested::model(c).as_ref(),
