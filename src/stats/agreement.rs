@@ -51,6 +51,13 @@ mod tests {
         };
         let est = Estimate { value: 1.0, ..est };
         assert_eq!(z_score(&certain, &est), 0.0);
+        // A certain value with rounding noise in the exact spread.
+        let noisy = ExactValue {
+            value: 3.0 - 4e-16,
+            sd: 1.5e-8,
+        };
+        let est = Estimate { value: 3.0, ..est };
+        assert_eq!(z_score(&noisy, &est), 0.0);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! line in [`registry`].
 
 pub mod cgg;
+pub mod cortex;
 pub mod gateway;
 mod params;
 mod schema;
@@ -55,14 +56,17 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
     &[
         &gateway::Challenge,
         &gateway::Scene,
-        &statements::Statement,
-        &statements::Scene,
-        &statements::Experience,
+        &cortex::basic::BasicAction,
+        &cortex::contested::ContestedAction,
+        &cortex::timed::TimedAction,
         &cgg::risk::Risk,
         &cgg::action::ActionMechanic,
         &cgg::fallout::FalloutMechanic,
         &cgg::diligence::DiligenceMechanic,
         &cgg::tension::TensionMechanic,
+        &statements::Statement,
+        &statements::Scene,
+        &statements::Experience,
     ]
 }
 

@@ -1,0 +1,330 @@
+//! `cortex.basic`: one basic action (RULES.md §2.2). The opposition rolls
+//! to set the stakes, the actor must beat them; the loser takes a
+//! complication (margin 1..=4) or trauma (5+), rated by re-rolling the
+//! winner's pool minus its 1s.
+//!
+//! Exact: each side's roll law comes from the (highest, second highest)
+//! dynamic program in [`super::roll`], so two 20-die pools cost a few
+//! thousand small vector operations, never 12^40 rolls.
+
+use super::roll::{RollLaw, Rolled, best_die_law, ones_law, roll_best_die};
+use super::{
+    ACTOR_AID, ACTOR_POOL, FINAL_PUSH, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
+    OPPOSITION_TROUBLE, RATING_TIE, RatingTie, Sides, TIE, fate_fields, fate_with, pool::SIZES,
+    pushes, rating_tie, tie_deals, trauma,
+};
+use crate::dice::DiceRng;
+use crate::dist::Marginals;
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Mechanic, MetricKind, MetricSpec, Model, ParamError, ParamMap,
+    ParamSpec, Pred, Schema,
+};
+
+static PARAMS: [ParamSpec; 8] = [
+    ACTOR_POOL,
+    ACTOR_AID,
+    OPPOSITION_POOL,
+    OPPOSITION_TROUBLE,
+    OPPOSITION_GANG,
+    RATING_TIE,
+    TIE,
+    FINAL_PUSH,
+];
+
+/// Field positions.
+const WIN: usize = 0;
+const MARGIN: usize = 1;
+const EXTRAORDINARY: usize = 2;
+const TAKES: usize = 3;
+const RATING: usize = 4;
+const JINXES: usize = 5;
+const PUSH_STEPS: usize = 6;
+const TRAUMA: usize = 7;
+const FIELDS: usize = 8;
+
+fn schema() -> Schema {
+    let [takes, rating, trauma] = fate_fields();
+    Schema {
+        fields: vec![
+            FieldSpec::new(
+                "win",
+                FieldKind::Bool,
+                "The actor beats the stakes (a tie goes to the opposition).",
+            ),
+            FieldSpec::new(
+                "margin",
+                FieldKind::Int,
+                "Winner's total − loser's total, after any final push.",
+            ),
+            FieldSpec::new(
+                "extraordinary",
+                FieldKind::Bool,
+                "The actor wins by 5 or more.",
+            ),
+            takes,
+            rating,
+            FieldSpec::new(
+                "jinxes",
+                FieldKind::Int,
+                "Dice of the actor's pool that showed 1.",
+            ),
+            FieldSpec::new(
+                "push_steps",
+                FieldKind::Int,
+                "Trait steps the actor gave up in a final push.",
+            ),
+            trauma,
+        ],
+        metrics: vec![
+            MetricSpec::new(
+                "p_win",
+                MetricKind::Prob {
+                    field: WIN,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the actor wins.",
+            ),
+            MetricSpec::new(
+                "p_extraordinary",
+                MetricKind::Prob {
+                    field: EXTRAORDINARY,
+                    pred: Pred::Eq(1),
+                },
+                "Probability of an extraordinary success.",
+            ),
+            MetricSpec::new(
+                "p_trauma_dealt",
+                MetricKind::Prob {
+                    field: TRAUMA,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the actor knocks the opposition out (trauma).",
+            ),
+            MetricSpec::new(
+                "p_trauma_taken",
+                MetricKind::Prob {
+                    field: TRAUMA,
+                    pred: Pred::Eq(2),
+                },
+                "Probability the actor is knocked out (trauma).",
+            ),
+            MetricSpec::new(
+                "mean_jinxes",
+                MetricKind::Mean { field: JINXES },
+                "Mean number of 1s the actor rolls.",
+            ),
+        ],
+    }
+}
+
+/// How one pair of totals ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    pub win: bool,
+    pub margin: i64,
+    pub extraordinary: bool,
+    pub takes: i64,
+    pub push_steps: i64,
+}
+
+/// A fully checked basic action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Basic {
+    pub sides: Sides,
+    pub tie: RatingTie,
+    /// The actor pushes until safe when facing trauma.
+    pub push: bool,
+    /// A tie deals a complication (`variant.tie`).
+    pub tie_deals: bool,
+    actor: Vec<u32>,
+    aid: Option<Vec<u32>>,
+    opposition: Vec<u32>,
+}
+
+impl Basic {
+    /// A basic action between `sides`.
+    pub fn new(sides: Sides, tie: RatingTie, push: bool) -> Basic {
+        Basic {
+            actor: sides.actor.dice().to_vec(),
+            aid: sides.aid.as_ref().map(|p| p.dice().to_vec()),
+            opposition: sides.opposition_with(sides.gang.len()).dice().to_vec(),
+            sides,
+            tie,
+            push,
+            tie_deals: false,
+        }
+    }
+
+    /// The same action where a tie deals a complication when `on`.
+    pub fn tie_complication(mut self, on: bool) -> Basic {
+        self.tie_deals = on;
+        self
+    }
+
+    /// Build from scenario values.
+    pub fn from_values(values: &ParamMap) -> Result<Basic, ParamError> {
+        let args = Args::new(&PARAMS, values)?;
+        Ok(
+            Basic::new(Sides::from_args(&args)?, rating_tie(&args)?, pushes(&args)?)
+                .tie_complication(tie_deals(&args)?),
+        )
+    }
+
+    /// The rule: the actor wins on a total above the stakes; the loser's
+    /// fate by the margin.
+    #[inline]
+    pub fn resolve(&self, actor: i64, stakes: i64) -> Resolved {
+        let win = actor > stakes;
+        let (margin, takes, push_steps) =
+            fate_with((actor - stakes).abs(), !win && self.push, self.tie_deals);
+        Resolved {
+            win,
+            margin,
+            extraordinary: win && margin >= KNOCKOUT,
+            takes,
+            push_steps,
+        }
+    }
+
+    /// The exact law of the actor's total (helper's die included).
+    pub fn actor_law(&self) -> RollLaw {
+        let own = RollLaw::of(&self.actor, self.tie);
+        match &self.aid {
+            Some(h) => own.plus(&best_die_law(h)),
+            None => own,
+        }
+    }
+
+    /// The exact law of the stakes.
+    pub fn opposition_law(&self) -> RollLaw {
+        RollLaw::of(&self.opposition, self.tie)
+    }
+
+    /// `(P(extraordinary success), P(success))` exactly.
+    pub fn success_odds(&self) -> (f64, f64) {
+        let (a, o) = (self.actor_law(), self.opposition_law());
+        let (mut extra, mut win) = (0.0, 0.0);
+        for (t, &pa) in a.total.iter().enumerate() {
+            win += pa * o.below(t);
+            extra += pa * o.below((t + 1).saturating_sub(KNOCKOUT as usize));
+        }
+        (extra, win)
+    }
+
+    /// Exact marginals of every outcome field.
+    pub fn exact(&self) -> Marginals {
+        let (a, o) = (self.actor_law(), self.opposition_law());
+        let mut m = Marginals::new(FIELDS);
+        for (t, &pa) in a.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+            for (u, &po) in o.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+                let r = self.resolve(t as i64, u as i64);
+                let p = pa * po;
+                m.add(WIN, r.win as i64, p);
+                m.add(MARGIN, r.margin, p);
+                m.add(EXTRAORDINARY, r.extraordinary as i64, p);
+                m.add(TAKES, r.takes, p);
+                m.add(PUSH_STEPS, r.push_steps, p);
+                m.add(TRAUMA, trauma(r.win, r.takes), p);
+                // The rating comes from the winner's roll, so it is split by
+                // the winner's rating law at its total.
+                if r.takes == 0 {
+                    m.add(RATING, 0, p);
+                } else {
+                    for (k, &size) in SIZES.iter().enumerate() {
+                        let q = if r.win {
+                            a.rating[t][k] * po
+                        } else {
+                            pa * o.rating[u][k]
+                        };
+                        m.add(RATING, size as i64, q);
+                    }
+                }
+            }
+        }
+        for (k, &p) in ones_law(&self.actor).iter().enumerate() {
+            m.add(JINXES, k as i64, p);
+        }
+        m
+    }
+
+    /// One action.
+    #[inline]
+    pub fn sample(&self, rng: &mut DiceRng) -> [i64; FIELDS] {
+        let a = Rolled::roll(rng, &self.actor);
+        let help = self.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
+        let o = Rolled::roll(rng, &self.opposition);
+        let r = self.resolve(a.total + help, o.total);
+        let rating = match (r.takes, r.win) {
+            (0, _) => 0,
+            (_, true) => a.rate(rng, self.tie),
+            (_, false) => o.rate(rng, self.tie),
+        };
+        [
+            r.win as i64,
+            r.margin,
+            r.extraordinary as i64,
+            r.takes,
+            rating as i64,
+            a.ones as i64,
+            r.push_steps,
+            trauma(r.win, r.takes),
+        ]
+    }
+}
+
+/// The mechanic `cortex.basic`.
+pub struct BasicAction;
+
+/// The model of one basic action.
+pub fn model(basic: Basic) -> Box<dyn Model> {
+    Box::new(BasicModel {
+        basic,
+        schema: schema(),
+    })
+}
+
+struct BasicModel {
+    basic: Basic,
+    schema: Schema,
+}
+
+impl Model for BasicModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        tally.record_trials(rng, trials, |rng| self.basic.sample(rng));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        Some(self.basic.exact())
+    }
+}
+
+impl Mechanic for BasicAction {
+    fn name(&self) -> &'static str {
+        "cortex.basic"
+    }
+
+    fn summary(&self) -> &'static str {
+        "One basic action: two highest non-1 dice against stakes the opposition rolls; ties to the opposition; complications and trauma rated by a re-roll."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        Ok(model(Basic::from_values(values)?))
+    }
+}

@@ -1,0 +1,393 @@
+//! `cortex.contested`: a contested action (RULES.md §2.3). The initiator
+//! rolls to set the stakes; the sides then alternate, each rolling its
+//! whole pool and raising the stakes to its total if it beats them. The
+//! first side that fails to beat the stakes loses, by the margin under the
+//! last stakes. Each raise the actor makes against a gang knocks out one
+//! gang die (two on a raise of 5+); the opposition's own pool is never
+//! touched.
+//!
+//! Exact: an absorbing chain over (whose turn, stakes, gang dice left, the
+//! actor's last total when a give-in policy needs it), solved by
+//! [`crate::dist::markov::absorb`]. The stakes only rise, so it ends within
+//! a few dozen rolls.
+
+use super::roll::{RollLaw, Rolled, best_die_law, roll_best_die};
+use super::{
+    ACTOR_AID, ACTOR_POOL, FINAL_PUSH, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
+    OPPOSITION_TROUBLE, RATING_TIE, RatingTie, Sides, TIE, fate_fields, fate_with, pool::SIZES,
+    pushes, rating_tie, tie_deals, trauma,
+};
+use crate::dice::DiceRng;
+use crate::dist::{Limits, Marginals, Next, absorb};
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
+    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+};
+
+static PARAMS: [ParamSpec; 10] = [
+    ACTOR_POOL,
+    ACTOR_AID,
+    OPPOSITION_POOL,
+    OPPOSITION_TROUBLE,
+    OPPOSITION_GANG,
+    RATING_TIE,
+    TIE,
+    FINAL_PUSH,
+    ParamSpec {
+        path: "initiator",
+        kind: ParamKind::Choice(&["actor", "opposition"]),
+        default: Lit::Str("actor"),
+        doc: "The side that rolls first to set the stakes.",
+    },
+    ParamSpec {
+        path: "policy.give_in",
+        kind: ParamKind::Int { min: 0, max: 60 },
+        default: Lit::Absent,
+        doc: "Unset: the actor never gives in. N: on its turn, before rolling, the actor gives in when the stakes exceed its own last total (0 before its first roll) by more than N.",
+    },
+];
+
+const WIN: usize = 0;
+const EXCHANGES: usize = 1;
+const MARGIN: usize = 2;
+const TAKES: usize = 3;
+const RATING: usize = 4;
+const GAVE_IN: usize = 5;
+const PUSH_STEPS: usize = 6;
+const TRAUMA: usize = 7;
+const FIELDS: usize = 8;
+
+fn schema() -> Schema {
+    let [takes, rating, trauma] = fate_fields();
+    Schema {
+        fields: vec![
+            FieldSpec::new("win", FieldKind::Bool, "The actor wins the contest."),
+            FieldSpec::new(
+                "exchanges",
+                FieldKind::Int,
+                "Rolls made, the failing one included.",
+            ),
+            FieldSpec::new(
+                "margin",
+                FieldKind::Int,
+                "Last stakes − the failing total, after any final push (0 on giving in).",
+            ),
+            takes,
+            rating,
+            FieldSpec::new(
+                "gave_in",
+                FieldKind::Bool,
+                "The actor gave in (no complication dealt by the roll).",
+            ),
+            FieldSpec::new(
+                "push_steps",
+                FieldKind::Int,
+                "Trait steps the actor gave up in a final push.",
+            ),
+            trauma,
+        ],
+        metrics: vec![
+            MetricSpec::new(
+                "p_win",
+                MetricKind::Prob {
+                    field: WIN,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the actor wins.",
+            ),
+            MetricSpec::new(
+                "p_trauma_dealt",
+                MetricKind::Prob {
+                    field: TRAUMA,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the actor knocks the opposition out.",
+            ),
+            MetricSpec::new(
+                "p_trauma_taken",
+                MetricKind::Prob {
+                    field: TRAUMA,
+                    pred: Pred::Eq(2),
+                },
+                "Probability the actor is knocked out.",
+            ),
+            MetricSpec::new(
+                "mean_exchanges",
+                MetricKind::Mean { field: EXCHANGES },
+                "Mean number of rolls.",
+            ),
+            MetricSpec::new(
+                "p_gave_in",
+                MetricKind::Prob {
+                    field: GAVE_IN,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the actor gives in.",
+            ),
+        ],
+    }
+}
+
+/// Gang dice a raise of `by` over the stakes knocks out.
+#[inline]
+fn knocked(by: i64) -> usize {
+    if by >= KNOCKOUT { 2 } else { 1 }
+}
+
+/// A fully checked contested action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Contested {
+    pub sides: Sides,
+    pub tie: RatingTie,
+    pub push: bool,
+    /// A tie deals a complication (`variant.tie`).
+    pub tie_deals: bool,
+    pub actor_first: bool,
+    pub give_in: Option<i64>,
+    actor: Vec<u32>,
+    aid: Option<Vec<u32>>,
+    /// The opposition's dice with `g` gang dice left, for each g.
+    opposition: Vec<Vec<u32>>,
+}
+
+/// Chain state: (opposition to roll, stakes (−1 before the first roll),
+/// gang dice left, the actor's last total).
+type State = (bool, i64, usize, i64);
+
+impl Contested {
+    pub fn new(
+        sides: Sides,
+        tie: RatingTie,
+        push: bool,
+        actor_first: bool,
+        give_in: Option<i64>,
+    ) -> Contested {
+        Contested {
+            actor: sides.actor.dice().to_vec(),
+            aid: sides.aid.as_ref().map(|p| p.dice().to_vec()),
+            opposition: (0..=sides.gang.len())
+                .map(|g| sides.opposition_with(g).dice().to_vec())
+                .collect(),
+            sides,
+            tie,
+            push,
+            tie_deals: false,
+            actor_first,
+            give_in,
+        }
+    }
+
+    /// The same contest where a tie deals a complication when `on`.
+    pub fn tie_complication(mut self, on: bool) -> Contested {
+        self.tie_deals = on;
+        self
+    }
+
+    pub fn from_values(values: &ParamMap) -> Result<Contested, ParamError> {
+        let args = Args::new(&PARAMS, values)?;
+        let give_in = if args.is_set("policy.give_in") {
+            Some(args.int("policy.give_in")?)
+        } else {
+            None
+        };
+        Ok(Contested::new(
+            Sides::from_args(&args)?,
+            rating_tie(&args)?,
+            pushes(&args)?,
+            args.choice("initiator")? == "actor",
+            give_in,
+        )
+        .tie_complication(tie_deals(&args)?))
+    }
+
+    /// The actor gives in facing `stakes` after its last total `last`.
+    #[inline]
+    fn gives_in(&self, stakes: i64, last: i64) -> bool {
+        self.give_in
+            .is_some_and(|th| stakes >= 0 && stakes - last > th)
+    }
+
+    /// The outcome when the side that rolled `total` fails to beat
+    /// `stakes` (rating filled in by the caller).
+    #[inline]
+    fn failed(&self, actor_failed: bool, stakes: i64, total: i64, rolls: i64) -> [i64; FIELDS] {
+        let (margin, takes, steps) =
+            fate_with(stakes - total, actor_failed && self.push, self.tie_deals);
+        let mut o = [0; FIELDS];
+        o[WIN] = !actor_failed as i64;
+        o[EXCHANGES] = rolls;
+        o[MARGIN] = margin;
+        o[TAKES] = takes;
+        o[PUSH_STEPS] = steps;
+        o[TRAUMA] = trauma(!actor_failed, takes);
+        o
+    }
+
+    fn gave_in(rolls: i64) -> [i64; FIELDS] {
+        let mut o = [0; FIELDS];
+        o[EXCHANGES] = rolls;
+        o[GAVE_IN] = 1;
+        o
+    }
+
+    /// Exact marginals, when the chain is small enough.
+    pub fn exact(&self) -> Option<Marginals> {
+        let actor = {
+            let own = RollLaw::of(&self.actor, self.tie);
+            match &self.aid {
+                Some(h) => own.plus(&best_die_law(h)),
+                None => own,
+            }
+        };
+        let opposition: Vec<RollLaw> = self
+            .opposition
+            .iter()
+            .map(|d| RollLaw::of(d, self.tie))
+            .collect();
+        let tracks_last = self.give_in.is_some();
+        let start: State = (!self.actor_first, -1, self.sides.gang.len(), 0);
+        let solved = absorb(
+            start,
+            FIELDS,
+            Limits::default(),
+            |round, &(opp, s, g, last), out| {
+                let rolls = round as i64;
+                if !opp && self.gives_in(s, last) {
+                    out.push((Next::Stop(Self::gave_in(rolls - 1).to_vec()), 1.0));
+                    return;
+                }
+                let law = if opp { &opposition[g] } else { &actor };
+                for (t, &p) in law.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+                    let t = t as i64;
+                    if t > s {
+                        let g = if !opp && s >= 0 {
+                            g - knocked(t - s).min(g)
+                        } else {
+                            g
+                        };
+                        let last = if !opp && tracks_last { t } else { last };
+                        out.push((Next::Go((!opp, t, g, last)), p));
+                        continue;
+                    }
+                    let outcome = self.failed(!opp, s, t, rolls);
+                    if outcome[TAKES] == 0 {
+                        out.push((Next::Stop(outcome.to_vec()), p));
+                        continue;
+                    }
+                    // The winner set the stakes s with the pool it has now (a
+                    // failed roll knocks out nothing), so its rating law given
+                    // that total is its law's row at s.
+                    let winner = if opp { &actor } else { &opposition[g] };
+                    let s = s as usize;
+                    for (k, &size) in SIZES.iter().enumerate() {
+                        let q = winner.rating[s][k] / winner.total[s];
+                        if q > 0.0 {
+                            let mut o = outcome;
+                            o[RATING] = size as i64;
+                            out.push((Next::Stop(o.to_vec()), p * q));
+                        }
+                    }
+                }
+            },
+        )?;
+        Some(solved.marginals)
+    }
+
+    /// One contest.
+    pub fn sample(&self, rng: &mut DiceRng) -> [i64; FIELDS] {
+        let mut opp = !self.actor_first;
+        let mut stakes = -1i64;
+        let mut g = self.sides.gang.len();
+        let mut last = 0i64;
+        let mut rolls = 0i64;
+        let mut setter: Option<super::roll::Rolled> = None;
+        loop {
+            if !opp && self.gives_in(stakes, last) {
+                return Self::gave_in(rolls);
+            }
+            let (roll, total) = if opp {
+                let r = Rolled::roll(rng, &self.opposition[g]);
+                (r, r.total)
+            } else {
+                let r = Rolled::roll(rng, &self.actor);
+                let help = self.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
+                (r, r.total + help)
+            };
+            rolls += 1;
+            if total > stakes {
+                if !opp {
+                    if stakes >= 0 {
+                        g -= knocked(total - stakes).min(g);
+                    }
+                    last = total;
+                }
+                stakes = total;
+                setter = Some(roll);
+                opp = !opp;
+                continue;
+            }
+            let mut outcome = self.failed(!opp, stakes, total, rolls);
+            if outcome[TAKES] != 0 {
+                let winner = setter.expect("a failure follows a roll that set the stakes");
+                outcome[RATING] = winner.rate(rng, self.tie) as i64;
+            }
+            return outcome;
+        }
+    }
+}
+
+/// The mechanic `cortex.contested`.
+pub struct ContestedAction;
+
+pub fn model(contested: Contested) -> Box<dyn Model> {
+    Box::new(ContestedModel {
+        contested,
+        schema: schema(),
+    })
+}
+
+struct ContestedModel {
+    contested: Contested,
+    schema: Schema,
+}
+
+impl Model for ContestedModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        tally.record_trials(rng, trials, |rng| self.contested.sample(rng));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        self.contested.exact()
+    }
+}
+
+impl Mechanic for ContestedAction {
+    fn name(&self) -> &'static str {
+        "cortex.contested"
+    }
+
+    fn summary(&self) -> &'static str {
+        "A contested action: sides alternate raising the stakes until one fails to beat them; ganging up, aiding, giving in, final push."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        Ok(model(Contested::from_values(values)?))
+    }
+}

@@ -1,0 +1,270 @@
+//! `cortex`: step-dice pools where the two highest dice not showing 1 make
+//! the total (RULES.md §2).
+//!
+//! [`pool`] parses pools, [`roll`] holds the exact law of one roll and its
+//! sampler; [`basic`] (one action against set stakes), [`contested`]
+//! (stakes raised back and forth) and [`timed`] (basic actions against a
+//! clock of beats) are the mechanics. This file holds what they share: the
+//! scenario keys for the two sides and the loser's fate.
+
+pub mod basic;
+pub mod contested;
+pub mod pool;
+pub mod roll;
+pub mod timed;
+
+#[cfg(test)]
+mod enumeration;
+#[cfg(test)]
+mod tests_mechanics;
+
+pub use pool::{Pool, PoolError};
+pub use roll::RatingTie;
+
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, ParamError, ParamKind, ParamSpec, ParamValue,
+};
+
+/// Labels of `loser_takes`.
+pub const TAKES: [&str; 3] = ["none", "complication", "trauma"];
+/// Labels of the derived `trauma` field: who ends up with trauma.
+pub const TRAUMA: [&str; 3] = ["none", "dealt", "taken"];
+/// A margin of this much or more is extraordinary, and knocks out the loser.
+pub const KNOCKOUT: i64 = 5;
+/// A final push adds this to the pusher's total per step.
+pub const PUSH: i64 = 5;
+
+fn check_pool(v: &ParamValue) -> Result<(), String> {
+    match v {
+        ParamValue::Str(s) => s
+            .parse::<Pool>()
+            .map(|_| ())
+            .map_err(|e| format!("\"{s}\": {e}")),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    }
+}
+
+const POOL_KIND: ParamKind = ParamKind::Custom {
+    expects: "a pool of 1..=20 step dice such as \"d8 d6 d6\" or \"2d6 d10\" (sizes d4, d6, d8, d10, d12)",
+    check: check_pool,
+};
+
+pub(crate) const ACTOR_POOL: ParamSpec = ParamSpec {
+    path: "actor.pool",
+    kind: POOL_KIND,
+    default: Lit::Str("d8 d6 d6"),
+    doc: "The actor's dice pool.",
+};
+pub(crate) const ACTOR_AID: ParamSpec = ParamSpec {
+    path: "actor.aid",
+    kind: POOL_KIND,
+    default: Lit::Absent,
+    doc: "An aiding helper's pool: its single highest non-1 die is added to the actor's total.",
+};
+pub(crate) const OPPOSITION_POOL: ParamSpec = ParamSpec {
+    path: "opposition.pool",
+    kind: POOL_KIND,
+    default: Lit::Absent,
+    doc: "The opposing character's pool (instead of a trouble pool).",
+};
+pub(crate) const OPPOSITION_TROUBLE: ParamSpec = ParamSpec {
+    path: "opposition.trouble",
+    kind: ParamKind::Int { min: 1, max: 20 },
+    default: Lit::Int(2),
+    doc: "A trouble pool of N d6 (used when `opposition.pool` is not set).",
+};
+pub(crate) const OPPOSITION_GANG: ParamSpec = ParamSpec {
+    path: "opposition.gang",
+    kind: POOL_KIND,
+    default: Lit::Absent,
+    doc: "Ganging up: one die per extra opponent (its best trait), added to the opposition's pool.",
+};
+pub(crate) const RATING_TIE: ParamSpec = ParamSpec {
+    path: "variant.rating_tie",
+    kind: ParamKind::Choice(&["larger", "smaller"]),
+    default: Lit::Str("larger"),
+    doc: "Which die rates a complication when re-rolled dice tie on the highest value.",
+};
+pub(crate) const FINAL_PUSH: ParamSpec = ParamSpec {
+    path: "policy.final_push",
+    kind: ParamKind::Choice(&["never", "until-safe"]),
+    default: Lit::Str("never"),
+    doc: "The actor, facing trauma, steps down a trait for +5 per step until within 5 (never to win).",
+};
+
+/// The pool a pool key holds, if set.
+pub(crate) fn pool_arg(args: &Args, path: &str) -> Result<Option<Pool>, ParamError> {
+    match args.value(path) {
+        None => Ok(None),
+        Some(ParamValue::Str(s)) => s
+            .parse()
+            .map(Some)
+            .map_err(|e: PoolError| ParamError::new(path, format!("\"{s}\": {e}"))),
+        Some(other) => Err(ParamError::new(
+            path,
+            format!("{} is the wrong type", other.type_name()),
+        )),
+    }
+}
+
+/// Both sides of an action as the scenario sets them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sides {
+    pub actor: Pool,
+    /// The aiding helper's pool.
+    pub aid: Option<Pool>,
+    /// The opposition's own pool (a character's, or the trouble pool).
+    pub opposition: Pool,
+    /// Extra dice from ganging up, largest first.
+    pub gang: Vec<u32>,
+}
+
+impl Sides {
+    /// Read `actor.*` and `opposition.*`.
+    pub(crate) fn from_args(args: &Args) -> Result<Sides, ParamError> {
+        let actor = pool_arg(args, "actor.pool")?.expect("actor.pool has a default");
+        let aid = pool_arg(args, "actor.aid")?;
+        let opposition = match pool_arg(args, "opposition.pool")? {
+            Some(pool) => {
+                if args.is_set("opposition.trouble") {
+                    return Err(ParamError::new(
+                        "opposition.trouble",
+                        "the opposition is either a pool (`opposition.pool` is set) or a trouble pool, not both",
+                    ));
+                }
+                pool
+            }
+            None => {
+                let n = args.int("opposition.trouble")?;
+                Pool::uniform(n as usize, 6)
+                    .map_err(|e| ParamError::new("opposition.trouble", e.to_string()))?
+            }
+        };
+        let gang = pool_arg(args, "opposition.gang")?
+            .map(|p| p.dice().to_vec())
+            .unwrap_or_default();
+        Ok(Sides {
+            actor,
+            aid,
+            opposition,
+            gang,
+        })
+    }
+
+    /// The opposition's pool with `g` gang dice still in (the smallest `g`:
+    /// knocked-out dice go largest first).
+    pub fn opposition_with(&self, g: usize) -> Pool {
+        self.opposition.with(&self.gang[self.gang.len() - g..])
+    }
+}
+
+/// The rating tie rule a scenario chose.
+pub(crate) fn rating_tie(args: &Args) -> Result<RatingTie, ParamError> {
+    Ok(match args.choice("variant.rating_tie")?.as_str() {
+        "smaller" => RatingTie::Smaller,
+        _ => RatingTie::Larger,
+    })
+}
+
+/// Whether the actor pushes until safe.
+pub(crate) fn pushes(args: &Args) -> Result<bool, ParamError> {
+    Ok(args.choice("policy.final_push")? == "until-safe")
+}
+
+/// What the loser of a roll-off by `margin` (winner − loser ≥ 0) takes:
+/// `(margin after any final push, takes: 0 none / 1 complication /
+/// 2 trauma, push steps)`. A loser that pushes steps down a trait for +5
+/// until within 5; since `margin / 5` steps leave `margin % 5`, it never
+/// wins (a tie still loses) and never spends a step more than it needs.
+/// A margin of 0 (a tie that the stakes keep) deals nothing (RULES.md:
+/// "margin 1..=4 → complication").
+#[inline]
+pub fn fate(margin: i64, loser_pushes: bool) -> (i64, i64, i64) {
+    fate_with(margin, loser_pushes, false)
+}
+
+/// [`fate`], where `tie_deals` selects the seed text's reading that a tie
+/// ("less than or equal to the stakes") also deals a complication
+/// (`variant.tie = "complication"`).
+#[inline]
+pub fn fate_with(margin: i64, loser_pushes: bool, tie_deals: bool) -> (i64, i64, i64) {
+    let (m, steps) = if loser_pushes && margin >= KNOCKOUT {
+        (margin % PUSH, margin / PUSH)
+    } else {
+        (margin, 0)
+    };
+    let takes = match m {
+        0 => tie_deals as i64,
+        1..KNOCKOUT => 1,
+        _ => 2,
+    };
+    (m, takes, steps)
+}
+
+pub(crate) const TIE: ParamSpec = ParamSpec {
+    path: "variant.tie",
+    kind: ParamKind::Choice(&["nothing", "complication"]),
+    default: Lit::Str("nothing"),
+    doc: "A tie (margin 0, the stakes hold): deals nothing (RULES.md) or a complication to the side that rolled (the seed text's \"less than or equal\").",
+};
+
+/// Whether a tie deals a complication.
+pub(crate) fn tie_deals(args: &Args) -> Result<bool, ParamError> {
+    Ok(args.choice("variant.tie")? == "complication")
+}
+
+/// The derived `trauma` field: 1 when the actor deals trauma, 2 when it
+/// takes it.
+#[inline]
+pub fn trauma(actor_wins: bool, takes: i64) -> i64 {
+    match (takes, actor_wins) {
+        (2, true) => 1,
+        (2, false) => 2,
+        _ => 0,
+    }
+}
+
+/// Field specs shared by the mechanics that end in a loser's fate.
+pub(crate) fn fate_fields() -> [FieldSpec; 3] {
+    [
+        FieldSpec::new(
+            "loser_takes",
+            FieldKind::Category(TAKES.to_vec()),
+            "What the loser takes: margin 1..=4 a complication, 5+ trauma (after any final push).",
+        ),
+        FieldSpec::new(
+            "rating",
+            FieldKind::Int,
+            "Die size rating the complication or trauma (re-roll of the winner's pool minus its 1s); 0 when none.",
+        ),
+        FieldSpec::new(
+            "trauma",
+            FieldKind::Category(TRAUMA.to_vec()),
+            "Who ends with trauma: \"dealt\" (the opposition) or \"taken\" (the actor).",
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fate_by_margin_and_push() {
+        assert_eq!(fate(0, false), (0, 0, 0));
+        assert_eq!(fate(1, false), (1, 1, 0));
+        assert_eq!(fate(4, false), (4, 1, 0));
+        assert_eq!(fate(5, false), (5, 2, 0));
+        assert_eq!(fate(17, false), (17, 2, 0));
+        // pushing: 6 under → one step → 1 under, a complication
+        assert_eq!(fate(6, true), (1, 1, 1));
+        // 5 under → one step → a tie, which still loses but deals nothing
+        assert_eq!(fate(5, true), (0, 0, 1));
+        assert_eq!(fate(16, true), (1, 1, 3));
+        assert_eq!(fate(4, true), (4, 1, 0));
+        // the seed text's reading: a tie deals a complication too
+        assert_eq!(fate_with(0, false, true), (0, 1, 0));
+        assert_eq!(fate_with(10, true, true), (0, 1, 2));
+        assert_eq!(fate_with(3, false, true), (3, 1, 0));
+    }
+}

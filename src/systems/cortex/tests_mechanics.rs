@@ -1,0 +1,340 @@
+//! Hand-worked numbers for the three Cortex mechanics, and Monte Carlo
+//! against the exact solvers at fixed seeds.
+
+use super::basic::{self, Basic};
+use super::contested::{self, Contested};
+use super::roll::RollLaw;
+use super::timed::{self, Timed};
+use super::{Pool, RatingTie, Sides};
+use crate::dist::Marginals;
+use crate::sim::{Plan, Tally, simulate};
+use crate::stats::{estimate, exact_value, z_score};
+use crate::systems::{Model, ParamMap, ParamValue};
+
+fn sides(actor: &str, aid: Option<&str>, opposition: &str, gang: Option<&str>) -> Sides {
+    Sides {
+        actor: actor.parse().unwrap(),
+        aid: aid.map(|a| a.parse().unwrap()),
+        opposition: opposition.parse().unwrap(),
+        gang: gang.map_or(vec![], |g| g.parse::<Pool>().unwrap().dice().to_vec()),
+    }
+}
+
+fn p(m: &Marginals, field: usize, value: i64) -> f64 {
+    m.field(field).get(&value).copied().unwrap_or(0.0)
+}
+
+fn mean(m: &Marginals, field: usize) -> f64 {
+    m.field(field).iter().map(|(v, p)| *v as f64 * p).sum()
+}
+
+fn close(a: f64, b: f64) {
+    assert!((a - b).abs() < 1e-12, "{a} vs {b}");
+}
+
+#[test]
+fn d6_d6_against_a_one_die_trouble_pool_by_hand() {
+    // 2d6 without 1s: total 0 (both 1s) 1/36; a lone kept die v = 2..6
+    // 2/36 each; two kept dice 4..12 with 1,2,3,4,5,4,3,2,1 of 36. So
+    // P(A = t) ×36 for t = 0, 2..12: 1, 2, 2, 3, 4, 5, 4, 5, 4, 3, 2, 1.
+    // 1d6 trouble: 0 or 2..6, 1/6 each.
+    // P(A > O) ×216 = 2·1 + 2·2 + 3·3 + 4·4 + 5·5 + (4+5+4+3+2+1)·6 = 170.
+    // P(A − O ≥ 5) ×216 = 4·1 + 5·1 + 4·2 + 5·3 + 4·4 + 3·5 + 2·6 + 1·6 = 81.
+    // P(O − A ≥ 5) ×216: O = 5 or 6 with A = 0: 2.
+    // Ties ×216: 1·1 + (2+2+3+4+5) = 17, which deal nothing.
+    let b = Basic::new(sides("d6 d6", None, "d6", None), RatingTie::Larger, false);
+    let m = b.exact();
+    close(p(&m, 0, 1), 170.0 / 216.0);
+    close(p(&m, 2, 1), 81.0 / 216.0);
+    close(p(&m, 7, 1), 81.0 / 216.0);
+    close(p(&m, 7, 2), 2.0 / 216.0);
+    close(p(&m, 3, 0), 17.0 / 216.0);
+    // Only d6s to re-roll on either side: every rating is d6.
+    close(p(&m, 4, 6), 199.0 / 216.0);
+    close(mean(&m, 5), 2.0 / 6.0);
+    // Pushing until safe: 5 under → one step → a tie (nothing); 6 under →
+    // one step → 1 under (a complication). No trauma is taken.
+    let b = Basic::new(sides("d6 d6", None, "d6", None), RatingTie::Larger, true);
+    let m = b.exact();
+    close(p(&m, 7, 2), 0.0);
+    close(p(&m, 6, 1), 2.0 / 216.0);
+    close(p(&m, 3, 0), 18.0 / 216.0);
+}
+
+#[test]
+fn ties_deal_a_complication_in_the_seed_text_variant() {
+    // Same pools as above: the 17/216 ties now deal a complication to the
+    // actor, so no one walks away clean. Every rating is d6 except the 0–0
+    // tie (1/216), where the opposition's dice all showed 1 and its empty
+    // complication pool rates d4 by the documented reading.
+    let b = Basic::new(sides("d6 d6", None, "d6", None), RatingTie::Larger, false)
+        .tie_complication(true);
+    let m = b.exact();
+    close(p(&m, 3, 0), 0.0);
+    close(p(&m, 4, 6), 215.0 / 216.0);
+    close(p(&m, 4, 4), 1.0 / 216.0);
+    close(p(&m, 0, 1), 170.0 / 216.0);
+    let c = Contested::new(
+        sides("d4", None, "d4", None),
+        RatingTie::Larger,
+        false,
+        true,
+        None,
+    )
+    .tie_complication(true);
+    close(p(&c.exact().unwrap(), 3, 0), 0.0);
+    let mut v = ParamMap::new();
+    v.set("variant.tie", ParamValue::Str("complication".into()));
+    assert!(Basic::from_values(&v).unwrap().tie_deals);
+    assert!(Contested::from_values(&v).unwrap().tie_deals);
+}
+
+#[test]
+fn a_pool_of_one_die_counts_only_that_die() {
+    let law = RollLaw::of(&[8], RatingTie::Larger);
+    let top = law.total.iter().rposition(|&p| p > 0.0).unwrap();
+    assert_eq!(top, 8);
+    // d8 vs 1d6: P(win) = (1+2+3+4+5+6+6)/6 / 8 = 27/48.
+    let b = Basic::new(sides("d8", None, "d6", None), RatingTie::Larger, false);
+    close(p(&b.exact(), 0, 1), 27.0 / 48.0);
+}
+
+#[test]
+fn all_dice_showing_one_total_zero_and_lose_the_tie() {
+    let law = RollLaw::of(&[4, 4, 4], RatingTie::Larger);
+    close(law.total[0], 1.0 / 64.0);
+    close(law.total[1], 0.0);
+    let b = Basic::new(sides("3d4", None, "2d6", None), RatingTie::Larger, false);
+    let r = b.resolve(0, 0);
+    assert!(!r.win && r.margin == 0 && r.takes == 0);
+}
+
+#[test]
+fn aid_adds_the_helpers_best_die() {
+    // d4 aided by d4 against 1d6: the actor's total is its d4 (or 0) plus
+    // the helper's d4 (or 0); by enumeration of 4·4 cases.
+    let b = Basic::new(
+        sides("d4", Some("d4"), "d6", None),
+        RatingTie::Larger,
+        false,
+    );
+    let law = b.actor_law();
+    // total 0: both 1s; 2: one 2 and one 1 (2 ways); 8: both 4s.
+    close(law.total[0], 1.0 / 16.0);
+    close(law.total[2], 2.0 / 16.0);
+    close(law.total[8], 1.0 / 16.0);
+}
+
+#[test]
+fn ganging_up_adds_dice_and_parameters_check() {
+    let mut v = ParamMap::new();
+    v.set("actor.pool", ParamValue::Str("2d6 d10".into()));
+    v.set("opposition.pool", ParamValue::Str("d8".into()));
+    v.set("opposition.gang", ParamValue::Str("3d6".into()));
+    let b = Basic::from_values(&v).unwrap();
+    assert_eq!(b.sides.opposition_with(3).dice(), &[8, 6, 6, 6]);
+    assert_eq!(b.sides.opposition_with(1).dice(), &[8, 6]);
+    v.set("opposition.trouble", ParamValue::Int(3));
+    assert_eq!(
+        Basic::from_values(&v).unwrap_err().key,
+        "opposition.trouble"
+    );
+    let mut v = ParamMap::new();
+    v.set("actor.pool", ParamValue::Str("d8 d7".into()));
+    let e = Basic::from_values(&v).unwrap_err();
+    assert_eq!(e.key, "actor.pool");
+    assert!(
+        e.message.contains("d7") && e.message.contains("allowed"),
+        "{e}"
+    );
+    let b = Basic::from_values(&ParamMap::new()).unwrap();
+    assert_eq!(b.sides.opposition.dice(), &[6, 6]);
+}
+
+/// Run `model` for `trials` and check every metric and every value of
+/// every field against the exact marginals, |z| < 5.
+fn agrees(model: &dyn Model, seed: u64, trials: u64, what: &str) {
+    let plan = Plan {
+        seed,
+        trials,
+        precision: None,
+    };
+    let tally: Tally = simulate(&[(0, model)], &plan, &()).remove(0);
+    let exact = model.exact().unwrap();
+    for spec in &model.schema().metrics {
+        let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
+        assert!(z.abs() < 5.0, "{what}: {} z = {z}", spec.name);
+    }
+    let n = trials as f64;
+    for f in 0..exact.len() {
+        let seen: std::collections::BTreeMap<i64, u64> = tally.field(f).iter().collect();
+        for v in exact.field(f).keys().chain(seen.keys()) {
+            let p = exact.field(f).get(v).copied().unwrap_or(0.0);
+            let got = *seen.get(v).unwrap_or(&0) as f64 / n;
+            let se = (p * (1.0 - p) / n).max(0.0).sqrt();
+            assert!(
+                (got - p).abs() < 5.0 * se + 1e-9,
+                "{what}: field {f} value {v}: mc {got}, exact {p}"
+            );
+        }
+    }
+}
+
+#[test]
+fn basic_monte_carlo_agrees_with_exact_on_30_configs() {
+    let configs: [(&str, Option<&str>, &str, Option<&str>); 15] = [
+        ("d8 d6 d6", None, "2d6", None),
+        ("d6 d6", None, "d6", None),
+        ("d4", None, "d4", None),
+        ("d12 d10 d8 d6", None, "6d6", None),
+        ("2d4", Some("d8"), "3d6", None),
+        ("d10 d8", None, "d8", Some("4d6")),
+        ("20d12", None, "20d12", None),
+        ("d12", None, "5d6", None),
+        ("3d4 d12", Some("d6 d6"), "d10 d10", Some("d8")),
+        ("d8 d8", None, "d12 d4", None),
+        ("5d6", None, "2d6", None),
+        ("d10 2d6", None, "4d6", None),
+        ("d4 d6 d8 d10 d12", Some("d4"), "d12 d12", Some("2d6")),
+        ("2d8", None, "20d6", None),
+        ("d6 d4", None, "d12 d10 d8", None),
+    ];
+    let mut n = 0;
+    for (i, &(a, aid, o, gang)) in configs.iter().enumerate() {
+        for (tie, push) in [(RatingTie::Larger, false), (RatingTie::Smaller, true)] {
+            let tie_deals = push && i % 2 == 1;
+            let b = Basic::new(sides(a, aid, o, gang), tie, push).tie_complication(tie_deals);
+            let what = format!(
+                "{a} aid {aid:?} vs {o} gang {gang:?} {tie:?} push {push} tie deals {tie_deals}"
+            );
+            agrees(basic::model(b).as_ref(), 100 + i as u64, 1_000_000, &what);
+            n += 1;
+        }
+    }
+    assert_eq!(n, 30);
+}
+
+#[test]
+fn contested_d4_against_d4_by_hand() {
+    // f(s) = P(the side facing stakes s loses eventually), one d4 each
+    // (totals 0, 2, 3, 4 with 1/4 each): f(4) = 1, f(3) = 3/4,
+    // f(2) = 1/2 + 1/4·(1/4) + 0 = 9/16, f(0) = 1/4 + 1/4·(7/16) + 1/4·(1/4)
+    // = 27/64. The actor opens: P(win) = ¼(f(0) + f(2) + f(3) + f(4))
+    // = (27 + 36 + 48 + 64)/256 = 175/256.
+    let c = Contested::new(
+        sides("d4", None, "d4", None),
+        RatingTie::Larger,
+        false,
+        true,
+        None,
+    );
+    let m = c.exact().unwrap();
+    close(p(&m, 0, 1), 175.0 / 256.0);
+    // The opening roll never ends it; the shortest contest is two rolls.
+    close(p(&m, 1, 1), 0.0);
+    // Two rolls when the responder fails at once: ¼(¼ + ½ + ¾ + 1) = 10/16.
+    close(p(&m, 1, 2), 10.0 / 16.0);
+}
+
+#[test]
+fn contested_monte_carlo_agrees_with_exact() {
+    type Case<'a> = (
+        &'a str,
+        Option<&'a str>,
+        &'a str,
+        Option<&'a str>,
+        bool,
+        Option<i64>,
+    );
+    let cases: [Case; 6] = [
+        ("d4", None, "d4", None, false, None),
+        ("d8 d6 d6", None, "2d6", None, true, None),
+        ("d10 d8", Some("d6"), "d8", Some("3d6"), false, None),
+        ("d6 d6", None, "d8 d8", None, true, Some(3)),
+        ("2d8 d4", None, "d12", Some("d10 d4"), false, Some(6)),
+        ("4d6", None, "6d6", None, true, None),
+    ];
+    for (i, &(a, aid, o, gang, push, give_in)) in cases.iter().enumerate() {
+        let actor_first = i % 2 == 0;
+        let c = Contested::new(
+            sides(a, aid, o, gang),
+            RatingTie::Larger,
+            push,
+            actor_first,
+            give_in,
+        )
+        .tie_complication(i == 1 || i == 4);
+        let what = format!("contest {a} vs {o} gang {gang:?} give_in {give_in:?}");
+        agrees(
+            contested::model(c).as_ref(),
+            300 + i as u64,
+            1_000_000,
+            &what,
+        );
+    }
+}
+
+#[test]
+fn contest_gang_dice_are_knocked_out_by_raises() {
+    // Against a d4 with ten d12 helpers the gang shrinks as the actor
+    // raises, so the actor does better than against a fixed 11-die pool
+    // (slightly: it must first raise against eleven dice). Monte Carlo
+    // checks the knock-out rule itself against the chain.
+    let gang = Contested::new(
+        sides("d12 d12", None, "d4", Some("10d12")),
+        RatingTie::Larger,
+        false,
+        true,
+        None,
+    );
+    let fixed = Contested::new(
+        sides("d12 d12", None, "d4 10d12", None),
+        RatingTie::Larger,
+        false,
+        true,
+        None,
+    );
+    let (pg, pf) = (
+        p(&gang.exact().unwrap(), 0, 1),
+        p(&fixed.exact().unwrap(), 0, 1),
+    );
+    assert!(pg > pf, "{pg} vs {pf}");
+}
+
+#[test]
+fn timed_by_hand() {
+    let s = sides("d8 d6", None, "2d6", None);
+    let b = Basic::new(s.clone(), RatingTie::Larger, false);
+    let (extra, _) = b.success_odds();
+    let opp: Pool = "2d6".parse().unwrap();
+    // One step, one beat: the step is always done; time left only on an
+    // extraordinary success.
+    let m = Timed::new(&s, std::slice::from_ref(&opp), 1, false)
+        .exact()
+        .unwrap();
+    close(p(&m, 0, 1), 1.0);
+    close(p(&m, 3, 1), extra);
+    // Two steps, one beat: only an extraordinary first step leaves time.
+    let m = Timed::new(&s, &[opp.clone(), opp.clone()], 1, false)
+        .exact()
+        .unwrap();
+    close(p(&m, 0, 1), extra);
+    close(p(&m, 3, 1), extra * extra);
+}
+
+#[test]
+fn timed_monte_carlo_agrees_with_exact() {
+    let cases: [(&str, &[&str], i64, bool); 4] = [
+        ("d8 d6 d6", &["2d6", "2d6", "2d6"], 4, false),
+        ("d8 d6 d6", &["2d6", "3d6", "d10 d8"], 5, true),
+        ("d12 d10", &["4d6"; 6], 6, false),
+        ("d6 d6", &["d6"; 3], 3, true),
+    ];
+    for (i, &(a, steps, beats, repeat)) in cases.iter().enumerate() {
+        let s = sides(a, None, "2d6", None);
+        let opp: Vec<Pool> = steps.iter().map(|t| t.parse().unwrap()).collect();
+        let t = Timed::new(&s, &opp, beats, repeat);
+        let what = format!("timed {a} {steps:?} beats {beats} repeat {repeat}");
+        agrees(timed::model(t).as_ref(), 500 + i as u64, 1_000_000, &what);
+    }
+}

@@ -1,0 +1,323 @@
+//! `cortex.timed`: a timed action (RULES.md §2.4). A clock of B beats and a
+//! list of steps, each a basic action. A roll costs one beat, an
+//! extraordinary success none, a failure two (and the step is passed, or,
+//! in the `repeat` variant, tried again). The actor is out of time when the
+//! beats reach 0 or less with steps still to do.
+//!
+//! Exact: each step's (extraordinary, success, failure) odds come from the
+//! exact basic-action solver; the clock is an absorbing chain over (step,
+//! beats left) solved by [`crate::dist::markov::absorb`].
+
+use super::basic::Basic;
+use super::roll::{Rolled, roll_best_die};
+use super::{
+    ACTOR_AID, ACTOR_POOL, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL, OPPOSITION_TROUBLE, Pool,
+    RatingTie, Sides,
+};
+use crate::dice::DiceRng;
+use crate::dist::{Limits, Marginals, Next, absorb};
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
+    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+};
+
+/// The most steps a timed action may have.
+pub const MAX_STEPS: usize = 20;
+
+fn check_steps(v: &ParamValue) -> Result<(), String> {
+    match v {
+        ParamValue::Int(n) if (1..=MAX_STEPS as i64).contains(n) => Ok(()),
+        ParamValue::Int(n) => Err(format!("{n} is out of range")),
+        ParamValue::List(items) if (1..=MAX_STEPS).contains(&items.len()) => {
+            for item in items {
+                match item {
+                    ParamValue::Str(s) => {
+                        s.parse::<Pool>()
+                            .map_err(|e| format!("step \"{s}\": {e}"))?;
+                    }
+                    other => return Err(format!("a step is {}, not a pool", other.type_name())),
+                }
+            }
+            Ok(())
+        }
+        ParamValue::List(items) => Err(format!("{} steps is out of range", items.len())),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    }
+}
+
+static PARAMS: [ParamSpec; 8] = [
+    ACTOR_POOL,
+    ACTOR_AID,
+    OPPOSITION_POOL,
+    OPPOSITION_TROUBLE,
+    OPPOSITION_GANG,
+    ParamSpec {
+        path: "steps",
+        kind: ParamKind::Custom {
+            expects: "a number of steps 1..=20 (each against the opposition), or a list of 1..=20 opposition pools such as [\"2d6\", \"d8 d6\"]",
+            check: check_steps,
+        },
+        default: Lit::Int(3),
+        doc: "The steps of the action: how many basic actions against the opposition, or each step's opposing pool.",
+    },
+    ParamSpec {
+        path: "beats",
+        kind: ParamKind::Int { min: 1, max: 60 },
+        default: Lit::Int(4),
+        doc: "Beats of time on the clock.",
+    },
+    ParamSpec {
+        path: "variant.failure",
+        kind: ParamKind::Choice(&["move-on", "repeat"]),
+        default: Lit::Str("move-on"),
+        doc: "After a failed step: move on to the next (default) or repeat it.",
+    },
+];
+
+const FIELDS: usize = 4;
+
+fn schema() -> Schema {
+    Schema {
+        fields: vec![
+            FieldSpec::new(
+                "completed",
+                FieldKind::Bool,
+                "Every step was passed before the time ran out.",
+            ),
+            FieldSpec::new(
+                "beats_left",
+                FieldKind::Int,
+                "Beats on the clock at the end (0 or less when out of time).",
+            ),
+            FieldSpec::new("rolls", FieldKind::Int, "Basic actions rolled."),
+            FieldSpec::new(
+                "clean",
+                FieldKind::Bool,
+                "Completed with at least one beat left (no choice between getaway and objective).",
+            ),
+        ],
+        metrics: vec![
+            MetricSpec::new(
+                "p_completed",
+                MetricKind::Prob {
+                    field: 0,
+                    pred: Pred::Eq(1),
+                },
+                "Probability every step is done in time.",
+            ),
+            MetricSpec::new(
+                "p_clean",
+                MetricKind::Prob {
+                    field: 3,
+                    pred: Pred::Eq(1),
+                },
+                "Probability of finishing with time left.",
+            ),
+            MetricSpec::new(
+                "mean_rolls",
+                MetricKind::Mean { field: 2 },
+                "Mean number of rolls.",
+            ),
+        ],
+    }
+}
+
+/// One step: a basic action against its own opposition.
+#[derive(Clone, Debug, PartialEq)]
+struct Step {
+    basic: Basic,
+    actor: Vec<u32>,
+    aid: Option<Vec<u32>>,
+    opposition: Vec<u32>,
+}
+
+/// A fully checked timed action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timed {
+    steps: Vec<Step>,
+    pub beats: i64,
+    pub repeat: bool,
+}
+
+impl Timed {
+    /// Steps against `oppositions` (each with the gang of `sides`).
+    pub fn new(sides: &Sides, oppositions: &[Pool], beats: i64, repeat: bool) -> Timed {
+        let steps = oppositions
+            .iter()
+            .map(|o| {
+                let s = Sides {
+                    opposition: o.clone(),
+                    ..sides.clone()
+                };
+                let basic = Basic::new(s.clone(), RatingTie::Larger, false);
+                Step {
+                    basic,
+                    actor: s.actor.dice().to_vec(),
+                    aid: s.aid.as_ref().map(|p| p.dice().to_vec()),
+                    opposition: s.opposition_with(s.gang.len()).dice().to_vec(),
+                }
+            })
+            .collect();
+        Timed {
+            steps,
+            beats,
+            repeat,
+        }
+    }
+
+    pub fn from_values(values: &ParamMap) -> Result<Timed, ParamError> {
+        let args = Args::new(&PARAMS, values)?;
+        let sides = Sides::from_args(&args)?;
+        let oppositions = match args.value("steps") {
+            Some(ParamValue::List(items)) => items
+                .iter()
+                .map(|v| match v {
+                    ParamValue::Str(s) => s
+                        .parse::<Pool>()
+                        .map_err(|e| ParamError::new("steps", format!("step \"{s}\": {e}"))),
+                    other => Err(ParamError::new("steps", format!("{other} is not a pool"))),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            _ => vec![sides.opposition.clone(); args.int("steps")? as usize],
+        };
+        Ok(Timed::new(
+            &sides,
+            &oppositions,
+            args.int("beats")?,
+            args.choice("variant.failure")? == "repeat",
+        ))
+    }
+
+    /// Where one roll leaves the clock: `(next step, beats left)` for an
+    /// extraordinary success, a success and a failure.
+    #[inline]
+    fn moves(&self, step: usize, beats: i64) -> [(usize, i64); 3] {
+        let after_failure = if self.repeat { step } else { step + 1 };
+        [
+            (step + 1, beats),
+            (step + 1, beats - 1),
+            (after_failure, beats - 2),
+        ]
+    }
+
+    /// The outcome, if the clock stops at `(step, beats)` after `rolls`.
+    #[inline]
+    fn stop(&self, step: usize, beats: i64, rolls: i64) -> Option<[i64; FIELDS]> {
+        if step == self.steps.len() {
+            Some([1, beats, rolls, (beats >= 1) as i64])
+        } else if beats <= 0 {
+            Some([0, beats, rolls, 0])
+        } else {
+            None
+        }
+    }
+
+    /// Exact marginals.
+    pub fn exact(&self) -> Option<Marginals> {
+        let odds: Vec<[f64; 3]> = self
+            .steps
+            .iter()
+            .map(|s| {
+                let (extra, win) = s.basic.success_odds();
+                [extra, win - extra, 1.0 - win]
+            })
+            .collect();
+        let solved = absorb(
+            (0usize, self.beats),
+            FIELDS,
+            Limits::default(),
+            |round, &(i, b), out| {
+                for (&(i, b), &p) in self.moves(i, b).iter().zip(&odds[i]) {
+                    if p == 0.0 {
+                        continue;
+                    }
+                    let next = match self.stop(i, b, round as i64) {
+                        Some(outcome) => Next::Stop(outcome.to_vec()),
+                        None => Next::Go((i, b)),
+                    };
+                    out.push((next, p));
+                }
+            },
+        )?;
+        Some(solved.marginals)
+    }
+
+    /// One timed action.
+    pub fn sample(&self, rng: &mut DiceRng) -> [i64; FIELDS] {
+        let (mut i, mut b, mut rolls) = (0usize, self.beats, 0i64);
+        loop {
+            let s = &self.steps[i];
+            let a = Rolled::roll(rng, &s.actor).total
+                + s.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
+            let o = Rolled::roll(rng, &s.opposition).total;
+            let which = if a - o >= KNOCKOUT {
+                0
+            } else if a > o {
+                1
+            } else {
+                2
+            };
+            (i, b) = self.moves(i, b)[which];
+            rolls += 1;
+            if let Some(outcome) = self.stop(i, b, rolls) {
+                return outcome;
+            }
+        }
+    }
+}
+
+/// The mechanic `cortex.timed`.
+pub struct TimedAction;
+
+pub fn model(timed: Timed) -> Box<dyn Model> {
+    Box::new(TimedModel {
+        timed,
+        schema: schema(),
+    })
+}
+
+struct TimedModel {
+    timed: Timed,
+    schema: Schema,
+}
+
+impl Model for TimedModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        tally.record_trials(rng, trials, |rng| self.timed.sample(rng));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        self.timed.exact()
+    }
+}
+
+impl Mechanic for TimedAction {
+    fn name(&self) -> &'static str {
+        "cortex.timed"
+    }
+
+    fn summary(&self) -> &'static str {
+        "A timed action: basic-action steps against a clock of beats; extraordinary successes cost no time, failures an extra beat."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        Ok(model(Timed::from_values(values)?))
+    }
+}
