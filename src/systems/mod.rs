@@ -10,6 +10,7 @@
 
 pub mod gateway;
 mod params;
+pub mod questworlds;
 mod schema;
 
 pub use params::{Args, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue};
@@ -50,7 +51,7 @@ pub trait Model: Send + Sync {
 
 /// Every mechanic oddsmith knows, in the order `oddsmith systems` lists them.
 pub fn registry() -> &'static [&'static dyn Mechanic] {
-    &[&gateway::Challenge]
+    &[&gateway::Challenge, &questworlds::contest::Contest]
 }
 
 /// The mechanic called `name`, if any.
