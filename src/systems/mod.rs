@@ -51,7 +51,11 @@ pub trait Model: Send + Sync {
 
 /// Every mechanic oddsmith knows, in the order `oddsmith systems` lists them.
 pub fn registry() -> &'static [&'static dyn Mechanic] {
-    &[&gateway::Challenge, &questworlds::contest::Contest]
+    &[
+        &gateway::Challenge,
+        &questworlds::contest::Contest,
+        &questworlds::scored::ScoredSequence,
+    ]
 }
 
 /// The mechanic called `name`, if any.

@@ -12,6 +12,8 @@
 pub mod contest;
 pub mod rating;
 pub mod roll;
+pub mod scored;
+pub mod sequence;
 
 pub use rating::Rating;
 pub use roll::{Augment, Exchange, Matchup, Roll, Verdict};

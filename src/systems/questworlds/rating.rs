@@ -78,7 +78,7 @@ impl FromStr for Rating {
         } else {
             m.parse().map_err(|_| bad())?
         };
-        if !(1..=D20).contains(&t) || m < 1 || m > MAX_RATING / D20 {
+        if !(1..=D20).contains(&t) || !(1..=MAX_RATING / D20).contains(&m) {
             return Err(bad());
         }
         Ok(Rating(t + D20 * m))
