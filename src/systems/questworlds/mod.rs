@@ -14,6 +14,7 @@ pub mod rating;
 pub mod roll;
 pub mod scored;
 pub mod sequence;
+pub mod wagered;
 
 pub use rating::Rating;
 pub use roll::{Augment, Exchange, Matchup, Roll, Verdict};
