@@ -9,6 +9,7 @@
 //! solved by `dist::markov::absorb` below a documented state-space limit and
 //! simulated always.
 
+pub mod chained;
 pub mod contest;
 pub mod rating;
 pub mod roll;
