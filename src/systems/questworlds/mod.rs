@@ -11,6 +11,7 @@
 
 pub mod chained;
 pub mod contest;
+pub mod group;
 pub mod rating;
 pub mod roll;
 pub mod scored;
