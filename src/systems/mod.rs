@@ -55,6 +55,10 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
         &gateway::Challenge,
         &questworlds::contest::Contest,
         &questworlds::scored::ScoredSequence,
+        &questworlds::wagered::WageredSequence,
+        &questworlds::chained::ChainedSequence,
+        &questworlds::group::GroupContest,
+        &questworlds::group::PrizeContest,
     ]
 }
 
