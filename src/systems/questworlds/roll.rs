@@ -403,7 +403,7 @@ mod tests {
             (ex.verdict, ex.degree, ex.victor_big),
             (Verdict::Victory, 3, true)
         );
-        // rolling 6 it is one plain mastery success: zero successes vs …
+        // Rolling 6 it fails the die but keeps its mastery: one success.
         assert_eq!(Roll::of(Rating(25), 6).successes, 1);
     }
 
@@ -469,10 +469,8 @@ mod tests {
             (ex.verdict, ex.story_points, ex.degree),
             (Verdict::Victory, 1, 0)
         );
-        // 0 (face 11) against 1 (face 3)… 11 > 3 wins again; against a
-        // face 9 success with PC face 11 also wins; with PC 0 successes on
-        // face 15 and resistance big success (face 10, 2 successes): +1 is
-        // still a defeat, so nothing is spent.
+        // 0 successes (face 15) against a big success (face 10, two): one
+        // point only reaches 1 < 2, still a defeat, so nothing is spent.
         let ex = m.judge(Roll::of(Rating(10), 15), Roll::of(Rating(10), 10));
         assert_eq!(
             (ex.verdict, ex.story_points, ex.degree),
