@@ -410,6 +410,22 @@ mod tests {
     }
 
     #[test]
+    fn too_many_states_leave_it_to_monte_carlo() {
+        // 20M10 (220 AP) a side, staking 1 AP: the two AP totals spread
+        // past the 20,000-state limit, so there is no exact answer.
+        let m = model(
+            Wagered::new(
+                sequence::matchup(Rating(220), Rating(220)),
+                1,
+                1,
+                Desperation::Keep,
+            ),
+            1000,
+        );
+        assert!(m.exact().is_none());
+    }
+
+    #[test]
     fn monte_carlo_agrees_with_exact_on_20_configs() {
         let ratings = [
             ("10", "10"),
