@@ -59,3 +59,28 @@ fn sequence_scenarios_agree_in_both_mode() {
         assert_eq!(csv_rows(&out.join("summary.csv")).len(), 2 * 25);
     }
 }
+
+#[test]
+fn a_bad_rating_names_key_value_and_notation() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = scenario(
+        dir.path(),
+        "bad.toml",
+        "mechanic = \"questworlds.contest\"\n[sweep]\n\"pc.rating\" = [\"15\", \"5Q\"]\n",
+    );
+    let out = dir.path().join("out");
+    let o = oddsmith(&[
+        "run",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("`pc.rating`") && err.contains("5Q") && err.contains("4M2"),
+        "{err}"
+    );
+    assert!(entries(&out).is_empty());
+}
