@@ -58,7 +58,7 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
         &questworlds::wagered::WageredSequence,
         &questworlds::chained::ChainedSequence,
         &questworlds::group::GroupContest,
-        &questworlds::group::PrizeContest,
+        &questworlds::prize::PrizeContest,
     ]
 }
 

@@ -3,7 +3,7 @@
 //! A side rolls a d20 against its rating's target: under it is a success,
 //! equal a big success (two), over a failure; each mastery adds one. The
 //! single contest ([`contest`]) is solved exactly by classes of faces; the
-//! group contest and the one-prize contest ([`group`]) combine single
+//! group contest ([`group`]) and the one-prize contest ([`prize`]) combine single
 //! rolls; the three sequences ([`scored`], [`wagered`], [`chained`]) are
 //! absorbing Markov chains over round-by-round contests ([`sequence`]),
 //! solved by `dist::markov::absorb` below a documented state-space limit and
@@ -12,6 +12,7 @@
 pub mod chained;
 pub mod contest;
 pub mod group;
+pub mod prize;
 pub mod rating;
 pub mod roll;
 pub mod scored;
