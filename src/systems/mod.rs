@@ -12,6 +12,7 @@ pub mod cgg;
 pub mod cortex;
 pub mod gateway;
 mod params;
+pub mod questworlds;
 mod schema;
 pub mod statements;
 
@@ -64,6 +65,12 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
         &cgg::fallout::FalloutMechanic,
         &cgg::diligence::DiligenceMechanic,
         &cgg::tension::TensionMechanic,
+        &questworlds::contest::Contest,
+        &questworlds::scored::ScoredSequence,
+        &questworlds::wagered::WageredSequence,
+        &questworlds::chained::ChainedSequence,
+        &questworlds::group::GroupContest,
+        &questworlds::prize::PrizeContest,
         &statements::Statement,
         &statements::Scene,
         &statements::Experience,

@@ -1,0 +1,379 @@
+//! `questworlds.chained`: the chained sequence (RULES.md §4.5, [5.4]).
+//! Each side has resolve (PC 5, named NPC 3, mook 1, impersonal 1..5); the
+//! loser of a round loses degree + 1 resolve, and at ≤ 0 it is out. A PC
+//! may instead take a consequence of −5 per point for a loss of 1..4, which
+//! lowers its TN for the rest of the sequence. The degree comes from the
+//! resolve the loser lost (traded points are not counted).
+
+use super::Exchange;
+use super::sequence::{
+    self, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
+};
+use super::{Matchup, Rating, Verdict};
+use crate::dice::DiceRng;
+use crate::dist::Next;
+use crate::systems::{
+    Args, Lit, Mechanic, Model, ParamError, ParamKind, ParamMap, ParamSpec, Schema,
+};
+
+/// Named resolve levels (§5.4.3, 5.4.5).
+pub const RESOLVE_NAMES: &[(&str, i64)] = &[("pc", 5), ("named", 3), ("mook", 1)];
+
+/// TN penalty per point of resolve traded for a consequence.
+pub const PENALTY_PER_POINT: i64 = 5;
+/// The largest loss a consequence can buy off.
+pub const MAX_TRADE: i64 = 4;
+
+/// When the PC trades a resolve loss for a consequence.
+pub const TRADE_POLICIES: &[&str] = &["never", "when-it-saves", "always"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trade {
+    Never,
+    /// Only when the loss would take the PC out.
+    WhenItSaves,
+    /// Every loss that can be traded.
+    Always,
+}
+
+/// Final degree from the resolve the loser lost: 1 → 0, 2–3 → 1, 4–5 → 2,
+/// 6–7 → 3, 8+ → 4.
+pub fn final_degree(lost: i64) -> i64 {
+    (lost / 2).clamp(0, sequence::MAX_DEGREE)
+}
+
+/// A chained sequence.
+pub struct Chained {
+    pub pc: Rating,
+    pub opponent: Rating,
+    pub pc_resolve: i64,
+    pub opponent_resolve: i64,
+    pub trade: Trade,
+    /// The round contest with 0, 1, 2 … points traded so far.
+    matchups: Vec<Matchup>,
+    tables: Vec<Vec<(Exchange, f64)>>,
+}
+
+/// Resolve of the PC, of the opponent, and points traded by the PC.
+pub type State = (i64, i64, i64);
+
+impl Chained {
+    pub fn new(
+        pc: Rating,
+        opponent: Rating,
+        pc_resolve: i64,
+        opponent_resolve: i64,
+        trade: Trade,
+    ) -> Self {
+        // A trade is only taken while the PC's TN stays ≥ 1, so at most
+        // this many points are ever traded.
+        let most = ((pc.tn() - 1) / PENALTY_PER_POINT).max(0);
+        let matchups: Vec<Matchup> = (0..=most)
+            .map(|k| sequence::matchup(pc.plus(-PENALTY_PER_POINT * k), opponent))
+            .collect();
+        Chained {
+            tables: matchups.iter().map(round_table).collect(),
+            matchups,
+            pc,
+            opponent,
+            pc_resolve,
+            opponent_resolve,
+            trade,
+        }
+    }
+
+    fn can_trade(&self, traded: i64, loss: i64) -> bool {
+        loss <= MAX_TRADE && self.pc.tn() - PENALTY_PER_POINT * (traded + loss) >= 1
+    }
+
+    /// Round `round` from `state` when the contest gave `ex`.
+    pub fn after(&self, round: usize, &(pc, opp, traded): &State, ex: &Exchange) -> Next<State> {
+        let loss = ex.degree + 1;
+        let stop = |winner, lost, pc, opp| {
+            Next::Stop(vec![
+                winner,
+                round as i64,
+                final_degree(lost),
+                pc,
+                opp,
+                -PENALTY_PER_POINT * traded,
+            ])
+        };
+        match ex.verdict {
+            Verdict::Tie => Next::Go((pc, opp, traded)),
+            Verdict::Victory if opp - loss <= 0 => {
+                stop(PC, self.opponent_resolve - (opp - loss), pc, opp - loss)
+            }
+            Verdict::Victory => Next::Go((pc, opp - loss, traded)),
+            Verdict::Defeat => {
+                let trade = match self.trade {
+                    Trade::Never => false,
+                    Trade::WhenItSaves => pc - loss <= 0,
+                    Trade::Always => true,
+                };
+                if trade && self.can_trade(traded, loss) {
+                    Next::Go((pc, opp, traded + loss))
+                } else if pc - loss <= 0 {
+                    stop(OPPONENT, self.pc_resolve - (pc - loss), pc - loss, opp)
+                } else {
+                    Next::Go((pc - loss, opp, traded))
+                }
+            }
+        }
+    }
+}
+
+impl Sequence for Chained {
+    type State = State;
+
+    fn start(&self) -> State {
+        (self.pc_resolve, self.opponent_resolve, 0)
+    }
+
+    fn transitions(&self, round: usize, state: &State, out: &mut Vec<(Next<State>, f64)>) {
+        for (ex, p) in &self.tables[state.2 as usize] {
+            out.push((self.after(round, state, ex), *p));
+        }
+    }
+
+    fn sample_round(&self, round: usize, state: &State, rng: &mut DiceRng) -> Next<State> {
+        let ex = essential(self.matchups[state.2 as usize].sample(rng));
+        self.after(round, state, &ex)
+    }
+
+    fn tallies(&self, &(pc, opp, traded): &State) -> Vec<i64> {
+        vec![pc, opp, -PENALTY_PER_POINT * traded]
+    }
+}
+
+static PARAMS: [ParamSpec; 8] = [
+    SIDE_PARAMS[0],
+    SIDE_PARAMS[1],
+    SIDE_PARAMS[2],
+    SIDE_PARAMS[3],
+    SIDE_PARAMS[4],
+    ParamSpec {
+        path: "pc.resolve",
+        kind: ParamKind::Int { min: 1, max: 10 },
+        default: Lit::Int(5),
+        doc: "The PC's starting resolve (5 in the rules).",
+    },
+    ParamSpec {
+        path: "opponent.resolve",
+        kind: ParamKind::IntOrName {
+            min: 1,
+            max: 10,
+            names: RESOLVE_NAMES,
+        },
+        default: Lit::Str("named"),
+        doc: "The opposition's resolve: \"pc\" 5, \"named\" 3, \"mook\" 1, or 1..=10 (impersonal opposition 1..5).",
+    },
+    ParamSpec {
+        path: "pc.trade",
+        kind: ParamKind::Choice(TRADE_POLICIES),
+        default: Lit::Str("never"),
+        doc: "When the PC trades a resolve loss of 1..4 for a consequence of −5 TN per point for the rest of the sequence: \"never\", \"when-it-saves\" (the loss would take it out), \"always\"; never when the TN would fall below 1.",
+    },
+];
+
+fn schema() -> Schema {
+    sequence::schema(&[
+        ("pc_resolve", "The PC's resolve at the end (≤ 0 when out)."),
+        (
+            "opponent_resolve",
+            "The opposition's resolve at the end (≤ 0 when out).",
+        ),
+        (
+            "pc_consequence",
+            "The PC's total consequence penalty from traded resolve (−5 per point).",
+        ),
+    ])
+}
+
+/// Build a chained sequence from scenario values.
+pub fn chained_from(values: &ParamMap) -> Result<Chained, ParamError> {
+    let args = Args::new(&PARAMS, values)?;
+    let (pc, opp) = sequence::sides(&args)?;
+    let trade = match args.choice("pc.trade")?.as_str() {
+        "when-it-saves" => Trade::WhenItSaves,
+        "always" => Trade::Always,
+        _ => Trade::Never,
+    };
+    Ok(Chained::new(
+        pc,
+        opp,
+        args.int("pc.resolve")?,
+        args.int("opponent.resolve")?,
+        trade,
+    ))
+}
+
+/// The model of a chained sequence.
+pub fn model(chained: Chained, max_rounds: usize) -> Box<dyn Model> {
+    Box::new(SequenceModel::<Chained, 6> {
+        sequence: chained,
+        schema: schema(),
+        max_rounds,
+    })
+}
+
+/// The mechanic `questworlds.chained`.
+pub struct ChainedSequence;
+
+impl Mechanic for ChainedSequence {
+    fn name(&self) -> &'static str {
+        "questworlds.chained"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Chained sequence: contests wearing down resolve until one side is out."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        let args = Args::new(&PARAMS, values)?;
+        Ok(model(chained_from(values)?, sequence::max_rounds(&args)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sequence::testing::{assert_agrees, p_victory, values};
+    use super::*;
+    use crate::systems::ParamValue;
+
+    fn ex(verdict: Verdict, degree: i64) -> Exchange {
+        Exchange {
+            verdict,
+            degree,
+            pc_successes: 0,
+            story_points: 0,
+            victor_big: false,
+        }
+    }
+
+    #[test]
+    fn final_degrees() {
+        let got: Vec<i64> = (1..=9).map(final_degree).collect();
+        assert_eq!(got, [0, 1, 1, 2, 2, 3, 3, 4, 4]);
+    }
+
+    #[test]
+    fn losses_and_trades() {
+        let c = Chained::new(Rating(15), Rating(10), 5, 3, Trade::WhenItSaves);
+        // A victory of degree 1 costs the opponent 2.
+        assert_eq!(
+            c.after(1, &(5, 3, 0), &ex(Verdict::Victory, 1)),
+            Next::Go((5, 1, 0))
+        );
+        // … and of degree 2 takes it out, having lost 3: degree 1.
+        assert_eq!(
+            c.after(4, &(5, 3, 0), &ex(Verdict::Victory, 2)),
+            Next::Stop(vec![PC, 4, 1, 5, 0, 0])
+        );
+        // A loss that does not take the PC out is not traded.
+        assert_eq!(
+            c.after(1, &(5, 3, 0), &ex(Verdict::Defeat, 1)),
+            Next::Go((3, 3, 0))
+        );
+        // One that would is: 2 points, −10 TN.
+        assert_eq!(
+            c.after(1, &(2, 3, 0), &ex(Verdict::Defeat, 1)),
+            Next::Go((2, 3, 2))
+        );
+        // Not when the TN would fall below 1 (15 − 5×(2+1) = 0).
+        assert_eq!(
+            c.after(2, &(2, 3, 2), &ex(Verdict::Defeat, 0)),
+            Next::Go((1, 3, 2))
+        );
+        // A loss of 5 cannot be traded.
+        assert_eq!(
+            c.after(3, &(5, 3, 0), &ex(Verdict::Defeat, 4)),
+            Next::Stop(vec![OPPONENT, 3, 2, 0, 3, 0])
+        );
+    }
+
+    #[test]
+    fn a_mook_falls_to_the_first_victory() {
+        use ParamValue::*;
+        let m = ChainedSequence
+            .prepare(&values(&[
+                ("pc.rating", Int(10)),
+                ("opponent.rating", Int(10)),
+                ("opponent.resolve", Str("mook".into())),
+            ]))
+            .unwrap();
+        // With 1 resolve each, the first decisive round decides: at equal
+        // ratings, 1/2 exactly (ties just repeat).
+        let even = ChainedSequence
+            .prepare(&values(&[
+                ("pc.rating", Int(10)),
+                ("opponent.rating", Int(10)),
+                ("opponent.resolve", Str("mook".into())),
+                ("pc.resolve", Int(1)),
+            ]))
+            .unwrap();
+        assert!((p_victory(even.as_ref()) - 0.5).abs() < 1e-12);
+        // With 5 resolve, the PC loses only if it loses every decisive
+        // round until its 5 are gone.
+        let p = p_victory(m.as_ref());
+        assert!(p > 0.85, "{p}");
+        let trading = ChainedSequence
+            .prepare(&values(&[
+                ("pc.rating", Int(10)),
+                ("opponent.rating", Int(10)),
+                ("opponent.resolve", Str("mook".into())),
+                ("pc.trade", Str("when-it-saves".into())),
+            ]))
+            .unwrap();
+        assert!(p_victory(trading.as_ref()) > p);
+    }
+
+    #[test]
+    fn monte_carlo_agrees_with_exact_on_20_configs() {
+        let ratings = [
+            ("10", "10"),
+            ("15", "10"),
+            ("1M", "15"),
+            ("5", "20"),
+            ("2M", "1M"),
+            ("4M2", "3M"),
+            ("12", "13"),
+        ];
+        let resolve = ["mook", "named", "pc", "4"];
+        let trades = ["never", "when-it-saves", "always"];
+        let mut n = 0;
+        for (i, (pc, opp)) in ratings.iter().enumerate() {
+            for j in 0..3 {
+                let pairs = [
+                    ("pc.rating", ParamValue::Str(pc.to_string())),
+                    ("opponent.rating", ParamValue::Str(opp.to_string())),
+                    (
+                        "opponent.resolve",
+                        match resolve[(i + j) % 4] {
+                            "4" => ParamValue::Int(4),
+                            name => ParamValue::Str(name.into()),
+                        },
+                    ),
+                    ("pc.resolve", ParamValue::Int([5, 3, 7][j])),
+                    ("pc.trade", ParamValue::Str(trades[(i + 2 * j) % 3].into())),
+                ];
+                let m = ChainedSequence.prepare(&values(&pairs)).unwrap();
+                assert_agrees(400 + n, m.as_ref(), &format!("{pairs:?}"));
+                n += 1;
+            }
+        }
+        assert!(n >= 20);
+    }
+}

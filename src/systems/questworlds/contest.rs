@@ -1,0 +1,497 @@
+//! `questworlds.contest`: one contest (RULES.md §4.2–4.3), a PC against a
+//! resistance or against another character, with modifiers, augments and
+//! story points.
+
+use super::rating::{self, Rating};
+use super::{AUGMENT, Augment, Exchange, MODIFIER, Matchup, RATING, RESISTANCE_PARAMS};
+use crate::dice::DiceRng;
+use crate::dist::Marginals;
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
+    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+};
+
+/// Story point policies (§4.3).
+pub const STORY_POINT_POLICIES: &[&str] = &["never", "when-it-flips-defeat"];
+
+static PARAMS: [ParamSpec; 11] = [
+    ParamSpec {
+        path: "pc.rating",
+        kind: RATING,
+        default: Lit::Str("15"),
+        doc: "The PC's rating, e.g. 15, \"5M\", \"4M2\".",
+    },
+    ParamSpec {
+        path: "pc.modifier",
+        kind: MODIFIER,
+        default: Lit::Int(0),
+        doc: "Added to the PC's TN (steps of 5).",
+    },
+    ParamSpec {
+        path: "pc.augment",
+        kind: AUGMENT,
+        default: Lit::Int(0),
+        doc: "Augment to the PC's TN: 0, 5, 10, or { rating = \"15\" } rolled against the base resistance (victory of degree d: +5(d+1), at most +20; else +5).",
+    },
+    ParamSpec {
+        path: "pc.story_points",
+        kind: ParamKind::Int { min: 0, max: 10 },
+        default: Lit::Int(0),
+        doc: "Story points the PC has; each spent adds one success.",
+    },
+    ParamSpec {
+        path: "pc.story_point_policy",
+        kind: ParamKind::Choice(STORY_POINT_POLICIES),
+        default: Lit::Str("when-it-flips-defeat"),
+        doc: "\"never\", or \"when-it-flips-defeat\": after the roll, spend the fewest points that turn a defeat into a victory or tie.",
+    },
+    RESISTANCE_PARAMS[0],
+    RESISTANCE_PARAMS[1],
+    RESISTANCE_PARAMS[2],
+    ParamSpec {
+        path: "opponent.rating",
+        kind: RATING,
+        default: Lit::Absent,
+        doc: "PC against PC: the other character's rating (instead of a resistance); at TN ≤ 0 it fails automatically.",
+    },
+    ParamSpec {
+        path: "opponent.modifier",
+        kind: MODIFIER,
+        default: Lit::Int(0),
+        doc: "PC against PC: added to the other character's TN.",
+    },
+    ParamSpec {
+        path: "opponent.augment",
+        kind: AUGMENT,
+        default: Lit::Int(0),
+        doc: "PC against PC: the other character's augment, as `pc.augment`.",
+    },
+];
+
+const OPPONENT_KEYS: [&str; 3] = ["opponent.rating", "opponent.modifier", "opponent.augment"];
+
+fn schema() -> Schema {
+    Schema {
+        fields: vec![
+            FieldSpec::new(
+                "result",
+                FieldKind::Category(vec!["victory", "tie", "defeat"]),
+                "The PC's result: more successes wins, then the higher roll; equal rolls tie.",
+            ),
+            FieldSpec::new(
+                "degree",
+                FieldKind::Int,
+                "Difference in successes (story points included).",
+            ),
+            FieldSpec::new(
+                "signed_degree",
+                FieldKind::Int,
+                "Degree, positive for PC victories, negative for defeats.",
+            ),
+            FieldSpec::new(
+                "pc_successes",
+                FieldKind::Int,
+                "The PC's successes: die, masteries and story points.",
+            ),
+            FieldSpec::new(
+                "story_points_spent",
+                FieldKind::Int,
+                "Story points the policy spent.",
+            ),
+        ],
+        metrics: vec![
+            MetricSpec::new(
+                "p_victory",
+                MetricKind::Prob {
+                    field: 0,
+                    pred: Pred::Eq(0),
+                },
+                "Probability the PC wins.",
+            ),
+            MetricSpec::new(
+                "p_tie",
+                MetricKind::Prob {
+                    field: 0,
+                    pred: Pred::Eq(1),
+                },
+                "Probability of a tie (equal successes and equal rolls).",
+            ),
+            MetricSpec::new(
+                "p_defeat",
+                MetricKind::Prob {
+                    field: 0,
+                    pred: Pred::Eq(2),
+                },
+                "Probability the PC loses.",
+            ),
+            MetricSpec::new(
+                "mean_degree",
+                MetricKind::Mean { field: 2 },
+                "Mean signed degree (positive for victories).",
+            ),
+        ],
+    }
+}
+
+/// The fields of one contest outcome.
+fn fields(ex: &Exchange) -> [i64; 5] {
+    [
+        ex.verdict as i64,
+        ex.degree,
+        ex.signed_degree(),
+        ex.pc_successes,
+        ex.story_points,
+    ]
+}
+
+/// Who the PC faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opposition {
+    Resistance(Rating),
+    Character { rating: Rating, augment: Augment },
+}
+
+/// A resolved contest configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// PC rating with its modifier.
+    pub pc: Rating,
+    pub augment: Augment,
+    pub story_points: i64,
+    pub opposition: Opposition,
+    /// What rolled augments face.
+    pub base: Rating,
+}
+
+impl Config {
+    fn matchup(&self, pc_bonus: i64, opp_bonus: i64) -> Matchup {
+        let pc = self.pc.plus(pc_bonus);
+        let m = match self.opposition {
+            Opposition::Resistance(r) => Matchup::against_resistance(pc, r),
+            Opposition::Character { rating, .. } => {
+                Matchup::against_character(pc, rating.plus(opp_bonus))
+            }
+        };
+        m.with_story_points(self.story_points)
+    }
+
+    fn opp_augment(&self) -> Augment {
+        match self.opposition {
+            Opposition::Resistance(_) => Augment::Assured(0),
+            Opposition::Character { augment, .. } => augment,
+        }
+    }
+
+    /// Exact marginals of the five outcome fields.
+    pub fn exact(&self) -> Marginals {
+        let mut out = Marginals::new(5);
+        for (pb, pp) in self.augment.bonuses(self.base) {
+            for (ob, po) in self.opp_augment().bonuses(self.base) {
+                for (ex, p) in self.matchup(pb, ob).probabilities() {
+                    out.add_outcome(&fields(&ex), pp * po * p);
+                }
+            }
+        }
+        out
+    }
+
+    /// One contest, augment rolls included.
+    pub fn sample(&self, rng: &mut DiceRng) -> Exchange {
+        let pb = self.augment.sample(self.base, rng);
+        let ob = self.opp_augment().sample(self.base, rng);
+        self.matchup(pb, ob).sample(rng)
+    }
+}
+
+/// Build a contest configuration from scenario values.
+pub fn config_from(values: &ParamMap) -> Result<Config, ParamError> {
+    let args = Args::new(&PARAMS, values)?;
+    let pc = rating::rating(&args, "pc.rating")?.plus(super::modifier(&args, "pc.modifier")?);
+    let augment = super::augment(&args, "pc.augment")?;
+    let story_points = match args.choice("pc.story_point_policy")?.as_str() {
+        "never" => 0,
+        _ => args.int("pc.story_points")?,
+    };
+    let base = rating::rating(&args, "resistance.base")?;
+    let opposition = match OPPONENT_KEYS.iter().find(|k| args.is_set(k)) {
+        Some(key) => {
+            for rk in ["resistance.rating", "resistance.level"] {
+                if args.is_set(rk) {
+                    return Err(ParamError::new(
+                        rk,
+                        format!(
+                            "the PC faces either a resistance or a character (`{key}` is set), not both"
+                        ),
+                    ));
+                }
+            }
+            if !args.is_set("opponent.rating") {
+                return Err(ParamError::new(
+                    "opponent.rating",
+                    format!("is required when `{key}` is set"),
+                ));
+            }
+            Opposition::Character {
+                rating: rating::rating(&args, "opponent.rating")?
+                    .plus(super::modifier(&args, "opponent.modifier")?),
+                augment: super::augment(&args, "opponent.augment")?,
+            }
+        }
+        None => Opposition::Resistance(super::resistance(&args)?),
+    };
+    Ok(Config {
+        pc,
+        augment,
+        story_points,
+        opposition,
+        base,
+    })
+}
+
+/// The mechanic `questworlds.contest`.
+pub struct Contest;
+
+struct ContestModel {
+    config: Config,
+    schema: Schema,
+}
+
+impl Model for ContestModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        let c = self.config;
+        tally.record_trials(rng, trials, |rng| fields(&c.sample(rng)));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        Some(self.config.exact())
+    }
+}
+
+impl Mechanic for Contest {
+    fn name(&self) -> &'static str {
+        "questworlds.contest"
+    }
+
+    fn summary(&self) -> &'static str {
+        "One contest: d20 against the PC's rating and the resistance's; more successes wins, then the higher roll."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        Ok(Box::new(ContestModel {
+            config: config_from(values)?,
+            schema: schema(),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::ParamValue;
+
+    fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
+        let mut m = ParamMap::new();
+        for (k, v) in pairs {
+            m.set(*k, v.clone());
+        }
+        m
+    }
+
+    fn p_victory(m: &Marginals) -> f64 {
+        m.field(0).get(&0).copied().unwrap_or(0.0)
+    }
+
+    #[test]
+    fn ratings_levels_and_modifiers_resolve() {
+        use ParamValue::*;
+        let c = config_from(&values(&[
+            ("pc.rating", Str("4M2".into())),
+            ("pc.modifier", Int(-5)),
+            ("resistance.level", Str("punishing".into())),
+        ]))
+        .unwrap();
+        assert_eq!(c.pc, Rating(39));
+        assert_eq!(c.opposition, Opposition::Resistance(Rating(25)));
+        let c = config_from(&values(&[
+            ("resistance.level", Str("simple".into())),
+            ("resistance.base", Str("1M".into())),
+        ]))
+        .unwrap();
+        assert_eq!(c.opposition, Opposition::Resistance(Rating(1)));
+        let c = config_from(&ParamMap::new()).unwrap();
+        assert_eq!(c.opposition, Opposition::Resistance(Rating(10)));
+        assert_eq!(c.pc, Rating(15));
+    }
+
+    #[test]
+    fn bad_values_name_the_key() {
+        use ParamValue::*;
+        for (k, v) in [
+            ("pc.rating", Str("5Q".into())),
+            ("pc.modifier", Int(3)),
+            ("pc.augment", Int(7)),
+            ("pc.augment", Table(vec![("bonus".into(), Int(5))])),
+        ] {
+            let err = config_from(&values(&[(k, v)])).unwrap_err();
+            assert_eq!(err.key, k);
+        }
+        let err = config_from(&values(&[
+            ("resistance.level", Str("hard".into())),
+            ("resistance.rating", Int(12)),
+        ]))
+        .unwrap_err();
+        assert_eq!(err.key, "resistance.level");
+        let err = config_from(&values(&[
+            ("opponent.rating", Int(12)),
+            ("resistance.rating", Int(12)),
+        ]))
+        .unwrap_err();
+        assert_eq!(err.key, "resistance.rating");
+        let err = config_from(&values(&[("opponent.modifier", Int(5))])).unwrap_err();
+        assert_eq!(err.key, "opponent.rating");
+    }
+
+    #[test]
+    fn simple_resistance_at_base_10_is_assured() {
+        let c = config_from(&values(&[(
+            "resistance.level",
+            ParamValue::Str("simple".into()),
+        )]))
+        .unwrap();
+        assert_eq!(p_victory(&c.exact()), 1.0);
+    }
+
+    #[test]
+    fn ten_vs_ten_is_symmetric_and_augments_help() {
+        let c = config_from(&values(&[("pc.rating", ParamValue::Int(10))])).unwrap();
+        let m = c.exact();
+        let (v, t, d) = (m.field(0)[&0], m.field(0)[&1], m.field(0)[&2]);
+        assert!((v - d).abs() < 1e-15 && (v + t + d - 1.0).abs() < 1e-15);
+        assert!(
+            m.field(2)
+                .iter()
+                .map(|(k, p)| *k as f64 * p)
+                .sum::<f64>()
+                .abs()
+                < 1e-15
+        );
+        let mut last = v;
+        for aug in [
+            ParamValue::Int(5),
+            ParamValue::Table(vec![("rating".into(), ParamValue::Str("5M".into()))]),
+            ParamValue::Int(10),
+        ] {
+            let c = config_from(&values(&[
+                ("pc.rating", ParamValue::Int(10)),
+                ("pc.augment", aug.clone()),
+            ]))
+            .unwrap();
+            let pv = p_victory(&c.exact());
+            assert!(pv > last - 0.06, "{aug}: {pv}");
+            assert!(pv > v, "{aug}");
+            last = pv;
+        }
+    }
+
+    #[test]
+    fn rolled_augment_is_the_mixture_of_its_bonuses() {
+        // 15 + rolled augment (rating 15 vs base 10) against 10.
+        let c = config_from(&values(&[(
+            "pc.augment",
+            ParamValue::Table(vec![("rating".into(), ParamValue::Int(15))]),
+        )]))
+        .unwrap();
+        let mixed: f64 = Augment::Rolled(Rating(15))
+            .bonuses(Rating(10))
+            .iter()
+            .map(|(b, p)| {
+                let m = Matchup::against_resistance(Rating(15 + b), Rating(10));
+                p * m
+                    .probabilities()
+                    .iter()
+                    .filter(|(ex, _)| ex.verdict == super::super::Verdict::Victory)
+                    .map(|(_, q)| q)
+                    .sum::<f64>()
+            })
+            .sum();
+        assert!((p_victory(&c.exact()) - mixed).abs() < 1e-15);
+    }
+
+    #[test]
+    fn more_rating_never_lowers_p_victory_for_1_to_60() {
+        for opp in 1..=60 {
+            let mut last = 0.0;
+            for pc in 1..=60 {
+                let c = Config {
+                    pc: Rating(pc),
+                    augment: Augment::Assured(0),
+                    story_points: 0,
+                    opposition: Opposition::Resistance(Rating(opp)),
+                    base: Rating(10),
+                };
+                let v = p_victory(&c.exact());
+                assert!(v >= last - 1e-12, "{pc} vs {opp}: {v} < {last}");
+                last = v;
+            }
+        }
+    }
+
+    #[test]
+    fn monte_carlo_agrees_with_exact() {
+        use crate::sim::{Plan, simulate};
+        use crate::stats::{estimate, exact_value, z_score};
+        use ParamValue::*;
+        let configs = [
+            vec![("pc.rating", Int(1)), ("resistance.rating", Int(1))],
+            vec![
+                ("pc.rating", Str("5M".into())),
+                ("resistance.level", Str("hard".into())),
+            ],
+            vec![
+                ("pc.rating", Int(12)),
+                ("pc.story_points", Int(2)),
+                (
+                    "pc.augment",
+                    Table(vec![("rating".into(), Str("1M".into()))]),
+                ),
+            ],
+            vec![
+                ("pc.rating", Int(17)),
+                ("opponent.rating", Str("4M2".into())),
+                ("opponent.augment", Int(10)),
+            ],
+            vec![("pc.rating", Int(0)), ("resistance.rating", Int(-5))],
+        ];
+        for (i, pairs) in configs.iter().enumerate() {
+            let m = Contest.prepare(&values(pairs)).unwrap();
+            let plan = Plan {
+                seed: 7,
+                trials: 1_000_000,
+                precision: None,
+            };
+            let tally = simulate(&[(i, m.as_ref())], &plan, &()).remove(0);
+            let exact = m.exact().unwrap();
+            for spec in &m.schema().metrics {
+                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
+                assert!(z.abs() < 5.0, "{} z = {z} for {pairs:?}", spec.name);
+            }
+        }
+    }
+}

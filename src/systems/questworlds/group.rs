@@ -1,0 +1,391 @@
+//! `questworlds.group` (RULES.md §4.4): each PC rolls a contest against
+//! the resistance (which rolls once per PC); successes are summed per side
+//! and the side with more wins; equal sums are a stalemate (variant
+//! `pcs-win`: a zero-degree victory for the PCs). Sums of independent rolls
+//! are exact by convolution. Also the rating lists both this and
+//! [`super::prize`] take.
+
+use std::collections::BTreeMap;
+
+use super::rating::{self, D20, Rating};
+use super::{RESISTANCE_PARAMS, Roll};
+use crate::dice::DiceRng;
+use crate::dist::Marginals;
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
+    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+};
+
+/// The most characters in one group or prize contest.
+pub const MAX_SIDE: usize = 8;
+
+/// A list of ratings: `["15", "5M", 12]`, or a string `"15 5M 12"`.
+pub const RATINGS: ParamKind = ParamKind::Custom {
+    expects: "a list of 1..=8 ratings, e.g. [\"15\", \"5M\", 12] or \"15 5M 12\"",
+    check: check_ratings,
+};
+
+fn ratings_of(v: &ParamValue) -> Result<Vec<Rating>, String> {
+    let list: Vec<Rating> = match v {
+        ParamValue::List(items) => items
+            .iter()
+            .map(rating::rating_of)
+            .collect::<Result<_, _>>()?,
+        ParamValue::Str(s) => s
+            .split_whitespace()
+            .map(|w| rating::rating_of(&ParamValue::Str(w.to_string())))
+            .collect::<Result<_, _>>()?,
+        other => return Err(format!("{} is the wrong type", other.type_name())),
+    };
+    if list.is_empty() || list.len() > MAX_SIDE {
+        return Err(format!("{} ratings given", list.len()));
+    }
+    Ok(list)
+}
+
+fn check_ratings(v: &ParamValue) -> Result<(), String> {
+    ratings_of(v).map(|_| ())
+}
+
+pub(super) fn ratings(args: &Args, path: &str) -> Result<Vec<Rating>, ParamError> {
+    let v = args
+        .value(path)
+        .ok_or_else(|| ParamError::new(path, "is required"))?;
+    ratings_of(&v).map_err(|why| ParamError::new(path, why))
+}
+
+/// Faces a rating rolls (one "no roll" case at TN ≤ 0).
+pub(super) fn faces(r: Rating) -> std::ops::RangeInclusive<i64> {
+    if r.tn() > 0 { 1..=D20 } else { 0..=0 }
+}
+
+/// Successes of one roll of `r`, weighted by faces.
+fn successes(r: Rating) -> BTreeMap<i64, u128> {
+    let mut out = BTreeMap::new();
+    for f in faces(r) {
+        *out.entry(Roll::of(r, f).successes).or_insert(0) += 1;
+    }
+    out
+}
+
+/// The distribution of a sum of independent rolls.
+fn convolve(parts: impl IntoIterator<Item = BTreeMap<i64, u128>>) -> BTreeMap<i64, u128> {
+    let mut acc = BTreeMap::from([(0i64, 1u128)]);
+    for part in parts {
+        let mut next = BTreeMap::new();
+        for (a, wa) in &acc {
+            for (b, wb) in &part {
+                *next.entry(a + b).or_insert(0) += wa * wb;
+            }
+        }
+        acc = next;
+    }
+    acc
+}
+
+/// Result categories of a group contest.
+pub const GROUP_RESULTS: [&str; 3] = ["victory", "stalemate", "defeat"];
+
+/// A group contest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    pub pcs: Vec<Rating>,
+    pub resistance: Rating,
+    /// Equal sums are a PC victory of degree 0 (the variant).
+    pub pcs_win_stalemates: bool,
+}
+
+impl Group {
+    /// `[result, degree, signed_degree, pc_successes, resistance_successes]`.
+    pub fn outcome(&self, pc: i64, res: i64) -> [i64; 5] {
+        let assured = self.resistance.tn() <= 0;
+        let (result, signed) = match pc.cmp(&res) {
+            _ if assured => (0, pc - res),
+            std::cmp::Ordering::Greater => (0, pc - res),
+            std::cmp::Ordering::Less => (2, pc - res),
+            std::cmp::Ordering::Equal if self.pcs_win_stalemates => (0, 0),
+            std::cmp::Ordering::Equal => (1, 0),
+        };
+        [result, signed.abs(), signed, pc, res]
+    }
+
+    /// Exact marginals: the two sums are independent.
+    pub fn exact(&self) -> Marginals {
+        let pc = convolve(self.pcs.iter().map(|&r| successes(r)));
+        let res = convolve(self.pcs.iter().map(|_| successes(self.resistance)));
+        let (tp, tr) = (pc.values().sum::<u128>(), res.values().sum::<u128>());
+        let mut out = Marginals::new(5);
+        for (a, wa) in &pc {
+            for (b, wb) in &res {
+                let p = (*wa as f64 / tp as f64) * (*wb as f64 / tr as f64);
+                out.add_outcome(&self.outcome(*a, *b), p);
+            }
+        }
+        out
+    }
+
+    /// One group contest.
+    pub fn sample(&self, rng: &mut DiceRng) -> [i64; 5] {
+        let (mut pc, mut res) = (0, 0);
+        for &r in &self.pcs {
+            pc += Roll::sample(r, rng).successes;
+            res += Roll::sample(self.resistance, rng).successes;
+        }
+        self.outcome(pc, res)
+    }
+}
+
+static GROUP_PARAMS: [ParamSpec; 5] = [
+    ParamSpec {
+        path: "pcs",
+        kind: RATINGS,
+        default: Lit::Str("15 15 15"),
+        doc: "The PCs' ratings; each rolls a contest against the resistance.",
+    },
+    RESISTANCE_PARAMS[0],
+    RESISTANCE_PARAMS[1],
+    RESISTANCE_PARAMS[2],
+    ParamSpec {
+        path: "stalemate",
+        kind: ParamKind::Choice(&["stalemate", "pcs-win"]),
+        default: Lit::Str("stalemate"),
+        doc: "Equal sums: \"stalemate\" (the rules), or \"pcs-win\" (variant: a zero-degree PC victory).",
+    },
+];
+
+fn group_schema() -> Schema {
+    Schema {
+        fields: vec![
+            FieldSpec::new(
+                "result",
+                FieldKind::Category(GROUP_RESULTS.to_vec()),
+                "More summed successes wins; equal sums are a stalemate.",
+            ),
+            FieldSpec::new("degree", FieldKind::Int, "Difference of the sums."),
+            FieldSpec::new("signed_degree", FieldKind::Int, "PC sum − resistance sum."),
+            FieldSpec::new("pc_successes", FieldKind::Int, "The PCs' summed successes."),
+            FieldSpec::new(
+                "resistance_successes",
+                FieldKind::Int,
+                "The resistance's summed successes.",
+            ),
+        ],
+        metrics: vec![
+            MetricSpec::new(
+                "p_victory",
+                MetricKind::Prob {
+                    field: 0,
+                    pred: Pred::Eq(0),
+                },
+                "Probability the PCs win.",
+            ),
+            MetricSpec::new(
+                "p_stalemate",
+                MetricKind::Prob {
+                    field: 0,
+                    pred: Pred::Eq(1),
+                },
+                "Probability of a stalemate.",
+            ),
+            MetricSpec::new(
+                "p_defeat",
+                MetricKind::Prob {
+                    field: 0,
+                    pred: Pred::Eq(2),
+                },
+                "Probability the PCs lose.",
+            ),
+            MetricSpec::new(
+                "mean_degree",
+                MetricKind::Mean { field: 2 },
+                "Mean signed degree (positive for PC victories).",
+            ),
+        ],
+    }
+}
+
+/// Build a group contest from scenario values.
+pub fn group_from(values: &ParamMap) -> Result<Group, ParamError> {
+    let args = Args::new(&GROUP_PARAMS, values)?;
+    Ok(Group {
+        pcs: ratings(&args, "pcs")?,
+        resistance: super::resistance(&args)?,
+        pcs_win_stalemates: args.choice("stalemate")? == "pcs-win",
+    })
+}
+
+struct GroupModel {
+    group: Group,
+    schema: Schema,
+}
+
+impl Model for GroupModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        tally.record_trials(rng, trials, |rng| self.group.sample(rng));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        Some(self.group.exact())
+    }
+}
+
+/// The mechanic `questworlds.group`.
+pub struct GroupContest;
+
+impl Mechanic for GroupContest {
+    fn name(&self) -> &'static str {
+        "questworlds.group"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Group contest: each PC rolls against the resistance; summed successes decide, equal sums stalemate."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &GROUP_PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        group_schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        Ok(Box::new(GroupModel {
+            group: group_from(values)?,
+            schema: group_schema(),
+        }))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::super::prize::{PrizeContest, prize_from};
+    use super::*;
+
+    /// The two marginals agree to 1e-10, value by value.
+    pub(crate) fn close(a: &Marginals, b: &Marginals) {
+        assert_eq!(a.len(), b.len());
+        for f in 0..a.len() {
+            let keys: std::collections::BTreeSet<_> =
+                a.field(f).keys().chain(b.field(f).keys()).collect();
+            for k in keys {
+                let (x, y) = (
+                    a.field(f).get(k).copied().unwrap_or(0.0),
+                    b.field(f).get(k).copied().unwrap_or(0.0),
+                );
+                assert!((x - y).abs() < 1e-10, "field {f} value {k}: {x} vs {y}");
+            }
+        }
+    }
+
+    #[test]
+    fn group_equals_enumeration_for_two_pcs() {
+        for (a, b, res, variant) in [
+            (15, 10, 10, false),
+            (25, 3, 14, true),
+            (44, 12, 20, false),
+            (0, 18, 15, false),
+            (12, 12, -5, false),
+        ] {
+            let g = Group {
+                pcs: vec![Rating(a), Rating(b)],
+                resistance: Rating(res),
+                pcs_win_stalemates: variant,
+            };
+            let mut brute = Marginals::new(5);
+            let cases = faces(Rating(a)).count() * faces(Rating(b)).count();
+            let cases = (cases * faces(Rating(res)).count().pow(2)) as f64;
+            for x in faces(Rating(a)) {
+                for y in faces(Rating(b)) {
+                    for u in faces(Rating(res)) {
+                        for v in faces(Rating(res)) {
+                            let pc =
+                                Roll::of(Rating(a), x).successes + Roll::of(Rating(b), y).successes;
+                            let r = Roll::of(Rating(res), u).successes
+                                + Roll::of(Rating(res), v).successes;
+                            brute.add_outcome(&g.outcome(pc, r), 1.0 / cases);
+                        }
+                    }
+                }
+            }
+            close(&g.exact(), &brute);
+        }
+    }
+
+    #[test]
+    fn stalemate_variant_moves_stalemates_to_victories() {
+        let mut g = group_from(&ParamMap::new()).unwrap();
+        let m = g.exact();
+        g.pcs_win_stalemates = true;
+        let v = g.exact();
+        let (win, stale) = (m.field(0)[&0], m.field(0)[&1]);
+        assert!(stale > 0.0);
+        assert!((v.field(0)[&0] - (win + stale)).abs() < 1e-12);
+        assert!(!v.field(0).contains_key(&1));
+    }
+
+    #[test]
+    fn rating_lists_parse_both_ways() {
+        let mut set = ParamMap::new();
+        set.set(
+            "pcs",
+            ParamValue::List(vec![ParamValue::Str("5M".into()), ParamValue::Int(12)]),
+        );
+        assert_eq!(group_from(&set).unwrap().pcs, vec![Rating(25), Rating(12)]);
+        let mut set = ParamMap::new();
+        set.set("contestants", ParamValue::Str("4M2 7 1M".into()));
+        assert_eq!(
+            prize_from(&set).unwrap().contestants,
+            vec![Rating(44), Rating(7), Rating(21)]
+        );
+        let mut set = ParamMap::new();
+        set.set("contestants", ParamValue::Str("15".into()));
+        assert_eq!(prize_from(&set).unwrap_err().key, "contestants");
+        let mut set = ParamMap::new();
+        set.set("pcs", ParamValue::Str("15 X".into()));
+        assert_eq!(group_from(&set).unwrap_err().key, "pcs");
+    }
+
+    #[test]
+    fn monte_carlo_agrees_with_exact() {
+        use crate::sim::{Plan, simulate};
+        use crate::stats::{estimate, exact_value, z_score};
+        let plan = Plan {
+            seed: 3,
+            trials: 1_000_000,
+            precision: None,
+        };
+        let models: Vec<Box<dyn Model>> = vec![
+            GroupContest.prepare(&ParamMap::new()).unwrap(),
+            {
+                let mut set = ParamMap::new();
+                set.set("pcs", ParamValue::Str("5M 12 3 1M2".into()));
+                set.set("resistance.level", ParamValue::Str("hard".into()));
+                GroupContest.prepare(&set).unwrap()
+            },
+            PrizeContest.prepare(&ParamMap::new()).unwrap(),
+            {
+                let mut set = ParamMap::new();
+                set.set("contestants", ParamValue::Str("12 5M 18 9 20".into()));
+                PrizeContest.prepare(&set).unwrap()
+            },
+        ];
+        for (i, m) in models.iter().enumerate() {
+            let tally = simulate(&[(i, m.as_ref())], &plan, &()).remove(0);
+            let exact = m.exact().unwrap();
+            for spec in &m.schema().metrics {
+                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
+                assert!(z.abs() < 5.0, "{} z = {z} for model {i}", spec.name);
+            }
+        }
+    }
+}

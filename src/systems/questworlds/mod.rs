@@ -1,0 +1,161 @@
+//! `questworlds`: d20 rolls against ratings with masteries (RULES.md §4).
+//!
+//! A side rolls a d20 against its rating's target: under it is a success,
+//! equal a big success (two), over a failure; each mastery adds one. The
+//! single contest ([`contest`]) is solved exactly by classes of faces; the
+//! group contest ([`group`]) and the one-prize contest ([`prize`]) combine single
+//! rolls; the three sequences ([`scored`], [`wagered`], [`chained`]) are
+//! absorbing Markov chains over round-by-round contests ([`sequence`]),
+//! solved by `dist::markov::absorb` below a documented state-space limit and
+//! simulated always.
+
+pub mod chained;
+pub mod contest;
+pub mod group;
+pub mod prize;
+pub mod rating;
+pub mod roll;
+pub mod scored;
+pub mod sequence;
+pub mod wagered;
+
+pub use rating::Rating;
+pub use roll::{Augment, Exchange, Matchup, Roll, Verdict};
+
+use crate::systems::{Args, Lit, ParamError, ParamKind, ParamSpec, ParamValue};
+
+/// The resistance ladder (Table 2.3.3.1): modifiers to the base resistance.
+pub const LEVELS: &[(&str, i64)] = &[
+    ("simple", -20),
+    ("easy", -15),
+    ("routine", -10),
+    ("straightforward", -5),
+    ("base", 0),
+    ("challenging", 5),
+    ("hard", 10),
+    ("punishing", 15),
+    ("exceptional", 20),
+];
+
+/// Names of the resistance levels, for a `Choice` parameter.
+pub const LEVEL_NAMES: &[&str] = &[
+    "simple",
+    "easy",
+    "routine",
+    "straightforward",
+    "base",
+    "challenging",
+    "hard",
+    "punishing",
+    "exceptional",
+];
+
+/// The default base resistance (§2.3.3).
+pub const BASE_RESISTANCE: i64 = 10;
+
+/// Modifiers come in steps of 5 (§2.4).
+pub const MODIFIER_STEP: i64 = 5;
+
+/// A rating parameter kind.
+pub const RATING: ParamKind = ParamKind::Custom {
+    expects: rating::RATING_EXPECTS,
+    check: rating::check_rating,
+};
+
+/// A modifier: a multiple of 5 in -100..=100.
+pub const MODIFIER: ParamKind = ParamKind::Custom {
+    expects: "a multiple of 5 in -100..=100",
+    check: check_modifier,
+};
+
+fn check_modifier(v: &ParamValue) -> Result<(), String> {
+    match v {
+        ParamValue::Int(x) if (-100..=100).contains(x) && x % MODIFIER_STEP == 0 => Ok(()),
+        ParamValue::Int(x) => Err(format!("{x} is not a multiple of 5 in range")),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    }
+}
+
+/// An augment: 0, 5, 10, or `{ rating = "15" }`.
+pub const AUGMENT: ParamKind = ParamKind::Custom {
+    expects: "0, 5 or 10 (assured), or { rating = \"15\" } (rolled against the base resistance)",
+    check: check_augment,
+};
+
+fn augment_of(v: &ParamValue) -> Result<Augment, String> {
+    match v {
+        ParamValue::Int(b @ (0 | 5 | 10)) => Ok(Augment::Assured(*b)),
+        ParamValue::Int(b) => Err(format!("{b} is not an assured augment")),
+        ParamValue::Table(entries) => match entries.as_slice() {
+            [(k, r)] if k == "rating" => Ok(Augment::Rolled(rating::rating_of(r)?)),
+            _ => Err(format!("{v} is not {{ rating = … }}")),
+        },
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    }
+}
+
+fn check_augment(v: &ParamValue) -> Result<(), String> {
+    augment_of(v).map(|_| ())
+}
+
+/// Read an augment parameter.
+pub fn augment(args: &Args, path: &str) -> Result<Augment, ParamError> {
+    let v = args.value(path).unwrap_or(ParamValue::Int(0));
+    augment_of(&v).map_err(|why| ParamError::new(path, why))
+}
+
+/// Read a modifier parameter.
+pub fn modifier(args: &Args, path: &str) -> Result<i64, ParamError> {
+    match args.value(path) {
+        Some(ParamValue::Int(x)) => Ok(x),
+        None => Ok(0),
+        Some(other) => Err(ParamError::new(path, format!("{other} is not a modifier"))),
+    }
+}
+
+/// The resistance a PC faces, from `resistance.rating`, or
+/// `resistance.level` applied to `resistance.base` (default: the base).
+pub fn resistance(args: &Args) -> Result<Rating, ParamError> {
+    let base = rating::rating(args, "resistance.base")?;
+    if args.is_set("resistance.rating") {
+        if args.is_set("resistance.level") {
+            return Err(ParamError::new(
+                "resistance.level",
+                "give either `resistance.rating` or `resistance.level`, not both",
+            ));
+        }
+        return rating::rating(args, "resistance.rating");
+    }
+    if args.is_set("resistance.level") {
+        let name = args.choice("resistance.level")?;
+        let offset = LEVELS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, o)| *o)
+            .ok_or_else(|| ParamError::new("resistance.level", format!("\"{name}\" is unknown")))?;
+        return Ok(base.plus(offset));
+    }
+    Ok(base)
+}
+
+/// The three resistance keys.
+pub const RESISTANCE_PARAMS: [ParamSpec; 3] = [
+    ParamSpec {
+        path: "resistance.rating",
+        kind: RATING,
+        default: Lit::Absent,
+        doc: "The resistance's TN (default: the base resistance); ≤ 0 makes the contest assured.",
+    },
+    ParamSpec {
+        path: "resistance.level",
+        kind: ParamKind::Choice(LEVEL_NAMES),
+        default: Lit::Absent,
+        doc: "A level of the resistance ladder applied to `resistance.base`: simple −20, easy −15, routine −10, straightforward −5, base 0, challenging +5, hard +10, punishing +15, exceptional +20.",
+    },
+    ParamSpec {
+        path: "resistance.base",
+        kind: RATING,
+        default: Lit::Int(BASE_RESISTANCE),
+        doc: "The base resistance: what levels apply to and what rolled augments face.",
+    },
+];

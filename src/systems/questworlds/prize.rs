@@ -1,0 +1,245 @@
+//! `questworlds.prize` (RULES.md §4.4): one prize among many. Every
+//! contestant rolls against its own rating; the most successes wins, then
+//! the highest roll; otherwise the prize is shared. Exact as P(one
+//! contestant's (successes, face) beats every other's), key by key.
+
+use super::group::{MAX_SIDE, RATINGS, faces, ratings};
+use super::{Rating, Roll};
+use crate::dice::DiceRng;
+use crate::dist::Marginals;
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError, ParamMap,
+    ParamSpec, Pred, Schema,
+};
+
+/// One prize among several contestants; the first is the PC.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prize {
+    pub contestants: Vec<Rating>,
+}
+
+impl Prize {
+    /// A roll's rank: successes, then face.
+    fn key(r: Roll) -> (i64, i64) {
+        (r.successes, r.face)
+    }
+
+    /// `[winner, pc_wins, shared]` of the contestants' rolls: `winner` is
+    /// the 1-based contestant, 0 when the best rolls are equal (shared).
+    pub fn outcome(rolls: &[Roll]) -> [i64; 3] {
+        let best = rolls.iter().map(|&r| Prize::key(r)).max().unwrap_or((0, 0));
+        let top: Vec<usize> = (0..rolls.len())
+            .filter(|&i| Prize::key(rolls[i]) == best)
+            .collect();
+        if top.len() == 1 {
+            let w = top[0] as i64 + 1;
+            [w, i64::from(w == 1), 0]
+        } else {
+            [0, 0, 1]
+        }
+    }
+
+    /// Exact marginals: P(contestant i's key beats all others), summed
+    /// over its keys.
+    pub fn exact(&self) -> Marginals {
+        let dists: Vec<Vec<((i64, i64), f64)>> = self
+            .contestants
+            .iter()
+            .map(|&r| {
+                let n = faces(r).count() as f64;
+                faces(r)
+                    .map(|f| (Prize::key(Roll::of(r, f)), 1.0 / n))
+                    .collect()
+            })
+            .collect();
+        let below = |j: usize, k: (i64, i64)| -> f64 {
+            dists[j]
+                .iter()
+                .filter(|(kj, _)| *kj < k)
+                .map(|(_, p)| p)
+                .sum()
+        };
+        let mut out = Marginals::new(3);
+        let mut outright = 0.0;
+        for (i, d) in dists.iter().enumerate() {
+            let p_i: f64 = d
+                .iter()
+                .map(|&(k, p)| {
+                    p * (0..dists.len())
+                        .filter(|&j| j != i)
+                        .map(|j| below(j, k))
+                        .product::<f64>()
+                })
+                .sum();
+            outright += p_i;
+            out.add(0, i as i64 + 1, p_i);
+            out.add(1, i64::from(i == 0), p_i);
+        }
+        let shared = (1.0 - outright).max(0.0);
+        out.add(0, 0, shared);
+        out.add(1, 0, shared);
+        out.add(2, 1, shared);
+        out.add(2, 0, outright);
+        out
+    }
+
+    /// One contest for the prize.
+    pub fn sample(&self, rng: &mut DiceRng) -> [i64; 3] {
+        let mut rolls = [Roll {
+            successes: 0,
+            face: 0,
+            big: false,
+        }; MAX_SIDE];
+        let n = self.contestants.len();
+        for (slot, &r) in rolls.iter_mut().zip(&self.contestants) {
+            *slot = Roll::sample(r, rng);
+        }
+        Prize::outcome(&rolls[..n])
+    }
+}
+
+static PRIZE_PARAMS: [ParamSpec; 1] = [ParamSpec {
+    path: "contestants",
+    kind: RATINGS,
+    default: Lit::Str("15 15"),
+    doc: "Every contestant's rating, the PC first (2..=8 contestants).",
+}];
+
+fn prize_schema() -> Schema {
+    Schema {
+        fields: vec![
+            FieldSpec::new(
+                "winner",
+                FieldKind::Int,
+                "The contestant who takes the prize (1 = the PC), 0 when shared.",
+            ),
+            FieldSpec::new("pc_wins", FieldKind::Bool, "The PC takes the prize alone."),
+            FieldSpec::new(
+                "shared",
+                FieldKind::Bool,
+                "The best successes and rolls are equal: the prize is shared.",
+            ),
+        ],
+        metrics: vec![
+            MetricSpec::new(
+                "p_pc_wins",
+                MetricKind::Prob {
+                    field: 1,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the PC takes the prize alone.",
+            ),
+            MetricSpec::new(
+                "p_shared",
+                MetricKind::Prob {
+                    field: 2,
+                    pred: Pred::Eq(1),
+                },
+                "Probability the prize is shared.",
+            ),
+        ],
+    }
+}
+
+/// Build a prize contest from scenario values.
+pub fn prize_from(values: &ParamMap) -> Result<Prize, ParamError> {
+    let args = Args::new(&PRIZE_PARAMS, values)?;
+    let contestants = ratings(&args, "contestants")?;
+    if contestants.len() < 2 {
+        return Err(ParamError::new(
+            "contestants",
+            "a prize needs at least 2 contestants",
+        ));
+    }
+    Ok(Prize { contestants })
+}
+
+struct PrizeModel {
+    prize: Prize,
+    schema: Schema,
+}
+
+impl Model for PrizeModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        tally.record_trials(rng, trials, |rng| self.prize.sample(rng));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        Some(self.prize.exact())
+    }
+}
+
+/// The mechanic `questworlds.prize`.
+pub struct PrizeContest;
+
+impl Mechanic for PrizeContest {
+    fn name(&self) -> &'static str {
+        "questworlds.prize"
+    }
+
+    fn summary(&self) -> &'static str {
+        "One prize among many: most successes wins, then the highest roll, else shared."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PRIZE_PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        prize_schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        Ok(Box::new(PrizeModel {
+            prize: prize_from(values)?,
+            schema: prize_schema(),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::group::tests::close;
+    use super::*;
+
+    #[test]
+    fn prize_equals_enumeration_for_three() {
+        for trio in [[10, 10, 10], [25, 12, 7], [1, 1, 40], [0, 0, 5], [0, 0, -3]] {
+            let p = Prize {
+                contestants: trio.iter().map(|&t| Rating(t)).collect(),
+            };
+            let r: Vec<Rating> = p.contestants.clone();
+            let mut brute = Marginals::new(3);
+            let n = (faces(r[0]).count() * faces(r[1]).count() * faces(r[2]).count()) as f64;
+            for x in faces(r[0]) {
+                for y in faces(r[1]) {
+                    for z in faces(r[2]) {
+                        let rolls = [Roll::of(r[0], x), Roll::of(r[1], y), Roll::of(r[2], z)];
+                        brute.add_outcome(&Prize::outcome(&rolls), 1.0 / n);
+                    }
+                }
+            }
+            close(&p.exact(), &brute);
+        }
+    }
+
+    #[test]
+    fn two_equal_contestants_share_one_in_twenty() {
+        // Same successes and the same face: 20 of 400 equally likely pairs.
+        let p = Prize {
+            contestants: vec![Rating(10), Rating(10)],
+        };
+        let m = p.exact();
+        assert!((m.field(2)[&1] - 0.05).abs() < 1e-15);
+        assert!((m.field(1)[&1] - 0.475).abs() < 1e-15);
+    }
+}

@@ -1,0 +1,445 @@
+//! `questworlds.scored`: the scored sequence (RULES.md §4.5, [5.2]). Each
+//! round is a contest; the loser has degree + 1 resolution points (RP)
+//! lodged against it (ties change nothing); 5 or more RP loses. Risky
+//! gambits and defensive responses change how many are lodged. The final
+//! degree comes from the loser's RP minus the winner's.
+
+use super::Exchange;
+use super::sequence::{
+    self, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
+};
+use super::{Matchup, Verdict};
+use crate::dice::DiceRng;
+use crate::dist::Next;
+use crate::systems::{
+    Args, Lit, Mechanic, Model, ParamError, ParamKind, ParamMap, ParamSpec, Schema,
+};
+
+/// RP at which a side loses.
+pub const RP_TO_LOSE: i64 = 5;
+
+/// When a side uses a tactic.
+pub const POLICIES: &[&str] = &["never", "always", "when-behind"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    Never,
+    Always,
+    /// When the side has more RP against it than its opponent.
+    WhenBehind,
+}
+
+impl Policy {
+    fn parse(s: &str) -> Policy {
+        match s {
+            "always" => Policy::Always,
+            "when-behind" => Policy::WhenBehind,
+            _ => Policy::Never,
+        }
+    }
+
+    fn applies(self, behind: bool) -> bool {
+        match self {
+            Policy::Never => false,
+            Policy::Always => true,
+            Policy::WhenBehind => behind,
+        }
+    }
+}
+
+/// What a side does in a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tactic {
+    Plain,
+    RiskyGambit,
+    DefensiveResponse,
+}
+
+/// A side's two policies. A side that would do both in a round gambles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tactics {
+    pub gambit: Policy,
+    pub defensive: Policy,
+}
+
+impl Tactics {
+    pub const NONE: Tactics = Tactics {
+        gambit: Policy::Never,
+        defensive: Policy::Never,
+    };
+
+    fn choose(self, behind: bool) -> Tactic {
+        if self.gambit.applies(behind) {
+            Tactic::RiskyGambit
+        } else if self.defensive.applies(behind) {
+            Tactic::DefensiveResponse
+        } else {
+            Tactic::Plain
+        }
+    }
+}
+
+/// RP lodged against the loser of a round of `degree` (§5.2.4–5.2.5):
+/// degree + 1; a gambling winner +1, a gambling loser +2, both gambling +2;
+/// a defending winner −1, a defending loser −2; never below 0.
+pub fn lodged(degree: i64, winner: Tactic, loser: Tactic) -> i64 {
+    use Tactic::*;
+    let gambits = match (winner, loser) {
+        (RiskyGambit, RiskyGambit) => 2,
+        (RiskyGambit, _) => 1,
+        (_, RiskyGambit) => 2,
+        _ => 0,
+    };
+    let defence =
+        i64::from(winner == DefensiveResponse) + 2 * i64::from(loser == DefensiveResponse);
+    (degree + 1 + gambits - defence).max(0)
+}
+
+/// Final degree from the RP difference: 1–2 → 0, 3–4 → 1, 5–6 → 2,
+/// 7–8 → 3, 9+ → 4.
+pub fn final_degree(difference: i64) -> i64 {
+    ((difference - 1) / 2).clamp(0, sequence::MAX_DEGREE)
+}
+
+/// A scored sequence between two TNs.
+pub struct Scored {
+    pub matchup: Matchup,
+    pub pc: Tactics,
+    pub opponent: Tactics,
+    table: Vec<(Exchange, f64)>,
+}
+
+/// RP against the PC and against the opponent.
+pub type State = (i64, i64);
+
+impl Scored {
+    pub fn new(matchup: Matchup, pc: Tactics, opponent: Tactics) -> Self {
+        Scored {
+            table: round_table(&matchup),
+            matchup,
+            pc,
+            opponent,
+        }
+    }
+
+    /// The round `round` from `(pc_rp, opp_rp)` when the contest gave `ex`.
+    pub fn after(&self, round: usize, &(pc_rp, opp_rp): &State, ex: &Exchange) -> Next<State> {
+        let pc_tactic = self.pc.choose(pc_rp > opp_rp);
+        let opp_tactic = self.opponent.choose(opp_rp > pc_rp);
+        let (pc_rp, opp_rp) = match ex.verdict {
+            Verdict::Tie => return Next::Go((pc_rp, opp_rp)),
+            Verdict::Victory => (pc_rp, opp_rp + lodged(ex.degree, pc_tactic, opp_tactic)),
+            Verdict::Defeat => (pc_rp + lodged(ex.degree, opp_tactic, pc_tactic), opp_rp),
+        };
+        let outcome = |winner, diff| {
+            Next::Stop(vec![
+                winner,
+                round as i64,
+                final_degree(diff),
+                pc_rp,
+                opp_rp,
+            ])
+        };
+        if opp_rp >= RP_TO_LOSE {
+            outcome(PC, opp_rp - pc_rp)
+        } else if pc_rp >= RP_TO_LOSE {
+            outcome(OPPONENT, pc_rp - opp_rp)
+        } else {
+            Next::Go((pc_rp, opp_rp))
+        }
+    }
+}
+
+impl Sequence for Scored {
+    type State = State;
+
+    fn start(&self) -> State {
+        (0, 0)
+    }
+
+    fn transitions(&self, round: usize, state: &State, out: &mut Vec<(Next<State>, f64)>) {
+        for (ex, p) in &self.table {
+            out.push((self.after(round, state, ex), *p));
+        }
+    }
+
+    fn sample_round(&self, round: usize, state: &State, rng: &mut DiceRng) -> Next<State> {
+        self.after(round, state, &essential(self.matchup.sample(rng)))
+    }
+
+    fn tallies(&self, &(pc_rp, opp_rp): &State) -> Vec<i64> {
+        vec![pc_rp, opp_rp]
+    }
+}
+
+static PARAMS: [ParamSpec; 9] = [
+    SIDE_PARAMS[0],
+    SIDE_PARAMS[4],
+    SIDE_PARAMS[1],
+    SIDE_PARAMS[2],
+    SIDE_PARAMS[3],
+    ParamSpec {
+        path: "pc.risky_gambit",
+        kind: ParamKind::Choice(POLICIES),
+        default: Lit::Str("never"),
+        doc: "When the PC makes a risky gambit: win, lodge 1 more RP; lose, 2 more are lodged against it (\"when-behind\": when it has more RP against it).",
+    },
+    ParamSpec {
+        path: "pc.defensive_response",
+        kind: ParamKind::Choice(POLICIES),
+        default: Lit::Str("never"),
+        doc: "When the PC makes a defensive response: win, lodge 1 fewer RP; lose, 2 fewer against it. A gamble takes precedence in the same round.",
+    },
+    ParamSpec {
+        path: "opponent.risky_gambit",
+        kind: ParamKind::Choice(POLICIES),
+        default: Lit::Str("never"),
+        doc: "When the opposition makes a risky gambit (as `pc.risky_gambit`).",
+    },
+    ParamSpec {
+        path: "opponent.defensive_response",
+        kind: ParamKind::Choice(POLICIES),
+        default: Lit::Str("never"),
+        doc: "When the opposition makes a defensive response (as `pc.defensive_response`).",
+    },
+];
+
+fn schema() -> Schema {
+    sequence::schema(&[
+        (
+            "pc_rp",
+            "Resolution points lodged against the PC at the end.",
+        ),
+        (
+            "opponent_rp",
+            "Resolution points lodged against the opposition at the end.",
+        ),
+    ])
+}
+
+/// Build a scored sequence from scenario values.
+pub fn scored_from(values: &ParamMap) -> Result<Scored, ParamError> {
+    let args = Args::new(&PARAMS, values)?;
+    let (pc, opp) = sequence::sides(&args)?;
+    let tactics = |side: &str| -> Result<Tactics, ParamError> {
+        Ok(Tactics {
+            gambit: Policy::parse(&args.choice(&format!("{side}.risky_gambit"))?),
+            defensive: Policy::parse(&args.choice(&format!("{side}.defensive_response"))?),
+        })
+    };
+    Ok(Scored::new(
+        sequence::matchup(pc, opp),
+        tactics("pc")?,
+        tactics("opponent")?,
+    ))
+}
+
+/// The model of a scored sequence.
+pub fn model(scored: Scored, max_rounds: usize) -> Box<dyn Model> {
+    Box::new(SequenceModel::<Scored, 5> {
+        sequence: scored,
+        schema: schema(),
+        max_rounds,
+    })
+}
+
+/// The mechanic `questworlds.scored`.
+pub struct ScoredSequence;
+
+impl Mechanic for ScoredSequence {
+    fn name(&self) -> &'static str {
+        "questworlds.scored"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Scored sequence: contests until one side has 5 resolution points lodged against it."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        let args = Args::new(&PARAMS, values)?;
+        Ok(model(scored_from(values)?, sequence::max_rounds(&args)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Rating;
+    use super::super::sequence::testing::{assert_agrees, p_victory, values};
+    use super::*;
+    use crate::systems::ParamValue;
+    use Tactic::*;
+
+    #[test]
+    fn resolution_points_lodged() {
+        assert_eq!(lodged(0, Plain, Plain), 1);
+        assert_eq!(lodged(2, Plain, Plain), 3);
+        assert_eq!(lodged(0, RiskyGambit, Plain), 2);
+        assert_eq!(lodged(0, Plain, RiskyGambit), 3);
+        assert_eq!(lodged(1, RiskyGambit, RiskyGambit), 4);
+        assert_eq!(lodged(1, DefensiveResponse, Plain), 1);
+        assert_eq!(lodged(1, Plain, DefensiveResponse), 0);
+        assert_eq!(lodged(0, Plain, DefensiveResponse), 0);
+        assert_eq!(lodged(3, RiskyGambit, DefensiveResponse), 3);
+    }
+
+    #[test]
+    fn final_degrees() {
+        let got: Vec<i64> = (1..=11).map(final_degree).collect();
+        assert_eq!(got, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 4]);
+    }
+
+    #[test]
+    fn equal_ratings_without_tactics_are_symmetric() {
+        let m = model(
+            Scored::new(
+                sequence::matchup(Rating(10), Rating(10)),
+                Tactics::NONE,
+                Tactics::NONE,
+            ),
+            100,
+        );
+        let exact = m.exact().unwrap();
+        let winner = exact.field(0);
+        assert!(
+            (winner[&PC] - winner[&OPPONENT]).abs() < 1e-12,
+            "{winner:?}"
+        );
+        assert!((winner[&PC] + winner[&OPPONENT] - 1.0).abs() < 1e-10);
+    }
+
+    #[test]
+    fn a_sure_win_takes_one_to_five_rounds() {
+        // Against a resistance ≤ 0 every round is a victory of degree = PC
+        // successes. TN 20: 1 success (19/20) or 2 (1/20): RP 2 or 3 a
+        // round, so 2 or 3 rounds.
+        let m = model(
+            Scored::new(
+                sequence::matchup(Rating(20), Rating(0)),
+                Tactics::NONE,
+                Tactics::NONE,
+            ),
+            100,
+        );
+        let exact = m.exact().unwrap();
+        assert!((exact.field(0)[&PC] - 1.0).abs() < 1e-12);
+        let rounds = exact.field(1);
+        // 3 rounds: the first two give 2 each (4 < 5).
+        assert!((rounds[&3] - 0.95f64.powi(2)).abs() < 1e-12);
+        assert!((rounds[&2] - (1.0 - 0.95f64.powi(2))).abs() < 1e-12);
+    }
+
+    #[test]
+    fn tactics_shift_the_odds() {
+        use ParamValue::*;
+        let base = p_victory(
+            ScoredSequence
+                .prepare(&values(&[("pc.rating", Int(12))]))
+                .unwrap()
+                .as_ref(),
+        );
+        let defensive = ScoredSequence
+            .prepare(&values(&[
+                ("pc.rating", Int(12)),
+                ("pc.defensive_response", Str("always".into())),
+            ]))
+            .unwrap();
+        assert!(p_victory(defensive.as_ref()) != base);
+        let exact = defensive.exact().unwrap();
+        let mean =
+            |m: &crate::dist::Marginals| m.field(1).iter().map(|(k, p)| *k as f64 * p).sum::<f64>();
+        let plain = ScoredSequence
+            .prepare(&values(&[("pc.rating", Int(12))]))
+            .unwrap()
+            .exact()
+            .unwrap();
+        assert!(
+            mean(&exact) > mean(&plain),
+            "defence makes sequences longer"
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn more_rating_never_lowers_p_victory(pc in 1i64..=70, opp in 1i64..=70, more in 1i64..=20) {
+            let p = |tn| p_victory(model(Scored::new(
+                sequence::matchup(Rating(tn), Rating(opp)),
+                Tactics::NONE,
+                Tactics::NONE,
+            ), 100).as_ref());
+            let (lo, hi) = (p(pc), p(pc + more));
+            proptest::prop_assert!(hi >= lo - 1e-9, "{} → {}: {} < {}", pc, pc + more, hi, lo);
+        }
+    }
+
+    #[test]
+    fn two_defensive_responses_stall_into_a_stalemate() {
+        // 10 vs 10 never gives more than 2 degrees, and two defensive
+        // responses take 3 off degree + 1: nothing is ever lodged.
+        use ParamValue::*;
+        let m = ScoredSequence
+            .prepare(&values(&[
+                ("pc.rating", Int(10)),
+                ("pc.defensive_response", Str("always".into())),
+                ("opponent.defensive_response", Str("always".into())),
+                ("max_rounds", Int(7)),
+            ]))
+            .unwrap();
+        let exact = m.exact().unwrap();
+        assert_eq!(exact.field(0)[&sequence::DRAW], 1.0);
+        assert_eq!(exact.field(1)[&7], 1.0);
+        assert_agrees(99, m.as_ref(), "stalemate");
+    }
+
+    #[test]
+    fn monte_carlo_agrees_with_exact_on_20_configs() {
+        let policies = ["never", "always", "when-behind"];
+        let ratings = [
+            ("10", "10"),
+            ("15", "10"),
+            ("5M", "10"),
+            ("1", "20"),
+            ("4M2", "10M"),
+            ("17", "2M"),
+            ("20M", "1M"),
+        ];
+        let mut n = 0;
+        for (i, (pc, opp)) in ratings.iter().enumerate() {
+            for j in 0..3 {
+                let (g, d) = (policies[(i + j) % 3], policies[(i + 2 * j) % 3]);
+                let og = policies[(j + 1) % 3];
+                // Two defensive responses can stall a sequence until the
+                // stalemate (tested above): keep these configs moving.
+                let od = if d == "always" {
+                    "never"
+                } else {
+                    policies[j % 3]
+                };
+                let pairs = [
+                    ("pc.rating", ParamValue::Str(pc.to_string())),
+                    ("opponent.rating", ParamValue::Str(opp.to_string())),
+                    ("pc.risky_gambit", ParamValue::Str(g.into())),
+                    ("pc.defensive_response", ParamValue::Str(d.into())),
+                    ("opponent.risky_gambit", ParamValue::Str(og.into())),
+                    ("opponent.defensive_response", ParamValue::Str(od.into())),
+                ];
+                let m = ScoredSequence.prepare(&values(&pairs)).unwrap();
+                assert_agrees(n, m.as_ref(), &format!("{pairs:?}"));
+                n += 1;
+            }
+        }
+        assert!(n >= 20);
+    }
+}

@@ -1,0 +1,297 @@
+//! What the three sequences (RULES.md §4.5) share: the two sides' keys, the
+//! outcome schema, the per-round contest table, and the model that runs a
+//! sequence as an absorbing Markov chain (exact, by
+//! [`crate::dist::markov::absorb`]) or round by round (Monte Carlo).
+//!
+//! Each sequence writes its rules once, as "what a round does to a state",
+//! used both by the solver (over every contest outcome, weighted) and by
+//! the simulator (over one sampled outcome), so the two can only disagree
+//! through sampling error — which the agreement tests bound.
+
+use std::collections::BTreeMap;
+
+use super::rating::{self, Rating};
+use super::{Exchange, MODIFIER, Matchup, RATING};
+use crate::dice::DiceRng;
+use crate::dist::{Limits, Marginals, Next, absorb};
+use crate::sim::Tally;
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, Model, ParamError, ParamKind,
+    ParamSpec, Pred, Schema,
+};
+
+/// Bounds of the exact solvers. Above `max_states` live states (e.g. a
+/// wagered sequence between two high ratings with small wagers, whose
+/// state is both AP totals) `exact` answers `None` and `--mode auto` falls
+/// back to Monte Carlo.
+pub const LIMITS: Limits = Limits {
+    tolerance: 1e-12,
+    max_rounds: 10_000,
+    max_states: 20_000,
+};
+
+/// Labels of the `winner` field.
+pub const WINNERS: [&str; 3] = ["pc", "opponent", "draw"];
+pub const PC: i64 = 0;
+pub const OPPONENT: i64 = 1;
+pub const DRAW: i64 = 2;
+
+/// The highest final degree of a sequence.
+pub const MAX_DEGREE: i64 = 4;
+
+/// The two sides' keys, shared by every sequence.
+pub const SIDE_PARAMS: [ParamSpec; 5] = [
+    ParamSpec {
+        path: "pc.rating",
+        kind: RATING,
+        default: Lit::Str("15"),
+        doc: "The PC's rating, e.g. 15, \"5M\", \"4M2\".",
+    },
+    ParamSpec {
+        path: "pc.modifier",
+        kind: MODIFIER,
+        default: Lit::Int(0),
+        doc: "Added to the PC's TN for the whole sequence (steps of 5).",
+    },
+    ParamSpec {
+        path: "opponent.rating",
+        kind: RATING,
+        default: Lit::Int(10),
+        doc: "The opposition's rating; at TN ≤ 0 every round is an assured PC victory.",
+    },
+    ParamSpec {
+        path: "opponent.modifier",
+        kind: MODIFIER,
+        default: Lit::Int(0),
+        doc: "Added to the opposition's TN (steps of 5).",
+    },
+    ParamSpec {
+        path: "max_rounds",
+        kind: ParamKind::Int { min: 1, max: 1000 },
+        default: Lit::Int(DEFAULT_MAX_ROUNDS),
+        doc: "A sequence still running after this many rounds ends in a draw (degree 0): the GM calls a stalemate. Without it, tactics like two defensive responses could lodge nothing forever.",
+    },
+];
+
+/// Rounds before a stalemate, by default.
+pub const DEFAULT_MAX_ROUNDS: i64 = 100;
+
+/// The `max_rounds` key.
+pub fn max_rounds(args: &Args) -> Result<usize, ParamError> {
+    Ok(args.int("max_rounds")? as usize)
+}
+
+/// The two final TNs.
+pub fn sides(args: &Args) -> Result<(Rating, Rating), ParamError> {
+    let pc = rating::rating(args, "pc.rating")?.plus(super::modifier(args, "pc.modifier")?);
+    let opp =
+        rating::rating(args, "opponent.rating")?.plus(super::modifier(args, "opponent.modifier")?);
+    Ok((pc, opp))
+}
+
+/// The round contest between the two sides (the opposition is a
+/// resistance: at TN ≤ 0 the PC's victory is assured, so no sequence can
+/// stall on endless ties).
+pub fn matchup(pc: Rating, opp: Rating) -> Matchup {
+    Matchup::against_resistance(pc, opp)
+}
+
+/// A round contest's outcomes with only what sequences read (verdict,
+/// degree, big success), merged, with their probabilities.
+pub fn round_table(m: &Matchup) -> Vec<(Exchange, f64)> {
+    let mut merged: BTreeMap<Exchange, f64> = BTreeMap::new();
+    for (ex, p) in m.probabilities() {
+        *merged.entry(essential(ex)).or_insert(0.0) += p;
+    }
+    merged.into_iter().collect()
+}
+
+/// An exchange stripped to what sequences read.
+#[inline]
+pub fn essential(ex: Exchange) -> Exchange {
+    Exchange {
+        pc_successes: 0,
+        story_points: 0,
+        ..ex
+    }
+}
+
+/// Fields `winner`, `rounds`, `degree`, then each sequence's tallies;
+/// metrics `p_victory`, `mean_rounds`, `p_degree_0` … `p_degree_4`.
+pub fn schema(tallies: &[(&'static str, &'static str)]) -> Schema {
+    let mut fields = vec![
+        FieldSpec::new(
+            "winner",
+            FieldKind::Category(WINNERS.to_vec()),
+            "Who won the sequence (a draw when both sides fall at once, or at `max_rounds`).",
+        ),
+        FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
+        FieldSpec::new(
+            "degree",
+            FieldKind::Int,
+            "Final degree of victory or defeat, 0..=4, from the sequence's table.",
+        ),
+    ];
+    for (name, doc) in tallies {
+        fields.push(FieldSpec::new(*name, FieldKind::Int, doc));
+    }
+    let mut metrics = vec![
+        MetricSpec::new(
+            "p_victory",
+            MetricKind::Prob {
+                field: 0,
+                pred: Pred::Eq(PC),
+            },
+            "Probability the PC wins the sequence.",
+        ),
+        MetricSpec::new(
+            "mean_rounds",
+            MetricKind::Mean { field: 1 },
+            "Mean number of rounds.",
+        ),
+    ];
+    const DEGREE_NAMES: [&str; 5] = [
+        "p_degree_0",
+        "p_degree_1",
+        "p_degree_2",
+        "p_degree_3",
+        "p_degree_4",
+    ];
+    for (d, name) in DEGREE_NAMES.into_iter().enumerate() {
+        metrics.push(MetricSpec::new(
+            name,
+            MetricKind::Prob {
+                field: 2,
+                pred: Pred::Eq(d as i64),
+            },
+            "Probability the final degree (either winner) is this.",
+        ));
+    }
+    Schema { fields, metrics }
+}
+
+/// A sequence as an absorbing chain.
+pub trait Sequence: Send + Sync + 'static {
+    /// What must be remembered between rounds.
+    type State: Ord + Clone;
+    /// The state before the first round.
+    fn start(&self) -> Self::State;
+    /// Every way round `round` (from 1) can go from `state`, weighted.
+    fn transitions(
+        &self,
+        round: usize,
+        state: &Self::State,
+        out: &mut Vec<(Next<Self::State>, f64)>,
+    );
+    /// One random round.
+    fn sample_round(
+        &self,
+        round: usize,
+        state: &Self::State,
+        rng: &mut DiceRng,
+    ) -> Next<Self::State>;
+    /// The tallies (fields after `degree`) of `state`, for a stalemate.
+    fn tallies(&self, state: &Self::State) -> Vec<i64>;
+}
+
+/// A draw at round `round` with the tallies of the state it stopped in.
+fn stalemate<Q: Sequence>(q: &Q, round: usize, state: &Q::State) -> Vec<i64> {
+    let mut out = vec![DRAW, round as i64, 0];
+    out.extend(q.tallies(state));
+    out
+}
+
+/// A sequence with `N` outcome fields as a [`Model`].
+pub struct SequenceModel<Q: Sequence, const N: usize> {
+    pub sequence: Q,
+    pub schema: Schema,
+    /// Rounds before a stalemate.
+    pub max_rounds: usize,
+}
+
+impl<Q: Sequence, const N: usize> SequenceModel<Q, N> {
+    /// Run one whole sequence.
+    pub fn sample(&self, rng: &mut DiceRng) -> [i64; N] {
+        let mut state = self.sequence.start();
+        let mut round = 1;
+        loop {
+            match self.sequence.sample_round(round, &state, rng) {
+                Next::Go(next) if round >= self.max_rounds => {
+                    let outcome = stalemate(&self.sequence, round, &next);
+                    return std::array::from_fn(|i| outcome[i]);
+                }
+                Next::Go(next) => state = next,
+                // Every sequence builds outcomes of exactly N values.
+                Next::Stop(outcome) => return std::array::from_fn(|i| outcome[i]),
+            }
+            round += 1;
+        }
+    }
+}
+
+impl<Q: Sequence, const N: usize> Model for SequenceModel<Q, N> {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        tally.record_trials(rng, trials, |rng| self.sample(rng));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        absorb(self.sequence.start(), N, LIMITS, |round, state, out| {
+            self.sequence.transitions(round, state, out);
+            if round >= self.max_rounds {
+                for (next, _) in out.iter_mut() {
+                    if let Next::Go(s) = next {
+                        *next = Next::Stop(stalemate(&self.sequence, round, s));
+                    }
+                }
+            }
+        })
+        .map(|solved| solved.marginals)
+    }
+}
+
+/// Test helpers shared by the sequences' tests.
+#[cfg(test)]
+pub mod testing {
+    use crate::sim::{Plan, simulate};
+    use crate::stats::{estimate, exact_value, z_score};
+    use crate::systems::{Model, ParamMap, ParamValue};
+
+    pub fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
+        let mut m = ParamMap::new();
+        for (k, v) in pairs {
+            m.set(*k, v.clone());
+        }
+        m
+    }
+
+    /// P(winner = pc) of an exact solve.
+    pub fn p_victory(model: &dyn Model) -> f64 {
+        let m = model.exact().expect("solvable");
+        m.field(0).get(&0).copied().unwrap_or(0.0)
+    }
+
+    /// Every metric of `model` by 10^6 trials against its exact value.
+    pub fn assert_agrees(id: usize, model: &dyn Model, what: &str) {
+        let plan = Plan {
+            seed: 11,
+            trials: 1_000_000,
+            precision: None,
+        };
+        let tally = simulate(&[(id, model)], &plan, &()).remove(0);
+        let exact = model.exact().expect("solvable");
+        for spec in &model.schema().metrics {
+            let (x, e) = (exact_value(spec, &exact), estimate(spec, &tally));
+            let z = z_score(&x, &e);
+            // A point mass solved in floating point keeps a spread of
+            // ~1e-15, which makes z meaningless when both sides agree.
+            let same = (x.value - e.value).abs() < 1e-9;
+            assert!(z.abs() < 5.0 || same, "{} z = {z} for {what}", spec.name);
+        }
+        let mass: f64 = exact.field(0).values().sum();
+        assert!((mass - 1.0).abs() < 1e-9, "{what}: mass {mass}");
+    }
+}

@@ -1,0 +1,459 @@
+//! `questworlds.wagered`: the wagered sequence (RULES.md §4.5, [5.3]).
+//! Both sides start with advantage points (AP) equal to their full TN.
+//! Each round has two exchanges, one led by each side with its own wager,
+//! the higher wager first; the loser of an exchange loses ⌈w/2⌉ AP on a
+//! zero-degree result and w × degree otherwise, a tie costs both ⌈w/2⌉,
+//! and a victor's big success transfers the lost AP to it. A side at ≤ 0
+//! AP loses at once; the loser's final AP gives the degree.
+
+use super::Exchange;
+use super::sequence::{
+    self, DRAW, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
+};
+use super::{Matchup, Verdict};
+use crate::dice::DiceRng;
+use crate::dist::Next;
+use crate::systems::{
+    Args, Lit, Mechanic, Model, ParamError, ParamKind, ParamMap, ParamSpec, Schema,
+};
+
+/// The wager when none is declared (§5.3.1.2).
+pub const DEFAULT_WAGER: i64 = 3;
+
+/// Desperation stake policies.
+pub const DESPERATION: &[&str] = &["keep", "never", "when-behind"];
+
+/// How the PC stakes when its wager is more than the AP it has left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Desperation {
+    /// Keep the declared wager even above the AP left (a desperation stake
+    /// whenever the AP run low; the rules allow up to the starting AP).
+    Keep,
+    /// Never stake more than the AP left, as the GM must.
+    Never,
+    /// When behind on AP, stake the whole starting AP.
+    WhenBehind,
+}
+
+/// Who leads an exchange.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Leader {
+    Pc,
+    Opponent,
+}
+
+/// AP lost for a result of `degree` under wager `w` (§5.3.1.4).
+pub fn ap_lost(degree: i64, w: i64) -> i64 {
+    if degree == 0 { (w + 1) / 2 } else { w * degree }
+}
+
+/// Final degree from the loser's AP: 0..−10 → 0, −11..−20 → 1, … ≤ −41 → 4.
+pub fn final_degree(ap: i64) -> i64 {
+    ((-ap - 1).max(0) / 10).min(sequence::MAX_DEGREE)
+}
+
+/// A wagered sequence.
+pub struct Wagered {
+    pub matchup: Matchup,
+    pub pc_wager: i64,
+    pub opponent_wager: i64,
+    pub desperation: Desperation,
+    table: Vec<(Exchange, f64)>,
+}
+
+/// AP of the PC and of the opponent.
+pub type State = (i64, i64);
+
+impl Wagered {
+    pub fn new(
+        matchup: Matchup,
+        pc_wager: i64,
+        opponent_wager: i64,
+        desperation: Desperation,
+    ) -> Self {
+        Wagered {
+            table: round_table(&matchup),
+            matchup,
+            pc_wager,
+            opponent_wager,
+            desperation,
+        }
+    }
+
+    /// The round's two exchanges, in order, with the wagers declared at
+    /// its start; equal wagers: the PC's exchange first.
+    fn declare(&self, &(pc, opp): &State) -> [(Leader, i64); 2] {
+        let pc_w = match self.desperation {
+            Desperation::Keep => self.pc_wager,
+            Desperation::Never => self.pc_wager.min(pc),
+            Desperation::WhenBehind if pc < opp => self.matchup.pc.tn(),
+            Desperation::WhenBehind => self.pc_wager,
+        };
+        let opp_w = self.opponent_wager.min(opp);
+        if opp_w > pc_w {
+            [(Leader::Opponent, opp_w), (Leader::Pc, pc_w)]
+        } else {
+            [(Leader::Pc, pc_w), (Leader::Opponent, opp_w)]
+        }
+    }
+
+    /// The wager actually staked when the exchange comes: the GM, and a
+    /// PC who never makes desperation stakes, lower it to the AP left.
+    fn staked(&self, (leader, declared): (Leader, i64), &(pc, opp): &State) -> i64 {
+        match leader {
+            Leader::Opponent => declared.min(opp),
+            Leader::Pc if self.desperation == Desperation::Never => declared.min(pc),
+            Leader::Pc => declared,
+        }
+    }
+
+    /// One exchange with stake `w`.
+    pub fn exchange(&self, (pc, opp): State, w: i64, ex: &Exchange) -> State {
+        let lost = ap_lost(ex.degree, w);
+        let gained = if ex.victor_big { lost } else { 0 };
+        match ex.verdict {
+            Verdict::Tie => (pc - lost, opp - lost),
+            Verdict::Victory => (pc + gained, opp - lost),
+            Verdict::Defeat => (pc - lost, opp + gained),
+        }
+    }
+
+    /// The outcome when a side is at ≤ 0 AP.
+    fn end(&self, round: usize, (pc, opp): State) -> Option<Vec<i64>> {
+        let (winner, degree) = match (pc <= 0, opp <= 0) {
+            (true, true) => (DRAW, 0),
+            (true, false) => (OPPONENT, final_degree(pc)),
+            (false, true) => (PC, final_degree(opp)),
+            (false, false) => return None,
+        };
+        Some(vec![winner, round as i64, degree, pc, opp])
+    }
+
+    fn settle(&self, round: usize, s: State) -> Next<State> {
+        match self.end(round, s) {
+            Some(outcome) => Next::Stop(outcome),
+            None => Next::Go(s),
+        }
+    }
+}
+
+impl Sequence for Wagered {
+    type State = State;
+
+    fn start(&self) -> State {
+        (self.matchup.pc.tn(), self.matchup.opponent.tn())
+    }
+
+    fn transitions(&self, round: usize, state: &State, out: &mut Vec<(Next<State>, f64)>) {
+        let [first, second] = self.declare(state);
+        let w1 = self.staked(first, state);
+        for (ex1, p1) in &self.table {
+            let s1 = self.exchange(*state, w1, ex1);
+            if let Some(outcome) = self.end(round, s1) {
+                out.push((Next::Stop(outcome), *p1));
+                continue;
+            }
+            let w2 = self.staked(second, &s1);
+            for (ex2, p2) in &self.table {
+                let s2 = self.exchange(s1, w2, ex2);
+                out.push((self.settle(round, s2), p1 * p2));
+            }
+        }
+    }
+
+    fn sample_round(&self, round: usize, state: &State, rng: &mut DiceRng) -> Next<State> {
+        let [first, second] = self.declare(state);
+        let ex1 = essential(self.matchup.sample(rng));
+        let s1 = self.exchange(*state, self.staked(first, state), &ex1);
+        if let Some(outcome) = self.end(round, s1) {
+            return Next::Stop(outcome);
+        }
+        let ex2 = essential(self.matchup.sample(rng));
+        let s2 = self.exchange(s1, self.staked(second, &s1), &ex2);
+        self.settle(round, s2)
+    }
+
+    fn tallies(&self, &(pc, opp): &State) -> Vec<i64> {
+        vec![pc, opp]
+    }
+}
+
+static PARAMS: [ParamSpec; 8] = [
+    SIDE_PARAMS[0],
+    SIDE_PARAMS[1],
+    SIDE_PARAMS[2],
+    SIDE_PARAMS[3],
+    SIDE_PARAMS[4],
+    ParamSpec {
+        path: "pc.wager",
+        kind: ParamKind::Int { min: 1, max: 400 },
+        default: Lit::Int(DEFAULT_WAGER),
+        doc: "AP the PC stakes on the exchanges it leads; at most its starting AP (its TN).",
+    },
+    ParamSpec {
+        path: "opponent.wager",
+        kind: ParamKind::Int { min: 1, max: 400 },
+        default: Lit::Int(DEFAULT_WAGER),
+        doc: "AP the GM stakes on the exchanges it leads, never more than it has left.",
+    },
+    ParamSpec {
+        path: "pc.desperation_stake",
+        kind: ParamKind::Choice(DESPERATION),
+        default: Lit::Str("keep"),
+        doc: "\"keep\": the PC keeps its wager even above the AP it has left (a desperation stake); \"never\": it stakes at most what it has; \"when-behind\": with fewer AP than the GM it stakes its whole starting AP.",
+    },
+];
+
+fn schema() -> Schema {
+    sequence::schema(&[
+        ("pc_ap", "The PC's advantage points at the end."),
+        (
+            "opponent_ap",
+            "The opposition's advantage points at the end.",
+        ),
+    ])
+}
+
+/// Build a wagered sequence from scenario values.
+pub fn wagered_from(values: &ParamMap) -> Result<Wagered, ParamError> {
+    let args = Args::new(&PARAMS, values)?;
+    let (pc, opp) = sequence::sides(&args)?;
+    for (key, r) in [("pc.rating", pc), ("opponent.rating", opp)] {
+        if r.tn() < 1 {
+            return Err(ParamError::new(
+                key,
+                format!(
+                    "with its modifier the TN is {}; starting AP are the TN and must be ≥ 1",
+                    r.tn()
+                ),
+            ));
+        }
+    }
+    let pc_wager = args.int("pc.wager")?;
+    if pc_wager > pc.tn() {
+        return Err(ParamError::new(
+            "pc.wager",
+            format!("{pc_wager} is more than the PC's starting AP ({})", pc.tn()),
+        ));
+    }
+    let desperation = match args.choice("pc.desperation_stake")?.as_str() {
+        "never" => Desperation::Never,
+        "when-behind" => Desperation::WhenBehind,
+        _ => Desperation::Keep,
+    };
+    Ok(Wagered::new(
+        sequence::matchup(pc, opp),
+        pc_wager,
+        args.int("opponent.wager")?,
+        desperation,
+    ))
+}
+
+/// The model of a wagered sequence.
+pub fn model(wagered: Wagered, max_rounds: usize) -> Box<dyn Model> {
+    Box::new(SequenceModel::<Wagered, 5> {
+        sequence: wagered,
+        schema: schema(),
+        max_rounds,
+    })
+}
+
+/// The mechanic `questworlds.wagered`.
+pub struct WageredSequence;
+
+impl Mechanic for WageredSequence {
+    fn name(&self) -> &'static str {
+        "questworlds.wagered"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Wagered sequence: pairs of exchanges staking advantage points until one side has none."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        let args = Args::new(&PARAMS, values)?;
+        Ok(model(wagered_from(values)?, sequence::max_rounds(&args)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Rating;
+    use super::super::sequence::testing::{assert_agrees, values};
+    use super::*;
+    use crate::systems::ParamValue;
+
+    fn ex(verdict: Verdict, degree: i64, victor_big: bool) -> Exchange {
+        Exchange {
+            verdict,
+            degree,
+            pc_successes: 0,
+            story_points: 0,
+            victor_big,
+        }
+    }
+
+    #[test]
+    fn exchange_table() {
+        assert_eq!(ap_lost(0, 3), 2);
+        assert_eq!(ap_lost(0, 4), 2);
+        assert_eq!(ap_lost(1, 3), 3);
+        assert_eq!(ap_lost(3, 5), 15);
+        let w = Wagered::new(
+            sequence::matchup(Rating(15), Rating(10)),
+            3,
+            3,
+            Desperation::Keep,
+        );
+        assert_eq!(
+            w.exchange((15, 10), 3, &ex(Verdict::Victory, 2, false)),
+            (15, 4)
+        );
+        assert_eq!(
+            w.exchange((15, 10), 3, &ex(Verdict::Victory, 2, true)),
+            (21, 4)
+        );
+        assert_eq!(
+            w.exchange((15, 10), 5, &ex(Verdict::Tie, 0, false)),
+            (12, 7)
+        );
+        assert_eq!(
+            w.exchange((15, 10), 5, &ex(Verdict::Defeat, 0, true)),
+            (12, 13)
+        );
+    }
+
+    #[test]
+    fn final_degrees() {
+        let got: Vec<i64> = [0, -10, -11, -20, -21, -30, -31, -40, -41, -90]
+            .into_iter()
+            .map(final_degree)
+            .collect();
+        assert_eq!(got, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]);
+    }
+
+    #[test]
+    fn the_higher_wager_goes_first_and_the_gm_never_overstakes() {
+        let w = Wagered::new(
+            sequence::matchup(Rating(25), Rating(10)),
+            3,
+            8,
+            Desperation::Keep,
+        );
+        assert_eq!(
+            w.declare(&(25, 10)),
+            [(Leader::Opponent, 8), (Leader::Pc, 3)]
+        );
+        // With 2 AP left the GM stakes 2, below the PC's 3.
+        assert_eq!(
+            w.declare(&(25, 2)),
+            [(Leader::Pc, 3), (Leader::Opponent, 2)]
+        );
+        // The PC keeps a 3 with 1 AP left; "never" lowers it.
+        assert_eq!(w.staked((Leader::Pc, 3), &(1, 9)), 3);
+        let never = Wagered::new(
+            sequence::matchup(Rating(25), Rating(10)),
+            3,
+            3,
+            Desperation::Never,
+        );
+        assert_eq!(never.staked((Leader::Pc, 3), &(1, 9)), 1);
+        let behind = Wagered::new(
+            sequence::matchup(Rating(25), Rating(10)),
+            3,
+            3,
+            Desperation::WhenBehind,
+        );
+        assert_eq!(behind.declare(&(4, 9))[0], (Leader::Pc, 25));
+    }
+
+    #[test]
+    fn wagers_are_checked_against_starting_ap() {
+        use ParamValue::*;
+        let err = wagered_from(&values(&[("pc.rating", Int(5)), ("pc.wager", Int(6))]))
+            .err()
+            .unwrap();
+        assert_eq!(err.key, "pc.wager");
+        let err = wagered_from(&values(&[("pc.rating", Int(5)), ("pc.modifier", Int(-5))]))
+            .err()
+            .unwrap();
+        assert_eq!(err.key, "pc.rating");
+    }
+
+    #[test]
+    fn equal_sides_are_nearly_symmetric() {
+        // The PC's exchange goes first on equal wagers, the only asymmetry.
+        let m = model(
+            Wagered::new(
+                sequence::matchup(Rating(10), Rating(10)),
+                3,
+                3,
+                Desperation::Never,
+            ),
+            100,
+        );
+        let w = m.exact().unwrap();
+        let (p, o) = (w.field(0)[&PC], w.field(0)[&OPPONENT]);
+        assert!((p - o).abs() < 0.05, "{p} {o}");
+    }
+
+    #[test]
+    fn too_many_states_leave_it_to_monte_carlo() {
+        // 20M10 (220 AP) a side, staking 1 AP: the two AP totals spread
+        // past the 20,000-state limit, so there is no exact answer.
+        let m = model(
+            Wagered::new(
+                sequence::matchup(Rating(220), Rating(220)),
+                1,
+                1,
+                Desperation::Keep,
+            ),
+            1000,
+        );
+        assert!(m.exact().is_none());
+    }
+
+    #[test]
+    fn monte_carlo_agrees_with_exact_on_20_configs() {
+        let ratings = [
+            ("10", "10"),
+            ("15", "10"),
+            ("1M", "15"),
+            ("5M", "20"),
+            ("2M", "1M"),
+        ];
+        let wagers = [(3, 3), (5, 2), (1, 6), (8, 8)];
+        let desperation = ["keep", "never", "when-behind"];
+        let mut n = 0;
+        for (i, (pc, opp)) in ratings.iter().enumerate() {
+            for (j, (pw, ow)) in wagers.iter().enumerate() {
+                let pairs = [
+                    ("pc.rating", ParamValue::Str(pc.to_string())),
+                    ("opponent.rating", ParamValue::Str(opp.to_string())),
+                    ("pc.wager", ParamValue::Int(*pw)),
+                    ("opponent.wager", ParamValue::Int(*ow)),
+                    (
+                        "pc.desperation_stake",
+                        ParamValue::Str(desperation[(i + j) % 3].into()),
+                    ),
+                ];
+                let m = WageredSequence.prepare(&values(&pairs)).unwrap();
+                assert_agrees(200 + n, m.as_ref(), &format!("{pairs:?}"));
+                n += 1;
+            }
+        }
+        assert!(n >= 20);
+    }
+}
