@@ -27,7 +27,8 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
         .num_threads(threads)
         .build()
         .context("cannot start worker threads")?;
-    let outs = match &args.out {
+    let reports_only = args.report.is_some();
+    let outs = match args.out.as_ref().or(args.report.as_ref()) {
         Some(dir) => scenarios
             .iter()
             .zip(&args.scenarios)
@@ -47,8 +48,12 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
     let (mut total, mut failed) = (0, 0);
     for ((scenario, path), out) in scenarios.iter().zip(&args.scenarios).zip(&outs) {
         let started = Instant::now();
+        let mode = match args.mode {
+            super::CheckMode::Auto => Mode::Auto,
+            super::CheckMode::Mc => Mode::MonteCarlo,
+        };
         let opts = RunOptions {
-            mode: Mode::Auto,
+            mode,
             trials: args.trials,
             seed: args.seed,
             ..RunOptions::default()
@@ -92,7 +97,9 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                 started.elapsed().as_secs_f64()
             );
         }
-        if let Some(out) = out {
+        if let (Some(out), true) = (out, reports_only) {
+            out.write(&report::report_files(scenario, &results, &verdicts)?)?;
+        } else if let Some(out) = out {
             let meta = RunMeta {
                 scenario_path: name.clone(),
                 scenario_sha256: scenario.sha256.clone(),

@@ -63,9 +63,18 @@ struct CheckArgs {
     /// Scenario files, e.g. scenarios/*.toml.
     #[arg(required = true)]
     scenarios: Vec<PathBuf>,
-    /// Also write each scenario's outputs and report to DIR/<scenario name>/.
+    /// Also write each scenario's outputs (data, charts, report) to
+    /// DIR/<scenario file stem>/.
     #[arg(long, short)]
     out: Option<PathBuf>,
+    /// Write only each scenario's charts, report.md and report.html to
+    /// DIR/<scenario file stem>/ (deterministic files, fit to commit).
+    #[arg(long, conflicts_with = "out")]
+    report: Option<PathBuf>,
+    /// auto: exact where a solver exists, else Monte Carlo; mc: check
+    /// against simulation only.
+    #[arg(long, value_enum, default_value_t = CheckMode::Auto)]
+    mode: CheckMode,
     /// Monte Carlo trials per config [default: each scenario's `trials`, else 1000000].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     trials: Option<u64>,
@@ -78,6 +87,12 @@ struct CheckArgs {
     /// No progress bar; only failures are printed.
     #[arg(long, short)]
     quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum CheckMode {
+    Auto,
+    Mc,
 }
 
 #[derive(Debug, clap::Args)]

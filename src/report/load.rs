@@ -44,7 +44,7 @@ struct Row {
 
 /// The scenario and results of the run in `dir`.
 pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
-    let scenario = Scenario::load(&dir.join("scenario.toml"))?;
+    let mut scenario = Scenario::load(&dir.join("scenario.toml"))?;
     let manifest_path = dir.join("manifest.json");
     let manifest: serde_json::Value = std::fs::read(&manifest_path)
         .map_err(|e| {
@@ -54,6 +54,10 @@ pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
             )
         })
         .and_then(|b| serde_json::from_slice(&b).map_err(|e| bad(&manifest_path, e.to_string())))?;
+    // Reports name the scenario by the file it was run from, not the copy.
+    if let Some(original) = manifest["scenario"]["path"].as_str() {
+        scenario.path = original.into();
+    }
     let parquet = dir.join("results.parquet");
     let file =
         std::fs::File::open(&parquet).map_err(|e| bad(&parquet, format!("cannot read: {e}")))?;
