@@ -18,11 +18,7 @@ fn code(s: &str) -> DieCode {
 }
 
 fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
-    let mut m = ParamMap::new();
-    for (k, v) in pairs {
-        m.set(*k, v.clone());
-    }
-    m
+    ParamMap::from_pairs(pairs)
 }
 
 fn s(v: &str) -> ParamValue {

@@ -9,11 +9,7 @@ use oddsmith::systems::cgg::tension::tension_from;
 use oddsmith::systems::{ParamMap, ParamValue, find};
 
 fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
-    let mut m = ParamMap::new();
-    for (k, v) in pairs {
-        m.set(*k, v.clone());
-    }
-    m
+    ParamMap::from_pairs(pairs)
 }
 
 fn codes(list: &[&str]) -> ParamValue {

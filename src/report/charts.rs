@@ -344,7 +344,11 @@ where
         .configure_mesh()
         .x_desc(x_path)
         .y_desc(metric)
-        .x_labels(xs.len().min(12))
+        .x_labels(if categorical {
+            xs.len().min(30)
+        } else {
+            xs.len().min(12)
+        })
         .x_label_formatter(&fmt_x)
         .axis_desc_style(("sans-serif", 15))
         .label_style(("sans-serif", 12))

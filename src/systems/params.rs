@@ -210,6 +210,15 @@ impl ParamMap {
         self.0.get(path)
     }
 
+    /// A map of the given `(path, value)` pairs.
+    pub fn from_pairs(pairs: &[(&str, ParamValue)]) -> Self {
+        let mut m = ParamMap::new();
+        for (k, v) in pairs {
+            m.set(*k, v.clone());
+        }
+        m
+    }
+
     /// Explicit values in path order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &ParamValue)> {
         self.0.iter().map(|(k, v)| (k.as_str(), v))

@@ -307,11 +307,7 @@ mod tests {
     use crate::systems::ParamValue;
 
     fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
-        let mut m = ParamMap::new();
-        for (k, v) in pairs {
-            m.set(*k, v.clone());
-        }
-        m
+        ParamMap::from_pairs(pairs)
     }
 
     fn p_victory(m: &Marginals) -> f64 {

@@ -261,11 +261,7 @@ pub mod testing {
     use crate::systems::{Model, ParamMap, ParamValue};
 
     pub fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
-        let mut m = ParamMap::new();
-        for (k, v) in pairs {
-            m.set(*k, v.clone());
-        }
-        m
+        ParamMap::from_pairs(pairs)
     }
 
     /// P(winner = pc) of an exact solve.

@@ -262,11 +262,7 @@ mod tests {
     use ParamValue::*;
 
     fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
-        let mut m = ParamMap::new();
-        for (k, v) in pairs {
-            m.set(*k, v.clone());
-        }
-        m
+        ParamMap::from_pairs(pairs)
     }
 
     #[test]
