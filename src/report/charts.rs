@@ -294,6 +294,13 @@ where
             .collect(),
         None => vec![None],
     };
+    let series_labels: Vec<String> = series
+        .iter()
+        .map(|s| match (s, &spec.series) {
+            (Some(v), Some(p)) => format!("{p} = {v}"),
+            _ => metric.to_string(),
+        })
+        .collect();
     let is_prob = metric.starts_with("p_");
     let points: Vec<LinePoint> = configs
         .iter()
@@ -327,7 +334,7 @@ where
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 16))
         .margin(12)
-        .margin_right(legend_margin(series.len()))
+        .margin_right(legend_margin(&series_labels))
         .x_label_area_size(45)
         .y_label_area_size(60)
         .build_cartesian_2d(xlo..xhi, ylo..yhi)
@@ -580,6 +587,10 @@ where
     }
     values.sort_by_key(|(v, _)| *v);
     let n = configs.len().max(1);
+    let config_labels: Vec<String> = configs
+        .iter()
+        .map(|c| describe_series(results, spec, c))
+        .collect();
     let xs: Vec<f64> = (0..values.len()).map(|i| i as f64).collect();
     // Bars use the height they need; "at least" curves always span 0..1.
     let top = if at_least {
@@ -595,7 +606,7 @@ where
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 16))
         .margin(12)
-        .margin_right(legend_margin(n))
+        .margin_right(legend_margin(&config_labels))
         .x_label_area_size(45)
         .y_label_area_size(60)
         .build_cartesian_2d(-0.6f64..(values.len() as f64 - 0.4), 0f64..top)
@@ -697,8 +708,14 @@ where
 
 /// Where the legend goes: inside the plot for a few series; for many, in a
 /// margin on the right where it hides no line.
-fn legend_margin(series: usize) -> u32 {
-    if series > 5 { 210 } else { 12 }
+fn legend_margin(labels: &[String]) -> u32 {
+    if labels.len() > 5 {
+        // ~7 px a character at 12 px, plus the swatch and padding.
+        let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+        (longest * 7 + 46).max(150)
+    } else {
+        12
+    }
 }
 
 /// A legend for many series, drawn in the panel's right margin (plotters'
@@ -710,7 +727,8 @@ fn side_legend<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let x = area.dim_in_pixel().0 as i32 - legend_margin(entries.len()) as i32 + 18;
+    let labels: Vec<String> = entries.iter().map(|(l, _)| l.clone()).collect();
+    let x = area.dim_in_pixel().0 as i32 - legend_margin(&labels) as i32 + 18;
     for (i, (label, colour)) in entries.iter().enumerate() {
         let y = 50 + 18 * i as i32;
         area.draw(&Rectangle::new(
