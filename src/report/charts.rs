@@ -8,6 +8,7 @@
 use std::sync::Once;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -416,30 +417,7 @@ where
             )
             .map_err(draw_err)?;
     }
-    if series.len() > 5 {
-        let entries: Vec<(String, RGBColor)> = series
-            .iter()
-            .enumerate()
-            .map(|(k, s)| {
-                (
-                    s.as_ref()
-                        .map(|v| format!("{} = {v}", spec.series.as_deref().unwrap_or_default()))
-                        .unwrap_or_default(),
-                    series_colour(k, series.len()),
-                )
-            })
-            .collect();
-        return side_legend(area, &entries);
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .label_font(("sans-serif", 12))
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(draw_err)?;
-    Ok(())
+    legend(area, &mut chart, &series_labels)
 }
 
 fn heatmap<DB: DrawingBackend>(
@@ -687,23 +665,7 @@ where
                 });
         }
     }
-    if n > 5 {
-        let entries: Vec<(String, RGBColor)> = configs
-            .iter()
-            .enumerate()
-            .map(|(k, c)| (describe_series(results, spec, c), series_colour(k, n)))
-            .collect();
-        return side_legend(area, &entries);
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.4))
-        .label_font(("sans-serif", 12))
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(draw_err)?;
-    Ok(())
+    legend(area, &mut chart, &config_labels)
 }
 
 /// Where the legend goes: inside the plot for a few series; for many, in a
@@ -716,6 +678,34 @@ fn legend_margin(labels: &[String]) -> u32 {
     } else {
         12
     }
+}
+
+/// The legend of a line or distribution chart: plotters' own, inside the
+/// plot, for up to five series; a side legend in the right margin beyond.
+fn legend<'a, DB: DrawingBackend + 'a>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    labels: &[String],
+) -> Result<(), OutputError>
+where
+    DB::ErrorType: 'static,
+{
+    if labels.len() > 5 {
+        let entries: Vec<(String, RGBColor)> = labels
+            .iter()
+            .enumerate()
+            .map(|(k, l)| (l.clone(), series_colour(k, labels.len())))
+            .collect();
+        return side_legend(area, &entries);
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .label_font(("sans-serif", 12))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(draw_err)
 }
 
 /// A legend for many series, drawn in the panel's right margin (plotters'
