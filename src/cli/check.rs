@@ -2,7 +2,6 @@
 
 use std::time::Instant;
 
-use anyhow::Context;
 use oddsmith::pipeline::{self, Mode, RunOptions};
 use oddsmith::report::{self, OutDir, RunMeta, Status};
 use oddsmith::scenario::Scenario;
@@ -18,15 +17,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
         .iter()
         .map(|p| Scenario::load(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let threads = args.threads.map(|t| t as usize).unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")?;
+    let (threads, pool) = super::worker_pool(args.threads)?;
     let reports_only = args.report.is_some();
     let outs = match args.out.as_ref().or(args.report.as_ref()) {
         Some(dir) => scenarios

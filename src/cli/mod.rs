@@ -214,6 +214,20 @@ impl Outcome {
     }
 }
 
+/// The rayon pool for `--threads` (every core when unset), and its size.
+fn worker_pool(threads: Option<u64>) -> anyhow::Result<(usize, rayon::ThreadPool)> {
+    let threads = threads.map(|t| t as usize).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start worker threads: {e}"))?;
+    Ok((threads, pool))
+}
+
 /// Run the command; an `Err` is bad input or output trouble (exit 2).
 pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use oddsmith::pipeline::{self, AGREEMENT_Z, Mode, RunOptions};
 use oddsmith::report::{self, OutDir, RunMeta};
 use oddsmith::scenario::Scenario;
@@ -24,15 +24,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         }
     }
     let scenario = Scenario::load(&args.scenario)?;
-    let threads = args.threads.map(|t| t as usize).unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")?;
+    let (threads, pool) = super::worker_pool(args.threads)?;
     let out = OutDir::prepare(&args.out)?;
 
     let opts = RunOptions {
