@@ -140,6 +140,36 @@ fn hand_worked_failure_odds() {
     assert!((f[&2] - 0.09).abs() < 1e-15);
 }
 
+#[test]
+fn trivial_action_succeeds_whatever_the_hammer() {
+    // RULES.md §3.3 (corrected 2026-11-22): with no difficulty dice left the
+    // explorer succeeds handily, whatever venture the risk roll brings.
+    // 8d explorer against easy (3d): K = 0; a 4d risk roll brings venture.
+    for hammer in [Hammer::None, Hammer::Always, Hammer::OnlyOnSuccess] {
+        for wrench in [Wrench::None, Wrench::Greedy] {
+            let a = action(
+                8,
+                Some("4d"),
+                3,
+                0,
+                rules(RiskBase::Table, FailureRule::Procedure, wrench, hammer),
+            );
+            assert_eq!(a.difficulty_dice(), 0);
+            let m = a.exact();
+            assert_eq!(m.field(field::SUCCESS).get(&1), Some(&1.0), "{hammer:?} {wrench:?}");
+            assert_eq!(m.field(field::HAMMER_USED).get(&0), Some(&1.0));
+            // The venture is rolled and left to nobody.
+            assert!(m.field(field::VENTURE).get(&0).copied().unwrap_or(0.0) < 1.0);
+        }
+    }
+    // With one difficulty die the hammer bites again.
+    let a = action(3, Some("4d"), 3, 0, Rules::default());
+    assert_eq!(a.difficulty_dice(), 0);
+    let a = Action { adjust: 1, ..a };
+    assert_eq!(a.difficulty_dice(), 1);
+    assert!(a.exact().field(field::HAMMER_USED).get(&1).copied().unwrap_or(0.0) > 0.0);
+}
+
 /// The whole action written again, plainly, from the rules, for one set of
 /// dice: `exec` the d10s, `risk` the d6s, `reroll` fresh d10s for "I'm that
 /// good!" (as many as it needs are read from the front).
@@ -190,7 +220,9 @@ fn reference(a: &Action, exec: &[u32], risk: &[u32], reroll: &[u32]) -> Option<[
         wrench += 1;
         failures -= 1;
     }
+    // No difficulty dice: a trivial success that no hammer can spoil.
     let hammer = left > 0
+        && !exec.is_empty()
         && match a.rules.hammer {
             Hammer::None => false,
             Hammer::Always => true,

@@ -250,7 +250,12 @@ impl Action {
         let gotta = self.rules.wrench == Wrench::Greedy && failures >= 1 && left >= 1;
         left -= gotta as u32;
         let failures = failures - gotta as u32;
+        // With no difficulty dice left the explorer "succeeds handily":
+        // no hammer use can add a failure (RULES.md §3.3, corrected
+        // 2026-11-22), so the Exec keeps its venture.
+        let trivial = self.difficulty_dice() == 0;
         let hammer = left >= 1
+            && !trivial
             && match self.rules.hammer {
                 Hammer::None => false,
                 Hammer::Always => true,

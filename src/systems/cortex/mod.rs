@@ -176,16 +176,10 @@ pub(crate) fn pushes(args: &Args) -> Result<bool, ParamError> {
 /// 2 trauma, push steps)`. A loser that pushes steps down a trait for +5
 /// until within 5; since `margin / 5` steps leave `margin % 5`, it never
 /// wins (a tie still loses) and never spends a step more than it needs.
-/// A margin of 0 (a tie that the stakes keep) deals nothing (RULES.md:
-/// "margin 1..=4 → complication").
-#[inline]
-pub fn fate(margin: i64, loser_pushes: bool) -> (i64, i64, i64) {
-    fate_with(margin, loser_pushes, false)
-}
-
-/// [`fate`], where `tie_deals` selects the seed text's reading that a tie
-/// ("less than or equal to the stakes") also deals a complication
-/// (`variant.tie = "complication"`).
+/// `tie_deals` says whether a margin of 0 deals a complication: the
+/// default, since a tie is a GM win by 0 ("if the GM wins (you roll less
+/// than or equal to the stakes) … you may take the Complication", RULES.md
+/// §2.2 corrected 2026-11-22); `variant.tie = "nothing"` is the old reading.
 #[inline]
 pub fn fate_with(margin: i64, loser_pushes: bool, tie_deals: bool) -> (i64, i64, i64) {
     let (m, steps) = if loser_pushes && margin >= KNOCKOUT {
@@ -203,9 +197,9 @@ pub fn fate_with(margin: i64, loser_pushes: bool, tie_deals: bool) -> (i64, i64,
 
 pub(crate) const TIE: ParamSpec = ParamSpec {
     path: "variant.tie",
-    kind: ParamKind::Choice(&["nothing", "complication"]),
-    default: Lit::Str("nothing"),
-    doc: "A tie (margin 0, the stakes hold): deals nothing (RULES.md) or a complication to the side that rolled (the seed text's \"less than or equal\").",
+    kind: ParamKind::Choice(&["complication", "nothing"]),
+    default: Lit::Str("complication"),
+    doc: "A tie (margin 0) is a GM win by 0: the side that rolled takes a complication (RULES.md §2.2, corrected 2026-11-22: \"less than or equal to the stakes\"), or, as the old reading, nothing.",
 };
 
 /// Whether a tie deals a complication.
@@ -251,20 +245,27 @@ mod tests {
 
     #[test]
     fn fate_by_margin_and_push() {
-        assert_eq!(fate(0, false), (0, 0, 0));
-        assert_eq!(fate(1, false), (1, 1, 0));
-        assert_eq!(fate(4, false), (4, 1, 0));
-        assert_eq!(fate(5, false), (5, 2, 0));
-        assert_eq!(fate(17, false), (17, 2, 0));
-        // pushing: 6 under → one step → 1 under, a complication
-        assert_eq!(fate(6, true), (1, 1, 1));
-        // 5 under → one step → a tie, which still loses but deals nothing
-        assert_eq!(fate(5, true), (0, 0, 1));
-        assert_eq!(fate(16, true), (1, 1, 3));
-        assert_eq!(fate(4, true), (4, 1, 0));
-        // the seed text's reading: a tie deals a complication too
+        for tie in [true, false] {
+            assert_eq!(fate_with(1, false, tie), (1, 1, 0));
+            assert_eq!(fate_with(4, false, tie), (4, 1, 0));
+            assert_eq!(fate_with(5, false, tie), (5, 2, 0));
+            assert_eq!(fate_with(17, false, tie), (17, 2, 0));
+            // pushing: 6 under → one step → 1 under, a complication
+            assert_eq!(fate_with(6, true, tie), (1, 1, 1));
+            assert_eq!(fate_with(16, true, tie), (1, 1, 3));
+            assert_eq!(fate_with(4, true, tie), (4, 1, 0));
+        }
+    }
+
+    #[test]
+    fn tie_is_a_gm_win_by_zero_and_deals_a_complication() {
+        // RULES.md §2.2 (corrected): "less than or equal to the stakes".
         assert_eq!(fate_with(0, false, true), (0, 1, 0));
+        // 5 under → one step → a tie, which loses and deals a complication
+        assert_eq!(fate_with(5, true, true), (0, 1, 1));
         assert_eq!(fate_with(10, true, true), (0, 1, 2));
-        assert_eq!(fate_with(3, false, true), (3, 1, 0));
+        // variant.tie = "nothing": the old reading
+        assert_eq!(fate_with(0, false, false), (0, 0, 0));
+        assert_eq!(fate_with(5, true, false), (0, 0, 1));
     }
 }

@@ -302,24 +302,147 @@ fn contest_gang_dice_are_knocked_out_by_raises() {
 }
 
 #[test]
-fn timed_by_hand() {
+fn timed_out_of_time_at_zero_beats_after_a_failure_even_on_the_last_step() {
+    // RULES.md §2.4 (corrected 2026-11-22).
     let s = sides("d8 d6", None, "2d6", None);
     let b = Basic::new(s.clone(), RatingTie::Larger, false);
-    let (extra, _) = b.success_odds();
+    let (extra, win) = b.success_odds();
     let opp: Pool = "2d6".parse().unwrap();
-    // One step, one beat: the step is always done; time left only on an
-    // extraordinary success.
+    // One step, one beat: an extraordinary success completes clean, a
+    // success completes at 0 beats (no clean getaway), a failure leaves
+    // −1 beats: out of time, although the step is passed.
     let m = Timed::new(&s, std::slice::from_ref(&opp), 1, false)
         .exact()
         .unwrap();
-    close(p(&m, 0, 1), 1.0);
+    close(p(&m, 0, 1), win);
     close(p(&m, 3, 1), extra);
-    // Two steps, one beat: only an extraordinary first step leaves time.
+    close(p(&m, 1, 0), win - extra);
+    close(p(&m, 1, -1), 1.0 - win);
+    // Two steps, one beat: only an extraordinary first step leaves time;
+    // then the second step must succeed.
     let m = Timed::new(&s, &[opp.clone(), opp.clone()], 1, false)
         .exact()
         .unwrap();
-    close(p(&m, 0, 1), extra);
+    close(p(&m, 0, 1), extra * win);
     close(p(&m, 3, 1), extra * extra);
+}
+
+/// The law of one basic roll by enumerating every face of every die:
+/// (extraordinary, success, failure), the rules of §2.1–2.2 spelled out
+/// independently of the solver.
+fn roll_law_by_faces(actor: &[u32], opposition: &[u32]) -> [f64; 3] {
+    fn totals(dice: &[u32]) -> Vec<(i64, f64)> {
+        let n: u64 = dice.iter().map(|&d| d as u64).product();
+        (0..n)
+            .map(|code| {
+                let mut c = code;
+                let mut kept: Vec<i64> = dice
+                    .iter()
+                    .map(|&d| {
+                        let v = (c % d as u64) as i64 + 1;
+                        c /= d as u64;
+                        v
+                    })
+                    .filter(|&v| v != 1)
+                    .collect();
+                kept.sort_unstable_by(|a, b| b.cmp(a));
+                (kept.iter().take(2).sum(), 1.0 / n as f64)
+            })
+            .collect()
+    }
+    let mut law = [0.0; 3];
+    for (a, pa) in totals(actor) {
+        for (o, po) in totals(opposition) {
+            let which = if a - o >= 5 {
+                0
+            } else if a > o {
+                1
+            } else {
+                2
+            };
+            law[which] += pa * po;
+        }
+    }
+    law
+}
+
+/// Every sequence of roll results of a timed action, by the rules of
+/// §2.4: P(completed, clean, beats left, rolls).
+fn timed_by_sequences(
+    law: &[f64; 3],
+    steps: usize,
+    beats: i64,
+    repeat: bool,
+) -> std::collections::BTreeMap<(i64, i64, i64, i64), f64> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut live = vec![(0usize, beats, 0i64, 1.0)];
+    while let Some((step, b, rolls, q)) = live.pop() {
+        for (which, &pw) in law.iter().enumerate() {
+            if pw == 0.0 {
+                continue;
+            }
+            let (step, b) = match which {
+                0 => (step + 1, b),
+                1 => (step + 1, b - 1),
+                _ => (if repeat { step } else { step + 1 }, b - 2),
+            };
+            let rolls = rolls + 1;
+            let failed = which == 2;
+            let key = if b <= 0 && (failed || step < steps) {
+                Some((0, 0, b, rolls))
+            } else if step == steps {
+                Some((1, (b >= 1) as i64, b, rolls))
+            } else {
+                None
+            };
+            match key {
+                Some(k) => *out.entry(k).or_insert(0.0) += q * pw,
+                None => live.push((step, b, rolls, q * pw)),
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn timed_exact_equals_every_roll_sequence() {
+    let pools: [(&str, &[u32]); 4] = [
+        ("d4", &[4]),
+        ("d6 d4", &[6, 4]),
+        ("d8 d6 d4", &[8, 6, 4]),
+        ("3d6", &[6, 6, 6]),
+    ];
+    for (a, actor) in pools {
+        for (o, opposition) in pools.iter().take(3) {
+            let law = roll_law_by_faces(actor, opposition);
+            let s = sides(a, None, o, None);
+            let opp: Pool = o.parse().unwrap();
+            for steps in 1..=3 {
+                for beats in 1..=5 {
+                    for repeat in [false, true] {
+                        let m = Timed::new(&s, &vec![opp.clone(); steps], beats, repeat)
+                            .exact()
+                            .unwrap();
+                        let joint = timed_by_sequences(&law, steps, beats, repeat);
+                        let mut fields = vec![std::collections::BTreeMap::new(); 4];
+                        for (&(done, clean, b, rolls), &q) in &joint {
+                            for (f, v) in [done, b, rolls, clean].into_iter().enumerate() {
+                                *fields[f].entry(v).or_insert(0.0) += q;
+                            }
+                        }
+                        for (f, table) in fields.iter().enumerate() {
+                            for (v, q) in table {
+                                let what = format!("{a} vs {o} steps {steps} beats {beats} repeat {repeat} field {f} value {v}");
+                                assert!((q - p(&m, f, *v)).abs() < 1e-12, "{what}: {q} vs {}", p(&m, f, *v));
+                            }
+                            let total: f64 = m.field(f).values().sum();
+                            assert!((total - 1.0).abs() < 1e-9);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[test]

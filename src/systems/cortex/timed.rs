@@ -2,7 +2,9 @@
 //! list of steps, each a basic action. A roll costs one beat, an
 //! extraordinary success none, a failure two (and the step is passed, or,
 //! in the `repeat` variant, tried again). The actor is out of time when the
-//! beats reach 0 or less with steps still to do.
+//! beats reach 0 or less after a failed roll, or after any roll with steps
+//! still to do (RULES.md §2.4, corrected 2026-11-22); a last step passed by
+//! a success at exactly 0 beats completes without a clean getaway.
 //!
 //! Exact: each step's (extraordinary, success, failure) odds come from the
 //! exact basic-action solver; the clock is an absorbing chain over (step,
@@ -76,6 +78,8 @@ static PARAMS: [ParamSpec; 8] = [
 ];
 
 const FIELDS: usize = 4;
+/// The index of a failure among [`Timed::moves`].
+const FAILURE: usize = 2;
 
 fn schema() -> Schema {
     Schema {
@@ -201,13 +205,19 @@ impl Timed {
         ]
     }
 
-    /// The outcome, if the clock stops at `(step, beats)` after `rolls`.
+    /// The outcome, if the clock stops at `(step, beats)` after `rolls`,
+    /// the last of which `failed`. "If you run out of beats—zero or less—
+    /// you're out of time": a failure that leaves 0 or less is out of time
+    /// even on the last step; a success on the last step at exactly 0 beats
+    /// completes, but not clean ("If you succeed but have zero beats left,
+    /// you have to choose").
     #[inline]
-    fn stop(&self, step: usize, beats: i64, rolls: i64) -> Option<[i64; FIELDS]> {
-        if step == self.steps.len() {
-            Some([1, beats, rolls, (beats >= 1) as i64])
-        } else if beats <= 0 {
+    fn stop(&self, step: usize, beats: i64, rolls: i64, failed: bool) -> Option<[i64; FIELDS]> {
+        let out_of_time = beats <= 0 && (failed || step < self.steps.len());
+        if out_of_time {
             Some([0, beats, rolls, 0])
+        } else if step == self.steps.len() {
+            Some([1, beats, rolls, (beats >= 1) as i64])
         } else {
             None
         }
@@ -228,11 +238,11 @@ impl Timed {
             FIELDS,
             Limits::default(),
             |round, &(i, b), out| {
-                for (&(i, b), &p) in self.moves(i, b).iter().zip(&odds[i]) {
+                for (which, (&(i, b), &p)) in self.moves(i, b).iter().zip(&odds[i]).enumerate() {
                     if p == 0.0 {
                         continue;
                     }
-                    let next = match self.stop(i, b, round as i64) {
+                    let next = match self.stop(i, b, round as i64, which == FAILURE) {
                         Some(outcome) => Next::Stop(outcome.to_vec()),
                         None => Next::Go((i, b)),
                     };
@@ -260,7 +270,7 @@ impl Timed {
             };
             (i, b) = self.moves(i, b)[which];
             rolls += 1;
-            if let Some(outcome) = self.stop(i, b, rolls) {
+            if let Some(outcome) = self.stop(i, b, rolls, which == FAILURE) {
                 return outcome;
             }
         }

@@ -5,8 +5,9 @@
 //! edge advantage has reached the climax ladder attempts a Climax, a side
 //! behind when the ladder is at 0 attempts an Anticlimax (escape), any
 //! other takes an Edge action. Every action is a §1.1 challenge against the
-//! other side, with the edge counting for the roller and against it as
-//! target. The exact solver is an absorbing Markov chain over (edge,
+//! other side. Only the holder of the edge adds its edge score, when it acts
+//! and when it is targeted (RULES.md §1.2, corrected 2026-11-22), so an
+//! action's margin moves by the roller's signed advantage, once. The exact solver is an absorbing Markov chain over (edge,
 //! initiative) states, the ladder being a function of the round; it and
 //! the simulation share the round logic below, so they differ only in
 //! branching versus sampling.
@@ -150,13 +151,12 @@ impl Side {
         }
     }
 
-    /// Exact P(success) of `action` with edge advantage `adv`: the roller
-    /// adds `adv` and the target adds `−adv`, so the margin moves by 2·adv.
+    /// Exact P(success) of `action` with edge advantage `adv`.
     pub fn p_success(&self, action: Action, adv: i64) -> f64 {
         let m = self.contest(action).margin_counts();
         let wins: u128 = m
             .iter()
-            .filter(|(v, _)| v + 2 * adv >= 0)
+            .filter(|&(v, _)| edged(v, adv) >= 0)
             .map(|(_, w)| w)
             .sum();
         wins as f64 / m.total() as f64
@@ -165,11 +165,22 @@ impl Side {
     /// One roll of `action` with edge advantage `adv`.
     #[inline]
     pub fn succeeds(&self, action: Action, adv: i64, rng: &mut DiceRng) -> bool {
-        self.contest(action).sample_margin(rng) + 2 * adv >= 0
+        edged(self.contest(action).sample_margin(rng), adv) >= 0
     }
 }
 
-/// `P(margin + 2·adv ≥ 0)` of one challenge for every edge advantage, read
+/// An action's margin once the edge is counted, `adv` being the roller's
+/// signed edge. Only the holder has an edge score: it adds |e| to its result
+/// when it acts (adv = +|e|) and to its DT when it is targeted (adv = −|e|);
+/// the other side adds nothing, so the margin moves by `adv`, not `2·adv`
+/// ("On any action you perform, you gain a bonus … equal to your edge score.
+/// Similarly, when you are targeted … you add your edge score to the DT").
+#[inline]
+pub fn edged(margin: i64, adv: i64) -> i64 {
+    margin + adv
+}
+
+/// `P(edged(margin, adv) ≥ 0)` of one challenge for every edge advantage, read
 /// from tail sums of its exact margin law computed once: the chain asks for
 /// it in every state of every round.
 struct Tail {
@@ -196,7 +207,8 @@ impl Tail {
     }
 
     fn p(&self, adv: i64) -> f64 {
-        let k = -2 * adv - self.min;
+        // edged(v, adv) ≥ 0 ⇔ v ≥ −adv.
+        let k = -adv - self.min;
         if k <= 0 {
             1.0
         } else {

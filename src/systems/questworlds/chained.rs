@@ -9,7 +9,7 @@ use super::Exchange;
 use super::sequence::{
     self, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
 };
-use super::{Matchup, Rating, Verdict};
+use super::{RESISTANCE_PARAMS, Matchup, Rating, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::Next;
 use crate::systems::{
@@ -146,12 +146,15 @@ impl Sequence for Chained {
     }
 }
 
-static PARAMS: [ParamSpec; 8] = [
+static PARAMS: [ParamSpec; 11] = [
     SIDE_PARAMS[0],
     SIDE_PARAMS[1],
     SIDE_PARAMS[2],
     SIDE_PARAMS[3],
     SIDE_PARAMS[4],
+    RESISTANCE_PARAMS[0],
+    RESISTANCE_PARAMS[1],
+    RESISTANCE_PARAMS[2],
     ParamSpec {
         path: "pc.resolve",
         kind: ParamKind::Int { min: 1, max: 10 },

@@ -8,7 +8,7 @@ use super::Exchange;
 use super::sequence::{
     self, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
 };
-use super::{Matchup, Verdict};
+use super::{RESISTANCE_PARAMS, Matchup, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::Next;
 use crate::systems::{
@@ -172,12 +172,15 @@ impl Sequence for Scored {
     }
 }
 
-static PARAMS: [ParamSpec; 9] = [
+static PARAMS: [ParamSpec; 12] = [
     SIDE_PARAMS[0],
     SIDE_PARAMS[4],
     SIDE_PARAMS[1],
     SIDE_PARAMS[2],
     SIDE_PARAMS[3],
+    RESISTANCE_PARAMS[0],
+    RESISTANCE_PARAMS[1],
+    RESISTANCE_PARAMS[2],
     ParamSpec {
         path: "pc.risky_gambit",
         kind: ParamKind::Choice(POLICIES),

@@ -56,14 +56,14 @@ pub const SIDE_PARAMS: [ParamSpec; 5] = [
     ParamSpec {
         path: "opponent.rating",
         kind: RATING,
-        default: Lit::Int(10),
-        doc: "The opposition's rating; at TN ≤ 0 every round is an assured PC victory.",
+        default: Lit::Absent,
+        doc: "PC against PC: the other character's rating, instead of a resistance (`resistance.*`); at TN ≤ 0 every round is an assured PC victory.",
     },
     ParamSpec {
         path: "opponent.modifier",
         kind: MODIFIER,
         default: Lit::Int(0),
-        doc: "Added to the opposition's TN (steps of 5).",
+        doc: "Added to the other character's TN (steps of 5); needs `opponent.rating`.",
     },
     ParamSpec {
         path: "max_rounds",
@@ -81,11 +81,39 @@ pub fn max_rounds(args: &Args) -> Result<usize, ParamError> {
     Ok(args.int("max_rounds")? as usize)
 }
 
-/// The two final TNs.
+/// The two final TNs. The opposition is a resistance, exactly as in
+/// `questworlds.contest` (`resistance.rating`, or `resistance.level`
+/// applied to `resistance.base`; default the base resistance, RULES.md
+/// §4.5 corrected 2026-11-22), or another character (`opponent.rating`
+/// and `opponent.modifier`), never both.
 pub fn sides(args: &Args) -> Result<(Rating, Rating), ParamError> {
     let pc = rating::rating(args, "pc.rating")?.plus(super::modifier(args, "pc.modifier")?);
-    let opp =
-        rating::rating(args, "opponent.rating")?.plus(super::modifier(args, "opponent.modifier")?);
+    let character = ["opponent.rating", "opponent.modifier"]
+        .into_iter()
+        .find(|k| args.is_set(k));
+    let opp = match character {
+        Some(key) => {
+            for rk in ["resistance.rating", "resistance.level"] {
+                if args.is_set(rk) {
+                    return Err(ParamError::new(
+                        rk,
+                        format!(
+                            "the PC faces either a resistance or a character (`{key}` is set), not both"
+                        ),
+                    ));
+                }
+            }
+            if !args.is_set("opponent.rating") {
+                return Err(ParamError::new(
+                    "opponent.rating",
+                    format!("is required when `{key}` is set"),
+                ));
+            }
+            rating::rating(args, "opponent.rating")?
+                .plus(super::modifier(args, "opponent.modifier")?)
+        }
+        None => super::resistance(args)?,
+    };
     Ok((pc, opp))
 }
 
@@ -117,7 +145,8 @@ pub fn essential(ex: Exchange) -> Exchange {
 }
 
 /// Fields `winner`, `rounds`, `degree`, then each sequence's tallies;
-/// metrics `p_victory`, `mean_rounds`, `p_degree_0` … `p_degree_4`.
+/// metrics `p_victory`, `p_defeat`, `p_draw`, `mean_rounds`,
+/// `p_degree_0` … `p_degree_4`.
 pub fn schema(tallies: &[(&'static str, &'static str)]) -> Schema {
     let mut fields = vec![
         FieldSpec::new(
@@ -143,6 +172,22 @@ pub fn schema(tallies: &[(&'static str, &'static str)]) -> Schema {
                 pred: Pred::Eq(PC),
             },
             "Probability the PC wins the sequence.",
+        ),
+        MetricSpec::new(
+            "p_defeat",
+            MetricKind::Prob {
+                field: 0,
+                pred: Pred::Eq(OPPONENT),
+            },
+            "Probability the opposition wins the sequence.",
+        ),
+        MetricSpec::new(
+            "p_draw",
+            MetricKind::Prob {
+                field: 0,
+                pred: Pred::Eq(DRAW),
+            },
+            "Probability of a draw: both sides fall at once, or the sequence reaches `max_rounds`.",
         ),
         MetricSpec::new(
             "mean_rounds",
@@ -289,5 +334,80 @@ pub mod testing {
         }
         let mass: f64 = exact.field(0).values().sum();
         assert!((mass - 1.0).abs() < 1e-9, "{what}: mass {mass}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::values;
+    use crate::systems::ParamValue::{Int, Str};
+    use crate::systems::questworlds::chained::ChainedSequence;
+    use crate::systems::questworlds::scored::ScoredSequence;
+    use crate::systems::questworlds::wagered::WageredSequence;
+    use crate::systems::{Mechanic, ParamValue};
+
+    fn solve(m: &dyn Mechanic, pairs: &[(&str, ParamValue)]) -> crate::dist::Marginals {
+        m.prepare(&values(pairs)).unwrap().exact().unwrap()
+    }
+
+    /// RULES.md §4.5 (corrected 2026-11-22): the opposition of a sequence
+    /// is a resistance with the keys of `questworlds.contest`.
+    #[test]
+    fn sequences_face_a_resistance_as_a_contest_does() {
+        let mechanics: [&dyn Mechanic; 3] = [&ScoredSequence, &WageredSequence, &ChainedSequence];
+        for m in mechanics {
+            let pc = ("pc.rating", Str("5M".into()));
+            // hard = base 10 + 10 = 20, as a PC against a rating-20 character.
+            let hard = solve(m, &[pc.clone(), ("resistance.level", Str("hard".into()))]);
+            assert_eq!(hard, solve(m, &[pc.clone(), ("opponent.rating", Int(20))]));
+            assert_eq!(hard, solve(m, &[pc.clone(), ("resistance.rating", Int(20))]));
+            // A level applies to the base resistance.
+            let on_base = solve(
+                m,
+                &[
+                    pc.clone(),
+                    ("resistance.level", Str("easy".into())),
+                    ("resistance.base", Str("1M".into())),
+                ],
+            );
+            assert_eq!(on_base, solve(m, &[pc.clone(), ("resistance.rating", Int(6))]));
+            // The default is the base resistance, 10: the numbers of before.
+            assert_eq!(
+                solve(m, &[pc.clone()]),
+                solve(m, &[pc.clone(), ("opponent.rating", Int(10))])
+            );
+            // A resistance and a character at once is an error naming the key.
+            let err = m
+                .prepare(&values(&[
+                    ("opponent.rating", Int(12)),
+                    ("resistance.level", Str("hard".into())),
+                ]))
+                .err()
+                .unwrap();
+            assert_eq!(err.key, "resistance.level", "{}", m.name());
+            let err = m
+                .prepare(&values(&[("opponent.modifier", Int(5))]))
+                .err()
+                .unwrap();
+            assert_eq!(err.key, "opponent.rating", "{}", m.name());
+        }
+    }
+
+    #[test]
+    fn sequences_report_defeat_and_draw_beside_victory() {
+        // Two defensive sides at a short cap: draws happen and show.
+        let model = ScoredSequence
+            .prepare(&values(&[
+                ("pc.defensive_response", Str("always".into())),
+                ("opponent.defensive_response", Str("always".into())),
+                ("max_rounds", Int(3)),
+            ]))
+            .unwrap();
+        let exact = model.exact().unwrap();
+        let names: Vec<&str> = model.schema().metrics.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(&names[..3], ["p_victory", "p_defeat", "p_draw"]);
+        let value = |i: usize| crate::stats::exact_value(&model.schema().metrics[i], &exact).value;
+        assert!(value(2) > 0.0, "a draw at the round cap is visible");
+        assert!((value(0) + value(1) + value(2) - 1.0).abs() < 1e-12);
     }
 }

@@ -10,7 +10,7 @@ use super::Exchange;
 use super::sequence::{
     self, DRAW, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
 };
-use super::{Matchup, Verdict};
+use super::{RESISTANCE_PARAMS, Matchup, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::Next;
 use crate::systems::{
@@ -178,12 +178,15 @@ impl Sequence for Wagered {
     }
 }
 
-static PARAMS: [ParamSpec; 8] = [
+static PARAMS: [ParamSpec; 11] = [
     SIDE_PARAMS[0],
     SIDE_PARAMS[1],
     SIDE_PARAMS[2],
     SIDE_PARAMS[3],
     SIDE_PARAMS[4],
+    RESISTANCE_PARAMS[0],
+    RESISTANCE_PARAMS[1],
+    RESISTANCE_PARAMS[2],
     ParamSpec {
         path: "pc.wager",
         kind: ParamKind::Int { min: 1, max: 400 },

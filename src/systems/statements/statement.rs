@@ -72,8 +72,8 @@ static PARAMS: [ParamSpec; 7] = [
     ParamSpec {
         path: "variant.weight_luck",
         kind: ParamKind::Bool,
-        default: Lit::Bool(false),
-        doc: "Whether the luck bid counts in the weight (successes × favouring); by default it only helps the roll.",
+        default: Lit::Bool(true),
+        doc: "Whether the luck bid counts in the weight (successes × favouring, luck included): true by default (RULES.md §5.2, corrected 2026-11-22: luck is a favouring factor and can be used by itself); false is the old reading, where luck only helps the roll.",
     },
 ];
 
@@ -164,7 +164,7 @@ fn schema() -> Schema {
             FieldSpec::new(
                 "weight",
                 FieldKind::Int,
-                "Successes × favouring sum (luck excluded unless variant.weight_luck).",
+                "Successes × favouring sum, the luck bid included (excluded under variant.weight_luck = false).",
             ),
             FieldSpec::new(
                 "true",
@@ -287,7 +287,8 @@ mod tests {
     }
 
     #[test]
-    fn luck_helps_the_roll_but_not_the_weight_by_default() {
+    fn weight_counts_the_luck_bid_so_a_luck_only_statement_can_come_true() {
+        // RULES.md §5.2 (corrected 2026-11-22): W = s × F, F including luck.
         let base = [
             ("favouring", Int(3)),
             ("opposing", Int(4)),
@@ -301,12 +302,21 @@ mod tests {
                 sides: 9
             }
         );
-        assert_eq!(r.outcome(3)[2], 9);
-        let mut with = base.to_vec();
-        with.push(("variant.weight_luck", Bool(true)));
-        assert_eq!(resolution_from(&values(&with)).unwrap().outcome(3)[2], 15);
-        // Luck alone: the roll can succeed, but weighs nothing.
+        assert_eq!(r.outcome(3)[2], 15);
+        // "Luck can be used by itself": three successes on luck 3 weigh 9.
         let r = resolution_from(&values(&[("favouring", Int(0)), ("luck", Int(3))])).unwrap();
+        assert_eq!(r.outcome(3), [3, 0, 9, 1]);
+        assert!(r.exact().field(3)[&1] > 0.0);
+        // variant.weight_luck = false: the old reading, luck only rolls.
+        let mut without = base.to_vec();
+        without.push(("variant.weight_luck", Bool(false)));
+        assert_eq!(resolution_from(&values(&without)).unwrap().outcome(3)[2], 9);
+        let r = resolution_from(&values(&[
+            ("favouring", Int(0)),
+            ("luck", Int(3)),
+            ("variant.weight_luck", Bool(false)),
+        ]))
+        .unwrap();
         assert_eq!(r.outcome(3), [3, 0, 0, 0]);
     }
 
@@ -348,7 +358,7 @@ mod tests {
                         }
                     }
                     let s = (s + support).clamp(0, 3);
-                    let w = s * f as i64;
+                    let w = s * (f + luck) as i64;
                     *counts.entry([s, 3 - s, w, (w > 0) as i64]).or_insert(0u128) += 1;
                 }
             }
