@@ -156,7 +156,11 @@ fn trivial_action_succeeds_whatever_the_hammer() {
             );
             assert_eq!(a.difficulty_dice(), 0);
             let m = a.exact();
-            assert_eq!(m.field(field::SUCCESS).get(&1), Some(&1.0), "{hammer:?} {wrench:?}");
+            assert_eq!(
+                m.field(field::SUCCESS).get(&1),
+                Some(&1.0),
+                "{hammer:?} {wrench:?}"
+            );
             assert_eq!(m.field(field::HAMMER_USED).get(&0), Some(&1.0));
             // The venture is rolled and left to nobody.
             assert!(m.field(field::VENTURE).get(&0).copied().unwrap_or(0.0) < 1.0);
@@ -167,7 +171,14 @@ fn trivial_action_succeeds_whatever_the_hammer() {
     assert_eq!(a.difficulty_dice(), 0);
     let a = Action { adjust: 1, ..a };
     assert_eq!(a.difficulty_dice(), 1);
-    assert!(a.exact().field(field::HAMMER_USED).get(&1).copied().unwrap_or(0.0) > 0.0);
+    assert!(
+        a.exact()
+            .field(field::HAMMER_USED)
+            .get(&1)
+            .copied()
+            .unwrap_or(0.0)
+            > 0.0
+    );
 }
 
 /// The whole action written again, plainly, from the rules, for one set of

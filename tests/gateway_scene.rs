@@ -54,13 +54,15 @@ fn scene_table_is_exact_and_agrees_with_monte_carlo() {
 
 use oddsmith::systems::ParamMap;
 use oddsmith::systems::ParamValue::{self, Int, Str};
-use oddsmith::systems::gateway::scene::{A_CLIMAX, A_ESCAPE, B_CLIMAX, B_ESCAPE, STALEMATE, duel_from, edged};
+use oddsmith::systems::gateway::scene::{
+    A_CLIMAX, A_ESCAPE, B_CLIMAX, B_ESCAPE, STALEMATE, duel_from, edged,
+};
 use std::collections::BTreeMap;
 
 /// Scene 2, Round 9 of the text: Tom's Climax. Tom rolls a top die of 7,
-/// + 1 (Arcanist) + 5 (his edge) = 13; Kroe rolls 6 + 4 (Arcanist) = 10,
-/// + 2 for the one raise Tom chose (his two free raises add nothing): 12.
-/// Tom succeeds. Only the holder's edge score counts.
+/// plus 1 (Arcanist) plus 5 (his edge) = 13; Kroe rolls 6 + 4 (Arcanist) =
+/// 10, plus 2 for the one raise Tom chose (his two free raises add
+/// nothing): 12. Tom succeeds. Only the holder's edge score counts.
 #[test]
 fn edge_counts_once_round_9_tom_climaxes() {
     let margin = (7 + 1) - (6 + 4 + 2);
@@ -78,7 +80,10 @@ fn edge_counts_once_round_9_tom_climaxes() {
 fn edge_counts_once_round_1_kroe_fails_against_angelique() {
     let margin = 10 - (11 + 2);
     assert!(edged(margin, 2) < 0, "Kroe fails, as in the text");
-    assert!(margin + 2 * 2 >= 0, "the old doubled reading contradicts the text");
+    assert!(
+        margin + 2 * 2 >= 0,
+        "the old doubled reading contradicts the text"
+    );
 }
 
 /// The rules of one action spelled out independently of the solver: the
@@ -150,12 +155,14 @@ fn enumerate_scene(
             if s > 0.0 {
                 let i = usize::from(who != holder);
                 match kind {
-                    0 => *out
-                        .entry((if who == 0 { A_CLIMAX } else { B_CLIMAX }, round, e))
-                        .or_default() += q * s,
-                    1 => *out
-                        .entry((if who == 0 { A_ESCAPE } else { B_ESCAPE }, round, e))
-                        .or_default() += q * s,
+                    0 => {
+                        *out.entry((if who == 0 { A_CLIMAX } else { B_CLIMAX }, round, e))
+                            .or_default() += q * s
+                    }
+                    1 => {
+                        *out.entry((if who == 0 { A_ESCAPE } else { B_ESCAPE }, round, e))
+                            .or_default() += q * s
+                    }
                     _ => {
                         let sign = if who == 0 { 1 } else { -1 };
                         let mut ok2 = ok;
@@ -205,7 +212,12 @@ fn edge_counts_once_two_round_scene_equals_enumeration() {
             ("b.background", Int(1)),
             ("b.edge_raises", Int(2)),
         ],
-        vec![("ladder", Int(0)), ("start_edge", Int(2)), ("a.trait", Int(1)), ("b.trait", Int(3))],
+        vec![
+            ("ladder", Int(0)),
+            ("start_edge", Int(2)),
+            ("a.trait", Int(1)),
+            ("b.trait", Int(3)),
+        ],
     ];
     for case in cases {
         let mut pairs = case.clone();
@@ -224,7 +236,10 @@ fn edge_counts_once_two_round_scene_equals_enumeration() {
             (get("b.trait", 3) as u32, get("b.background", 0)),
         ];
         let raises = [get("a.edge_raises", 0), get("b.edge_raises", 0)];
-        let first = usize::from(case.iter().any(|(k, v)| *k == "initiative" && *v == Str("b".into())));
+        let first = usize::from(
+            case.iter()
+                .any(|(k, v)| *k == "initiative" && *v == Str("b".into())),
+        );
         let mut joint = BTreeMap::new();
         enumerate_scene(
             sides,
@@ -245,15 +260,18 @@ fn edge_counts_once_two_round_scene_equals_enumeration() {
             }
         }
         for (f, table) in by_field.iter().enumerate() {
-            let solved: BTreeMap<i64, f64> =
-                exact.field(f).iter().map(|(&k, &v)| (k, v)).collect();
+            let solved: BTreeMap<i64, f64> = exact.field(f).iter().map(|(&k, &v)| (k, v)).collect();
             assert_eq!(
                 table.keys().collect::<Vec<_>>(),
                 solved.keys().collect::<Vec<_>>(),
                 "{case:?} field {f}"
             );
             for (v, p) in table {
-                assert!((p - solved[v]).abs() < 1e-12, "{case:?} field {f} value {v}: {p} vs {}", solved[v]);
+                assert!(
+                    (p - solved[v]).abs() < 1e-12,
+                    "{case:?} field {f} value {v}: {p} vs {}",
+                    solved[v]
+                );
             }
         }
     }

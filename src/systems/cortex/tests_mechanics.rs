@@ -432,8 +432,14 @@ fn timed_exact_equals_every_roll_sequence() {
                         }
                         for (f, table) in fields.iter().enumerate() {
                             for (v, q) in table {
-                                let what = format!("{a} vs {o} steps {steps} beats {beats} repeat {repeat} field {f} value {v}");
-                                assert!((q - p(&m, f, *v)).abs() < 1e-12, "{what}: {q} vs {}", p(&m, f, *v));
+                                let what = format!(
+                                    "{a} vs {o} steps {steps} beats {beats} repeat {repeat} field {f} value {v}"
+                                );
+                                assert!(
+                                    (q - p(&m, f, *v)).abs() < 1e-12,
+                                    "{what}: {q} vs {}",
+                                    p(&m, f, *v)
+                                );
                             }
                             let total: f64 = m.field(f).values().sum();
                             assert!((total - 1.0).abs() < 1e-9);

@@ -9,7 +9,7 @@ use super::Exchange;
 use super::sequence::{
     self, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
 };
-use super::{RESISTANCE_PARAMS, Matchup, Rating, Verdict};
+use super::{Matchup, RESISTANCE_PARAMS, Rating, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::Next;
 use crate::systems::{

@@ -8,7 +8,7 @@ use super::Exchange;
 use super::sequence::{
     self, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
 };
-use super::{RESISTANCE_PARAMS, Matchup, Verdict};
+use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::Next;
 use crate::systems::{

@@ -360,7 +360,10 @@ mod tests {
             // hard = base 10 + 10 = 20, as a PC against a rating-20 character.
             let hard = solve(m, &[pc.clone(), ("resistance.level", Str("hard".into()))]);
             assert_eq!(hard, solve(m, &[pc.clone(), ("opponent.rating", Int(20))]));
-            assert_eq!(hard, solve(m, &[pc.clone(), ("resistance.rating", Int(20))]));
+            assert_eq!(
+                hard,
+                solve(m, &[pc.clone(), ("resistance.rating", Int(20))])
+            );
             // A level applies to the base resistance.
             let on_base = solve(
                 m,
@@ -370,10 +373,13 @@ mod tests {
                     ("resistance.base", Str("1M".into())),
                 ],
             );
-            assert_eq!(on_base, solve(m, &[pc.clone(), ("resistance.rating", Int(6))]));
+            assert_eq!(
+                on_base,
+                solve(m, &[pc.clone(), ("resistance.rating", Int(6))])
+            );
             // The default is the base resistance, 10: the numbers of before.
             assert_eq!(
-                solve(m, &[pc.clone()]),
+                solve(m, std::slice::from_ref(&pc)),
                 solve(m, &[pc.clone(), ("opponent.rating", Int(10))])
             );
             // A resistance and a character at once is an error naming the key.
@@ -404,7 +410,12 @@ mod tests {
             ]))
             .unwrap();
         let exact = model.exact().unwrap();
-        let names: Vec<&str> = model.schema().metrics.iter().map(|m| m.name.as_str()).collect();
+        let names: Vec<&str> = model
+            .schema()
+            .metrics
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect();
         assert_eq!(&names[..3], ["p_victory", "p_defeat", "p_draw"]);
         let value = |i: usize| crate::stats::exact_value(&model.schema().metrics[i], &exact).value;
         assert!(value(2) > 0.0, "a draw at the round cap is visible");
