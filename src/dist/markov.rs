@@ -16,11 +16,11 @@ use super::Marginals;
 
 /// Where one transition leads.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Next<S> {
+pub enum Next<S, O = Vec<i64>> {
     /// Into another transient state.
     Go(S),
     /// Absorbed, with these outcome field values.
-    Stop(Vec<i64>),
+    Stop(O),
 }
 
 /// Bounds on the work a solve may do.
@@ -61,11 +61,11 @@ pub struct Absorbed {
 /// every transition out of `state` in round `round` (from 1) as
 /// `(next, probability)`; probabilities out of one state must sum to 1.
 /// Outcomes have `fields` values each.
-pub fn absorb<S: Ord + Clone>(
+pub fn absorb<S: Ord + Clone, O: AsRef<[i64]>>(
     start: S,
     fields: usize,
     limits: Limits,
-    mut step: impl FnMut(usize, &S, &mut Vec<(Next<S>, f64)>),
+    mut step: impl FnMut(usize, &S, &mut Vec<(Next<S, O>, f64)>),
 ) -> Option<Absorbed> {
     let mut marginals = Marginals::new(fields);
     let mut live: BTreeMap<S, f64> = BTreeMap::from([(start, 1.0)]);
@@ -94,8 +94,9 @@ pub fn absorb<S: Ord + Clone>(
                 match to {
                     Next::Go(s) => *next.entry(s).or_insert(0.0) += p * q,
                     Next::Stop(outcome) => {
+                        let outcome = outcome.as_ref();
                         debug_assert_eq!(outcome.len(), fields);
-                        marginals.add_outcome(&outcome, p * q);
+                        marginals.add_outcome(outcome, p * q);
                     }
                 }
             }

@@ -5,12 +5,15 @@
 //! sums, shifts and differences of dice stay exact rationals. [`Marginals`]
 //! is what an exact solver hands the rest of the pipeline: for each outcome
 //! field, the probability of each value. [`markov`] solves multi-round
-//! mechanics as absorbing chains.
+//! mechanics as absorbing chains; [`rounds`] derives that chain and the
+//! Monte Carlo sampler from one round function.
 
 mod counts;
 mod marginals;
 pub mod markov;
+pub mod rounds;
 
 pub use counts::Counts;
 pub use marginals::Marginals;
 pub use markov::{Absorbed, Limits, Next, absorb};
+pub use rounds::{After, Rounds, play, solve};

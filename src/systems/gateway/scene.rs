@@ -14,7 +14,7 @@
 
 use super::challenge::{Contest, Pool, RAISE_STEP, RELEVANCE, TRAIT_NAMES, character};
 use crate::dice::DiceRng;
-use crate::dist::{Limits, Marginals, Next, absorb};
+use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
     Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
@@ -273,98 +273,137 @@ impl Duel {
     }
 
     /// The outcome `[winner, rounds, final_edge, escaped]`.
-    fn outcome(winner: i64, round: u32, e: i64) -> Vec<i64> {
+    fn outcome(winner: i64, round: u32, e: i64) -> Outcome {
         let escaped = winner == A_ESCAPE || winner == B_ESCAPE;
-        vec![winner, round as i64, e, escaped as i64]
+        [winner, round as i64, e, escaped as i64]
     }
 
-    /// Exact marginals by forward propagation over (edge, initiative).
+    /// Exact marginals: an absorbing chain over (edge, initiative) between
+    /// rounds.
+    pub fn exact(&self) -> Option<Marginals> {
+        DuelRounds::new(*self).exact()
+    }
+}
+
+/// A scene's outcome `[winner, rounds, final_edge, escaped]`.
+type Outcome = [i64; 4];
+
+/// Where a scene stands. Between rounds only `First` occurs, so the
+/// solver's states are (edge, initiative holder).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SceneState {
+    /// Round 1 with a random first mover: the coin is yet to fall.
+    Coin { e: i64 },
+    /// Side `first` (the initiative holder) is about to act.
+    First { e: i64, first: u8 },
+    /// The other side is about to act; `ok1`: the first action succeeded.
+    Second { e: i64, first: u8, ok1: bool },
+}
+
+/// A duel with the success law of each side's challenges precomputed: what
+/// the solver and the sampler both run on.
+pub struct DuelRounds {
+    pub duel: Duel,
+    /// Per side: its Climax/Anticlimax and its Edge challenge.
+    tails: [[Tail; 2]; 2],
+}
+
+impl DuelRounds {
+    pub fn new(duel: Duel) -> DuelRounds {
+        DuelRounds {
+            tails: duel.sides.map(|s| [Tail::new(&s.plain), Tail::new(&s.edge)]),
+            duel,
+        }
+    }
+
+    /// Who acts now, what, and with which advantage.
+    fn actor(&self, round: usize, state: &SceneState) -> (usize, Action, i64) {
+        let ladder = self.duel.ladder_in(round as u32);
+        let (who, e) = match *state {
+            SceneState::Coin { .. } => unreachable!("the coin is not an action"),
+            SceneState::First { e, first } => (first as usize, e),
+            SceneState::Second { e, first, .. } => (1 - first as usize, e),
+        };
+        let (action, adv) = self.duel.action(who, e, ladder);
+        (who, action, adv)
+    }
+
     pub fn exact(&self) -> Option<Marginals> {
         let limits = Limits {
-            max_rounds: self.round_cap as usize + 1,
+            max_rounds: self.duel.round_cap as usize + 1,
             ..Limits::default()
         };
-        let start = (self.start_edge, self.initiative);
-        let tails = self
-            .sides
-            .map(|s| [Tail::new(&s.plain), Tail::new(&s.edge)]);
-        let p_success = |who: usize, action: Action, adv: i64| {
-            tails[who][usize::from(action == Action::Edge)].p(adv)
-        };
-        let solved = absorb(start, 4, limits, |round, &(e, init), out| {
-            let round = round as u32;
-            let ladder = self.ladder_in(round);
-            let firsts: &[(usize, f64)] = match init {
-                0 => &[(0, 1.0)],
-                1 => &[(1, 1.0)],
-                _ => &[(0, 0.5), (1, 0.5)],
-            };
-            for &(first, p0) in firsts {
-                let (act1, adv1) = self.action(first, e, ladder);
-                let p1 = p_success(first, act1, adv1);
-                for (ok1, q1) in [(true, p1), (false, 1.0 - p1)] {
-                    if q1 == 0.0 {
-                        continue;
-                    }
-                    let e1 = match self.effect(first, act1, ok1, e) {
-                        Effect::Ends(w) => {
-                            out.push((Next::Stop(Self::outcome(w, round, e)), p0 * q1));
-                            continue;
-                        }
-                        Effect::Edge(e1) => e1,
-                    };
-                    let second = 1 - first;
-                    let (act2, adv2) = self.action(second, e1, ladder);
-                    let p2 = p_success(second, act2, adv2);
-                    for (ok2, q2) in [(true, p2), (false, 1.0 - p2)] {
-                        if q2 == 0.0 {
-                            continue;
-                        }
-                        let p = p0 * q1 * q2;
-                        match self.effect(second, act2, ok2, e1) {
-                            Effect::Ends(w) => {
-                                out.push((Next::Stop(Self::outcome(w, round, e1)), p))
-                            }
-                            Effect::Edge(e2) if round >= self.round_cap => {
-                                out.push((Next::Stop(Self::outcome(STALEMATE, round, e2)), p))
-                            }
-                            Effect::Edge(e2) => {
-                                let holder = Self::next_initiative(first, [ok1, ok2]);
-                                out.push((Next::Go((e2, holder as u8)), p));
-                            }
-                        }
-                    }
-                }
-            }
-        })?;
-        Some(solved.marginals)
+        solve(self, 4, limits).map(|solved| solved.marginals)
+    }
+}
+
+impl Rounds for DuelRounds {
+    type State = SceneState;
+    /// The coin's first mover, or 1 for a successful action, 0 for a
+    /// failed one.
+    type Roll = u8;
+    type Outcome = Outcome;
+
+    fn start(&self) -> SceneState {
+        let e = self.duel.start_edge;
+        match self.duel.initiative {
+            2 => SceneState::Coin { e },
+            first => SceneState::First { e, first },
+        }
     }
 
-    /// One scene: `[winner, rounds, final_edge, escaped]`.
-    pub fn sample(&self, rng: &mut DiceRng) -> [i64; 4] {
-        let mut e = self.start_edge;
-        let mut holder = match self.initiative {
-            0 => 0,
-            1 => 1,
-            _ => rng.bits(1) as usize,
-        };
-        for round in 1..=self.round_cap {
-            let ladder = self.ladder_in(round);
-            let mut ok = [false; 2];
-            for (i, who) in [holder, 1 - holder].into_iter().enumerate() {
-                let (act, adv) = self.action(who, e, ladder);
-                ok[i] = self.sides[who].succeeds(act, adv, rng);
-                match self.effect(who, act, ok[i], e) {
-                    Effect::Ends(w) => {
-                        let escaped = w == A_ESCAPE || w == B_ESCAPE;
-                        return [w, round as i64, e, escaped as i64];
-                    }
-                    Effect::Edge(next) => e = next,
+    fn law(&self, round: usize, state: &SceneState, out: &mut Vec<(u8, f64)>) {
+        if let SceneState::Coin { .. } = state {
+            out.extend([(0, 0.5), (1, 0.5)]);
+            return;
+        }
+        let (who, action, adv) = self.actor(round, state);
+        let p = self.tails[who][usize::from(action == Action::Edge)].p(adv);
+        out.extend([(1, p), (0, 1.0 - p)]);
+    }
+
+    #[inline]
+    fn roll(&self, round: usize, state: &SceneState, rng: &mut DiceRng) -> u8 {
+        if let SceneState::Coin { .. } = state {
+            return rng.bits(1) as u8;
+        }
+        let (who, action, adv) = self.actor(round, state);
+        self.duel.sides[who].succeeds(action, adv, rng) as u8
+    }
+
+    #[inline]
+    fn after(&self, round: usize, state: &SceneState, &roll: &u8) -> After<SceneState, Outcome> {
+        let round32 = round as u32;
+        match *state {
+            SceneState::Coin { e } => After::Roll(SceneState::First { e, first: roll }),
+            SceneState::First { e, first } => {
+                let (who, action, _) = self.actor(round, state);
+                match self.duel.effect(who, action, roll == 1, e) {
+                    Effect::Ends(w) => After::End(Duel::outcome(w, round32, e)),
+                    Effect::Edge(e1) => After::Roll(SceneState::Second {
+                        e: e1,
+                        first,
+                        ok1: roll == 1,
+                    }),
                 }
             }
-            holder = Self::next_initiative(holder, ok);
+            SceneState::Second { e, first, ok1 } => {
+                let (who, action, _) = self.actor(round, state);
+                match self.duel.effect(who, action, roll == 1, e) {
+                    Effect::Ends(w) => After::End(Duel::outcome(w, round32, e)),
+                    Effect::Edge(e2) if round32 >= self.duel.round_cap => {
+                        After::End(Duel::outcome(STALEMATE, round32, e2))
+                    }
+                    Effect::Edge(e2) => {
+                        let holder = Duel::next_initiative(first as usize, [ok1, roll == 1]);
+                        After::Round(SceneState::First {
+                            e: e2,
+                            first: holder as u8,
+                        })
+                    }
+                }
+            }
         }
-        [STALEMATE, self.round_cap as i64, e, 0]
     }
 }
 
@@ -478,7 +517,7 @@ fn schema() -> Schema {
 }
 
 struct SceneModel {
-    duel: Duel,
+    scene: DuelRounds,
     schema: Schema,
 }
 
@@ -488,11 +527,11 @@ impl Model for SceneModel {
     }
 
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.duel.sample(rng));
+        tally.record_trials(rng, trials, |rng| play(&self.scene, rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
-        self.duel.exact()
+        self.scene.exact()
     }
 }
 
@@ -522,7 +561,7 @@ impl Mechanic for Scene {
 
     fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
         Ok(Box::new(SceneModel {
-            duel: duel_from(values)?,
+            scene: DuelRounds::new(duel_from(values)?),
             schema: schema(),
         }))
     }

@@ -1,0 +1,185 @@
+//! Multi-round mechanics written once: a start state, the law of the next
+//! roll in a state, and what follows a roll (rules and policy together).
+//! Both the exact solver (an absorbing Markov chain, [`solve`]) and the
+//! sampler ([`play`]) are derived from the same [`Rounds::after`], so the
+//! two can only disagree through sampling error.
+//!
+//! A round may take several rolls when later ones depend on earlier ones
+//! (the second action of a Gateway round sees the edge the first left; a
+//! wagered round has two exchanges): `after` answers [`After::Roll`] to
+//! roll again within the round. The solver follows such rolls down each
+//! path, multiplying probabilities along it, and merges states only
+//! between rounds ([`After::Round`]), so its state space is what must be
+//! remembered *between* rounds.
+//!
+//! The law of a roll has two faces that must describe the same random
+//! variable: [`Rounds::law`] lists its values with their probabilities,
+//! [`Rounds::roll`] draws one. They are thin wrappers over one shared law
+//! (a contest's margin counts and its sampler, a rating's round table);
+//! the agreement tests bound any slip between them.
+
+use super::markov::{Absorbed, Limits, Next, absorb};
+use crate::dice::DiceRng;
+
+/// What follows one roll.
+#[derive(Clone, Debug, PartialEq)]
+pub enum After<S, O> {
+    /// The round goes on: roll again from this state.
+    Roll(S),
+    /// The round is over; the next one starts from this state.
+    Round(S),
+    /// The trial is over, with these outcome field values.
+    End(O),
+}
+
+/// A multi-round mechanic.
+pub trait Rounds: Sync {
+    /// What must be remembered. States between rounds are merged by the
+    /// solver, so only what changes the odds belongs there.
+    type State: Ord + Clone;
+    /// The result of one roll, as the rules read it.
+    type Roll;
+    /// The outcome field values of a finished trial.
+    type Outcome: AsRef<[i64]>;
+
+    /// The state before the first roll.
+    fn start(&self) -> Self::State;
+
+    /// Every value the next roll of round `round` (from 1) in `state` can
+    /// take, with its probability (they sum to 1), in a fixed order.
+    fn law(&self, round: usize, state: &Self::State, out: &mut Vec<(Self::Roll, f64)>);
+
+    /// One roll of round `round` in `state`, distributed as [`Rounds::law`].
+    fn roll(&self, round: usize, state: &Self::State, rng: &mut DiceRng) -> Self::Roll;
+
+    /// What the rules and the policies make of `roll` in `state`.
+    fn after(
+        &self,
+        round: usize,
+        state: &Self::State,
+        roll: &Self::Roll,
+    ) -> After<Self::State, Self::Outcome>;
+}
+
+/// The exact law of the outcome by forward propagation of the chain (see
+/// [`absorb`]); `None` beyond `limits`.
+pub fn solve<R: Rounds>(rounds: &R, fields: usize, limits: Limits) -> Option<Absorbed> {
+    absorb(rounds.start(), fields, limits, |round, state, out| {
+        expand(rounds, round, state, 1.0, out)
+    })
+}
+
+/// Push every end of round `round` from `state`, reached with probability
+/// `q` so far within the round.
+fn expand<R: Rounds>(
+    rounds: &R,
+    round: usize,
+    state: &R::State,
+    q: f64,
+    out: &mut Vec<(Next<R::State, R::Outcome>, f64)>,
+) {
+    let mut law = Vec::new();
+    rounds.law(round, state, &mut law);
+    for (roll, p) in &law {
+        if *p == 0.0 {
+            continue;
+        }
+        let q = q * p;
+        match rounds.after(round, state, roll) {
+            After::Roll(next) => expand(rounds, round, &next, q, out),
+            After::Round(next) => out.push((Next::Go(next), q)),
+            After::End(outcome) => out.push((Next::Stop(outcome), q)),
+        }
+    }
+}
+
+/// One trial, roll by roll. A mechanic must end every trial (a round cap,
+/// an absorbing tally): the solver's limits have no counterpart here.
+#[inline]
+pub fn play<R: Rounds>(rounds: &R, rng: &mut DiceRng) -> R::Outcome {
+    let mut state = rounds.start();
+    let mut round = 1;
+    loop {
+        let roll = rounds.roll(round, &state, rng);
+        match rounds.after(round, &state, &roll) {
+            After::Roll(next) => state = next,
+            After::Round(next) => {
+                state = next;
+                round += 1;
+            }
+            After::End(outcome) => return outcome,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fair-coin gambler's ruin from 3 of 10, two flips a round (the
+    /// second only when the first did not end it), counting rounds.
+    struct Ruin;
+
+    impl Rounds for Ruin {
+        /// (fortune, second flip of the round)
+        type State = (i64, bool);
+        type Roll = i64;
+        type Outcome = [i64; 2];
+
+        fn start(&self) -> (i64, bool) {
+            (3, false)
+        }
+
+        fn law(&self, _: usize, _: &(i64, bool), out: &mut Vec<(i64, f64)>) {
+            out.extend([(-1, 0.5), (1, 0.5)]);
+        }
+
+        fn roll(&self, _: usize, _: &(i64, bool), rng: &mut DiceRng) -> i64 {
+            if rng.bits(1) == 1 { 1 } else { -1 }
+        }
+
+        fn after(
+            &self,
+            round: usize,
+            &(s, second): &(i64, bool),
+            &r: &i64,
+        ) -> After<(i64, bool), [i64; 2]> {
+            match s + r {
+                0 => After::End([0, round as i64]),
+                10 => After::End([1, round as i64]),
+                s if second => After::Round((s, false)),
+                s => After::Roll((s, true)),
+            }
+        }
+    }
+
+    #[test]
+    fn solver_and_sampler_share_the_rules() {
+        let solved = solve(&Ruin, 2, Limits::default()).unwrap();
+        let win = solved.marginals.field(0)[&1];
+        assert!((win - 0.3).abs() < 1e-10, "{win}");
+        // Both ends are an odd distance from 3, so every ruin takes an odd
+        // number F of flips (21 on average: 3 × 7) and (F + 1) / 2 rounds.
+        let rounds: f64 = solved
+            .marginals
+            .field(1)
+            .iter()
+            .map(|(k, p)| *k as f64 * p)
+            .sum();
+        assert!((rounds - 11.0).abs() < 1e-8, "{rounds}");
+        let mut rng = DiceRng::from_u64(5);
+        let n = 20_000;
+        let (mut wins, mut total) = (0, 0);
+        for _ in 0..n {
+            let [w, r] = play(&Ruin, &mut rng);
+            wins += w;
+            total += r;
+        }
+        let p = wins as f64 / n as f64;
+        // 5 standard errors of a proportion 0.3 over 20,000 trials: 0.016.
+        assert!((p - 0.3).abs() < 0.016, "{p}");
+        let mean = total as f64 / n as f64;
+        // The rounds' sd is below 20, so 5 standard errors < 0.71.
+        assert!((mean - rounds).abs() < 0.71, "{mean} vs {rounds}");
+    }
+}
