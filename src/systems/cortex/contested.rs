@@ -18,7 +18,7 @@ use super::{
     pushes, rating_tie, tie_deals, trauma,
 };
 use crate::dice::DiceRng;
-use crate::dist::{Limits, Marginals, Next, absorb};
+use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
     Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
@@ -151,9 +151,51 @@ pub struct Contested {
     opposition: Vec<Vec<u32>>,
 }
 
-/// Chain state: (opposition to roll, stakes (−1 before the first roll),
-/// gang dice left, the actor's last total).
-type State = (bool, i64, usize, i64);
+/// Where a contest stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ContestState {
+    /// The opposition (`opp`) or the actor is to roll against `stakes`
+    /// (−1 before the first roll), with `g` gang dice left and the actor's
+    /// last total `last` (tracked only for a give-in policy). `setter` is
+    /// the roll that set the stakes, kept by the sampler only, to rate a
+    /// complication from those very dice as at the table; the solver rates
+    /// it from the setter's law given its total, so it never splits states.
+    Roll {
+        opp: bool,
+        stakes: i64,
+        g: usize,
+        last: i64,
+        setter: Option<Rolled>,
+    },
+    /// The roller (`opp` or the actor) failed to beat `stakes`: `outcome`
+    /// waits for the rating of its complication or trauma.
+    Rate {
+        outcome: [i64; FIELDS],
+        opp: bool,
+        stakes: i64,
+        g: usize,
+        setter: Option<Rolled>,
+    },
+}
+
+/// What one roll of a contest gives.
+#[derive(Clone, Copy, Debug)]
+pub enum ContestRoll {
+    /// The actor gives in instead of rolling.
+    GiveIn,
+    /// A side's total; the sampler also keeps its dice.
+    Total { total: i64, dice: Option<Rolled> },
+    /// The die size rating a complication or trauma.
+    Rating(u32),
+}
+
+/// A contest with its roll laws: what the solver and the sampler run on.
+pub struct ContestRounds<'a> {
+    contest: &'a Contested,
+    /// The actor's law (its helper's die included) and the opposition's
+    /// with `g` gang dice left, for each g; empty for the sampler.
+    laws: Option<(RollLaw, Vec<RollLaw>)>,
+}
 
 impl Contested {
     pub fn new(
@@ -245,94 +287,176 @@ impl Contested {
             .iter()
             .map(|d| RollLaw::of(d, self.tie))
             .collect();
-        let tracks_last = self.give_in.is_some();
-        let start: State = (!self.actor_first, -1, self.sides.gang.len(), 0);
-        let solved = absorb(
-            start,
-            FIELDS,
-            Limits::default(),
-            |round, &(opp, s, g, last), out| {
-                let rolls = round as i64;
-                if !opp && self.gives_in(s, last) {
-                    out.push((Next::Stop(Self::gave_in(rolls - 1).to_vec()), 1.0));
-                    return;
-                }
-                let law = if opp { &opposition[g] } else { &actor };
-                for (t, &p) in law.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
-                    let t = t as i64;
-                    if t > s {
-                        let g = if !opp && s >= 0 {
-                            g - knocked(t - s).min(g)
-                        } else {
-                            g
-                        };
-                        let last = if !opp && tracks_last { t } else { last };
-                        out.push((Next::Go((!opp, t, g, last)), p));
-                        continue;
-                    }
-                    let outcome = self.failed(!opp, s, t, rolls);
-                    if outcome[TAKES] == 0 {
-                        out.push((Next::Stop(outcome.to_vec()), p));
-                        continue;
-                    }
-                    // The winner set the stakes s with the pool it has now (a
-                    // failed roll knocks out nothing), so its rating law given
-                    // that total is its law's row at s.
-                    let winner = if opp { &actor } else { &opposition[g] };
-                    let s = s as usize;
-                    for (k, &size) in SIZES.iter().enumerate() {
-                        let q = winner.rating[s][k] / winner.total[s];
-                        if q > 0.0 {
-                            let mut o = outcome;
-                            o[RATING] = size as i64;
-                            out.push((Next::Stop(o.to_vec()), p * q));
-                        }
-                    }
-                }
-            },
-        )?;
-        Some(solved.marginals)
+        let rounds = ContestRounds {
+            contest: self,
+            laws: Some((actor, opposition)),
+        };
+        Some(solve(&rounds, FIELDS, Limits::default())?.marginals)
     }
 
     /// One contest.
+    #[inline]
     pub fn sample(&self, rng: &mut DiceRng) -> [i64; FIELDS] {
-        let mut opp = !self.actor_first;
-        let mut stakes = -1i64;
-        let mut g = self.sides.gang.len();
-        let mut last = 0i64;
-        let mut rolls = 0i64;
-        let mut setter: Option<super::roll::Rolled> = None;
-        loop {
-            if !opp && self.gives_in(stakes, last) {
-                return Self::gave_in(rolls);
-            }
-            let (roll, total) = if opp {
-                let r = Rolled::roll(rng, &self.opposition[g]);
-                (r, r.total)
-            } else {
-                let r = Rolled::roll(rng, &self.actor);
-                let help = self.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
-                (r, r.total + help)
-            };
-            rolls += 1;
-            if total > stakes {
-                if !opp {
-                    if stakes >= 0 {
-                        g -= knocked(total - stakes).min(g);
-                    }
-                    last = total;
+        play(
+            &ContestRounds {
+                contest: self,
+                laws: None,
+            },
+            rng,
+        )
+    }
+}
+
+impl ContestRounds<'_> {
+    fn laws(&self) -> &(RollLaw, Vec<RollLaw>) {
+        self.laws.as_ref().expect("the solver has the roll laws")
+    }
+}
+
+impl Rounds for ContestRounds<'_> {
+    type State = ContestState;
+    type Roll = ContestRoll;
+    type Outcome = [i64; FIELDS];
+
+    fn start(&self) -> ContestState {
+        ContestState::Roll {
+            opp: !self.contest.actor_first,
+            stakes: -1,
+            g: self.contest.sides.gang.len(),
+            last: 0,
+            setter: None,
+        }
+    }
+
+    fn law(&self, _: usize, state: &ContestState, out: &mut Vec<(ContestRoll, f64)>) {
+        let (actor, opposition) = self.laws();
+        match *state {
+            ContestState::Roll {
+                opp,
+                stakes,
+                g,
+                last,
+                ..
+            } => {
+                if !opp && self.contest.gives_in(stakes, last) {
+                    out.push((ContestRoll::GiveIn, 1.0));
+                    return;
                 }
-                stakes = total;
-                setter = Some(roll);
-                opp = !opp;
-                continue;
+                let law = if opp { &opposition[g] } else { actor };
+                for (t, &p) in law.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+                    let total = ContestRoll::Total {
+                        total: t as i64,
+                        dice: None,
+                    };
+                    out.push((total, p));
+                }
             }
-            let mut outcome = self.failed(!opp, stakes, total, rolls);
-            if outcome[TAKES] != 0 {
+            ContestState::Rate { opp, stakes, g, .. } => {
+                // The winner set the stakes with the pool it has now (a
+                // failed roll knocks out nothing), so its rating law given
+                // that total is its law's row at the stakes.
+                let winner = if opp { actor } else { &opposition[g] };
+                let s = stakes as usize;
+                for (k, &size) in SIZES.iter().enumerate() {
+                    out.push((ContestRoll::Rating(size), winner.rating[s][k] / winner.total[s]));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn roll(&self, _: usize, state: &ContestState, rng: &mut DiceRng) -> ContestRoll {
+        let c = self.contest;
+        match *state {
+            ContestState::Roll {
+                opp,
+                stakes,
+                g,
+                last,
+                ..
+            } => {
+                if !opp && c.gives_in(stakes, last) {
+                    return ContestRoll::GiveIn;
+                }
+                let (dice, total) = if opp {
+                    let r = Rolled::roll(rng, &c.opposition[g]);
+                    (r, r.total)
+                } else {
+                    let r = Rolled::roll(rng, &c.actor);
+                    let help = c.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
+                    (r, r.total + help)
+                };
+                ContestRoll::Total {
+                    total,
+                    dice: Some(dice),
+                }
+            }
+            ContestState::Rate { setter, .. } => {
                 let winner = setter.expect("a failure follows a roll that set the stakes");
-                outcome[RATING] = winner.rate(rng, self.tie) as i64;
+                ContestRoll::Rating(winner.rate(rng, c.tie))
             }
-            return outcome;
+        }
+    }
+
+    #[inline]
+    fn after(
+        &self,
+        round: usize,
+        state: &ContestState,
+        roll: &ContestRoll,
+    ) -> After<ContestState, [i64; FIELDS]> {
+        let c = self.contest;
+        let rolls = round as i64;
+        match (*state, *roll) {
+            (ContestState::Roll { .. }, ContestRoll::GiveIn) => {
+                After::End(Contested::gave_in(rolls - 1))
+            }
+            (
+                ContestState::Roll {
+                    opp,
+                    stakes,
+                    g,
+                    last,
+                    setter,
+                },
+                ContestRoll::Total { total, dice },
+            ) => {
+                if total > stakes {
+                    let g = if !opp && stakes >= 0 {
+                        g - knocked(total - stakes).min(g)
+                    } else {
+                        g
+                    };
+                    let last = if !opp && c.give_in.is_some() {
+                        total
+                    } else {
+                        last
+                    };
+                    return After::Round(ContestState::Roll {
+                        opp: !opp,
+                        stakes: total,
+                        g,
+                        last,
+                        setter: dice,
+                    });
+                }
+                let outcome = c.failed(!opp, stakes, total, rolls);
+                if outcome[TAKES] == 0 {
+                    return After::End(outcome);
+                }
+                After::Roll(ContestState::Rate {
+                    outcome,
+                    opp,
+                    stakes,
+                    g,
+                    setter,
+                })
+            }
+            (ContestState::Rate { mut outcome, .. }, ContestRoll::Rating(size)) => {
+                outcome[RATING] = size as i64;
+                After::End(outcome)
+            }
+            _ => unreachable!("each state has its own kind of roll"),
         }
     }
 }

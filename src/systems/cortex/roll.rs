@@ -217,7 +217,7 @@ pub fn ones_law(dice: &[u32]) -> Vec<f64> {
 }
 
 /// One sampled roll: its total, its 1s, and the dice that did not show 1.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Rolled {
     pub total: i64,
     pub ones: u32,

@@ -17,7 +17,7 @@ use super::{
     RatingTie, Sides,
 };
 use crate::dice::DiceRng;
-use crate::dist::{Limits, Marginals, Next, absorb};
+use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
     Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
@@ -225,7 +225,7 @@ impl Timed {
 
     /// Exact marginals.
     pub fn exact(&self) -> Option<Marginals> {
-        let odds: Vec<[f64; 3]> = self
+        let odds = self
             .steps
             .iter()
             .map(|s| {
@@ -233,46 +233,75 @@ impl Timed {
                 [extra, win - extra, 1.0 - win]
             })
             .collect();
-        let solved = absorb(
-            (0usize, self.beats),
-            FIELDS,
-            Limits::default(),
-            |round, &(i, b), out| {
-                for (which, (&(i, b), &p)) in self.moves(i, b).iter().zip(&odds[i]).enumerate() {
-                    if p == 0.0 {
-                        continue;
-                    }
-                    let next = match self.stop(i, b, round as i64, which == FAILURE) {
-                        Some(outcome) => Next::Stop(outcome.to_vec()),
-                        None => Next::Go((i, b)),
-                    };
-                    out.push((next, p));
-                }
-            },
-        )?;
-        Some(solved.marginals)
+        let rounds = TimedRounds {
+            timed: self,
+            odds: Some(odds),
+        };
+        Some(solve(&rounds, FIELDS, Limits::default())?.marginals)
     }
 
     /// One timed action.
+    #[inline]
     pub fn sample(&self, rng: &mut DiceRng) -> [i64; FIELDS] {
-        let (mut i, mut b, mut rolls) = (0usize, self.beats, 0i64);
-        loop {
-            let s = &self.steps[i];
-            let a = Rolled::roll(rng, &s.actor).total
-                + s.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
-            let o = Rolled::roll(rng, &s.opposition).total;
-            let which = if a - o >= KNOCKOUT {
-                0
-            } else if a > o {
-                1
-            } else {
-                2
-            };
-            (i, b) = self.moves(i, b)[which];
-            rolls += 1;
-            if let Some(outcome) = self.stop(i, b, rolls, which == FAILURE) {
-                return outcome;
-            }
+        play(
+            &TimedRounds {
+                timed: self,
+                odds: None,
+            },
+            rng,
+        )
+    }
+}
+
+/// A timed action as rounds of one roll each: the state is (step, beats
+/// left), the roll an extraordinary success (0), a success (1) or a
+/// failure ([`FAILURE`]).
+struct TimedRounds<'a> {
+    timed: &'a Timed,
+    /// Each step's odds of the three, for the solver.
+    odds: Option<Vec<[f64; 3]>>,
+}
+
+impl Rounds for TimedRounds<'_> {
+    type State = (usize, i64);
+    type Roll = usize;
+    type Outcome = [i64; FIELDS];
+
+    fn start(&self) -> (usize, i64) {
+        (0, self.timed.beats)
+    }
+
+    fn law(&self, _: usize, &(i, _): &(usize, i64), out: &mut Vec<(usize, f64)>) {
+        let odds = self.odds.as_ref().expect("the solver has the odds");
+        out.extend(odds[i].iter().copied().enumerate());
+    }
+
+    #[inline]
+    fn roll(&self, _: usize, &(i, _): &(usize, i64), rng: &mut DiceRng) -> usize {
+        let s = &self.timed.steps[i];
+        let a = Rolled::roll(rng, &s.actor).total
+            + s.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
+        let o = Rolled::roll(rng, &s.opposition).total;
+        if a - o >= KNOCKOUT {
+            0
+        } else if a > o {
+            1
+        } else {
+            FAILURE
+        }
+    }
+
+    #[inline]
+    fn after(
+        &self,
+        round: usize,
+        &(i, b): &(usize, i64),
+        &which: &usize,
+    ) -> After<(usize, i64), [i64; FIELDS]> {
+        let (i, b) = self.timed.moves(i, b)[which];
+        match self.timed.stop(i, b, round as i64, which == FAILURE) {
+            Some(outcome) => After::End(outcome),
+            None => After::Round((i, b)),
         }
     }
 }
