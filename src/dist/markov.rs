@@ -160,7 +160,7 @@ mod tests {
             ..Limits::default()
         };
         let solved = absorb(0u64, 1, limits, |_, &s, out| {
-            out.push((Next::Go(2 * s), 0.5));
+            out.push((Next::<u64>::Go(2 * s), 0.5));
             out.push((Next::Go(2 * s + 1), 0.5));
         });
         assert!(solved.is_none());

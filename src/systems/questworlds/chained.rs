@@ -11,7 +11,7 @@ use super::sequence::{
 };
 use super::{Matchup, RESISTANCE_PARAMS, Rating, Verdict};
 use crate::dice::DiceRng;
-use crate::dist::Next;
+use crate::dist::{After, Rounds};
 use crate::systems::{
     Args, Lit, Mechanic, Model, ParamError, ParamKind, ParamMap, ParamSpec, Schema,
 };
@@ -87,10 +87,10 @@ impl Chained {
     }
 
     /// Round `round` from `state` when the contest gave `ex`.
-    pub fn after(&self, round: usize, &(pc, opp, traded): &State, ex: &Exchange) -> Next<State> {
+    pub fn after(&self, round: usize, &(pc, opp, traded): &State, ex: &Exchange) -> After<State, Vec<i64>> {
         let loss = ex.degree + 1;
         let stop = |winner, lost, pc, opp| {
-            Next::Stop(vec![
+            After::End(vec![
                 winner,
                 round as i64,
                 final_degree(lost),
@@ -100,11 +100,11 @@ impl Chained {
             ])
         };
         match ex.verdict {
-            Verdict::Tie => Next::Go((pc, opp, traded)),
+            Verdict::Tie => After::Round((pc, opp, traded)),
             Verdict::Victory if opp - loss <= 0 => {
                 stop(PC, self.opponent_resolve - (opp - loss), pc, opp - loss)
             }
-            Verdict::Victory => Next::Go((pc, opp - loss, traded)),
+            Verdict::Victory => After::Round((pc, opp - loss, traded)),
             Verdict::Defeat => {
                 let trade = match self.trade {
                     Trade::Never => false,
@@ -112,35 +112,41 @@ impl Chained {
                     Trade::Always => true,
                 };
                 if trade && self.can_trade(traded, loss) {
-                    Next::Go((pc, opp, traded + loss))
+                    After::Round((pc, opp, traded + loss))
                 } else if pc - loss <= 0 {
                     stop(OPPONENT, self.pc_resolve - (pc - loss), pc - loss, opp)
                 } else {
-                    Next::Go((pc - loss, opp, traded))
+                    After::Round((pc - loss, opp, traded))
                 }
             }
         }
     }
 }
 
-impl Sequence for Chained {
+impl Rounds for Chained {
     type State = State;
+    type Roll = Exchange;
+    type Outcome = Vec<i64>;
 
     fn start(&self) -> State {
         (self.pc_resolve, self.opponent_resolve, 0)
     }
 
-    fn transitions(&self, round: usize, state: &State, out: &mut Vec<(Next<State>, f64)>) {
-        for (ex, p) in &self.tables[state.2 as usize] {
-            out.push((self.after(round, state, ex), *p));
-        }
+    fn law(&self, _: usize, state: &State, out: &mut Vec<(Exchange, f64)>) {
+        out.extend_from_slice(&self.tables[state.2 as usize]);
     }
 
-    fn sample_round(&self, round: usize, state: &State, rng: &mut DiceRng) -> Next<State> {
-        let ex = essential(self.matchups[state.2 as usize].sample(rng));
-        self.after(round, state, &ex)
+    #[inline]
+    fn roll(&self, _: usize, state: &State, rng: &mut DiceRng) -> Exchange {
+        essential(self.matchups[state.2 as usize].sample(rng))
     }
 
+    fn after(&self, round: usize, state: &State, ex: &Exchange) -> After<State, Vec<i64>> {
+        Chained::after(self, round, state, ex)
+    }
+}
+
+impl Sequence for Chained {
     fn tallies(&self, &(pc, opp, traded): &State) -> Vec<i64> {
         vec![pc, opp, -PENALTY_PER_POINT * traded]
     }
@@ -278,32 +284,32 @@ mod tests {
         // A victory of degree 1 costs the opponent 2.
         assert_eq!(
             c.after(1, &(5, 3, 0), &ex(Verdict::Victory, 1)),
-            Next::Go((5, 1, 0))
+            After::Round((5, 1, 0))
         );
         // … and of degree 2 takes it out, having lost 3: degree 1.
         assert_eq!(
             c.after(4, &(5, 3, 0), &ex(Verdict::Victory, 2)),
-            Next::Stop(vec![PC, 4, 1, 5, 0, 0])
+            After::End(vec![PC, 4, 1, 5, 0, 0])
         );
         // A loss that does not take the PC out is not traded.
         assert_eq!(
             c.after(1, &(5, 3, 0), &ex(Verdict::Defeat, 1)),
-            Next::Go((3, 3, 0))
+            After::Round((3, 3, 0))
         );
         // One that would is: 2 points, −10 TN.
         assert_eq!(
             c.after(1, &(2, 3, 0), &ex(Verdict::Defeat, 1)),
-            Next::Go((2, 3, 2))
+            After::Round((2, 3, 2))
         );
         // Not when the TN would fall below 1 (15 − 5×(2+1) = 0).
         assert_eq!(
             c.after(2, &(2, 3, 2), &ex(Verdict::Defeat, 0)),
-            Next::Go((1, 3, 2))
+            After::Round((1, 3, 2))
         );
         // A loss of 5 cannot be traded.
         assert_eq!(
             c.after(3, &(5, 3, 0), &ex(Verdict::Defeat, 4)),
-            Next::Stop(vec![OPPONENT, 3, 2, 0, 3, 0])
+            After::End(vec![OPPONENT, 3, 2, 0, 3, 0])
         );
     }
 

@@ -10,7 +10,7 @@ use super::sequence::{
 };
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
-use crate::dist::Next;
+use crate::dist::{After, Rounds};
 use crate::systems::{
     Args, Lit, Mechanic, Model, ParamError, ParamKind, ParamMap, ParamSpec, Schema,
 };
@@ -123,16 +123,16 @@ impl Scored {
     }
 
     /// The round `round` from `(pc_rp, opp_rp)` when the contest gave `ex`.
-    pub fn after(&self, round: usize, &(pc_rp, opp_rp): &State, ex: &Exchange) -> Next<State> {
+    pub fn after(&self, round: usize, &(pc_rp, opp_rp): &State, ex: &Exchange) -> After<State, Vec<i64>> {
         let pc_tactic = self.pc.choose(pc_rp > opp_rp);
         let opp_tactic = self.opponent.choose(opp_rp > pc_rp);
         let (pc_rp, opp_rp) = match ex.verdict {
-            Verdict::Tie => return Next::Go((pc_rp, opp_rp)),
+            Verdict::Tie => return After::Round((pc_rp, opp_rp)),
             Verdict::Victory => (pc_rp, opp_rp + lodged(ex.degree, pc_tactic, opp_tactic)),
             Verdict::Defeat => (pc_rp + lodged(ex.degree, opp_tactic, pc_tactic), opp_rp),
         };
         let outcome = |winner, diff| {
-            Next::Stop(vec![
+            After::End(vec![
                 winner,
                 round as i64,
                 final_degree(diff),
@@ -145,28 +145,35 @@ impl Scored {
         } else if pc_rp >= RP_TO_LOSE {
             outcome(OPPONENT, pc_rp - opp_rp)
         } else {
-            Next::Go((pc_rp, opp_rp))
+            After::Round((pc_rp, opp_rp))
         }
     }
 }
 
-impl Sequence for Scored {
+impl Rounds for Scored {
     type State = State;
+    type Roll = Exchange;
+    type Outcome = Vec<i64>;
 
     fn start(&self) -> State {
         (0, 0)
     }
 
-    fn transitions(&self, round: usize, state: &State, out: &mut Vec<(Next<State>, f64)>) {
-        for (ex, p) in &self.table {
-            out.push((self.after(round, state, ex), *p));
-        }
+    fn law(&self, _: usize, _: &State, out: &mut Vec<(Exchange, f64)>) {
+        out.extend_from_slice(&self.table);
     }
 
-    fn sample_round(&self, round: usize, state: &State, rng: &mut DiceRng) -> Next<State> {
-        self.after(round, state, &essential(self.matchup.sample(rng)))
+    #[inline]
+    fn roll(&self, _: usize, _: &State, rng: &mut DiceRng) -> Exchange {
+        essential(self.matchup.sample(rng))
     }
 
+    fn after(&self, round: usize, state: &State, ex: &Exchange) -> After<State, Vec<i64>> {
+        Scored::after(self, round, state, ex)
+    }
+}
+
+impl Sequence for Scored {
     fn tallies(&self, &(pc_rp, opp_rp): &State) -> Vec<i64> {
         vec![pc_rp, opp_rp]
     }

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use super::rating::{self, Rating};
 use super::{Exchange, MODIFIER, Matchup, RATING};
 use crate::dice::DiceRng;
-use crate::dist::{Limits, Marginals, Next, absorb};
+use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
     Args, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, Model, ParamError, ParamKind,
@@ -215,26 +215,9 @@ pub fn schema(tallies: &[(&'static str, &'static str)]) -> Schema {
     Schema { fields, metrics }
 }
 
-/// A sequence as an absorbing chain.
-pub trait Sequence: Send + Sync + 'static {
-    /// What must be remembered between rounds.
-    type State: Ord + Clone;
-    /// The state before the first round.
-    fn start(&self) -> Self::State;
-    /// Every way round `round` (from 1) can go from `state`, weighted.
-    fn transitions(
-        &self,
-        round: usize,
-        state: &Self::State,
-        out: &mut Vec<(Next<Self::State>, f64)>,
-    );
-    /// One random round.
-    fn sample_round(
-        &self,
-        round: usize,
-        state: &Self::State,
-        rng: &mut DiceRng,
-    ) -> Next<Self::State>;
+/// A sequence: its rounds (contest laws, rules and tactics, written once
+/// for the solver and the sampler), and the tallies a stalemate reports.
+pub trait Sequence: Rounds<Outcome = Vec<i64>> + Send + 'static {
     /// The tallies (fields after `degree`) of `state`, for a stalemate.
     fn tallies(&self, state: &Self::State) -> Vec<i64>;
 }
@@ -246,6 +229,42 @@ fn stalemate<Q: Sequence>(q: &Q, round: usize, state: &Q::State) -> Vec<i64> {
     out
 }
 
+/// A sequence cut at `max_rounds`: still running after that round, it is a
+/// draw (the GM calls a stalemate).
+struct Capped<'a, Q> {
+    sequence: &'a Q,
+    max_rounds: usize,
+}
+
+impl<Q: Sequence> Rounds for Capped<'_, Q> {
+    type State = Q::State;
+    type Roll = Q::Roll;
+    type Outcome = Vec<i64>;
+
+    fn start(&self) -> Q::State {
+        self.sequence.start()
+    }
+
+    fn law(&self, round: usize, state: &Q::State, out: &mut Vec<(Q::Roll, f64)>) {
+        self.sequence.law(round, state, out)
+    }
+
+    #[inline]
+    fn roll(&self, round: usize, state: &Q::State, rng: &mut DiceRng) -> Q::Roll {
+        self.sequence.roll(round, state, rng)
+    }
+
+    #[inline]
+    fn after(&self, round: usize, state: &Q::State, roll: &Q::Roll) -> After<Q::State, Vec<i64>> {
+        match self.sequence.after(round, state, roll) {
+            After::Round(next) if round >= self.max_rounds => {
+                After::End(stalemate(self.sequence, round, &next))
+            }
+            other => other,
+        }
+    }
+}
+
 /// A sequence with `N` outcome fields as a [`Model`].
 pub struct SequenceModel<Q: Sequence, const N: usize> {
     pub sequence: Q,
@@ -255,22 +274,18 @@ pub struct SequenceModel<Q: Sequence, const N: usize> {
 }
 
 impl<Q: Sequence, const N: usize> SequenceModel<Q, N> {
+    fn capped(&self) -> Capped<'_, Q> {
+        Capped {
+            sequence: &self.sequence,
+            max_rounds: self.max_rounds,
+        }
+    }
+
     /// Run one whole sequence.
     pub fn sample(&self, rng: &mut DiceRng) -> [i64; N] {
-        let mut state = self.sequence.start();
-        let mut round = 1;
-        loop {
-            match self.sequence.sample_round(round, &state, rng) {
-                Next::Go(next) if round >= self.max_rounds => {
-                    let outcome = stalemate(&self.sequence, round, &next);
-                    return std::array::from_fn(|i| outcome[i]);
-                }
-                Next::Go(next) => state = next,
-                // Every sequence builds outcomes of exactly N values.
-                Next::Stop(outcome) => return std::array::from_fn(|i| outcome[i]),
-            }
-            round += 1;
-        }
+        let outcome = play(&self.capped(), rng);
+        // Every sequence builds outcomes of exactly N values.
+        std::array::from_fn(|i| outcome[i])
     }
 }
 
@@ -284,17 +299,7 @@ impl<Q: Sequence, const N: usize> Model for SequenceModel<Q, N> {
     }
 
     fn exact(&self) -> Option<Marginals> {
-        absorb(self.sequence.start(), N, LIMITS, |round, state, out| {
-            self.sequence.transitions(round, state, out);
-            if round >= self.max_rounds {
-                for (next, _) in out.iter_mut() {
-                    if let Next::Go(s) = next {
-                        *next = Next::Stop(stalemate(&self.sequence, round, s));
-                    }
-                }
-            }
-        })
-        .map(|solved| solved.marginals)
+        solve(&self.capped(), N, LIMITS).map(|solved| solved.marginals)
     }
 }
 

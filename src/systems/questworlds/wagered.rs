@@ -12,7 +12,7 @@ use super::sequence::{
 };
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
-use crate::dist::Next;
+use crate::dist::{After, Rounds};
 use crate::systems::{
     Args, Lit, Mechanic, Model, ParamError, ParamKind, ParamMap, ParamSpec, Schema,
 };
@@ -36,8 +36,8 @@ pub enum Desperation {
 }
 
 /// Who leads an exchange.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Leader {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Leader {
     Pc,
     Opponent,
 }
@@ -129,51 +129,67 @@ impl Wagered {
         Some(vec![winner, round as i64, degree, pc, opp])
     }
 
-    fn settle(&self, round: usize, s: State) -> Next<State> {
+    fn settle(&self, round: usize, s: State) -> After<WageredState, Vec<i64>> {
         match self.end(round, s) {
-            Some(outcome) => Next::Stop(outcome),
-            None => Next::Go(s),
+            Some(outcome) => After::End(outcome),
+            None => After::Round(WageredState::Round(s)),
+        }
+    }
+}
+
+/// Where a wagered sequence stands: a round about to start, or its second
+/// exchange about to be resolved (led by the side and wager declared at the
+/// round's start). Between rounds only `Round` occurs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum WageredState {
+    Round(State),
+    Second { ap: State, second: (Leader, i64) },
+}
+
+impl Rounds for Wagered {
+    type State = WageredState;
+    type Roll = Exchange;
+    type Outcome = Vec<i64>;
+
+    fn start(&self) -> WageredState {
+        WageredState::Round((self.matchup.pc.tn(), self.matchup.opponent.tn()))
+    }
+
+    fn law(&self, _: usize, _: &WageredState, out: &mut Vec<(Exchange, f64)>) {
+        out.extend_from_slice(&self.table);
+    }
+
+    #[inline]
+    fn roll(&self, _: usize, _: &WageredState, rng: &mut DiceRng) -> Exchange {
+        essential(self.matchup.sample(rng))
+    }
+
+    fn after(
+        &self,
+        round: usize,
+        state: &WageredState,
+        ex: &Exchange,
+    ) -> After<WageredState, Vec<i64>> {
+        match *state {
+            WageredState::Round(ap) => {
+                let [first, second] = self.declare(&ap);
+                let s1 = self.exchange(ap, self.staked(first, &ap), ex);
+                match self.end(round, s1) {
+                    Some(outcome) => After::End(outcome),
+                    None => After::Roll(WageredState::Second { ap: s1, second }),
+                }
+            }
+            WageredState::Second { ap, second } => {
+                let s2 = self.exchange(ap, self.staked(second, &ap), ex);
+                self.settle(round, s2)
+            }
         }
     }
 }
 
 impl Sequence for Wagered {
-    type State = State;
-
-    fn start(&self) -> State {
-        (self.matchup.pc.tn(), self.matchup.opponent.tn())
-    }
-
-    fn transitions(&self, round: usize, state: &State, out: &mut Vec<(Next<State>, f64)>) {
-        let [first, second] = self.declare(state);
-        let w1 = self.staked(first, state);
-        for (ex1, p1) in &self.table {
-            let s1 = self.exchange(*state, w1, ex1);
-            if let Some(outcome) = self.end(round, s1) {
-                out.push((Next::Stop(outcome), *p1));
-                continue;
-            }
-            let w2 = self.staked(second, &s1);
-            for (ex2, p2) in &self.table {
-                let s2 = self.exchange(s1, w2, ex2);
-                out.push((self.settle(round, s2), p1 * p2));
-            }
-        }
-    }
-
-    fn sample_round(&self, round: usize, state: &State, rng: &mut DiceRng) -> Next<State> {
-        let [first, second] = self.declare(state);
-        let ex1 = essential(self.matchup.sample(rng));
-        let s1 = self.exchange(*state, self.staked(first, state), &ex1);
-        if let Some(outcome) = self.end(round, s1) {
-            return Next::Stop(outcome);
-        }
-        let ex2 = essential(self.matchup.sample(rng));
-        let s2 = self.exchange(s1, self.staked(second, &s1), &ex2);
-        self.settle(round, s2)
-    }
-
-    fn tallies(&self, &(pc, opp): &State) -> Vec<i64> {
+    fn tallies(&self, state: &WageredState) -> Vec<i64> {
+        let (WageredState::Round((pc, opp)) | WageredState::Second { ap: (pc, opp), .. }) = *state;
         vec![pc, opp]
     }
 }
