@@ -10,6 +10,7 @@ pub mod dice;
 pub mod dist;
 pub mod pipeline;
 pub mod report;
+pub mod results;
 pub mod scenario;
 pub mod sim;
 pub mod stats;

@@ -4,26 +4,11 @@
 use std::time::Instant;
 
 use crate::dist::Marginals;
-use crate::report::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
+pub use crate::results::Mode;
+use crate::results::{ConfigResult, Results};
 use crate::scenario::{Config, DEFAULT_SEED, DEFAULT_TRIALS, Scenario};
 use crate::sim::{self, Plan, Precision, Progress, Tally};
-use crate::stats;
-use crate::systems::{Model, Schema};
-
-/// Which method answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mode {
-    /// Exact where the mechanic has a solver, Monte Carlo elsewhere.
-    Auto,
-    /// Exact only; an error where no solver exists.
-    Exact,
-    /// Monte Carlo only.
-    #[serde(rename = "mc")]
-    MonteCarlo,
-    /// Both, with an agreement check.
-    Both,
-}
+use crate::systems::Model;
 
 /// How to run a scenario; `None` falls back to the scenario, then the
 /// defaults.
@@ -66,95 +51,40 @@ pub enum RunError {
 /// |z| above this fails the agreement check of `--mode both`.
 pub const AGREEMENT_Z: f64 = 5.0;
 
-/// Run `scenario` as `opts` says.
+/// Configs prepared, solved and simulated at a time: enough to keep every
+/// core busy, few enough that one batch's models and results stay small
+/// whatever the size of the sweep.
+pub const BATCH: usize = 1024;
+
+/// Wall-clock seconds spent by each method.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timings {
+    pub exact_seconds: f64,
+    pub mc_seconds: f64,
+}
+
+/// Run `scenario` as `opts` says and collect every config's result.
 pub fn run(
     scenario: &Scenario,
     opts: &RunOptions,
     progress: &dyn Progress,
 ) -> Result<Results, RunError> {
-    let models = scenario
-        .models()
-        .expect("scenario models were checked at load");
-    let seed = opts.seed.or(scenario.seed).unwrap_or(DEFAULT_SEED);
-    let trials = opts.trials.or(scenario.trials).unwrap_or(DEFAULT_TRIALS);
+    let mut configs = Vec::with_capacity(scenario.config_count());
+    let timings = stream(scenario, opts, progress, |c| {
+        configs.push(c);
+        Ok::<(), RunError>(())
+    })?;
+    Ok(results_of(scenario, opts, configs, timings))
+}
 
-    let started = Instant::now();
-    let mut exact: Vec<Option<Marginals>> = Vec::with_capacity(models.len());
-    if opts.mode != Mode::MonteCarlo {
-        for (config, model) in &models {
-            let solved = model.exact();
-            if solved.is_none() && matches!(opts.mode, Mode::Exact | Mode::Both) {
-                return Err(RunError::NoExact {
-                    mechanic: scenario.mechanic.name().into(),
-                    config: config.index,
-                    point: describe(scenario, &config.swept),
-                });
-            }
-            exact.push(solved);
-        }
-    } else {
-        exact.resize(models.len(), None);
-    }
-    let exact_seconds = started.elapsed().as_secs_f64();
-
-    // Monte Carlo for every config (mc, both) or only those without a
-    // solver (auto).
-    let started = Instant::now();
-    let wanted: Vec<usize> = (0..models.len())
-        .filter(|&i| match opts.mode {
-            Mode::Exact => false,
-            Mode::Auto => exact[i].is_none(),
-            Mode::MonteCarlo | Mode::Both => true,
-        })
-        .collect();
-    // Configs keep their scenario index as their seed coordinate, so a
-    // config's numbers do not depend on which others run beside it.
-    let to_simulate: Vec<(usize, &dyn Model)> =
-        wanted.iter().map(|&i| (i, models[i].1.as_ref())).collect();
-    let plan = Plan {
-        seed,
-        trials,
-        precision: opts.precision.map(|half_width| Precision {
-            half_width,
-            max_trials: opts.max_trials,
-        }),
-    };
-    let mut tallies: Vec<Option<Tally>> = vec![None; models.len()];
-    for (i, tally) in wanted
-        .iter()
-        .zip(sim::simulate(&to_simulate, &plan, progress))
-    {
-        tallies[*i] = Some(tally);
-    }
-    let mc_seconds = started.elapsed().as_secs_f64();
-
-    let configs = models
-        .iter()
-        .zip(exact)
-        .zip(tallies)
-        .map(|(((config, model), exact), tally)| {
-            let schema = model.schema();
-            let mut runs = Vec::new();
-            if let Some(m) = &exact {
-                runs.push(exact_run(schema, m));
-            }
-            if let Some(t) = &tally {
-                runs.push(mc_run(schema, t));
-            }
-            let agreement = match (&exact, &tally) {
-                (Some(m), Some(t)) => agree(schema, m, t),
-                _ => Vec::new(),
-            };
-            ConfigResult {
-                index: config.index,
-                swept: config.swept.clone(),
-                runs,
-                agreement,
-            }
-        })
-        .collect();
-
-    Ok(Results {
+/// The [`Results`] of `configs`, run under `opts`.
+pub fn results_of(
+    scenario: &Scenario,
+    opts: &RunOptions,
+    configs: Vec<ConfigResult>,
+    timings: Timings,
+) -> Results {
+    Results {
         name: scenario.name.clone(),
         description: scenario.description.clone(),
         mechanic: scenario.mechanic.name().to_string(),
@@ -163,14 +93,116 @@ pub fn run(
             .into_iter()
             .map(String::from)
             .collect(),
-        seed,
-        trials,
+        seed: seed(scenario, opts),
+        trials: trials(scenario, opts),
         mode: opts.mode,
         precision: opts.precision,
         configs,
-        exact_seconds,
-        mc_seconds,
-    })
+        exact_seconds: timings.exact_seconds,
+        mc_seconds: timings.mc_seconds,
+    }
+}
+
+/// The seed a run uses: the flag, else the scenario's, else the default.
+pub fn seed(scenario: &Scenario, opts: &RunOptions) -> u64 {
+    opts.seed.or(scenario.seed).unwrap_or(DEFAULT_SEED)
+}
+
+/// Trials per config: the flag, else the scenario's, else the default.
+pub fn trials(scenario: &Scenario, opts: &RunOptions) -> u64 {
+    opts.trials.or(scenario.trials).unwrap_or(DEFAULT_TRIALS)
+}
+
+/// Run `scenario` batch by batch, handing each config's result to `sink`
+/// in config order. Models are built lazily and dropped with their batch,
+/// so memory does not grow with the sweep beyond what `sink` keeps. Exact
+/// solving runs configs in parallel on the current rayon pool; results do
+/// not depend on the thread count.
+pub fn stream<E: From<RunError>>(
+    scenario: &Scenario,
+    opts: &RunOptions,
+    progress: &dyn Progress,
+    mut sink: impl FnMut(ConfigResult) -> Result<(), E>,
+) -> Result<Timings, E> {
+    use rayon::prelude::*;
+
+    let plan = Plan {
+        seed: seed(scenario, opts),
+        trials: trials(scenario, opts),
+        precision: opts.precision.map(|half_width| Precision {
+            half_width,
+            max_trials: opts.max_trials,
+        }),
+    };
+    let mut timings = Timings::default();
+    let n = scenario.config_count();
+    for from in (0..n).step_by(BATCH) {
+        let batch: Vec<(Config, Box<dyn Model>)> = (from..n.min(from + BATCH))
+            .into_par_iter()
+            .map(|i| {
+                let config = scenario.config(i);
+                let model = scenario
+                    .prepare(&config)
+                    .expect("scenario models were checked at load");
+                (config, model)
+            })
+            .collect();
+
+        let started = Instant::now();
+        let exact: Vec<Option<Marginals>> = if opts.mode == Mode::MonteCarlo {
+            vec![None; batch.len()]
+        } else {
+            batch.par_iter().map(|(_, model)| model.exact()).collect()
+        };
+        if matches!(opts.mode, Mode::Exact | Mode::Both)
+            && let Some(i) = exact.iter().position(Option::is_none)
+        {
+            let config = &batch[i].0;
+            return Err(RunError::NoExact {
+                mechanic: scenario.mechanic.name().into(),
+                config: config.index,
+                point: describe(scenario, &config.swept),
+            }
+            .into());
+        }
+        timings.exact_seconds += started.elapsed().as_secs_f64();
+
+        // Monte Carlo for every config (mc, both) or only those without a
+        // solver (auto). Configs keep their scenario index as their seed
+        // coordinate, so a config's numbers do not depend on which others
+        // run beside it.
+        let started = Instant::now();
+        let wanted: Vec<usize> = (0..batch.len())
+            .filter(|&i| match opts.mode {
+                Mode::Exact => false,
+                Mode::Auto => exact[i].is_none(),
+                Mode::MonteCarlo | Mode::Both => true,
+            })
+            .collect();
+        let to_simulate: Vec<(usize, &dyn Model)> = wanted
+            .iter()
+            .map(|&i| (batch[i].0.index, batch[i].1.as_ref()))
+            .collect();
+        let mut tallies: Vec<Option<Tally>> = vec![None; batch.len()];
+        for (i, tally) in wanted
+            .iter()
+            .zip(sim::simulate(&to_simulate, &plan, progress))
+        {
+            tallies[*i] = Some(tally);
+        }
+        timings.mc_seconds += started.elapsed().as_secs_f64();
+
+        for (((config, model), exact), tally) in batch.into_iter().zip(exact).zip(tallies) {
+            sink(ConfigResult::new(
+                config.index,
+                config.swept,
+                model.schema(),
+                exact.as_ref(),
+                tally.as_ref(),
+            ))?;
+        }
+    }
+    Ok(timings)
 }
 
 /// `a = 1, b = full` for messages.
@@ -186,120 +218,4 @@ pub fn describe(scenario: &Scenario, swept: &[crate::systems::ParamValue]) -> St
     } else {
         format!(" ({})", parts.join(", "))
     }
-}
-
-/// Everything known about one config: the exact and/or Monte Carlo runs,
-/// and their agreement when both exist.
-pub(crate) fn config_result(
-    config: &Config,
-    schema: &Schema,
-    exact: Option<&Marginals>,
-    tally: Option<&Tally>,
-) -> ConfigResult {
-    let mut runs = Vec::new();
-    if let Some(m) = exact {
-        runs.push(exact_run(schema, m));
-    }
-    if let Some(t) = tally {
-        runs.push(mc_run(schema, t));
-    }
-    let agreement = match (exact, tally) {
-        (Some(m), Some(t)) => agree(schema, m, t),
-        _ => Vec::new(),
-    };
-    ConfigResult {
-        index: config.index,
-        swept: config.swept.clone(),
-        runs,
-        agreement,
-    }
-}
-
-fn exact_run(schema: &Schema, m: &Marginals) -> Run {
-    let metrics = schema
-        .metrics
-        .iter()
-        .map(|spec| {
-            let v = stats::exact_value(spec, m);
-            MetricRow {
-                name: spec.name.clone(),
-                value: v.value,
-                interval: None,
-                se: None,
-            }
-        })
-        .collect();
-    let mut dist = Vec::new();
-    for (f, spec) in schema.fields.iter().enumerate() {
-        for (&value, &p) in m.field(f) {
-            dist.push(FieldRow {
-                field: spec.name.clone(),
-                value,
-                label: spec.label(value),
-                probability: p,
-                count: None,
-                interval: None,
-            });
-        }
-    }
-    Run {
-        method: Method::Exact,
-        trials: 0,
-        metrics,
-        dist,
-    }
-}
-
-fn mc_run(schema: &Schema, t: &Tally) -> Run {
-    let metrics = schema
-        .metrics
-        .iter()
-        .map(|spec| {
-            let e = stats::estimate(spec, t);
-            MetricRow {
-                name: spec.name.clone(),
-                value: e.value,
-                interval: Some((e.lo, e.hi)),
-                se: Some(e.se),
-            }
-        })
-        .collect();
-    let n = t.trials();
-    let mut dist = Vec::new();
-    for (f, spec) in schema.fields.iter().enumerate() {
-        for (value, count) in t.field(f).iter() {
-            dist.push(FieldRow {
-                field: spec.name.clone(),
-                value,
-                label: spec.label(value),
-                probability: count as f64 / n as f64,
-                count: Some(count),
-                interval: Some(stats::wilson(count, n)),
-            });
-        }
-    }
-    Run {
-        method: Method::MonteCarlo,
-        trials: n,
-        metrics,
-        dist,
-    }
-}
-
-fn agree(schema: &Schema, m: &Marginals, t: &Tally) -> Vec<Agreement> {
-    schema
-        .metrics
-        .iter()
-        .map(|spec| {
-            let exact = stats::exact_value(spec, m);
-            let est = stats::estimate(spec, t);
-            Agreement {
-                metric: spec.name.clone(),
-                exact: exact.value,
-                estimate: est.value,
-                se: exact.sd / (est.trials as f64).sqrt(),
-                z: stats::z_score(&exact, &est),
-            }
-        })
-        .collect()
 }

@@ -69,15 +69,12 @@ pub fn solve<R: Rounds>(rounds: &R, fields: usize, limits: Limits) -> Option<Abs
     })
 }
 
+/// The ends of a round, weighted, as the chain solver takes them.
+type Ends<R> = Vec<(Next<<R as Rounds>::State, <R as Rounds>::Outcome>, f64)>;
+
 /// Push every end of round `round` from `state`, reached with probability
 /// `q` so far within the round.
-fn expand<R: Rounds>(
-    rounds: &R,
-    round: usize,
-    state: &R::State,
-    q: f64,
-    out: &mut Vec<(Next<R::State, R::Outcome>, f64)>,
-) {
+fn expand<R: Rounds>(rounds: &R, round: usize, state: &R::State, q: f64, out: &mut Ends<R>) {
     let mut law = Vec::new();
     rounds.law(round, state, &mut law);
     for (roll, p) in &law {

@@ -6,7 +6,7 @@
 //! reported as holding *within the interval*, so a designer sees that more
 //! trials would settle it.
 
-use super::results::{ConfigResult, Method, Results};
+use crate::results::{ConfigResult, Method, Results};
 use crate::scenario::{Expectation, Rule};
 use crate::systems::ParamValue;
 

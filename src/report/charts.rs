@@ -14,7 +14,7 @@ use plotters::style::colors::colormaps::ViridisRGB;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::OutputError;
-use super::results::{ConfigResult, FieldRow, Method, Results, Run};
+use crate::results::{ConfigResult, FieldRow, Method, Results, Run};
 use crate::scenario::{ChartKind, ChartSpec};
 use crate::systems::ParamValue;
 

@@ -9,7 +9,7 @@
 //! of a few points shows.
 
 use super::balance::describe;
-use super::results::{ConfigResult, Method, Results};
+use crate::results::{ConfigResult, Method, Results};
 
 /// Changes in exact values below this are rounding.
 pub const EXACT_TOLERANCE: f64 = 1e-9;

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::balance::{Status, Verdict};
 use super::charts::Rendered;
-use super::results::{Method, Results};
+use crate::results::{Method, Results};
 
 /// Rows of the metrics table shown in a report; the rest are in
 /// `summary.csv`.

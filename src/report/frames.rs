@@ -4,7 +4,7 @@
 use polars::prelude::*;
 
 use super::OutputError;
-use super::results::{Method, Results};
+use crate::results::{Method, Results};
 use crate::systems::ParamValue;
 
 fn encode_err(what: &str, e: PolarsError) -> OutputError {

@@ -9,9 +9,9 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::OutputError;
-use super::results::Results;
 use crate::dist::Marginals;
-use crate::pipeline::{Mode, config_result};
+use crate::results::Results;
+use crate::results::{ConfigResult, Mode};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::Tally;
 
@@ -165,8 +165,9 @@ pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
                 ),
             ));
         }
-        configs.push(config_result(
-            config,
+        configs.push(ConfigResult::new(
+            config.index,
+            config.swept.clone(),
             schema,
             exact.as_ref(),
             tally.as_ref(),

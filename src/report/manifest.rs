@@ -3,8 +3,8 @@
 use serde::Serialize;
 
 use super::OutputError;
-use super::results::Results;
-use crate::pipeline::Mode;
+use crate::results::Mode;
+use crate::results::Results;
 
 /// Facts about the run that the results themselves do not hold.
 #[derive(Clone, Debug)]

@@ -13,14 +13,13 @@ mod document;
 mod frames;
 mod load;
 mod manifest;
-mod results;
 
+pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 pub use atomic::{OutDir, OutputError};
 pub use balance::{Finding, Status, Verdict};
 pub use document::one_in;
 pub use load::{LoadError, load};
 pub use manifest::{Manifest, RunMeta};
-pub use results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 
 use crate::scenario::Scenario;
 

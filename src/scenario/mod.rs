@@ -100,39 +100,43 @@ impl Scenario {
         self.sweep.iter().map(|a| a.values.len()).product()
     }
 
-    /// Every point of the sweep, last axis fastest.
-    pub fn configs(&self) -> Vec<Config> {
-        let n = self.config_count();
-        (0..n)
-            .map(|index| {
-                let mut rest = index;
-                let mut swept = vec![ParamValue::Int(0); self.sweep.len()];
-                for (i, axis) in self.sweep.iter().enumerate().rev() {
-                    swept[i] = axis.values[rest % axis.values.len()].clone();
-                    rest /= axis.values.len();
-                }
-                let mut values = self.params.clone();
-                for (axis, v) in self.sweep.iter().zip(&swept) {
-                    values.set(axis.path.clone(), v.clone());
-                }
-                Config {
-                    index,
-                    swept,
-                    values,
-                }
-            })
-            .collect()
+    /// Point `index` of the sweep (last axis fastest).
+    pub fn config(&self, index: usize) -> Config {
+        let mut rest = index;
+        let mut swept = vec![ParamValue::Int(0); self.sweep.len()];
+        for (i, axis) in self.sweep.iter().enumerate().rev() {
+            swept[i] = axis.values[rest % axis.values.len()].clone();
+            rest /= axis.values.len();
+        }
+        let mut values = self.params.clone();
+        for (axis, v) in self.sweep.iter().zip(&swept) {
+            values.set(axis.path.clone(), v.clone());
+        }
+        Config {
+            index,
+            swept,
+            values,
+        }
     }
 
-    /// Build the model of every config. A combination the mechanic rejects
-    /// is reported with the config and the line of the key at fault.
+    /// Every point of the sweep, in order, made as it is asked for.
+    pub fn configs(&self) -> impl Iterator<Item = Config> + '_ {
+        (0..self.config_count()).map(|i| self.config(i))
+    }
+
+    /// Build the model of `config`. A combination the mechanic rejects is
+    /// reported with the config and the line of the key at fault.
+    pub fn prepare(&self, config: &Config) -> Result<Box<dyn Model>, ScenarioError> {
+        self.mechanic
+            .prepare(&config.values)
+            .map_err(|e| self.config_error(config, e))
+    }
+
+    /// Build the model of every config.
     pub fn models(&self) -> Result<Vec<Prepared>, ScenarioError> {
         self.configs()
-            .into_iter()
-            .map(|config| match self.mechanic.prepare(&config.values) {
-                Ok(model) => Ok((config, model)),
-                Err(e) => Err(self.config_error(&config, e)),
-            })
+            .map(|config| Ok((self.prepare(&config)?, config)))
+            .map(|r| r.map(|(m, c)| (c, m)))
             .collect()
     }
 

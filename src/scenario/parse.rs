@@ -222,10 +222,13 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         param_lines,
         mechanic_line: ctx.line(span_of("mechanic")),
     };
-    // Build every config once now, so combinations the mechanic rejects are
-    // reported before anything runs.
-    let models = scenario.models()?;
-    let schema = models[0].1.schema();
+    // Build every config once now (and drop it), so combinations the
+    // mechanic rejects are reported before anything runs.
+    let first = scenario.prepare(&scenario.config(0))?;
+    for config in scenario.configs().skip(1) {
+        scenario.prepare(&config)?;
+    }
+    let schema = first.schema();
     scenario.charts = super::checks::charts(&ctx, root, &scenario.sweep, schema)?;
     scenario.expectations = super::checks::expectations(&ctx, root, &scenario.sweep, schema)?;
     Ok(scenario)

@@ -35,7 +35,7 @@ raises = { from = 0, to = 2 }
     assert_eq!(s.seed, Some(7));
     assert_eq!(s.trials, Some(1000));
     assert_eq!(s.swept_paths(), vec!["actor.trait", "raises"]);
-    let configs = s.configs();
+    let configs: Vec<_> = s.configs().collect();
     assert_eq!(configs.len(), 6);
     assert_eq!(
         configs[1].swept,

@@ -358,7 +358,10 @@ impl Rounds for ContestRounds<'_> {
                 let winner = if opp { actor } else { &opposition[g] };
                 let s = stakes as usize;
                 for (k, &size) in SIZES.iter().enumerate() {
-                    out.push((ContestRoll::Rating(size), winner.rating[s][k] / winner.total[s]));
+                    out.push((
+                        ContestRoll::Rating(size),
+                        winner.rating[s][k] / winner.total[s],
+                    ));
                 }
             }
         }

@@ -279,8 +279,8 @@ impl Rounds for TimedRounds<'_> {
     #[inline]
     fn roll(&self, _: usize, &(i, _): &(usize, i64), rng: &mut DiceRng) -> usize {
         let s = &self.timed.steps[i];
-        let a = Rolled::roll(rng, &s.actor).total
-            + s.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
+        let a =
+            Rolled::roll(rng, &s.actor).total + s.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
         let o = Rolled::roll(rng, &s.opposition).total;
         if a - o >= KNOCKOUT {
             0

@@ -311,7 +311,9 @@ pub struct DuelRounds {
 impl DuelRounds {
     pub fn new(duel: Duel) -> DuelRounds {
         DuelRounds {
-            tails: duel.sides.map(|s| [Tail::new(&s.plain), Tail::new(&s.edge)]),
+            tails: duel
+                .sides
+                .map(|s| [Tail::new(&s.plain), Tail::new(&s.edge)]),
             duel,
         }
     }

@@ -87,7 +87,12 @@ impl Chained {
     }
 
     /// Round `round` from `state` when the contest gave `ex`.
-    pub fn after(&self, round: usize, &(pc, opp, traded): &State, ex: &Exchange) -> After<State, Vec<i64>> {
+    pub fn after(
+        &self,
+        round: usize,
+        &(pc, opp, traded): &State,
+        ex: &Exchange,
+    ) -> After<State, Vec<i64>> {
         let loss = ex.degree + 1;
         let stop = |winner, lost, pc, opp| {
             After::End(vec![

@@ -123,7 +123,12 @@ impl Scored {
     }
 
     /// The round `round` from `(pc_rp, opp_rp)` when the contest gave `ex`.
-    pub fn after(&self, round: usize, &(pc_rp, opp_rp): &State, ex: &Exchange) -> After<State, Vec<i64>> {
+    pub fn after(
+        &self,
+        round: usize,
+        &(pc_rp, opp_rp): &State,
+        ex: &Exchange,
+    ) -> After<State, Vec<i64>> {
         let pc_tactic = self.pc.choose(pc_rp > opp_rp);
         let opp_tactic = self.opponent.choose(opp_rp > pc_rp);
         let (pc_rp, opp_rp) = match ex.verdict {

@@ -1,0 +1,247 @@
+//! The run's result types: what a run found, per config and method. A
+//! leaf module: the pipeline produces these, the report modules consume
+//! them, and neither imports the other.
+
+use crate::dist::Marginals;
+use crate::sim::Tally;
+use crate::stats;
+use crate::systems::{ParamValue, Schema};
+
+/// Which method answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Exact where the mechanic has a solver, Monte Carlo elsewhere.
+    Auto,
+    /// Exact only; an error where no solver exists.
+    Exact,
+    /// Monte Carlo only.
+    #[serde(rename = "mc")]
+    MonteCarlo,
+    /// Both, with an agreement check.
+    Both,
+}
+
+/// How a number was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    Exact,
+    MonteCarlo,
+}
+
+impl Method {
+    /// The name used in every output: `exact` or `monte-carlo`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Exact => "exact",
+            Method::MonteCarlo => "monte-carlo",
+        }
+    }
+}
+
+/// A headline metric's value (with its 95% interval for Monte Carlo).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MetricRow {
+    pub name: String,
+    pub value: f64,
+    pub interval: Option<(f64, f64)>,
+    /// Standard error (Monte Carlo only).
+    pub se: Option<f64>,
+}
+
+/// The probability of one value of one outcome field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldRow {
+    pub field: String,
+    pub value: i64,
+    pub label: String,
+    pub probability: f64,
+    /// Trials that gave this value (Monte Carlo only).
+    pub count: Option<u64>,
+    /// Wilson 95% interval (Monte Carlo only).
+    pub interval: Option<(f64, f64)>,
+}
+
+/// One method's answer for one config.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    pub method: Method,
+    /// Trials run (0 for exact).
+    pub trials: u64,
+    pub metrics: Vec<MetricRow>,
+    pub dist: Vec<FieldRow>,
+}
+
+/// Exact against Monte Carlo for one metric of one config.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Agreement {
+    pub metric: String,
+    pub exact: f64,
+    pub estimate: f64,
+    /// Standard error the exact distribution predicts for the estimate.
+    pub se: f64,
+    pub z: f64,
+}
+
+/// Everything found for one config.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigResult {
+    pub index: usize,
+    /// Swept values in axis order.
+    pub swept: Vec<ParamValue>,
+    pub runs: Vec<Run>,
+    pub agreement: Vec<Agreement>,
+}
+
+impl ConfigResult {
+    /// Everything known about config `index`: the exact and/or Monte Carlo
+    /// runs, and their agreement when both exist.
+    pub fn new(
+        index: usize,
+        swept: Vec<ParamValue>,
+        schema: &Schema,
+        exact: Option<&Marginals>,
+        tally: Option<&Tally>,
+    ) -> ConfigResult {
+        let mut runs = Vec::new();
+        if let Some(m) = exact {
+            runs.push(exact_run(schema, m));
+        }
+        if let Some(t) = tally {
+            runs.push(mc_run(schema, t));
+        }
+        let agreement = match (exact, tally) {
+            (Some(m), Some(t)) => agree(schema, m, t),
+            _ => Vec::new(),
+        };
+        ConfigResult {
+            index,
+            swept,
+            runs,
+            agreement,
+        }
+    }
+}
+
+/// The results of one scenario run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Results {
+    pub name: String,
+    pub description: Option<String>,
+    pub mechanic: String,
+    /// Swept paths, as written in `[sweep]`.
+    pub swept: Vec<String>,
+    pub seed: u64,
+    pub trials: u64,
+    pub mode: Mode,
+    pub precision: Option<f64>,
+    pub configs: Vec<ConfigResult>,
+    pub exact_seconds: f64,
+    pub mc_seconds: f64,
+}
+
+impl Results {
+    /// Configs where some metric's |z| exceeds `limit`, with those metrics.
+    pub fn disagreements(&self, limit: f64) -> Vec<(&ConfigResult, Vec<&Agreement>)> {
+        self.configs
+            .iter()
+            .filter_map(|c| {
+                let bad: Vec<&Agreement> = c
+                    .agreement
+                    .iter()
+                    .filter(|a| a.z.is_nan() || a.z.abs() > limit)
+                    .collect();
+                (!bad.is_empty()).then_some((c, bad))
+            })
+            .collect()
+    }
+}
+
+fn exact_run(schema: &Schema, m: &Marginals) -> Run {
+    let metrics = schema
+        .metrics
+        .iter()
+        .map(|spec| {
+            let v = stats::exact_value(spec, m);
+            MetricRow {
+                name: spec.name.clone(),
+                value: v.value,
+                interval: None,
+                se: None,
+            }
+        })
+        .collect();
+    let mut dist = Vec::new();
+    for (f, spec) in schema.fields.iter().enumerate() {
+        for (&value, &p) in m.field(f) {
+            dist.push(FieldRow {
+                field: spec.name.clone(),
+                value,
+                label: spec.label(value),
+                probability: p,
+                count: None,
+                interval: None,
+            });
+        }
+    }
+    Run {
+        method: Method::Exact,
+        trials: 0,
+        metrics,
+        dist,
+    }
+}
+
+fn mc_run(schema: &Schema, t: &Tally) -> Run {
+    let metrics = schema
+        .metrics
+        .iter()
+        .map(|spec| {
+            let e = stats::estimate(spec, t);
+            MetricRow {
+                name: spec.name.clone(),
+                value: e.value,
+                interval: Some((e.lo, e.hi)),
+                se: Some(e.se),
+            }
+        })
+        .collect();
+    let n = t.trials();
+    let mut dist = Vec::new();
+    for (f, spec) in schema.fields.iter().enumerate() {
+        for (value, count) in t.field(f).iter() {
+            dist.push(FieldRow {
+                field: spec.name.clone(),
+                value,
+                label: spec.label(value),
+                probability: count as f64 / n as f64,
+                count: Some(count),
+                interval: Some(stats::wilson(count, n)),
+            });
+        }
+    }
+    Run {
+        method: Method::MonteCarlo,
+        trials: n,
+        metrics,
+        dist,
+    }
+}
+
+fn agree(schema: &Schema, m: &Marginals, t: &Tally) -> Vec<Agreement> {
+    schema
+        .metrics
+        .iter()
+        .map(|spec| {
+            let exact = stats::exact_value(spec, m);
+            let est = stats::estimate(spec, t);
+            Agreement {
+                metric: spec.name.clone(),
+                exact: exact.value,
+                estimate: est.value,
+                se: exact.sd / (est.trials as f64).sqrt(),
+                z: stats::z_score(&exact, &est),
+            }
+        })
+        .collect()
+}
