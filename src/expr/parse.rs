@@ -1,0 +1,606 @@
+//! From text to an expression tree: a recursive-descent parser over the
+//! characters, so every error can point at its column.
+//!
+//! Precedence, lowest first: one comparison (`>= > <= < = == !=`, not
+//! chained), then `+ -`, then `*`, then unary `-`, then dice, numbers,
+//! parentheses and `max(…)`/`min(…)`. A dice pool's modifiers touch it
+//! (`4d6kh3`, `10d10>=8`); that is how a success test (`10d10>=8`: count
+//! the dice showing 8 or more) is told from a comparison of the total
+//! (`3d6 >= 10`, with a space, or `(3d6)>=10`). After a success test,
+//! doubles and failures may stand apart: `10d10>=8 ++10 f1`.
+
+use super::ast::{BinOp, CmpOp, Dice, FaceItem, Faces, KeepKind, Kind, Node, Num, Reroll, Test};
+use super::error::{ExprError, Span};
+
+/// Parse `text` into a tree.
+pub fn parse(text: &str) -> Result<Node, ExprError> {
+    let mut p = Parser {
+        text,
+        chars: text.chars().collect(),
+        pos: 0,
+    };
+    p.skip_ws();
+    if p.peek().is_none() {
+        return Err(p.err(0, 0, "the expression is empty; write dice such as 3d6"));
+    }
+    let node = p.expr()?;
+    p.skip_ws();
+    if let Some(c) = p.peek() {
+        let hint = if "kKrR!fF".contains(c) || p.at("++") || p.at("dh") || p.at("dl") {
+            "; a dice modifier must touch its dice (4d6kh3, not 4d6 kh3)"
+        } else if c == ')' {
+            "; there is no `(` to close"
+        } else {
+            "; expected an operator (+ - * or a comparison) or the end"
+        };
+        return Err(p.err(p.pos, p.pos + 1, format!("unexpected `{c}`{hint}")));
+    }
+    Ok(node)
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    chars: Vec<char>,
+    pos: usize,
+}
+
+type Parsed<T> = Result<T, ExprError>;
+
+impl Parser<'_> {
+    fn err(&self, start: usize, end: usize, message: impl Into<String>) -> ExprError {
+        ExprError::new(self.text, Span::new(start, end), message)
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+
+    fn peek_at(&self, k: usize) -> Option<char> {
+        self.chars.get(self.pos + k).copied()
+    }
+
+    fn at(&self, s: &str) -> bool {
+        s.chars()
+            .enumerate()
+            .all(|(i, c)| self.peek_at(i) == Some(c))
+    }
+
+    fn eat(&mut self, s: &str) -> bool {
+        if self.at(s) {
+            self.pos += s.chars().count();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    /// A comparison operator here, and its length.
+    fn cmp_op(&self) -> Option<(CmpOp, usize)> {
+        const OPS: [(&str, CmpOp); 10] = [
+            (">=", CmpOp::Ge),
+            ("<=", CmpOp::Le),
+            ("==", CmpOp::Eq),
+            ("!=", CmpOp::Ne),
+            ("≥", CmpOp::Ge),
+            ("≤", CmpOp::Le),
+            ("≠", CmpOp::Ne),
+            (">", CmpOp::Gt),
+            ("<", CmpOp::Lt),
+            ("=", CmpOp::Eq),
+        ];
+        OPS.iter()
+            .find(|(s, _)| self.at(s))
+            .map(|(s, op)| (*op, s.chars().count()))
+    }
+
+    fn expr(&mut self) -> Parsed<Node> {
+        let a = self.sum()?;
+        self.skip_ws();
+        let Some((op, len)) = self.cmp_op() else {
+            return Ok(a);
+        };
+        self.pos += len;
+        let b = self.sum()?;
+        self.skip_ws();
+        if self.cmp_op().is_some() {
+            return Err(self.err(
+                self.pos,
+                self.pos + 1,
+                "comparisons do not chain; put one in parentheses, e.g. (a >= b) + (c >= d)",
+            ));
+        }
+        let span = a.span.to(b.span);
+        Ok(Node {
+            kind: Kind::Cmp(op, Box::new(a), Box::new(b)),
+            span,
+        })
+    }
+
+    fn sum(&mut self) -> Parsed<Node> {
+        let mut a = self.product()?;
+        loop {
+            self.skip_ws();
+            let op = if self.at("++") {
+                return Err(self.err(
+                    self.pos,
+                    self.pos + 2,
+                    "`++` (doubles) follows a success test, e.g. 10d10>=8++10",
+                ));
+            } else if self.eat("+") {
+                BinOp::Add
+            } else if self.eat("-") {
+                BinOp::Sub
+            } else {
+                return Ok(a);
+            };
+            let b = self.product()?;
+            let span = a.span.to(b.span);
+            a = Node {
+                kind: Kind::Bin(op, Box::new(a), Box::new(b)),
+                span,
+            };
+        }
+    }
+
+    fn product(&mut self) -> Parsed<Node> {
+        let mut a = self.unary()?;
+        loop {
+            self.skip_ws();
+            if !self.eat("*") {
+                return Ok(a);
+            }
+            let b = self.unary()?;
+            let span = a.span.to(b.span);
+            a = Node {
+                kind: Kind::Bin(BinOp::Mul, Box::new(a), Box::new(b)),
+                span,
+            };
+        }
+    }
+
+    fn unary(&mut self) -> Parsed<Node> {
+        self.skip_ws();
+        let start = self.pos;
+        if self.eat("-") {
+            let a = self.unary()?;
+            let span = Span::new(start, a.span.end);
+            return Ok(Node {
+                kind: Kind::Neg(Box::new(a)),
+                span,
+            });
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> Parsed<Node> {
+        self.skip_ws();
+        let start = self.pos;
+        let Some(c) = self.peek() else {
+            return Err(self.err(
+                start,
+                start + 1,
+                "the expression ends too soon; expected a number, dice or `(`",
+            ));
+        };
+        if c == '(' {
+            self.pos += 1;
+            let inner = self.expr()?;
+            self.skip_ws();
+            if !self.eat(")") {
+                return Err(self.err(start, start + 1, "this `(` is never closed"));
+            }
+            return Ok(Node {
+                kind: inner.kind,
+                span: Span::new(start, self.pos),
+            });
+        }
+        for (name, op) in [("max", BinOp::Max), ("min", BinOp::Min)] {
+            if self.at(name) {
+                return self.function(start, name, op);
+            }
+        }
+        if c.is_ascii_digit() || c == '{' {
+            let count = self.num("a number")?;
+            if matches!(self.peek(), Some('d' | 'D')) {
+                return self.dice(start, count);
+            }
+            return Ok(Node {
+                kind: Kind::Num(count),
+                span: Span::new(start, self.pos),
+            });
+        }
+        if c == 'd' || c == 'D' {
+            return self.dice(start, Num::Lit(1));
+        }
+        Err(self.err(
+            start,
+            start + 1,
+            format!("unexpected `{c}`; expected a number, dice (3d6), `(`, max(…) or min(…)"),
+        ))
+    }
+
+    /// `max(a, b, …)` / `min(a, b, …)`, folded left.
+    fn function(&mut self, start: usize, name: &str, op: BinOp) -> Parsed<Node> {
+        self.pos += name.len();
+        self.skip_ws();
+        if !self.eat("(") {
+            return Err(self.err(
+                start,
+                self.pos,
+                format!("{name} takes its arguments in parentheses: {name}(a, b)"),
+            ));
+        }
+        let open = self.pos - 1;
+        let mut args = vec![self.expr()?];
+        loop {
+            self.skip_ws();
+            if self.eat(",") {
+                args.push(self.expr()?);
+            } else if self.eat(")") {
+                break;
+            } else {
+                return Err(self.err(
+                    open,
+                    open + 1,
+                    format!("this `(` of {name} is never closed"),
+                ));
+            }
+        }
+        if args.len() < 2 {
+            return Err(self.err(
+                start,
+                self.pos,
+                format!("{name} needs at least two arguments: {name}(a, b)"),
+            ));
+        }
+        let span = Span::new(start, self.pos);
+        let mut args = args.into_iter();
+        let first = args.next().expect("two or more");
+        Ok(args.fold(first, |a, b| Node {
+            kind: Kind::Bin(op, Box::new(a), Box::new(b)),
+            span,
+        }))
+    }
+
+    /// An unsigned integer or a `{name}` parameter; `what` names it in
+    /// errors.
+    fn num(&mut self, what: &str) -> Parsed<Num> {
+        let start = self.pos;
+        if self.eat("{") {
+            self.skip_ws();
+            let name_start = self.pos;
+            while self
+                .peek()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                self.pos += 1;
+            }
+            let name: String = self.chars[name_start..self.pos].iter().collect();
+            if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+                return Err(self.err(
+                    name_start,
+                    name_start + 1,
+                    "a parameter is a name in braces, e.g. {n}",
+                ));
+            }
+            self.skip_ws();
+            if !self.eat("}") {
+                return Err(self.err(start, start + 1, "this `{` is never closed"));
+            }
+            return Ok(Num::Param {
+                name,
+                span: Span::new(start, self.pos),
+            });
+        }
+        self.integer(what).map(Num::Lit)
+    }
+
+    /// Digits, as an `i64`.
+    fn integer(&mut self, what: &str) -> Parsed<i64> {
+        let start = self.pos;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        if start == self.pos {
+            return Err(self.err(start, start + 1, format!("expected {what}")));
+        }
+        let digits: String = self.chars[start..self.pos].iter().collect();
+        digits
+            .parse()
+            .map_err(|_| self.err(start, self.pos, "this number is too large"))
+    }
+
+    /// An integer with an optional minus sign (faces and tests may be
+    /// negative), or a parameter.
+    fn signed(&mut self, what: &str) -> Parsed<Num> {
+        let start = self.pos;
+        if self.eat("-") {
+            return match self.integer(what) {
+                Ok(v) => Ok(Num::Lit(-v)),
+                Err(_) => Err(self.err(start, self.pos + 1, format!("expected {what}"))),
+            };
+        }
+        self.num(what)
+    }
+
+    /// A face test: an optional operator and a number (`1`, `<=2`, `>=8`).
+    fn test(&mut self, what: &str) -> Parsed<Test> {
+        let op = match self.cmp_op() {
+            Some((CmpOp::Ne, _)) => {
+                return Err(self.err(
+                    self.pos,
+                    self.pos + 2,
+                    "a face test is =, <, <=, > or >= a number",
+                ));
+            }
+            Some((op, len)) => {
+                self.pos += len;
+                op
+            }
+            None => CmpOp::Eq,
+        };
+        let value = self.signed(what)?;
+        Ok(Test { op, value })
+    }
+
+    /// Whether a face test starts here.
+    fn test_starts(&self) -> bool {
+        matches!(self.peek(), Some(c) if c.is_ascii_digit() || "{-<>=≥≤".contains(c))
+    }
+
+    fn dice(&mut self, start: usize, count: Num) -> Parsed<Node> {
+        self.pos += 1; // the `d`
+        let faces = self.faces()?;
+        let mut dice = Dice {
+            count,
+            faces,
+            reroll: None,
+            explode: None,
+            keep: Vec::new(),
+            success: None,
+            doubles: None,
+            failures: None,
+        };
+        self.modifiers(&mut dice)?;
+        Ok(Node {
+            kind: Kind::Dice(Box::new(dice)),
+            span: Span::new(start, self.pos),
+        })
+    }
+
+    fn faces(&mut self) -> Parsed<Faces> {
+        let at = self.pos;
+        match self.peek() {
+            Some('%') => {
+                self.pos += 1;
+                Ok(Faces::Percent)
+            }
+            Some('F') => {
+                self.pos += 1;
+                Ok(Faces::Fudge)
+            }
+            Some('{') => {
+                let mut k = 1;
+                while self.peek_at(k).is_some_and(char::is_whitespace) {
+                    k += 1;
+                }
+                if self
+                    .peek_at(k)
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                {
+                    return Ok(Faces::Sides(self.num("a parameter")?));
+                }
+                self.face_list()
+            }
+            Some(c) if c.is_ascii_digit() => {
+                let n = self.integer("the number of faces")?;
+                if n < 1 {
+                    return Err(self.err(at, self.pos, "a die needs at least one face"));
+                }
+                Ok(Faces::Sides(Num::Lit(n)))
+            }
+            _ => Err(self.err(
+                at,
+                at + 1,
+                "a die needs faces: d6, d%, dF, d{1,2,4,4}, d{-1..1} or d{n}",
+            )),
+        }
+    }
+
+    fn face_list(&mut self) -> Parsed<Faces> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut items = Vec::new();
+        loop {
+            self.skip_ws();
+            if self.eat("}") {
+                break;
+            }
+            if !items.is_empty() {
+                if !self.eat(",") {
+                    return Err(self.err(
+                        self.pos,
+                        self.pos + 1,
+                        "faces are separated by commas: d{1,2,4,4}",
+                    ));
+                }
+                self.skip_ws();
+            }
+            let at = self.pos;
+            let a = self.signed_lit("a face (an integer)")?;
+            self.skip_ws();
+            if self.eat("..") {
+                self.skip_ws();
+                let b = self.signed_lit("the end of the range")?;
+                if b < a {
+                    return Err(self.err(
+                        at,
+                        self.pos,
+                        format!("a range runs upwards: write {b}..{a}"),
+                    ));
+                }
+                items.push(FaceItem::Range(a, b));
+            } else {
+                items.push(FaceItem::One(a));
+            }
+            if self.peek().is_none() {
+                return Err(self.err(open, open + 1, "this `{` is never closed"));
+            }
+        }
+        if items.is_empty() {
+            return Err(self.err(open, self.pos, "a die needs at least one face"));
+        }
+        Ok(Faces::List(items))
+    }
+
+    fn signed_lit(&mut self, what: &str) -> Parsed<i64> {
+        let at = self.pos;
+        match self.signed(what)? {
+            Num::Lit(v) => Ok(v),
+            Num::Param { .. } => Err(self.err(
+                at,
+                self.pos,
+                "listed faces are numbers; parameters go in d{n} or counts",
+            )),
+        }
+    }
+
+    fn modifiers(&mut self, d: &mut Dice) -> Parsed<()> {
+        loop {
+            let at = self.pos;
+            if let Some(kind) = self.keep_kind() {
+                let what = match kind {
+                    KeepKind::KeepHighest | KeepKind::KeepLowest => "keep needs a count",
+                    _ => "drop needs a count",
+                };
+                if !matches!(self.peek(), Some(c) if c.is_ascii_digit() || c == '{') {
+                    return Err(self.err(self.pos, self.pos + 1, what));
+                }
+                let n = self.num(what)?;
+                d.keep.push((kind, n, Span::new(at, self.pos)));
+            } else if self.at("ro") || self.at("r") {
+                let how = if self.eat("ro") {
+                    Reroll::Once
+                } else {
+                    self.pos += 1;
+                    Reroll::Always
+                };
+                if d.reroll.is_some() {
+                    return Err(self.err(at, self.pos, "a pool has one reroll rule"));
+                }
+                if !self.test_starts() {
+                    return Err(self.err(
+                        self.pos,
+                        self.pos + 1,
+                        "a reroll needs a face test, e.g. r1 or r<=2",
+                    ));
+                }
+                d.reroll = Some((how, self.test("the face to reroll")?));
+            } else if self.at("!") {
+                self.pos += 1;
+                if self.at("!") {
+                    return Err(self.err(
+                        at,
+                        self.pos + 1,
+                        "`!!` is not supported: `!` already adds every explosion into one die",
+                    ));
+                }
+                if d.explode.is_some() {
+                    return Err(self.err(at, self.pos, "a pool explodes once"));
+                }
+                let test = if self.test_starts() {
+                    Some(self.test("the face that explodes")?)
+                } else {
+                    None
+                };
+                d.explode = Some(test);
+            } else if self.cmp_op().is_some() {
+                if d.success.is_some() {
+                    return Err(self.err(at, at + 1, "a pool has one success test"));
+                }
+                d.success = Some(self.test("a number to test each die against")?);
+                self.after_success(d)?;
+            } else if self.at("++") {
+                let hint = if matches!(d.explode, Some(Some(_))) {
+                    " (a test right after `!` is the explosion's; put the success test first: 10d10>=8++10!)"
+                } else {
+                    ""
+                };
+                return Err(self.err(
+                    at,
+                    at + 2,
+                    format!(
+                        "doubles (++) count on top of a success test: write e.g. 10d10>=8++10{hint}"
+                    ),
+                ));
+            } else if self.at("f")
+                && self
+                    .peek_at(1)
+                    .is_some_and(|c| c.is_ascii_digit() || "{-<>=".contains(c))
+            {
+                return Err(self.err(
+                    at,
+                    at + 1,
+                    "failures (f) take successes away: write e.g. 10d10>=8f1",
+                ));
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    /// `++n` and `fn` after a success test, each at most once, spaces
+    /// allowed before them.
+    fn after_success(&mut self, d: &mut Dice) -> Parsed<()> {
+        loop {
+            let back = self.pos;
+            self.skip_ws();
+            let at = self.pos;
+            if self.eat("++") {
+                if d.doubles.is_some() {
+                    return Err(self.err(at, self.pos, "a pool has one doubles test"));
+                }
+                d.doubles = Some(self.test("the face that counts twice")?);
+            } else if self.at("f") && {
+                self.pos += 1;
+                let starts = self.test_starts();
+                self.pos -= 1;
+                starts
+            } {
+                self.pos += 1;
+                if d.failures.is_some() {
+                    return Err(self.err(at, self.pos, "a pool has one failure test"));
+                }
+                d.failures = Some(self.test("the face that takes a success away")?);
+            } else {
+                self.pos = back;
+                return Ok(());
+            }
+        }
+    }
+
+    fn keep_kind(&mut self) -> Option<KeepKind> {
+        for (s, kind) in [
+            ("kh", KeepKind::KeepHighest),
+            ("kl", KeepKind::KeepLowest),
+            ("dh", KeepKind::DropHighest),
+            ("dl", KeepKind::DropLowest),
+        ] {
+            if self.eat(s) {
+                return Some(kind);
+            }
+        }
+        // Roll20's bare `k3` keeps the highest.
+        if self.at("k") && matches!(self.peek_at(1), Some(c) if c.is_ascii_digit() || c == '{') {
+            self.pos += 1;
+            return Some(KeepKind::KeepHighest);
+        }
+        None
+    }
+}
