@@ -108,6 +108,37 @@ impl Big {
         s
     }
 
+    /// `self += a × b`, in place (no allocation once `self` is wide
+    /// enough): the inner step of every convolution.
+    pub fn add_mul_assign(&mut self, a: &Big, b: &Big) {
+        if a.is_zero() || b.is_zero() {
+            return;
+        }
+        let need = a.limbs.len() + b.limbs.len() + 1;
+        if self.limbs.len() < need {
+            self.limbs.resize(need, 0);
+        }
+        for (i, &x) in a.limbs.iter().enumerate() {
+            let mut carry = 0u128;
+            for (j, &y) in b.limbs.iter().enumerate() {
+                let t = x as u128 * y as u128 + self.limbs[i + j] as u128 + carry;
+                self.limbs[i + j] = t as u64;
+                carry = t >> 64;
+            }
+            let mut k = i + b.limbs.len();
+            while carry > 0 {
+                if k == self.limbs.len() {
+                    self.limbs.push(0);
+                }
+                let t = self.limbs[k] as u128 + carry;
+                self.limbs[k] = t as u64;
+                carry = t >> 64;
+                k += 1;
+            }
+        }
+        self.trim();
+    }
+
     /// `self × other`, schoolbook (counts here have a handful of limbs).
     pub fn mul(&self, other: &Big) -> Big {
         if self.is_zero() || other.is_zero() {
@@ -283,6 +314,9 @@ mod tests {
             let lhs = big(a).add(&big(b)).mul(&big(c));
             let rhs = big(a).mul(&big(c)).add(&big(b).mul(&big(c)));
             prop_assert_eq!(&lhs, &rhs);
+            let mut fused = big(a).mul(&big(c));
+            fused.add_mul_assign(&big(b), &big(c));
+            prop_assert_eq!(&fused, &lhs);
             // And subtracting one product back leaves the other.
             let mut back = lhs;
             back.sub_assign(&big(a).mul(&big(c)));

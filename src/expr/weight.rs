@@ -99,9 +99,7 @@ impl Weight for Big {
         d
     }
     fn add_product(&mut self, a: &Self, b: &Self) -> Result<(), Overflow> {
-        if !a.is_zero() && !b.is_zero() {
-            self.add_assign(&Big::mul(a, b));
-        }
+        self.add_mul_assign(a, b);
         Ok(())
     }
     fn to_big(&self) -> Big {
