@@ -90,8 +90,9 @@ fn any_mechanic_answers_with_its_fields_and_metrics() {
     // A list parameter in TOML form, and a mechanic with no exact solver.
     let text = answers(&["statements.statement", "favouring=[4, 3]", "opposing=9"]);
     assert!(text.contains("p_true"), "{text}");
-    let text = answers(&["cgg.tension", "--trials", "20000"]);
+    let text = answers(&["cgg.tension", "start=3", "--trials", "20000"]);
     assert!(text.contains("method: Monte Carlo, 20000 trials"), "{text}");
+    assert!(text.contains("parameters: start = 3"), "{text}");
 }
 
 #[test]

@@ -174,7 +174,6 @@ struct OddsArgs {
     what: String,
     /// Parameters as key=value: a mechanic's keys (actor.pool="d8 d6 d6"),
     /// or the values of an expression's {name} parameters (n=4).
-    #[arg(allow_hyphen_values = true)]
     params: Vec<String>,
     /// `odds gateway` only: the actor's roll, N d8 keep highest plus M,
     /// written NdK+M (e.g. 3d8+2).
