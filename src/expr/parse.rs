@@ -12,12 +12,27 @@
 use super::ast::{BinOp, CmpOp, Dice, FaceItem, Faces, KeepKind, Kind, Node, Num, Reroll, Test};
 use super::error::{ExprError, Span};
 
+/// The longest expression accepted, in characters.
+pub const MAX_LEN: usize = 10_000;
+/// How deeply operations may nest (parentheses, or a chain such as
+/// `d6+d6+…`); every later pass recurses this deep at most.
+pub const MAX_DEPTH: usize = 200;
+
 /// Parse `text` into a tree.
 pub fn parse(text: &str) -> Result<Node, ExprError> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() > MAX_LEN {
+        return Err(ExprError::new(
+            text,
+            Span::new(MAX_LEN, chars.len()),
+            format!("the expression is longer than {MAX_LEN} characters"),
+        ));
+    }
     let mut p = Parser {
         text,
-        chars: text.chars().collect(),
+        chars,
         pos: 0,
+        depth: 0,
     };
     p.skip_ws();
     if p.peek().is_none() {
@@ -35,13 +50,37 @@ pub fn parse(text: &str) -> Result<Node, ExprError> {
         };
         return Err(p.err(p.pos, p.pos + 1, format!("unexpected `{c}`{hint}")));
     }
+    if let Some(span) = too_deep(&node, 0) {
+        return Err(p.err(
+            span.start,
+            span.end,
+            format!("operations nest more than {MAX_DEPTH} deep here; use a pool such as 40d6 instead of d6+d6+…"),
+        ));
+    }
     Ok(node)
+}
+
+/// The span of a node deeper than [`MAX_DEPTH`], if any.
+fn too_deep(node: &Node, depth: usize) -> Option<Span> {
+    if depth > MAX_DEPTH {
+        return Some(node.span);
+    }
+    match &node.kind {
+        Kind::Num(_) | Kind::Dice(_) => None,
+        Kind::Neg(a) => too_deep(a, depth + 1),
+        Kind::Bin(_, a, b) | Kind::Cmp(_, a, b) => {
+            too_deep(a, depth + 1).or_else(|| too_deep(b, depth + 1))
+        }
+    }
 }
 
 struct Parser<'a> {
     text: &'a str,
     chars: Vec<char>,
     pos: usize,
+    /// Nesting of parentheses, functions and unary minus, bounded so the
+    /// recursion is.
+    depth: usize,
 }
 
 type Parsed<T> = Result<T, ExprError>;
@@ -164,11 +203,26 @@ impl Parser<'_> {
         }
     }
 
+    /// Enter one more level of nesting.
+    fn deeper(&mut self) -> Parsed<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.err(
+                self.pos,
+                self.pos + 1,
+                format!("this nests more than {MAX_DEPTH} deep"),
+            ));
+        }
+        Ok(())
+    }
+
     fn unary(&mut self) -> Parsed<Node> {
         self.skip_ws();
         let start = self.pos;
         if self.eat("-") {
+            self.deeper()?;
             let a = self.unary()?;
+            self.depth -= 1;
             let span = Span::new(start, a.span.end);
             return Ok(Node {
                 kind: Kind::Neg(Box::new(a)),
@@ -190,7 +244,9 @@ impl Parser<'_> {
         };
         if c == '(' {
             self.pos += 1;
+            self.deeper()?;
             let inner = self.expr()?;
+            self.depth -= 1;
             self.skip_ws();
             if !self.eat(")") {
                 return Err(self.err(start, start + 1, "this `(` is never closed"));
@@ -237,6 +293,7 @@ impl Parser<'_> {
             ));
         }
         let open = self.pos - 1;
+        self.deeper()?;
         let mut args = vec![self.expr()?];
         loop {
             self.skip_ws();
@@ -252,6 +309,7 @@ impl Parser<'_> {
                 ));
             }
         }
+        self.depth -= 1;
         if args.len() < 2 {
             return Err(self.err(
                 start,

@@ -309,6 +309,14 @@ fn errors_point_at_the_column() {
     fails("99999999999999999999d6", 1, "too large");
     fails("{1n}d6", 2, "a parameter is a name");
     fails("3 $ 4", 3, "unexpected `$`");
+    fails(
+        &format!("{}d6{}", "(".repeat(300), ")".repeat(300)),
+        202,
+        "nests more than 200",
+    );
+    fails(&"-".repeat(300), 202, "nests more than 200");
+    fails(&vec!["d6"; 300].join("+"), 1, "nest more than 200 deep");
+    fails(&"1".repeat(10_001), 10_001, "longer than 10000");
     // Binding: values the text alone cannot check.
     fails("{m}d6", 1, "{m} has no value");
     fails("2d{n}", 3, "the number of faces is 0");

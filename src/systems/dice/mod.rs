@@ -24,6 +24,9 @@ mod tests;
 pub const DEFAULT_EXPR: &str = "4d6kh3";
 /// What `expr` accepts, in words.
 const EXPR_EXPECT: &str = "a dice expression such as \"4d6kh3\", \"10d10>=8\" or \"3d8kh1+2 >= 2d8kh1+4\" (README: Dice expressions)";
+/// The most values a result may range over: tallies keep one count per
+/// value in a dense table, so `d1000000 * d1000000` would not fit.
+const MAX_SPAN: i64 = 1 << 22;
 /// The range of a `vars.NAME` value.
 const VAR_MIN: i64 = -1_000_000;
 const VAR_MAX: i64 = 1_000_000;
@@ -104,7 +107,7 @@ pub fn roll_from(values: &ParamMap) -> Result<Roll, ParamError> {
         }
     }
     let expr = Expr::parse(&text).map_err(|e| ParamError::new("expr", e.to_string()))?;
-    expr.bind(&vars).map_err(|e| {
+    let roll = expr.bind(&vars).map_err(|e| {
         let mut message = e.to_string();
         if let Some(name) = e
             .message
@@ -116,7 +119,17 @@ pub fn roll_from(values: &ParamMap) -> Result<Roll, ParamError> {
             ));
         }
         ParamError::new("expr", message)
-    })
+    })?;
+    let (lo, hi) = roll.range();
+    if hi - lo >= MAX_SPAN {
+        return Err(ParamError::new(
+            "expr",
+            format!(
+                "\"{text}\" can range from {lo} to {hi}; dice.roll counts every value, so at most {MAX_SPAN} values"
+            ),
+        ));
+    }
+    Ok(roll)
 }
 
 fn schema(comparison: bool) -> Schema {

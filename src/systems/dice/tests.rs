@@ -162,6 +162,8 @@ fn bad_parameters_name_the_key() {
     let mut v = ParamMap::new();
     v.set("expr", ParamValue::Int(3));
     assert!(err(&v).message.contains("wrong type"));
+    let e = err(&values("d1000000 * d1000000", &[]));
+    assert!(e.message.contains("at most 4194304 values"), "{e}");
     // Defaults: 4d6kh3.
     assert!(DiceRoll.prepare(&ParamMap::new()).is_ok());
 }
