@@ -11,15 +11,17 @@ pub mod charts;
 pub mod diff;
 mod document;
 mod frames;
+mod headline;
 mod load;
 mod manifest;
+mod odds;
 mod results;
 
 pub use atomic::{OutDir, OutputError};
 pub use balance::{Finding, Status, Verdict};
-pub use document::one_in;
 pub use load::{LoadError, load};
 pub use manifest::{Manifest, RunMeta};
+pub use odds::{Basis, odds};
 pub use results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 
 use crate::scenario::Scenario;
