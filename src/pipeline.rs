@@ -128,31 +128,16 @@ pub fn run(
     }
     let mc_seconds = started.elapsed().as_secs_f64();
 
-    let configs = models
+    let mut configs: Vec<ConfigResult> = models
         .iter()
         .zip(exact)
         .zip(tallies)
         .map(|(((config, model), exact), tally)| {
-            let schema = model.schema();
-            let mut runs = Vec::new();
-            if let Some(m) = &exact {
-                runs.push(exact_run(schema, m));
-            }
-            if let Some(t) = &tally {
-                runs.push(mc_run(schema, t));
-            }
-            let agreement = match (&exact, &tally) {
-                (Some(m), Some(t)) => agree(schema, m, t),
-                _ => Vec::new(),
-            };
-            ConfigResult {
-                index: config.index,
-                swept: config.swept.clone(),
-                runs,
-                agreement,
-            }
+            config_result(config, model.schema(), exact.as_ref(), tally.as_ref())
         })
         .collect();
+    let schemas: Vec<&Schema> = models.iter().map(|(_, m)| m.schema()).collect();
+    crate::report::complete_support(&mut configs, &schemas);
 
     Ok(Results {
         name: scenario.name.clone(),

@@ -16,6 +16,7 @@ mod load;
 mod manifest;
 mod odds;
 mod results;
+mod support;
 
 pub use atomic::{OutDir, OutputError};
 pub use balance::{Finding, Status, Verdict};
@@ -23,6 +24,7 @@ pub use load::{LoadError, load};
 pub use manifest::{Manifest, RunMeta};
 pub use odds::{Basis, odds};
 pub use results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
+pub(crate) use support::complete as complete_support;
 
 use crate::scenario::Scenario;
 
@@ -36,6 +38,8 @@ pub trait Exporter {
 
 /// `summary.csv`: one row per config and method, headline metrics wide.
 pub struct SummaryCsv;
+/// `summary.parquet`: the same table, typed.
+pub struct SummaryParquet;
 /// `results.csv`: the long table.
 pub struct ResultsCsv;
 /// `results.parquet`: the long table, typed.
@@ -50,6 +54,15 @@ impl Exporter for SummaryCsv {
     }
     fn render(&self, results: &Results, _: &RunMeta) -> Result<Vec<u8>, OutputError> {
         frames::csv(frames::summary(results)?)
+    }
+}
+
+impl Exporter for SummaryParquet {
+    fn file_name(&self) -> &'static str {
+        "summary.parquet"
+    }
+    fn render(&self, results: &Results, _: &RunMeta) -> Result<Vec<u8>, OutputError> {
+        frames::parquet(frames::summary(results)?)
     }
 }
 
@@ -93,6 +106,7 @@ impl Exporter for Manifest {
 pub fn exporters(results: &Results) -> Vec<Box<dyn Exporter>> {
     let mut list: Vec<Box<dyn Exporter>> = vec![
         Box::new(SummaryCsv),
+        Box::new(SummaryParquet),
         Box::new(ResultsCsv),
         Box::new(ResultsParquet),
     ];
