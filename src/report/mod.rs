@@ -127,7 +127,7 @@ pub fn report_files(
     let rendered = scenario
         .charts
         .iter()
-        .map(|spec| charts::render(results, spec))
+        .map(|spec| charts::render(results, spec, &scenario.params))
         .collect::<Result<Vec<_>, _>>()?;
     let titled: Vec<(String, &charts::Rendered)> = scenario
         .charts
