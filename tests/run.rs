@@ -292,6 +292,32 @@ fn systems_lists_every_parameter() {
     }
 }
 
+#[test]
+fn systems_filters_by_system_or_mechanic() {
+    let all = stdout(&oddsmith(&["systems"]));
+    let o = oddsmith(&["systems", "cortex"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cortex = stdout(&o);
+    for m in ["cortex.basic  (", "cortex.contested  (", "cortex.timed  ("] {
+        assert!(cortex.contains(m), "missing {m}");
+    }
+    assert!(!cortex.contains("gateway.challenge"), "{cortex}");
+    assert!(cortex.lines().count() * 4 < all.lines().count());
+    let one = stdout(&oddsmith(&["systems", "cortex.basic"]));
+    assert!(
+        one.starts_with("cortex.basic  (") && !one.contains("cortex.timed"),
+        "{one}"
+    );
+    let bad = oddsmith(&["systems", "cortx"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad)
+            .contains("`cortx` is neither a system nor a mechanic; allowed: gateway, cortex"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
 /// The long table read with nothing but string splitting: every config has
 /// a row for both values of a boolean field, probability 0 included, and
 /// Monte Carlo lists values it never saw with count 0.
