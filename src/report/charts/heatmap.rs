@@ -43,13 +43,19 @@ pub fn scale(fig: &Figure) -> ColourScale {
     }
 }
 
-/// A cell's text: probabilities that are not exactly 0 or 1 never round
-/// to them.
+/// Exact solvers are good to about this (the absorbing chains stop below
+/// 1e-12 of live mass; sums leave an ulp or two), so a probability this
+/// close to 0 or 1 is shown as 0 or 1: otherwise a certain event reads
+/// ">0.99" in one cell and "1" in the next by rounding noise alone.
+const CERTAIN: f64 = 1e-12;
+
+/// A cell's text: probabilities that are not 0 or 1 (to [`CERTAIN`]) never
+/// round to them.
 fn cell_text(v: f64, probability: bool) -> String {
     if probability {
-        if v <= 0.0 {
+        if v <= CERTAIN {
             return "0".into();
-        } else if v >= 1.0 {
+        } else if v >= 1.0 - CERTAIN {
             return "1".into();
         } else if v < 0.005 {
             return "<0.01".into();
@@ -204,6 +210,8 @@ mod tests {
         assert_eq!(cell_text(0.13, true), "0.13");
         assert_eq!(cell_text(0.999, true), ">0.99");
         assert_eq!(cell_text(1.0, true), "1");
+        assert_eq!(cell_text(0.9999999999999999, true), "1");
+        assert_eq!(cell_text(0.99999, true), ">0.99");
         assert_eq!(cell_text(12.34, false), "12.3");
         assert_eq!(cell_text(-0.001, false), "0.00");
     }
