@@ -42,9 +42,11 @@ enum Command {
     /// cortex.basic actor.pool="d8 d6 d6"`, or `oddsmith odds gateway
     /// --actor 3d8+2 --vs 2d8+4 --raises 0..3`.
     Odds(OddsArgs),
-    /// List every mechanic with its parameters (ranges, defaults), outcome
-    /// fields and headline metrics.
-    Systems,
+    /// List mechanics with their parameters (ranges, defaults), outcome
+    /// fields and headline metrics: every one, one system's
+    /// (`oddsmith systems cortex`) or one mechanic (`oddsmith systems
+    /// cortex.basic`).
+    Systems(SystemsArgs),
     /// Run scenarios and check every `[[expect]]` balance assertion: exit 0
     /// when all hold, 1 when any fails, 2 on bad input. For CI.
     ///
@@ -95,6 +97,13 @@ struct CheckArgs {
 enum CheckMode {
     Auto,
     Mc,
+}
+
+#[derive(Debug, clap::Args)]
+struct SystemsArgs {
+    /// A system (gateway, cortex, cgg, questworlds, statements) or a
+    /// mechanic (e.g. cortex.basic); every mechanic when omitted.
+    filter: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -237,7 +246,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::Odds(args) => odds::odds(args),
-        Command::Systems => systems::systems(),
+        Command::Systems(args) => systems::systems(args.filter.as_deref()),
         Command::Check(args) => check::check(args),
         Command::Report(args) => report::report(args),
         Command::Diff(args) => diff::diff(args),

@@ -6,7 +6,7 @@
 use anyhow::{Context, anyhow, bail};
 use oddsmith::dist::Marginals;
 use oddsmith::expr::Expr;
-use oddsmith::report::one_in;
+use oddsmith::report::{Basis, odds};
 use oddsmith::sim::{self, Plan, Tally};
 use oddsmith::stats;
 use oddsmith::systems::{self, FieldSpec, Mechanic, MetricKind, Model, ParamMap, ParamValue};
@@ -273,7 +273,7 @@ fn report(model: &dyn Model, args: &OddsArgs) -> anyhow::Result<Outcome> {
                     spec.name,
                     number(e.value),
                     if is_prob {
-                        one_in(e.value)
+                        odds(e.value, Basis::Exact)
                     } else {
                         String::new()
                     }
@@ -299,7 +299,7 @@ fn report(model: &dyn Model, args: &OddsArgs) -> anyhow::Result<Outcome> {
                     spec.name,
                     number(est.value),
                     if is_prob {
-                        one_in(est.value)
+                        odds(est.value, Basis::Trials(t.trials()))
                     } else {
                         String::new()
                     },
@@ -311,13 +311,13 @@ fn report(model: &dyn Model, args: &OddsArgs) -> anyhow::Result<Outcome> {
         println!();
     }
     for (f, spec) in schema.fields.iter().enumerate() {
-        let probs = match (&exact, &tally) {
-            (Some(m), _) => exact_field(m, f),
-            (None, Some(t)) => observed_field(t, f),
+        let (probs, basis) = match (&exact, &tally) {
+            (Some(m), _) => (exact_field(m, f), Basis::Exact),
+            (None, Some(t)) => (observed_field(t, f), Basis::Trials(t.trials())),
             (None, None) => unreachable!(),
         };
         println!();
-        table(spec, &probs);
+        table(spec, &probs, basis);
     }
     Ok(Outcome::Fine)
 }
@@ -337,7 +337,7 @@ const MAX_ROWS: usize = 120;
 /// One field's distribution: value, P(=), P(≥), P(≤), 1 in N, a bar.
 /// A field with more than [`MAX_ROWS`] values is shown in equal ranges of
 /// values (`2970..2999`), each row's "=" the probability of its range.
-fn table(spec: &FieldSpec, probs: &[(i64, f64)]) {
+fn table(spec: &FieldSpec, probs: &[(i64, f64)], basis: Basis) {
     println!("{}: {}", spec.name, spec.doc);
     let rows: Vec<(String, f64)> = if probs.len() > MAX_ROWS {
         let (lo, hi) = (probs[0].0, probs[probs.len() - 1].0);
@@ -391,7 +391,7 @@ fn table(spec: &FieldSpec, probs: &[(i64, f64)]) {
             number(*p),
             number(at_least.min(1.0)),
             number(below.min(1.0)),
-            one_in(*p)
+            odds(*p, basis)
         );
     }
 }

@@ -8,6 +8,7 @@
 mod answer;
 
 use anyhow::{Context, bail};
+use oddsmith::report::{self, Basis};
 use oddsmith::sim::{self, Plan};
 use oddsmith::stats;
 use oddsmith::systems::gateway::{Contest, Pool, model};
@@ -132,7 +133,7 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
         }
     );
     print!(
-        "{:>6}  {:>10}  {:>11}  {:>15}",
+        "{:>6}  {:>10}  {:>16}  {:>15}",
         "raises", "p_success", "odds", "expected_raises"
     );
     if args.check {
@@ -148,12 +149,8 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
         if expected > best.1 {
             best = (r, expected);
         }
-        let one_in = if p > 0.0 {
-            format!("1 in {:.2}", 1.0 / p)
-        } else {
-            "never".into()
-        };
-        print!("{r:>6}  {p:>10.6}  {one_in:>11}  {expected:>15.4}");
+        let one_in = report::odds(p, Basis::Exact);
+        print!("{r:>6}  {p:>10.6}  {one_in:>16}  {expected:>15.4}");
         if args.check {
             let m = model(contest);
             let plan = Plan {
