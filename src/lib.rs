@@ -8,6 +8,7 @@
 
 pub mod dice;
 pub mod dist;
+pub mod expr;
 pub mod pipeline;
 pub mod report;
 pub mod results;

@@ -8,7 +8,7 @@ pub use crate::results::Mode;
 use crate::results::{ConfigResult, Results};
 use crate::scenario::{Config, DEFAULT_SEED, DEFAULT_TRIALS, Scenario};
 use crate::sim::{self, Plan, Precision, Progress, Tally};
-use crate::systems::Model;
+use crate::systems::{Model, Schema};
 
 /// How to run a scenario; `None` falls back to the scenario, then the
 /// defaults.
@@ -70,10 +70,20 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<Results, RunError> {
     let mut configs = Vec::with_capacity(scenario.config_count());
-    let timings = stream(scenario, opts, progress, |c| {
+    // Each distinct schema once, and which one each config has: the
+    // support of every field is completed over the whole run.
+    let mut schemas: Vec<Schema> = Vec::new();
+    let mut schema_of: Vec<usize> = Vec::with_capacity(scenario.config_count());
+    let timings = stream(scenario, opts, progress, |c, schema| {
+        if schemas.last() != Some(schema) {
+            schemas.push(schema.clone());
+        }
+        schema_of.push(schemas.len() - 1);
         configs.push(c);
         Ok::<(), RunError>(())
     })?;
+    let per_config: Vec<&Schema> = schema_of.iter().map(|&i| &schemas[i]).collect();
+    crate::report::complete_support(&mut configs, &per_config);
     Ok(results_of(scenario, opts, configs, timings))
 }
 
@@ -113,8 +123,8 @@ pub fn trials(scenario: &Scenario, opts: &RunOptions) -> u64 {
     opts.trials.or(scenario.trials).unwrap_or(DEFAULT_TRIALS)
 }
 
-/// Run `scenario` batch by batch, handing each config's result to `sink`
-/// in config order. Models are built lazily and dropped with their batch,
+/// Run `scenario` batch by batch, handing each config's result (and its
+/// schema) to `sink` in config order. Models are built lazily and dropped with their batch,
 /// so memory does not grow with the sweep beyond what `sink` keeps. Exact
 /// solving runs configs in parallel on the current rayon pool; results do
 /// not depend on the thread count.
@@ -122,7 +132,7 @@ pub fn stream<E: From<RunError>>(
     scenario: &Scenario,
     opts: &RunOptions,
     progress: &dyn Progress,
-    mut sink: impl FnMut(ConfigResult) -> Result<(), E>,
+    mut sink: impl FnMut(ConfigResult, &Schema) -> Result<(), E>,
 ) -> Result<Timings, E> {
     use rayon::prelude::*;
 
@@ -193,13 +203,14 @@ pub fn stream<E: From<RunError>>(
         timings.mc_seconds += started.elapsed().as_secs_f64();
 
         for (((config, model), exact), tally) in batch.into_iter().zip(exact).zip(tallies) {
-            sink(ConfigResult::new(
+            let result = ConfigResult::new(
                 config.index,
                 config.swept,
                 model.schema(),
                 exact.as_ref(),
                 tally.as_ref(),
-            ))?;
+            );
+            sink(result, model.schema())?;
         }
     }
     Ok(timings)

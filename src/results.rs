@@ -239,7 +239,7 @@ fn agree(schema: &Schema, m: &Marginals, t: &Tally) -> Vec<Agreement> {
                 metric: spec.name.clone(),
                 exact: exact.value,
                 estimate: est.value,
-                se: exact.sd / (est.trials as f64).sqrt(),
+                se: exact.se(est.trials),
                 z: stats::z_score(&exact, &est),
             }
         })

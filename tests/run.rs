@@ -291,3 +291,96 @@ fn systems_lists_every_parameter() {
         assert!(text.contains(key), "missing {key}");
     }
 }
+
+#[test]
+fn systems_filters_by_system_or_mechanic() {
+    let all = stdout(&oddsmith(&["systems"]));
+    let o = oddsmith(&["systems", "cortex"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cortex = stdout(&o);
+    for m in ["cortex.basic  (", "cortex.contested  (", "cortex.timed  ("] {
+        assert!(cortex.contains(m), "missing {m}");
+    }
+    assert!(!cortex.contains("gateway.challenge"), "{cortex}");
+    assert!(cortex.lines().count() * 4 < all.lines().count());
+    let one = stdout(&oddsmith(&["systems", "cortex.basic"]));
+    assert!(
+        one.starts_with("cortex.basic  (") && !one.contains("cortex.timed"),
+        "{one}"
+    );
+    let bad = oddsmith(&["systems", "cortx"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad)
+            .contains("`cortx` is neither a system nor a mechanic; allowed: gateway, cortex"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+/// The long table read with nothing but string splitting: every config has
+/// a row for both values of a boolean field, probability 0 included, and
+/// Monte Carlo lists values it never saw with count 0.
+#[test]
+fn long_table_lists_the_whole_support_without_a_dataframe_library() {
+    let dir = tempfile::tempdir().unwrap();
+    // Challenge 10 with 3 raises against one d8 cannot succeed; challenge 0
+    // with no raise against six d8 + background 6 cannot fail.
+    let s = scenario(
+        dir.path(),
+        "s.toml",
+        "mechanic = \"gateway.challenge\"\ntrials = 2000\n[sweep]\n\"actor.trait\" = [1, 6]\n\"actor.background\" = [0, 6]\n\"opposition.challenge\" = [0, 10]\nraises = [0, 3]\n",
+    );
+    for (mode, method) in [("exact", "exact"), ("mc", "monte-carlo")] {
+        let out = dir.path().join(mode);
+        let o = oddsmith(&[
+            "run",
+            s.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--mode",
+            mode,
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let rows = csv_rows(&out.join("results.csv"));
+        let mut zero_rows = 0;
+        for id in 0..16 {
+            let config: Vec<_> = rows
+                .iter()
+                .filter(|r| r["config_id"] == id.to_string() && r["field"] == "success")
+                .collect();
+            let labels: Vec<&str> = config.iter().map(|r| r["label"].as_str()).collect();
+            assert_eq!(labels, vec!["false", "true"], "config {id} ({mode})");
+            for r in &config {
+                assert_eq!(r["method"], method);
+                if r["probability"].parse::<f64>().unwrap() == 0.0 {
+                    zero_rows += 1;
+                    // Monte Carlo: count 0 of its trials, with an interval.
+                    if mode == "mc" {
+                        assert_eq!(r["count"], "0");
+                        assert_eq!(r["lo"].parse::<f64>().unwrap(), 0.0);
+                        assert!(r["hi"].parse::<f64>().unwrap() > 0.0);
+                    } else {
+                        assert_eq!(r["count"], "");
+                    }
+                }
+            }
+            // Every config lists the same margins, the run's whole range.
+            let margins = |id: usize| -> Vec<String> {
+                rows.iter()
+                    .filter(|r| r["config_id"] == id.to_string() && r["field"] == "margin")
+                    .map(|r| r["value"].clone())
+                    .collect()
+            };
+            assert_eq!(margins(id), margins(0));
+        }
+        assert!(
+            zero_rows >= 2,
+            "impossible and certain configs list a 0 row ({mode})"
+        );
+    }
+    // The summary comes as Parquet too (PAR1 at both ends of the file).
+    let parquet = std::fs::read(dir.path().join("exact/summary.parquet")).unwrap();
+    assert!(parquet.starts_with(b"PAR1") && parquet.ends_with(b"PAR1"));
+}

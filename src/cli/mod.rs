@@ -38,11 +38,15 @@ enum Command {
     /// results.parquet (the long table), agreement.csv (with --mode both)
     /// and manifest.json. Files appear only when the whole run succeeded.
     Run(RunArgs),
-    /// Answer a one-line question, e.g. `oddsmith odds gateway --actor 3d8+2 --vs 2d8+4 --raises 0..3`.
+    /// Answer a one-line question: `oddsmith odds "4d6kh3"`, `oddsmith odds
+    /// cortex.basic actor.pool="d8 d6 d6"`, or `oddsmith odds gateway
+    /// --actor 3d8+2 --vs 2d8+4 --raises 0..3`.
     Odds(OddsArgs),
-    /// List every mechanic with its parameters (ranges, defaults), outcome
-    /// fields and headline metrics.
-    Systems,
+    /// List mechanics with their parameters (ranges, defaults), outcome
+    /// fields and headline metrics: every one, one system's
+    /// (`oddsmith systems cortex`) or one mechanic (`oddsmith systems
+    /// cortex.basic`).
+    Systems(SystemsArgs),
     /// Run scenarios and check every `[[expect]]` balance assertion: exit 0
     /// when all hold, 1 when any fails, 2 on bad input. For CI.
     ///
@@ -93,6 +97,13 @@ struct CheckArgs {
 enum CheckMode {
     Auto,
     Mc,
+}
+
+#[derive(Debug, clap::Args)]
+struct SystemsArgs {
+    /// A system (gateway, cortex, cgg, questworlds, statements) or a
+    /// mechanic (e.g. cortex.basic); every mechanic when omitted.
+    filter: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -165,36 +176,38 @@ impl From<ModeArg> for Mode {
 
 #[derive(Debug, clap::Args)]
 struct OddsArgs {
-    /// The system to ask about.
-    #[arg(value_enum)]
-    system: OddsSystem,
-    /// The actor's roll: N d8 keep highest, plus M, written NdK+M (e.g. 3d8+2).
+    /// What to ask about: a dice expression ("4d6kh3", "3d8kh1+2 >= 2d8kh1+4";
+    /// quote it), a mechanic ("cortex.basic") or a system ("gateway": its
+    /// first mechanic).
+    #[arg(allow_hyphen_values = true)]
+    what: String,
+    /// Parameters as key=value: a mechanic's keys (actor.pool="d8 d6 d6"),
+    /// or the values of an expression's {name} parameters (n=4).
+    params: Vec<String>,
+    /// `odds gateway` only: the actor's roll, N d8 keep highest plus M,
+    /// written NdK+M (e.g. 3d8+2).
     #[arg(long, allow_hyphen_values = true)]
-    actor: String,
-    /// The opposition's roll, the same way (e.g. 2d8+4).
+    actor: Option<String>,
+    /// `odds gateway` only: the opposition's roll, the same way (e.g. 2d8+4).
     #[arg(long, allow_hyphen_values = true)]
-    vs: String,
-    /// Raises taken: one number (2) or a range (0..3, inclusive).
-    #[arg(long, default_value = "0..3")]
-    raises: String,
-    /// Free raises granted on success.
-    #[arg(long, default_value_t = 0)]
-    free_raises: u32,
+    vs: Option<String>,
+    /// `odds gateway` only: raises taken, one number (2) or a range (0..3,
+    /// inclusive) [default: 0..3].
+    #[arg(long)]
+    raises: Option<String>,
+    /// `odds gateway` only: free raises granted on success [default: 0].
+    #[arg(long)]
+    free_raises: Option<u32>,
     /// Also run Monte Carlo and show its estimate and z-score beside the
     /// exact answer.
     #[arg(long)]
     check: bool,
-    /// Trials for --check.
+    /// Trials for --check, and for answers with no exact solver.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     trials: u64,
-    /// Seed for --check.
+    /// Seed for Monte Carlo.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum OddsSystem {
-    Gateway,
 }
 
 /// What a successful command wants the exit code to say.
@@ -233,7 +246,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::Odds(args) => odds::odds(args),
-        Command::Systems => systems::systems(),
+        Command::Systems(args) => systems::systems(args.filter.as_deref()),
         Command::Check(args) => check::check(args),
         Command::Report(args) => report::report(args),
         Command::Diff(args) => diff::diff(args),

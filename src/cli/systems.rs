@@ -1,11 +1,53 @@
-//! `oddsmith systems`: every mechanic, its parameters, fields and metrics.
+//! `oddsmith systems [SYSTEM|MECHANIC]`: mechanics, their parameters,
+//! fields and metrics.
 
-use oddsmith::systems::{self, FieldKind};
+use anyhow::bail;
+use oddsmith::systems::{self, FieldKind, Mechanic};
 
 use super::Outcome;
 
-pub fn systems() -> anyhow::Result<Outcome> {
-    for m in systems::registry() {
+/// The system of a mechanic: `cortex` of `cortex.basic`.
+fn system(m: &dyn Mechanic) -> &str {
+    m.name().split('.').next().unwrap_or_default()
+}
+
+/// The mechanics `filter` names: one mechanic by its full name, every
+/// mechanic of a system by the system's name, all when there is no filter.
+fn chosen(filter: Option<&str>) -> anyhow::Result<Vec<&'static dyn Mechanic>> {
+    let all = systems::registry();
+    let Some(f) = filter.map(|f| f.trim().to_ascii_lowercase()) else {
+        return Ok(all.to_vec());
+    };
+    let picked: Vec<&'static dyn Mechanic> = all
+        .iter()
+        .copied()
+        .filter(|m| m.name() == f || system(*m) == f)
+        .collect();
+    if picked.is_empty() {
+        let mut names: Vec<&str> = all.iter().map(|m| system(*m)).collect();
+        names.dedup();
+        bail!(
+            "`{f}` is neither a system nor a mechanic; allowed: {}, or a mechanic: {}",
+            names.join(", "),
+            all.iter().map(|m| m.name()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(picked)
+}
+
+pub fn systems(filter: Option<&str>) -> anyhow::Result<Outcome> {
+    let chosen = chosen(filter)?;
+    if filter.is_none() {
+        // An index first: the full listing runs to hundreds of lines.
+        println!(
+            "mechanics (`oddsmith systems SYSTEM` or `oddsmith systems MECHANIC` shows fewer):"
+        );
+        for m in &chosen {
+            println!("  {:<24} {}", m.name(), m.summary());
+        }
+        println!();
+    }
+    for m in chosen {
         println!(
             "{}  ({})",
             m.name(),

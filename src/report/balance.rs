@@ -29,6 +29,8 @@ pub struct Finding {
     pub status: Status,
     /// The config(s), as `path = value` pairs.
     pub config: String,
+    /// Their positions in the sweep (two for a neighbouring pair).
+    pub configs: Vec<usize>,
     pub value: String,
     pub bound: String,
 }
@@ -116,7 +118,11 @@ fn value_of<'a>(results: &Results, c: &'a ConfigResult, path: &str) -> Option<&'
         .map(|i| &c.swept[i])
 }
 
-fn matches(results: &Results, c: &ConfigResult, filter: &[(String, ParamValue)]) -> bool {
+pub(super) fn matches(
+    results: &Results,
+    c: &ConfigResult,
+    filter: &[(String, ParamValue)],
+) -> bool {
     filter
         .iter()
         .all(|(path, v)| value_of(results, c, path) == Some(v))
@@ -170,6 +176,7 @@ fn evaluate_one(results: &Results, e: &Expectation) -> Verdict {
                 findings.push(Finding {
                     status,
                     config: describe(results, c, None),
+                    configs: vec![c.index],
                     value: fmt(p),
                     bound: bound.clone(),
                 });
@@ -229,6 +236,7 @@ fn evaluate_one(results: &Results, e: &Expectation) -> Verdict {
                                     format!(" where {key}")
                                 }
                             ),
+                            configs: vec![pair[0].index, pair[1].index],
                             value: format!("{} → {}", fmt(p), fmt(q)),
                             bound: e.describe(),
                         });

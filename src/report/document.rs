@@ -7,11 +7,8 @@ use std::fmt::Write;
 
 use super::balance::{Status, Verdict};
 use super::charts::Rendered;
+use super::headline;
 use crate::results::{Method, Results};
-
-/// Rows of the metrics table shown in a report; the rest are in
-/// `summary.csv`.
-pub const TABLE_ROWS: usize = 300;
 
 /// What a report shows besides the results.
 pub struct Document<'a> {
@@ -21,24 +18,6 @@ pub struct Document<'a> {
     pub scenario_text: &'a str,
     pub charts: &'a [(String, &'a Rendered)],
     pub verdicts: &'a [Verdict],
-}
-
-/// "1 in N" odds for a probability.
-pub fn one_in(p: f64) -> String {
-    if p <= 0.0 {
-        "never".into()
-    } else if p >= 1.0 {
-        "always".into()
-    } else {
-        let n = 1.0 / p;
-        if n < 10.0 {
-            format!("1 in {n:.2}")
-        } else if n < 1000.0 {
-            format!("1 in {n:.0}")
-        } else {
-            format!("1 in {:.3e}", n)
-        }
-    }
 }
 
 fn method_line(r: &Results) -> String {
@@ -67,46 +46,6 @@ fn method_line(r: &Results) -> String {
         ));
     }
     parts.join("; ")
-}
-
-/// Header cells and rows of the metrics table.
-fn table(r: &Results) -> (Vec<String>, Vec<Vec<String>>) {
-    let metrics: Vec<String> = r
-        .configs
-        .first()
-        .and_then(|c| c.runs.first())
-        .map(|run| run.metrics.iter().map(|m| m.name.clone()).collect())
-        .unwrap_or_default();
-    let mut header: Vec<String> = r.swept.clone();
-    header.push("method".into());
-    for m in &metrics {
-        header.push(m.clone());
-        if m.starts_with("p_") {
-            header.push("odds".into());
-        }
-    }
-    let mut rows = Vec::new();
-    for c in &r.configs {
-        for run in &c.runs {
-            let mut row: Vec<String> = c.swept.iter().map(|v| v.to_string()).collect();
-            row.push(run.method.as_str().into());
-            for name in &metrics {
-                let m = run.metrics.iter().find(|m| &m.name == name);
-                row.push(match m {
-                    Some(m) => match m.interval {
-                        Some((lo, hi)) => format!("{:.4} [{lo:.4}, {hi:.4}]", m.value),
-                        None => format!("{:.4}", m.value),
-                    },
-                    None => String::new(),
-                });
-                if name.starts_with("p_") {
-                    row.push(m.map(|m| one_in(m.value)).unwrap_or_default());
-                }
-            }
-            rows.push(row);
-        }
-    }
-    (header, rows)
 }
 
 fn verdict_lines(v: &Verdict) -> (String, String) {
@@ -188,27 +127,35 @@ pub fn markdown(d: &Document) -> String {
             let _ = writeln!(s, "![{title}]({}.png)\n", c.file);
         }
     }
-    let (header, rows) = table(r);
+    let table = headline::table(r, d.verdicts);
     let _ = writeln!(s, "## Headline metrics\n");
-    if rows.len() > TABLE_ROWS {
+    let line = |cells: &[String]| format!("| {} |", cells.join(" | ").replace('\n', " "));
+    for section in &table.sections {
+        if let Some(h) = &section.heading {
+            let _ = writeln!(s, "### {h}\n");
+        }
+        if let Some(n) = &section.note {
+            let _ = writeln!(s, "{n}\n");
+        }
+        let _ = writeln!(s, "{}", line(&table.header));
         let _ = writeln!(
             s,
-            "The first {TABLE_ROWS} of {} rows; every row is in `summary.csv`.\n",
-            rows.len()
+            "|{}|",
+            table
+                .header
+                .iter()
+                .map(|_| "---")
+                .collect::<Vec<_>>()
+                .join("|")
         );
-    }
-    let _ = writeln!(s, "| {} |", header.join(" | "));
-    let _ = writeln!(
-        s,
-        "|{}|",
-        header.iter().map(|_| "---").collect::<Vec<_>>().join("|")
-    );
-    for row in rows.iter().take(TABLE_ROWS) {
-        let _ = writeln!(s, "| {} |", row.join(" | "));
+        for row in &section.rows {
+            let _ = writeln!(s, "{}", line(row));
+        }
+        let _ = writeln!(s);
     }
     let _ = writeln!(
         s,
-        "\n## Scenario\n\n```toml\n{}\n```",
+        "## Scenario\n\n```toml\n{}\n```",
         d.scenario_text.trim_end()
     );
     s
@@ -219,6 +166,19 @@ fn esc(t: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// Markdown's `code` spans as HTML (in already escaped text).
+fn code_spans(t: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in t.split('`').enumerate() {
+        if i % 2 == 1 {
+            let _ = write!(out, "<code>{part}</code>");
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
 /// `report.html`: one file, inline SVG, no network.
@@ -296,45 +256,33 @@ figure{{margin:1em 0}}svg{{max-width:100%;height:auto}}pre{{background:#f6f6f6;p
             let _ = writeln!(s, "<figure aria-label=\"{}\">{svg}</figure>", esc(title));
         }
     }
-    let (header, rows) = table(r);
+    let table = headline::table(r, d.verdicts);
     let _ = writeln!(s, "<h2>Headline metrics</h2>");
-    if rows.len() > TABLE_ROWS {
-        let _ = writeln!(
-            s,
-            "<p>The first {TABLE_ROWS} of {} rows; every row is in <code>summary.csv</code>.</p>",
-            rows.len()
-        );
-    }
-    let _ = write!(s, "<table><tr>");
-    for h in &header {
-        let _ = write!(s, "<th>{}</th>", esc(h));
-    }
-    let _ = writeln!(s, "</tr>");
-    for row in rows.iter().take(TABLE_ROWS) {
-        let _ = write!(s, "<tr>");
-        for cell in row {
-            let _ = write!(s, "<td>{}</td>", esc(cell));
+    for section in &table.sections {
+        if let Some(h) = &section.heading {
+            let _ = writeln!(s, "<h3>{}</h3>", esc(h));
+        }
+        if let Some(n) = &section.note {
+            let _ = writeln!(s, "<p>{}</p>", code_spans(&esc(n)));
+        }
+        let _ = write!(s, "<table><tr>");
+        for h in &table.header {
+            let _ = write!(s, "<th>{}</th>", esc(h));
         }
         let _ = writeln!(s, "</tr>");
+        for row in &section.rows {
+            let _ = write!(s, "<tr>");
+            for cell in row {
+                let _ = write!(s, "<td>{}</td>", esc(cell));
+            }
+            let _ = writeln!(s, "</tr>");
+        }
+        let _ = writeln!(s, "</table>");
     }
     let _ = writeln!(
         s,
-        "</table>\n<h2>Scenario</h2><pre>{}</pre>\n</body></html>",
+        "<h2>Scenario</h2><pre>{}</pre>\n</body></html>",
         esc(d.scenario_text.trim_end())
     );
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::one_in;
-
-    #[test]
-    fn odds_read_as_one_in_n() {
-        assert_eq!(one_in(0.5), "1 in 2.00");
-        assert_eq!(one_in(0.01), "1 in 100");
-        assert_eq!(one_in(0.0), "never");
-        assert_eq!(one_in(1.0), "always");
-        assert_eq!(one_in(1.0 / 32768.0), "1 in 3.277e4");
-    }
 }

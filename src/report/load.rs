@@ -174,6 +174,9 @@ pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
         ));
     }
 
+    let schemas: Vec<&crate::systems::Schema> = models.iter().map(|(_, m)| m.schema()).collect();
+    super::complete_support(&mut configs, &schemas);
+
     let mode: Mode = serde_json::from_value(manifest["mode"].clone())
         .map_err(|e| bad(&manifest_path, format!("mode: {e}")))?;
     let results = Results {

@@ -11,15 +11,19 @@ pub mod charts;
 pub mod diff;
 mod document;
 mod frames;
+mod headline;
 mod load;
 mod manifest;
+mod odds;
+mod support;
 
 pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 pub use atomic::{OutDir, OutputError};
 pub use balance::{Finding, Status, Verdict};
-pub use document::one_in;
 pub use load::{LoadError, load};
 pub use manifest::{Manifest, RunMeta};
+pub use odds::{Basis, odds};
+pub(crate) use support::complete as complete_support;
 
 use crate::scenario::Scenario;
 
@@ -33,6 +37,8 @@ pub trait Exporter {
 
 /// `summary.csv`: one row per config and method, headline metrics wide.
 pub struct SummaryCsv;
+/// `summary.parquet`: the same table, typed.
+pub struct SummaryParquet;
 /// `results.csv`: the long table.
 pub struct ResultsCsv;
 /// `results.parquet`: the long table, typed.
@@ -47,6 +53,15 @@ impl Exporter for SummaryCsv {
     }
     fn render(&self, results: &Results, _: &RunMeta) -> Result<Vec<u8>, OutputError> {
         frames::csv(frames::summary(results)?)
+    }
+}
+
+impl Exporter for SummaryParquet {
+    fn file_name(&self) -> &'static str {
+        "summary.parquet"
+    }
+    fn render(&self, results: &Results, _: &RunMeta) -> Result<Vec<u8>, OutputError> {
+        frames::parquet(frames::summary(results)?)
     }
 }
 
@@ -90,6 +105,7 @@ impl Exporter for Manifest {
 pub fn exporters(results: &Results) -> Vec<Box<dyn Exporter>> {
     let mut list: Vec<Box<dyn Exporter>> = vec![
         Box::new(SummaryCsv),
+        Box::new(SummaryParquet),
         Box::new(ResultsCsv),
         Box::new(ResultsParquet),
     ];
@@ -110,7 +126,7 @@ pub fn report_files(
     let rendered = scenario
         .charts
         .iter()
-        .map(|spec| charts::render(results, spec))
+        .map(|spec| charts::render(results, spec, &scenario.params))
         .collect::<Result<Vec<_>, _>>()?;
     let titled: Vec<(String, &charts::Rendered)> = scenario
         .charts

@@ -21,10 +21,22 @@ pub enum ChartKind {
     Histogram,
     /// P(field ≥ v) curves for the selected configs.
     AtLeast,
+    /// P(field ≤ v) curves for the selected configs.
+    AtMost,
+    /// A metric against `x` under each value of `series` (a policy, a
+    /// variant), beside each value's difference from the first.
+    Compare,
 }
 
 impl ChartKind {
-    pub const NAMES: &'static [&'static str] = &["line", "heatmap", "histogram", "at-least"];
+    pub const NAMES: &'static [&'static str] = &[
+        "line",
+        "heatmap",
+        "histogram",
+        "at-least",
+        "at-most",
+        "compare",
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -32,6 +44,8 @@ impl ChartKind {
             ChartKind::Heatmap => "heatmap",
             ChartKind::Histogram => "histogram",
             ChartKind::AtLeast => "at-least",
+            ChartKind::AtMost => "at-most",
+            ChartKind::Compare => "compare",
         }
     }
 }
@@ -314,6 +328,8 @@ pub(super) fn charts(
             "heatmap" => ChartKind::Heatmap,
             "histogram" => ChartKind::Histogram,
             "at-least" => ChartKind::AtLeast,
+            "at-most" => ChartKind::AtMost,
+            "compare" => ChartKind::Compare,
             other => {
                 return Err(ctx.invalid(
                     e.span("kind"),
@@ -333,7 +349,7 @@ pub(super) fn charts(
         let (x, series, facet) = (path("x")?, path("series")?, path("facet")?);
         let filter = filter(ctx, &e, sweep)?;
         let (metric, field) = match kind {
-            ChartKind::Line | ChartKind::Heatmap => {
+            ChartKind::Line | ChartKind::Heatmap | ChartKind::Compare => {
                 if x.is_none() {
                     return Err(ctx.invalid(
                         e.span("x"),
@@ -348,9 +364,22 @@ pub(super) fn charts(
                         "is missing: a heatmap's rows are the values of a second swept parameter",
                     ));
                 }
+                if kind == ChartKind::Compare {
+                    let values = series
+                        .as_deref()
+                        .and_then(|p| sweep.iter().find(|a| a.path == p))
+                        .map_or(0, |a| a.values.len());
+                    if values < 2 {
+                        return Err(ctx.invalid(
+                            e.span("series"),
+                            &e.name("series"),
+                            "must be a swept parameter with two or more values: the policies or variants compared",
+                        ));
+                    }
+                }
                 (Some(metric(ctx, &e, schema)?), None)
             }
-            ChartKind::Histogram | ChartKind::AtLeast => {
+            ChartKind::Histogram | ChartKind::AtLeast | ChartKind::AtMost => {
                 let f = e.string(ctx, "field")?.ok_or_else(|| {
                     ctx.invalid(
                         e.span("field"),

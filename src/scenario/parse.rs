@@ -328,7 +328,7 @@ fn walk(
         } else {
             format!("{prefix}.{key}")
         };
-        let is_param = specs.iter().any(|s| s.path == path);
+        let is_param = specs.iter().any(|s| covers(s.path, &path));
         let is_prefix = specs
             .iter()
             .any(|s| s.path.starts_with(&format!("{path}.")));
@@ -360,6 +360,19 @@ fn walk(
         }
     }
     Ok(())
+}
+
+/// Whether the declared path `spec` covers `path`: the same path, or a
+/// pattern `prefix.*` and `path` is `prefix.` plus one name (`vars.*`
+/// covers `vars.n`, for mechanics whose keys are the user's own names).
+fn covers(spec: &str, path: &str) -> bool {
+    match spec.strip_suffix(".*") {
+        Some(prefix) => path
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_prefix('.'))
+            .is_some_and(|name| !name.is_empty() && !name.contains('.')),
+        None => spec == path,
+    }
 }
 
 /// Convert a TOML value to a parameter value.
@@ -395,7 +408,7 @@ fn check(
 ) -> Result<(), ScenarioError> {
     let spec = specs
         .iter()
-        .find(|s| s.path == path)
+        .find(|s| covers(s.path, path))
         .expect("walk only visits declared paths");
     spec.kind.check(v).map_err(|why| {
         ctx.invalid(

@@ -141,3 +141,36 @@ fn bad_toml_and_top_level_keys() {
     let e = error("mechanic = \"gateway.challenge\"\ntrials = 0\n");
     assert!(e.contains("≥ 1"), "{e}");
 }
+
+#[test]
+fn at_most_and_compare_charts_parse_and_compare_needs_two_values() {
+    let s = parse(
+        r#"
+mechanic = "gateway.challenge"
+[sweep]
+"actor.trait" = [1, 2]
+raises = [0, 1, 2]
+[[chart]]
+kind = "at-most"
+field = "margin"
+series = "actor.trait"
+where = { raises = 0 }
+[[chart]]
+kind = "compare"
+metric = "p_success"
+x = "raises"
+series = "actor.trait"
+"#,
+    )
+    .unwrap();
+    assert_eq!(s.charts[0].kind, ChartKind::AtMost);
+    assert_eq!(s.charts[1].kind, ChartKind::Compare);
+    assert_eq!(s.charts[1].file, "chart-2-compare");
+    let e = error(
+        "mechanic = \"gateway.challenge\"\n[sweep]\nraises = [0, 1]\n\"actor.trait\" = [2]\n[[chart]]\nkind = \"compare\"\nmetric = \"p_success\"\nx = \"raises\"\nseries = \"actor.trait\"\n",
+    );
+    assert!(
+        e.contains("s.toml:") && e.contains("series") && e.contains("two or more values"),
+        "{e}"
+    );
+}

@@ -16,7 +16,7 @@ pub const ROUNDING: f64 = 1e-12;
 /// from its value, with a "spread" of the same size.
 pub fn z_score(exact: &ExactValue, est: &Estimate) -> f64 {
     let diff = est.value - exact.value;
-    let se = exact.sd / (est.trials as f64).sqrt();
+    let se = exact.se(est.trials);
     if diff.abs() <= ROUNDING {
         0.0
     } else if se > 0.0 && se.is_finite() {
@@ -35,6 +35,7 @@ mod tests {
         let exact = ExactValue {
             value: 0.5,
             sd: 0.5,
+            sd2: 0.0,
         };
         let est = Estimate {
             value: 0.505,
@@ -48,6 +49,7 @@ mod tests {
         let certain = ExactValue {
             value: 1.0,
             sd: 0.0,
+            sd2: 0.0,
         };
         let est = Estimate { value: 1.0, ..est };
         assert_eq!(z_score(&certain, &est), 0.0);
@@ -55,6 +57,7 @@ mod tests {
         let noisy = ExactValue {
             value: 3.0 - 4e-16,
             sd: 1.5e-8,
+            sd2: 0.0,
         };
         let est = Estimate { value: 3.0, ..est };
         assert_eq!(z_score(&noisy, &est), 0.0);
@@ -67,6 +70,7 @@ mod tests {
         let exact = ExactValue {
             value: 1.0 - 2.2e-16,
             sd: 2.2e-16,
+            sd2: 0.0,
         };
         let est = Estimate {
             value: 1.0,

@@ -84,7 +84,56 @@ pub fn estimate(metric: &MetricSpec, tally: &Tally) -> Estimate {
                 trials: n,
             }
         }
+        MetricKind::Sd { field } => {
+            if n < 2 {
+                return Estimate {
+                    value: 0.0,
+                    lo: 0.0,
+                    hi: f64::INFINITY,
+                    se: f64::INFINITY,
+                    trials: n,
+                };
+            }
+            let nf = n as f64;
+            let hist = tally.field(field);
+            let mean = hist.iter().map(|(v, c)| v as f64 * c as f64).sum::<f64>() / nf;
+            let central = |k: i32| {
+                hist.iter()
+                    .map(|(v, c)| (v as f64 - mean).powi(k) * c as f64)
+                    .sum::<f64>()
+                    / nf
+            };
+            let (m2, m4) = (central(2), central(4));
+            let sd = (m2 * nf / (nf - 1.0)).sqrt();
+            let se = (sd_se(m2, m4).powi(2) / nf + sd_se2(m2).powi(2) / (nf * nf)).sqrt();
+            let (lo, hi) = mean_interval(sd, se);
+            Estimate {
+                value: sd,
+                lo: lo.max(0.0),
+                hi,
+                se,
+                trials: n,
+            }
+        }
     }
+}
+
+/// The spread of a sample standard deviation, from the second and fourth
+/// central moments. The variance of the sample variance is exactly
+/// (μ₄ − σ⁴)/n + 2σ⁴/(n(n − 1)) (e.g. Cramér, *Mathematical Methods of
+/// Statistics*, 1946, §27.4); by the delta method, s = √s² has standard
+/// error about √(Var s²) / (2σ). This is the 1/√n part, per trial.
+fn sd_se(m2: f64, m4: f64) -> f64 {
+    if m2 <= 0.0 {
+        0.0
+    } else {
+        (m4 - m2 * m2).max(0.0).sqrt() / (2.0 * m2.sqrt())
+    }
+}
+
+/// The 1/n part of [`sd_se`]: √(2σ⁴) / (2σ).
+fn sd_se2(m2: f64) -> f64 {
+    m2.max(0.0).sqrt() / 2f64.sqrt()
 }
 
 /// An exact metric value, with the standard deviation of one trial's
@@ -93,6 +142,24 @@ pub fn estimate(metric: &MetricSpec, tally: &Tally) -> Estimate {
 pub struct ExactValue {
     pub value: f64,
     pub sd: f64,
+    /// A second-order spread: an estimate from `n` trials has standard
+    /// error √(sd²/n + sd2²/n²). Zero except for a standard deviation,
+    /// whose first-order spread vanishes for a symmetric two-valued result
+    /// (a coin flip's sample deviation errs by about 1/n, not 1/√n).
+    pub sd2: f64,
+}
+
+impl ExactValue {
+    /// The standard error this value predicts for an estimate from
+    /// `trials` trials.
+    pub fn se(&self, trials: u64) -> f64 {
+        let n = trials as f64;
+        if self.sd2 == 0.0 {
+            // The usual case, in the form every earlier run computed.
+            return self.sd / n.sqrt();
+        }
+        (self.sd * self.sd / n + self.sd2 * self.sd2 / (n * n)).sqrt()
+    }
 }
 
 /// Compute `metric` from exact marginals.
@@ -111,6 +178,7 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
             ExactValue {
                 value: p,
                 sd: (p * (1.0 - p)).sqrt(),
+                sd2: 0.0,
             }
         }
         MetricKind::Mean { field } => {
@@ -126,6 +194,24 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
             ExactValue {
                 value: mean,
                 sd: var.sqrt(),
+                sd2: 0.0,
+            }
+        }
+        MetricKind::Sd { field } => {
+            let table = exact.field(field);
+            let mean: f64 = table.iter().map(|(v, p)| *v as f64 * p).sum();
+            let central = |k: i32| -> f64 {
+                table
+                    .iter()
+                    .map(|(v, p)| (*v as f64 - mean).powi(k) * p)
+                    .sum()
+            };
+            let (m2, m4) = (central(2), central(4));
+            // The spread of one trial's contribution: se × √n.
+            ExactValue {
+                value: m2.sqrt(),
+                sd: sd_se(m2, m4),
+                sd2: sd_se2(m2),
             }
         }
     }
@@ -136,6 +222,43 @@ mod tests {
     use super::*;
     use crate::dice::DiceRng;
     use crate::systems::{MetricSpec, Pred};
+
+    #[test]
+    fn sd_of_a_d6_agrees_with_its_exact_value() {
+        let mut m = Marginals::new(1);
+        for v in 1..=6 {
+            m.add(0, v, 1.0 / 6.0);
+        }
+        let spec = MetricSpec::new("sd", MetricKind::Sd { field: 0 }, "");
+        let exact = exact_value(&spec, &m);
+        assert!((exact.value - (35.0f64 / 12.0).sqrt()).abs() < 1e-12);
+        let mut t = Tally::new(1);
+        t.record_trials(&mut DiceRng::from_u64(8), 400_000, |r| [r.die(6) as i64]);
+        let est = estimate(&spec, &t);
+        assert!(est.lo < exact.value && exact.value < est.hi, "{est:?}");
+        let z = crate::stats::z_score(&exact, &est);
+        assert!(z.abs() < 5.0, "z = {z}");
+        // A coin: the first-order spread of its deviation vanishes, the
+        // second-order one keeps the agreement test meaningful.
+        let mut coin = Marginals::new(1);
+        coin.add(0, 0, 0.5);
+        coin.add(0, 1, 0.5);
+        let exact = exact_value(&spec, &coin);
+        assert!(exact.sd < 1e-12 && exact.sd2 > 0.3, "{exact:?}");
+        let mut t = Tally::new(1);
+        t.record_trials(
+            &mut DiceRng::from_u64(9),
+            100_000,
+            |r| [r.die(2) as i64 - 1],
+        );
+        let z = crate::stats::z_score(&exact, &estimate(&spec, &t));
+        assert!(z.abs() < 5.0 && z != 0.0, "z = {z}");
+        // A constant has no spread and no uncertainty about it.
+        let mut c = Tally::new(1);
+        c.record_trials(&mut DiceRng::from_u64(8), 100, |_| [4]);
+        assert_eq!(estimate(&spec, &c).value, 0.0);
+        assert_eq!(estimate(&spec, &c).se, 0.0);
+    }
 
     #[test]
     fn an_impossible_event_is_plus_zero() {

@@ -10,6 +10,7 @@
 
 pub mod cgg;
 pub mod cortex;
+pub mod dice;
 pub mod gateway;
 mod params;
 pub mod questworlds;
@@ -74,6 +75,7 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
         &statements::Statement,
         &statements::Scene,
         &statements::Experience,
+        &dice::DiceRoll,
     ]
 }
 

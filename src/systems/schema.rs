@@ -69,6 +69,8 @@ pub enum MetricKind {
     Prob { field: usize, pred: Pred },
     /// The mean of the field.
     Mean { field: usize },
+    /// The standard deviation of the field.
+    Sd { field: usize },
 }
 
 /// A headline metric.

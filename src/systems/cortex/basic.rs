@@ -55,7 +55,7 @@ fn schema() -> Schema {
             FieldSpec::new(
                 "margin",
                 FieldKind::Int,
-                "Winner's total − loser's total, after any final push.",
+                "The actor's total − the stakes, after any final push: positive when the actor wins, negative when it loses (|margin| is the winner's lead).",
             ),
             FieldSpec::new(
                 "extraordinary",
@@ -122,10 +122,19 @@ fn schema() -> Schema {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resolved {
     pub win: bool,
+    /// Winner's total − loser's total (≥ 0), after any final push.
     pub margin: i64,
     pub extraordinary: bool,
     pub takes: i64,
     pub push_steps: i64,
+}
+
+impl Resolved {
+    /// The margin from the actor's side, as the `margin` field reports it:
+    /// positive when the actor wins, negative when it loses.
+    pub fn signed_margin(&self) -> i64 {
+        if self.win { self.margin } else { -self.margin }
+    }
 }
 
 /// A fully checked basic action.
@@ -221,7 +230,7 @@ impl Basic {
                 let r = self.resolve(t as i64, u as i64);
                 let p = pa * po;
                 m.add(WIN, r.win as i64, p);
-                m.add(MARGIN, r.margin, p);
+                m.add(MARGIN, r.signed_margin(), p);
                 m.add(EXTRAORDINARY, r.extraordinary as i64, p);
                 m.add(TAKES, r.takes, p);
                 m.add(PUSH_STEPS, r.push_steps, p);
@@ -262,7 +271,7 @@ impl Basic {
         };
         [
             r.win as i64,
-            r.margin,
+            r.signed_margin(),
             r.extraordinary as i64,
             r.takes,
             rating as i64,

@@ -71,7 +71,7 @@ fn schema() -> Schema {
             FieldSpec::new(
                 "margin",
                 FieldKind::Int,
-                "Last stakes − the failing total, after any final push (0 on giving in).",
+                "Last stakes − the failing total, after any final push, from the actor's side: positive when the opposition failed, negative when the actor did (0 on giving in).",
             ),
             takes,
             rating,
@@ -259,7 +259,8 @@ impl Contested {
         let mut o = [0; FIELDS];
         o[WIN] = !actor_failed as i64;
         o[EXCHANGES] = rolls;
-        o[MARGIN] = margin;
+        // From the actor's side, like Gateway's margin.
+        o[MARGIN] = if actor_failed { -margin } else { margin };
         o[TAKES] = takes;
         o[PUSH_STEPS] = steps;
         o[TRAUMA] = trauma(!actor_failed, takes);

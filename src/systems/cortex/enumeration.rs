@@ -132,13 +132,15 @@ fn brute(
         .collect();
     // Dense sums in the hot loop; every value here is in 0..64.
     let mut acc = [[0.0f64; 64]; 8];
+    // The signed margin can be negative, so it is kept apart.
+    let mut margin: std::collections::BTreeMap<i64, f64> = std::collections::BTreeMap::new();
     for (((ta, _, ones), &ca), ra) in actor.iter().zip(&a_ratings) {
         for (h, &ch) in aid {
             for (((to, _, _), &co), ro) in opposition.iter().zip(&o_ratings) {
                 let p = (ca * ch * co) as f64 / (n_a * n_o) as f64;
                 let r = basic.resolve(ta + h, *to);
                 acc[0][r.win as usize] += p;
-                acc[1][r.margin as usize] += p;
+                *margin.entry(r.signed_margin()).or_insert(0.0) += p;
                 acc[2][r.extraordinary as usize] += p;
                 acc[3][r.takes as usize] += p;
                 acc[5][*ones as usize] += p;
@@ -159,6 +161,9 @@ fn brute(
         for (v, &p) in row.iter().enumerate() {
             m.add(f, v as i64, p);
         }
+    }
+    for (&v, &p) in &margin {
+        m.add(1, v, p);
     }
     m
 }

@@ -467,3 +467,37 @@ fn timed_monte_carlo_agrees_with_exact() {
         agrees(timed::model(t).as_ref(), 500 + i as u64, 1_000_000, &what);
     }
 }
+
+/// The sum of P(margin = v) over the values `keep` accepts.
+fn margin_mass(m: &Marginals, field: usize, keep: impl Fn(i64) -> bool) -> f64 {
+    m.field(field)
+        .iter()
+        .filter(|(v, _)| keep(**v))
+        .map(|(_, p)| p)
+        .sum()
+}
+
+#[test]
+fn margin_is_signed_from_the_actors_side() {
+    // The d6 d6 against d6 numbers worked by hand above: the actor wins
+    // 170/216, by 5+ 81/216; loses by 5+ 2/216; ties 17/216.
+    let m = Basic::new(sides("d6 d6", None, "d6", None), RatingTie::Larger, false).exact();
+    close(margin_mass(&m, 1, |v| v > 0), 170.0 / 216.0);
+    close(margin_mass(&m, 1, |v| v >= 5), 81.0 / 216.0);
+    close(margin_mass(&m, 1, |v| v <= -5), 2.0 / 216.0);
+    close(margin_mass(&m, 1, |v| v == 0), 17.0 / 216.0);
+    // Contested: the actor's wins have margin ≥ 0 (0 when the opposition
+    // only ties the stakes), its losses margin ≤ 0.
+    let c = Contested::new(
+        sides("d8 d6", None, "d8 d6", Some("2d6")),
+        RatingTie::Larger,
+        false,
+        true,
+        None,
+    );
+    let m = c.exact().unwrap();
+    let win = p(&m, 0, 1);
+    assert!(margin_mass(&m, 2, |v| v > 0) <= win + 1e-12);
+    assert!(margin_mass(&m, 2, |v| v >= 0) >= win - 1e-12);
+    assert!(margin_mass(&m, 2, |v| v < 0) > 0.1);
+}

@@ -1,16 +1,63 @@
 //! `oddsmith odds`: a one-line question answered with a small table.
+//!
+//! Three forms: a dice expression (`odds "4d6kh3" n=4`), any mechanic with
+//! `key=value` parameters (`odds cortex.basic actor.pool="d8 d6 d6"`; a bare
+//! system name picks its first mechanic), both answered by [`answer`]; and
+//! Gateway's raise table (`odds gateway --actor 3d8+2 --vs 2d8+4`), here.
+
+mod answer;
 
 use anyhow::{Context, bail};
+use oddsmith::report::{self, Basis};
 use oddsmith::sim::{self, Plan};
 use oddsmith::stats;
 use oddsmith::systems::gateway::{Contest, Pool, model};
 
-use super::{OddsArgs, OddsSystem, Outcome};
+use super::{OddsArgs, Outcome};
 
 pub fn odds(args: OddsArgs) -> anyhow::Result<Outcome> {
-    match args.system {
-        OddsSystem::Gateway => gateway(&args),
+    let gateway_flags = args.actor.is_some()
+        || args.vs.is_some()
+        || args.raises.is_some()
+        || args.free_raises.is_some();
+    if !gateway_flags {
+        return answer::answer(&args);
     }
+    if args.what != "gateway" {
+        bail!(
+            "--actor, --vs, --raises and --free-raises belong to `oddsmith odds gateway`; for {:?} give parameters as key=value",
+            args.what
+        );
+    }
+    if !args.params.is_empty() {
+        bail!(
+            "`odds gateway --actor … --vs …` takes no key=value parameters (got {:?}); for gateway.challenge's own keys leave out --actor and --vs",
+            args.params.join(" ")
+        );
+    }
+    let (Some(actor), Some(vs)) = (&args.actor, &args.vs) else {
+        bail!("`odds gateway` needs both --actor and --vs (e.g. --actor 3d8+2 --vs 2d8+4)");
+    };
+    gateway(&GatewayArgs {
+        actor: actor.clone(),
+        vs: vs.clone(),
+        raises: args.raises.clone().unwrap_or_else(|| "0..3".into()),
+        free_raises: args.free_raises.unwrap_or(0),
+        check: args.check,
+        trials: args.trials,
+        seed: args.seed,
+    })
+}
+
+/// The Gateway form's flags, defaults filled in.
+struct GatewayArgs {
+    actor: String,
+    vs: String,
+    raises: String,
+    free_raises: u32,
+    check: bool,
+    trials: u64,
+    seed: u64,
 }
 
 /// `NdK+M` / `NdK-M` / `NdK` with K = 8: N d8 keep highest, plus M.
@@ -71,7 +118,7 @@ fn parse_raises(text: &str) -> anyhow::Result<Vec<u32>> {
     Ok((lo..=hi).collect())
 }
 
-fn gateway(args: &OddsArgs) -> anyhow::Result<Outcome> {
+fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
     let actor = parse_pool("actor", &args.actor)?;
     let vs = parse_pool("vs", &args.vs)?;
     let raises = parse_raises(&args.raises)?;
@@ -86,7 +133,7 @@ fn gateway(args: &OddsArgs) -> anyhow::Result<Outcome> {
         }
     );
     print!(
-        "{:>6}  {:>10}  {:>11}  {:>15}",
+        "{:>6}  {:>10}  {:>16}  {:>15}",
         "raises", "p_success", "odds", "expected_raises"
     );
     if args.check {
@@ -102,12 +149,8 @@ fn gateway(args: &OddsArgs) -> anyhow::Result<Outcome> {
         if expected > best.1 {
             best = (r, expected);
         }
-        let one_in = if p > 0.0 {
-            format!("1 in {:.2}", 1.0 / p)
-        } else {
-            "never".into()
-        };
-        print!("{r:>6}  {p:>10.6}  {one_in:>11}  {expected:>15.4}");
+        let one_in = report::odds(p, Basis::Exact);
+        print!("{r:>6}  {p:>10.6}  {one_in:>16}  {expected:>15.4}");
         if args.check {
             let m = model(contest);
             let plan = Plan {

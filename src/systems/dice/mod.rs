@@ -1,0 +1,247 @@
+//! `dice.roll`: your own dice, written as an expression (RULES.md §6).
+//!
+//! The expression (`expr`, e.g. `"{n}d6kh3"`) is parsed and solved by
+//! [`crate::expr`]; its `{name}` parameters take their values from the
+//! scenario's `vars.name` keys, so a sweep over `vars.n` is a sweep over
+//! pool sizes. One outcome field, `result`; metrics `mean` and `sd`, and
+//! `p_true` first when the expression is a comparison.
+
+use std::collections::BTreeMap;
+
+use crate::dice::DiceRng;
+use crate::dist::Marginals;
+use crate::expr::{Expr, Roll, Sampler};
+use crate::sim::Tally;
+use crate::systems::{
+    FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError, ParamKind,
+    ParamMap, ParamSpec, ParamValue, Pred, Schema,
+};
+
+#[cfg(test)]
+mod tests;
+
+/// The expression when a scenario gives none: the classic ability score.
+pub const DEFAULT_EXPR: &str = "4d6kh3";
+/// What `expr` accepts, in words.
+const EXPR_EXPECT: &str = "a dice expression such as \"4d6kh3\", \"10d10>=8\" or \"3d8kh1+2 >= 2d8kh1+4\" (README: Dice expressions)";
+/// The most values a result may range over: tallies keep one count per
+/// value in a dense table, so `d1000000 * d1000000` would not fit.
+const MAX_SPAN: i64 = 1 << 22;
+/// The range of a `vars.NAME` value.
+const VAR_MIN: i64 = -1_000_000;
+const VAR_MAX: i64 = 1_000_000;
+
+fn check_expr(v: &ParamValue) -> Result<(), String> {
+    match v {
+        ParamValue::Str(s) => Expr::parse(s).map(|_| ()).map_err(|e| e.to_string()),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    }
+}
+
+static PARAMS: [ParamSpec; 2] = [
+    ParamSpec {
+        path: "expr",
+        kind: ParamKind::Custom {
+            expects: EXPR_EXPECT,
+            check: check_expr,
+        },
+        default: Lit::Str(DEFAULT_EXPR),
+        doc: "The roll: dice, keep/drop, explosions, rerolls, success counts, arithmetic, comparisons; {name} for a parameter.",
+    },
+    ParamSpec {
+        path: "vars.*",
+        kind: ParamKind::Int {
+            min: VAR_MIN,
+            max: VAR_MAX,
+        },
+        default: Lit::Absent,
+        doc: "vars.NAME: the value of {NAME} in the expression (vars.n = 4); sweep it like any key.",
+    },
+];
+
+/// The checked roll a set of scenario values describes.
+pub fn roll_from(values: &ParamMap) -> Result<Roll, ParamError> {
+    let mut text = DEFAULT_EXPR.to_string();
+    let mut vars = BTreeMap::new();
+    for (key, value) in values.iter() {
+        if key == "expr" {
+            match value {
+                ParamValue::Str(s) => text = s.clone(),
+                other => {
+                    return Err(ParamError::new(
+                        key,
+                        format!(
+                            "{} is the wrong type; allowed: {EXPR_EXPECT}",
+                            other.type_name()
+                        ),
+                    ));
+                }
+            }
+        } else if let Some(name) = key.strip_prefix("vars.") {
+            let good_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !good_name {
+                return Err(ParamError::new(
+                    key,
+                    "a parameter name is letters, digits and _, starting with a letter",
+                ));
+            }
+            match value {
+                ParamValue::Int(v) if (VAR_MIN..=VAR_MAX).contains(v) => {
+                    vars.insert(name.to_string(), *v);
+                }
+                other => {
+                    return Err(ParamError::new(
+                        key,
+                        format!(
+                            "{other} is not allowed; allowed: an integer {VAR_MIN}..={VAR_MAX}"
+                        ),
+                    ));
+                }
+            }
+        } else {
+            return Err(ParamError::new(
+                key,
+                "is not a parameter of dice.roll; allowed: expr, vars.NAME",
+            ));
+        }
+    }
+    let expr = Expr::parse(&text).map_err(|e| ParamError::new("expr", e.to_string()))?;
+    let roll = expr.bind(&vars).map_err(|e| {
+        let mut message = e.to_string();
+        if let Some(name) = e
+            .message
+            .strip_prefix('{')
+            .and_then(|m| m.strip_suffix("} has no value"))
+        {
+            message.push_str(&format!(
+                "; give it one with vars.{name} in [params] or [sweep]"
+            ));
+        }
+        ParamError::new("expr", message)
+    })?;
+    let (lo, hi) = roll.range();
+    if hi - lo >= MAX_SPAN {
+        return Err(ParamError::new(
+            "expr",
+            format!(
+                "\"{text}\" can range from {lo} to {hi}; dice.roll counts every value, so at most {MAX_SPAN} values"
+            ),
+        ));
+    }
+    Ok(roll)
+}
+
+fn schema(comparison: bool) -> Schema {
+    let mean = MetricSpec::new("mean", MetricKind::Mean { field: 0 }, "Mean result.");
+    let sd = MetricSpec::new(
+        "sd",
+        MetricKind::Sd { field: 0 },
+        "Standard deviation of the result.",
+    );
+    if comparison {
+        Schema {
+            fields: vec![FieldSpec::new(
+                "result",
+                FieldKind::Bool,
+                "The comparison holds (1) or not (0).",
+            )],
+            metrics: vec![
+                MetricSpec::new(
+                    "p_true",
+                    MetricKind::Prob {
+                        field: 0,
+                        pred: Pred::Eq(1),
+                    },
+                    "Probability the comparison holds (only for comparisons).",
+                ),
+                mean,
+                sd,
+            ],
+        }
+    } else {
+        Schema {
+            fields: vec![FieldSpec::new(
+                "result",
+                FieldKind::Int,
+                "The expression's value (1/0 for a comparison).",
+            )],
+            metrics: vec![mean, sd],
+        }
+    }
+}
+
+struct DiceModel {
+    roll: Roll,
+    sampler: Sampler,
+    schema: Schema,
+}
+
+impl Model for DiceModel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        let mut scratch = Vec::new();
+        tally.record_keyed(
+            rng,
+            trials,
+            |rng| self.sampler.sample(rng, &mut scratch),
+            |v| [v],
+        );
+    }
+
+    /// Exact unless the expression is too large to solve in about a
+    /// second; Monte Carlo answers then.
+    fn exact(&self) -> Option<Marginals> {
+        let d = self.roll.exact().ok()?;
+        let mut m = Marginals::new(1);
+        for (v, p) in d.probabilities() {
+            m.add(0, v, p);
+        }
+        Some(m)
+    }
+}
+
+/// The mechanic `dice.roll`.
+pub struct DiceRoll;
+
+impl Mechanic for DiceRoll {
+    fn name(&self) -> &'static str {
+        "dice.roll"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Your own dice: one roll of a dice expression such as 4d6kh3, 10d10>=8 or 3d8kh1+2 >= 2d8kh1+4."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    /// As documented: `p_true` exists only for comparisons, where
+    /// `result` is a boolean.
+    fn schema(&self) -> Schema {
+        let mut s = schema(true);
+        s.fields[0] = FieldSpec::new(
+            "result",
+            FieldKind::Int,
+            "The expression's value (a boolean for a comparison).",
+        );
+        s
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        let roll = roll_from(values)?;
+        Ok(Box::new(DiceModel {
+            sampler: roll.sampler(),
+            schema: schema(roll.is_comparison()),
+            roll,
+        }))
+    }
+}
