@@ -1,0 +1,42 @@
+"""Execute every notebook in this folder top to bottom; exit 1 if any fails.
+
+Each notebook makes its own run with the oddsmith binary (found through
+$ODDSMITH_BIN or the release build), so a change that breaks the Parquet
+output, a column name or the CLI breaks a notebook and fails CI.
+
+    python3 -m venv .venv && .venv/bin/pip install -r notebooks/requirements.txt
+    .venv/bin/python notebooks/run.py
+"""
+
+import pathlib
+import sys
+import time
+
+import nbformat
+from nbclient import NotebookClient
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def main() -> int:
+    passed, failed = 0, 0
+    for path in sorted(HERE.glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        started = time.monotonic()
+        try:
+            NotebookClient(
+                notebook, timeout=300, kernel_name="python3",
+                resources={"metadata": {"path": str(HERE)}},
+            ).execute()
+        except Exception as e:  # a failing cell: report it and go on
+            failed += 1
+            print(f"FAILED {path.name}: {e}", file=sys.stderr)
+            continue
+        passed += 1
+        print(f"ok {path.name} ({time.monotonic() - started:.1f} s)")
+    print(f"notebooks: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
