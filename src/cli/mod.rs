@@ -168,17 +168,18 @@ struct OddsArgs {
     /// The system to ask about.
     #[arg(value_enum)]
     system: OddsSystem,
-    /// The actor's roll: N d8 keep highest, plus M, written NdK+M (e.g. 3d8+2).
+    /// The actor's roll: N d8 keep highest, plus M, written NdK+M (e.g.
+    /// 3d8+2; N 1..=9 and M -120..=120, as a scenario's keys allow).
     #[arg(long, allow_hyphen_values = true)]
     actor: String,
     /// The opposition's roll, the same way (e.g. 2d8+4).
     #[arg(long, allow_hyphen_values = true)]
     vs: String,
-    /// Raises taken: one number (2) or a range (0..3, inclusive).
+    /// Raises taken: one number (2) or a range (0..3, inclusive), within 0..=10.
     #[arg(long, default_value = "0..3")]
     raises: String,
-    /// Free raises granted on success.
-    #[arg(long, default_value_t = 0)]
+    /// Free raises granted on success (0..=100, as `free_raises`).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     free_raises: u32,
     /// Also run Monte Carlo and show its estimate and z-score beside the
     /// exact answer.
