@@ -121,7 +121,9 @@ struct RunArgs {
     /// errors.
     #[arg(long, value_enum, default_value_t = ModeArg::Auto)]
     mode: ModeArg,
-    /// Monte Carlo trials per config [default: the scenario's `trials`, else 1000000].
+    /// Monte Carlo trials per config [default: the scenario's `trials`,
+    /// else 1000000]; with --precision, the first round's [default: the
+    /// scenario's `trials`, else 65536].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     trials: Option<u64>,
     /// Seed for Monte Carlo [default: the scenario's `seed`, else 1]. The
@@ -131,12 +133,12 @@ struct RunArgs {
     /// Worker threads [default: every core].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
-    /// Precision mode: simulate each config until the 95% interval of its
-    /// headline metric has at most this half-width (e.g. 0.001), up to
-    /// --max-trials.
+    /// Precision mode: simulate each config in rounds, from --trials
+    /// doubling, until the 95% interval of its headline metric has at most
+    /// this half-width (e.g. 0.001), up to --max-trials.
     #[arg(long)]
     precision: Option<f64>,
-    /// Trial cap per config in precision mode.
+    /// Trial cap per config in precision mode, kept to the trial.
     #[arg(long, default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_trials: u64,
     /// No progress bar and no summary line.
