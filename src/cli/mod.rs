@@ -3,6 +3,7 @@
 
 mod check;
 mod diff;
+mod interrupt;
 mod odds;
 mod progress;
 mod report;
@@ -35,8 +36,10 @@ enum Command {
     /// Run a scenario file and write its results to a directory.
     ///
     /// Writes summary.csv (one row per config and method), results.csv and
-    /// results.parquet (the long table), agreement.csv (with --mode both)
-    /// and manifest.json. Files appear only when the whole run succeeded.
+    /// results.parquet (the long table), agreement.csv (with --mode both),
+    /// manifest.json, charts and reports. The directory is replaced whole,
+    /// and only when the whole run succeeded; Ctrl-C stops it (exit 130)
+    /// and leaves the previous run as it was.
     Run(RunArgs),
     /// Answer a one-line question, e.g. `oddsmith odds gateway --actor 3d8+2 --vs 2d8+4 --raises 0..3`.
     Odds(OddsArgs),
@@ -230,6 +233,14 @@ fn worker_pool(threads: Option<u64>) -> anyhow::Result<(usize, rayon::ThreadPool
         .map_err(|e| anyhow::anyhow!("cannot start worker threads: {e}"))?;
     Ok((threads, pool))
 }
+
+/// Whether Ctrl-C stopped the command.
+pub fn interrupted() -> bool {
+    interrupt::requested()
+}
+
+/// The exit code after Ctrl-C.
+pub const INTERRUPTED: u8 = interrupt::EXIT_CODE;
 
 /// Run the command; an `Err` is bad input or output trouble (exit 2).
 pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
