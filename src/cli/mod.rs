@@ -55,9 +55,10 @@ enum Command {
     /// Rebuild report.md, report.html and the charts of a finished run from
     /// its results.parquet and scenario.toml, without re-running.
     Report(ReportArgs),
-    /// Compare two runs config by config; list the headline metrics that
-    /// moved by more than their uncertainty allows (exact: 1e-9; Monte
-    /// Carlo: 5 combined standard errors). Exit 1 when any did.
+    /// Compare two runs of the same mechanic and sweep config by config;
+    /// list the headline metrics that moved by more than their uncertainty
+    /// allows (exact: 1e-9; Monte Carlo: 5 combined standard errors),
+    /// biggest first. Exit 1 when any did or a config is in one run only.
     Diff(DiffArgs),
 }
 
@@ -110,6 +111,10 @@ struct DiffArgs {
     old: PathBuf,
     /// The later run's directory.
     new: PathBuf,
+    /// Also write every move (and every config found in one run only) to
+    /// this CSV file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
