@@ -1,5 +1,6 @@
 //! The `oddsmith` command: parse arguments, call the library, map errors to
-//! exit codes (0 fine, 1 a check failed, 2 bad input or output trouble).
+//! exit codes (0 fine, 1 a check failed, 2 bad input or output trouble,
+//! 130 interrupted by Ctrl-C).
 
 mod cli;
 
@@ -11,8 +12,24 @@ fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::dispatch(args) {
         Ok(outcome) => outcome.exit_code(),
+        // Whatever failed after Ctrl-C failed because of it.
+        Err(_) if cli::interrupted() => {
+            eprintln!(
+                "interrupted: stopped before the outputs were committed; nothing was written"
+            );
+            ExitCode::from(cli::INTERRUPTED)
+        }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Several problems (a scenario with many mistakes) print one
+            // per line, each as an error; an indented line belongs to the
+            // one above (an expression with its caret) and stays aligned.
+            for line in format!("{e:#}").lines() {
+                if line.starts_with(' ') {
+                    eprintln!("       {line}");
+                } else {
+                    eprintln!("error: {line}");
+                }
+            }
             ExitCode::from(2)
         }
     }

@@ -6,7 +6,7 @@ use std::time::Instant;
 use crate::dist::Marginals;
 pub use crate::results::Mode;
 use crate::results::{ConfigResult, Results};
-use crate::scenario::{Config, DEFAULT_SEED, DEFAULT_TRIALS, Scenario};
+use crate::scenario::{Config, DEFAULT_PRECISION_TRIALS, DEFAULT_SEED, DEFAULT_TRIALS, Scenario};
 use crate::sim::{self, Plan, Precision, Progress, Tally};
 use crate::systems::{Model, Schema};
 
@@ -46,6 +46,9 @@ pub enum RunError {
         config: usize,
         point: String,
     },
+    /// Stopped by [`Progress::stopped`] (Ctrl-C); nothing is complete.
+    #[error("interrupted; nothing was written")]
+    Interrupted,
 }
 
 /// |z| above this fails the agreement check of `--mode both`.
@@ -118,9 +121,16 @@ pub fn seed(scenario: &Scenario, opts: &RunOptions) -> u64 {
     opts.seed.or(scenario.seed).unwrap_or(DEFAULT_SEED)
 }
 
-/// Trials per config: the flag, else the scenario's, else the default.
+/// Trials per config: the flag, else the scenario's, else the default. In
+/// precision mode, the first round's: it starts small and doubles, so its
+/// default is one chunk rather than a fixed run's million.
 pub fn trials(scenario: &Scenario, opts: &RunOptions) -> u64 {
-    opts.trials.or(scenario.trials).unwrap_or(DEFAULT_TRIALS)
+    opts.trials
+        .or(scenario.trials)
+        .unwrap_or(match opts.precision {
+            Some(_) => DEFAULT_PRECISION_TRIALS,
+            None => DEFAULT_TRIALS,
+        })
 }
 
 /// Run `scenario` batch by batch, handing each config's result (and its
@@ -162,8 +172,21 @@ pub fn stream<E: From<RunError>>(
         let exact: Vec<Option<Marginals>> = if opts.mode == Mode::MonteCarlo {
             vec![None; batch.len()]
         } else {
-            batch.par_iter().map(|(_, model)| model.exact()).collect()
+            batch
+                .par_iter()
+                .map(|(_, model)| {
+                    if progress.stopped() {
+                        return None;
+                    }
+                    let solved = model.exact();
+                    progress.solved(1);
+                    solved
+                })
+                .collect()
         };
+        if progress.stopped() {
+            return Err(RunError::Interrupted.into());
+        }
         if matches!(opts.mode, Mode::Exact | Mode::Both)
             && let Some(i) = exact.iter().position(Option::is_none)
         {
@@ -199,6 +222,9 @@ pub fn stream<E: From<RunError>>(
             .zip(sim::simulate(&to_simulate, &plan, progress))
         {
             tallies[*i] = Some(tally);
+        }
+        if progress.stopped() {
+            return Err(RunError::Interrupted.into());
         }
         timings.mc_seconds += started.elapsed().as_secs_f64();
 

@@ -237,3 +237,77 @@ fn bad_precision_and_unknown_flags() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("possible values"), "{}", stderr(&o));
 }
+
+#[test]
+fn every_mistake_in_a_file_is_reported_each_with_line_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = scenario(
+        dir.path(),
+        "bad.toml",
+        "mechanic = \"gateway.challenge\"\n[params]\nactor.trait = 2\n\"actor.trait\" = 3\nactor.essence = 9\n[sweep]\nraises = [0, 1]\n[[expect]]\nmetric = \"p_success\"\nat_least = nan\n[[expect]]\nmetric = \"p_success\"\nmax_step = { along = \"raises\", step = -1, strict = true }\n",
+    );
+    let o = oddsmith(&["check", s.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines.iter().all(|l| l.starts_with("error: ")), "{err}");
+    for want in [
+        "bad.toml:4: `actor.trait` is given twice (first on line 3)",
+        "bad.toml:5: `actor.essence` = 9: 9 is out of range",
+    ] {
+        assert!(err.contains(want), "{want} missing from\n{err}");
+    }
+    // The assertions are checked once the parameters are sound.
+    let s = scenario(
+        dir.path(),
+        "bad2.toml",
+        "mechanic = \"gateway.challenge\"\n[sweep]\nraises = [0, 1]\n[[expect]]\nmetric = \"p_success\"\nat_least = nan\n[[expect]]\nmetric = \"p_success\"\nmax_step = { along = \"raises\", step = -1, strict = true }\n",
+    );
+    let o = oddsmith(&["check", s.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for want in [
+        "bad2.toml:6: `expect[1].at_least` NaN is not a usable bound",
+        "bad2.toml:9: `expect[2].max_step` has an unknown key `strict`",
+    ] {
+        assert!(err.contains(want), "{want} missing from\n{err}");
+    }
+}
+
+#[test]
+fn odds_arguments_get_the_ranges_of_scenario_keys() {
+    for (args, want) in [
+        (
+            vec!["--actor", "1d8+9223372036854775807", "--vs", "2d8"],
+            "--actor \"1d8+9223372036854775807\": a bonus of 9223372036854775807 is out of range; allowed: -120..=120",
+        ),
+        (
+            vec!["--actor", "3d8", "--vs", "12d8"],
+            "--vs \"12d8\": 12 dice is out of range; allowed: 1..=9",
+        ),
+        (
+            vec!["--actor", "3d8", "--vs", "2d8", "--raises", "0..11"],
+            "within 0..=10",
+        ),
+        (
+            vec![
+                "--actor",
+                "3d8",
+                "--vs",
+                "2d8",
+                "--free-raises",
+                "4294967295",
+            ],
+            "--free-raises",
+        ),
+    ] {
+        let mut all = vec!["odds", "gateway"];
+        all.extend(args);
+        let o = oddsmith(&all);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{all:?}: {err}");
+        assert!(err.contains(want), "{all:?}: {err}");
+        assert!(stdout(&o).is_empty(), "no table is printed: {}", stdout(&o));
+    }
+}

@@ -33,24 +33,45 @@ fn an_assertion_that_fails_exits_1_with_a_table() {
         dir.path(),
         "fails.toml",
         &format!(
-            "{BASE}[[expect]]\nmetric = \"p_success\"\nat_least = 0.5\n[[expect]]\nmetric = \"p_success\"\nmonotonic = {{ along = \"opposition.challenge\", direction = \"increasing\" }}\n"
+            "{BASE}[[expect]]\nwhy = \"most challenges are winnable\"\nmetric = \"p_success\"\nat_least = 0.5\n[[expect]]\nmetric = \"p_success\"\nmonotonic = {{ along = \"opposition.challenge\", direction = \"increasing\" }}\n"
         ),
     );
     let o = oddsmith(&["check", s.to_str().unwrap()]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
     assert!(out.contains("2 of 2 assertions FAIL"), "{out}");
+    // Each failing assertion: where, the rule, its why, then each config's
+    // value against the bound.
+    assert!(out.contains("fails.toml:6: p_success ≥ 0.5"), "{out}");
+    assert!(out.contains("  why: most challenges are winnable"), "{out}");
     assert!(
-        out.contains("scenario") && out.contains("assertion") && out.contains("bound"),
+        out.contains("config") && out.contains("value") && out.contains("bound"),
         "{out}"
     );
-    // challenge 4: 3d8 vs 2d8+4 = 0.2277…, below 0.5; challenge 0 and 2 hold.
+    // challenge 2: 3d8 vs 2d8+2 = 0.348846; challenge 4: 0.130371; 0 holds.
+    let row = |config: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(config))
+            .unwrap_or_else(|| panic!("no row for {config} in\n{out}"))
+            .to_string()
+    };
+    let r = row("opposition.challenge = 4 ");
+    assert!(r.contains("0.130371") && r.contains("≥ 0.5"), "{r}");
     assert!(
-        out.contains("opposition.challenge = 4") && out.contains("p_success ≥ 0.5"),
+        row("opposition.challenge = 2 ").contains("0.348846"),
         "{out}"
     );
-    assert!(!out.contains("opposition.challenge = 0,"), "{out}");
-    assert!(out.contains("opposition.challenge 0 → 2"), "{out}");
+    assert!(!out.contains("opposition.challenge = 0 "), "{out}");
+    assert!(
+        out.contains("fails.toml:10: p_success never falls"),
+        "{out}"
+    );
+    assert!(out.contains("why: (not given"), "{out}");
+    let r = row("opposition.challenge 0 → 2");
+    assert!(
+        r.contains("0.690674 → 0.348846") && r.contains("never falls"),
+        "{r}"
+    );
 }
 
 #[test]

@@ -113,7 +113,12 @@ fn parameters_fill_an_expression() {
 
 #[test]
 fn bad_questions_exit_2_and_say_why() {
-    refuses(&["4d6kh"], &["4d6kh\n     ^ keep needs a count"]);
+    refuses(&["4d6kh"], &["^ keep needs a count"]);
+    // The caret stands right after the expression, in its column.
+    let err = stderr(&oddsmith(&["odds", "4d6kh"]));
+    let lines: Vec<&str> = err.lines().collect();
+    let at = lines.iter().position(|l| l.ends_with("4d6kh")).unwrap();
+    assert_eq!(lines[at + 1].find('^'), Some(lines[at].len()), "{err}");
     refuses(&["{n}d6"], &["{n} has no value", "n=4"]);
     refuses(&["3d6", "n=4"], &["the expression has no {n}"]);
     refuses(

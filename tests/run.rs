@@ -251,12 +251,95 @@ fn precision_mode_stops_at_the_target() {
         );
         assert!((hi - lo) / 2.0 < 0.0005, "{r:?}");
         let trials: u64 = r["trials"].parse().unwrap();
-        // Rounds double from 16 chunks of 65536: 1M, 2M, 4M, …
+        // Rounds double from one chunk of 65536: 65536, 131072, …
         assert!(
-            trials >= 1 << 20 && (trials >> 16).is_power_of_two(),
+            trials % (1 << 16) == 0 && (trials >> 16).is_power_of_two(),
             "{trials}"
         );
     }
+}
+
+/// `run` a two-config gateway scenario by Monte Carlo with `args`; its summary.csv rows
+/// and the bytes of summary.csv and results.csv.
+fn gateway_mc(args: &[&str]) -> (Vec<std::collections::BTreeMap<String, String>>, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let s = scenario(
+        dir.path(),
+        "s.toml",
+        "mechanic = \"gateway.challenge\"\nseed = 3\n[sweep]\nraises = [0, 2]\n",
+    );
+    let out = dir.path().join("out");
+    let mut all = vec![
+        "run",
+        s.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--mode",
+        "mc",
+        "-q",
+    ];
+    all.extend_from_slice(args);
+    let o = oddsmith(&all);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    let mut bytes = std::fs::read(out.join("summary.csv")).unwrap();
+    bytes.extend(std::fs::read(out.join("results.csv")).unwrap());
+    (csv_rows(&out.join("summary.csv")), bytes)
+}
+
+fn trials_of(rows: &[std::collections::BTreeMap<String, String>]) -> Vec<u64> {
+    rows.iter().map(|r| r["trials"].parse().unwrap()).collect()
+}
+
+#[test]
+fn precision_starts_from_trials_and_keeps_max_trials_to_the_trial() {
+    // A target no run reaches: rounds 1000, 2000, … 64000, then the cap.
+    let (rows, _) = gateway_mc(&[
+        "--precision",
+        "0.0000001",
+        "--trials",
+        "1000",
+        "--max-trials",
+        "100000",
+    ]);
+    assert_eq!(trials_of(&rows), [100_000, 100_000]);
+    // A loose target is met by the first round: P(success) ≈ 0.69 and 0.35
+    // need a few hundred trials for ±0.05.
+    let (rows, _) = gateway_mc(&["--precision", "0.05", "--trials", "1000"]);
+    assert_eq!(trials_of(&rows), [1000, 1000]);
+    // The default first round is one chunk, not a million.
+    let (rows, _) = gateway_mc(&["--precision", "0.05"]);
+    assert_eq!(trials_of(&rows), [65_536, 65_536]);
+    // A cap below the first round is the only round.
+    let (rows, _) = gateway_mc(&["--precision", "0.0000001", "--max-trials", "777"]);
+    assert_eq!(trials_of(&rows), [777, 777]);
+}
+
+#[test]
+fn precision_results_are_a_fixed_run_of_their_trials_for_any_thread_count() {
+    let precise = |threads: &str| {
+        gateway_mc(&[
+            "--precision",
+            "0.0000001",
+            "--trials",
+            "5000",
+            "--max-trials",
+            "150001",
+            "--threads",
+            threads,
+        ])
+        .1
+    };
+    let one = precise("1");
+    assert_eq!(
+        one,
+        precise("2"),
+        "precision mode differs between 1 and 2 threads"
+    );
+    let (_, fixed) = gateway_mc(&["--trials", "150001", "--threads", "2"]);
+    assert_eq!(
+        one, fixed,
+        "150001 trials by rounds differ from one run of 150001"
+    );
 }
 
 #[test]
@@ -383,4 +466,31 @@ fn long_table_lists_the_whole_support_without_a_dataframe_library() {
     // The summary comes as Parquet too (PAR1 at both ends of the file).
     let parquet = std::fs::read(dir.path().join("exact/summary.parquet")).unwrap();
     assert!(parquet.starts_with(b"PAR1") && parquet.ends_with(b"PAR1"));
+}
+
+#[test]
+fn exact_results_are_identical_for_any_thread_count() {
+    // Exact solving runs on every core; the answer must not depend on it.
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.path().join(threads);
+        let o = oddsmith(&[
+            "run",
+            "scenarios/gateway-raises.toml",
+            "--out",
+            out.to_str().unwrap(),
+            "--mode",
+            "exact",
+            "--threads",
+            threads,
+            "-q",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        outputs.push(std::fs::read(out.join("results.csv")).unwrap());
+    }
+    assert!(
+        outputs[0] == outputs[1],
+        "results.csv differs between 1 and 2 threads"
+    );
 }

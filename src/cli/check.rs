@@ -1,13 +1,17 @@
 //! `oddsmith check`: the balance gate for CI.
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use oddsmith::pipeline::{self, Mode, RunOptions};
-use oddsmith::report::{self, OutDir, RunMeta, Status};
-use oddsmith::scenario::Scenario;
+use oddsmith::report::{self, RunMeta, Verdict};
+use oddsmith::scenario::{Rule, Scenario};
 
 use super::progress::Bar;
-use super::{CheckArgs, Outcome};
+use super::{CheckArgs, Outcome, interrupt};
+
+/// The most failing configs printed per assertion.
+const SHOWN: usize = 20;
 
 pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
     // Read every scenario first: one bad file stops the gate before any
@@ -19,25 +23,21 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
         .collect::<Result<Vec<_>, _>>()?;
     let (threads, pool) = super::worker_pool(args.threads)?;
     let reports_only = args.report.is_some();
-    let outs = match args.out.as_ref().or(args.report.as_ref()) {
-        Some(dir) => scenarios
-            .iter()
-            .zip(&args.scenarios)
-            .map(|(_, path)| {
-                let stem = path
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "scenario".into());
-                OutDir::prepare(&dir.join(stem)).map(Some)
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-        None => scenarios.iter().map(|_| None).collect(),
+    // One directory for the whole gate, committed at once when every
+    // scenario has run: DIR/<file stem>/ each.
+    let staging = match args.out.as_ref().or(args.report.as_ref()) {
+        Some(dir) => {
+            interrupt::install();
+            Some(interrupt::stage(dir)?)
+        }
+        None => None,
     };
+    let subdirs = subdir_names(&args.scenarios);
 
-    let mut rows: Vec<[String; 5]> = Vec::new();
+    let mut failures: Vec<(String, Verdict)> = Vec::new();
     let mut within: Vec<String> = Vec::new();
     let (mut total, mut failed) = (0, 0);
-    for ((scenario, path), out) in scenarios.iter().zip(&args.scenarios).zip(&outs) {
+    for ((scenario, path), subdir) in scenarios.iter().zip(&args.scenarios).zip(&subdirs) {
         let started = Instant::now();
         let mode = match args.mode {
             super::CheckMode::Auto => Mode::Auto,
@@ -49,7 +49,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             seed: args.seed,
             ..RunOptions::default()
         };
-        let bar = Bar::new(None, args.quiet);
+        let bar = Bar::new(None, scenario.config_count() as u64, args.quiet);
         let results = pool.install(|| pipeline::run(scenario, &opts, &bar));
         bar.finish();
         let results = results?;
@@ -59,23 +59,16 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             total += 1;
             if v.failed() {
                 failed += 1;
+                failures.push((name.clone(), v.clone()));
             }
-            let what = format!("line {}: {}", v.expectation.line, v.expectation.describe());
-            for f in &v.findings {
-                match f.status {
-                    Status::Fails => rows.push([
-                        name.clone(),
-                        what.clone(),
-                        f.config.clone(),
-                        f.value.clone(),
-                        f.bound.clone(),
-                    ]),
-                    Status::HoldsWithinInterval => within.push(format!(
-                        "{name} {what}: {} = {} (holds only within the 95% interval)",
-                        f.config, f.value
-                    )),
-                    Status::Holds => {}
-                }
+            for f in v.within_interval() {
+                within.push(format!(
+                    "{name}:{} {}: {} = {} (holds only within the 95% interval)",
+                    v.expectation.line,
+                    v.expectation.describe(),
+                    f.config,
+                    f.value
+                ));
             }
         }
         if !args.quiet {
@@ -88,40 +81,67 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                 started.elapsed().as_secs_f64()
             );
         }
-        if let (Some(out), true) = (out, reports_only) {
-            out.write(&report::report_files(scenario, &results, &verdicts)?)?;
-        } else if let Some(out) = out {
-            let meta = RunMeta {
-                scenario_path: name.clone(),
-                scenario_sha256: scenario.sha256.clone(),
-                threads,
-                wall_seconds: started.elapsed().as_secs_f64(),
-            };
-            report::write_all(out, scenario, &results, &verdicts, &meta)?;
+        if let Some(staging) = &staging {
+            let dest = staging.subdir(subdir)?;
+            if reports_only {
+                dest.write_all(&report::report_files(scenario, &results, &verdicts)?)?;
+            } else {
+                let meta = RunMeta {
+                    scenario_path: name.clone(),
+                    scenario_sha256: scenario.sha256.clone(),
+                    threads,
+                    wall_seconds: started.elapsed().as_secs_f64(),
+                };
+                report::write_all(&dest, scenario, &results, &verdicts, &meta)?;
+            }
         }
+    }
+    if let Some(staging) = staging {
+        interrupt::commit(staging)?;
     }
     if !within.is_empty() && !args.quiet {
         println!(
             "\nassertions that hold only because of Monte Carlo uncertainty (more trials would settle them):"
         );
-        for w in within.iter().take(20) {
+        for w in within.iter().take(SHOWN) {
             println!("  {w}");
         }
-        if within.len() > 20 {
-            println!("  … and {} more", within.len() - 20);
+        if within.len() > SHOWN {
+            println!("  … and {} more", within.len() - SHOWN);
         }
     }
-    if rows.is_empty() {
+    if failures.is_empty() {
         if !args.quiet {
             println!("\nall {total} assertions hold");
         }
         return Ok(Outcome::Fine);
     }
     println!("\n{failed} of {total} assertions FAIL:");
-    let header = ["scenario", "assertion", "config", "value", "bound"];
-    let widths: Vec<usize> = (0..5)
+    for (name, v) in &failures {
+        print_failure(name, v);
+    }
+    Ok(Outcome::CheckFailed)
+}
+
+/// One failing assertion: where, what, why, and each config's value
+/// against the bound.
+fn print_failure(name: &str, v: &Verdict) {
+    let e = &v.expectation;
+    println!("\n{name}:{}: {}", e.line, e.describe());
+    match &e.why {
+        Some(why) => println!("  why: {why}"),
+        None => println!("  why: (not given; add `why = \"…\"` to say what this protects)"),
+    }
+    let bound = short_bound(&e.rule);
+    let rows: Vec<[&str; 3]> = v
+        .failures()
+        .map(|f| [f.config.as_str(), f.value.as_str(), bound.as_str()])
+        .collect();
+    let header = ["config", "value", "bound"];
+    let widths: Vec<usize> = (0..3)
         .map(|i| {
             rows.iter()
+                .take(SHOWN)
                 .map(|r| r[i].chars().count())
                 .chain([header[i].len()])
                 .max()
@@ -129,20 +149,72 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                 .min(60)
         })
         .collect();
-    let line = |cells: &[String]| {
-        cells
+    let line = |cells: [&str; 3]| {
+        let text: Vec<String> = cells
             .iter()
             .zip(&widths)
             .map(|(c, w)| format!("{c:<w$}"))
-            .collect::<Vec<_>>()
-            .join("  ")
+            .collect();
+        format!("  {}", text.join("  ").trim_end())
     };
-    println!("{}", line(&header.map(String::from)));
-    for r in rows.iter().take(200) {
-        println!("{}", line(r));
+    println!("{}", line(header));
+    for r in rows.iter().take(SHOWN) {
+        println!("{}", line(*r));
     }
-    if rows.len() > 200 {
-        println!("… and {} more", rows.len() - 200);
+    if rows.len() > SHOWN {
+        println!("  … and {} more configs", rows.len() - SHOWN);
     }
-    Ok(Outcome::CheckFailed)
+}
+
+/// The bound alone, to read beside each value (the assertion is printed
+/// above it).
+fn short_bound(rule: &Rule) -> String {
+    match rule {
+        Rule::Between(a, b) => format!("in [{a}, {b}]"),
+        Rule::AtLeast(a) => format!("≥ {a}"),
+        Rule::AtMost(b) => format!("≤ {b}"),
+        Rule::Monotonic { increasing, .. } => (if *increasing {
+            "never falls"
+        } else {
+            "never rises"
+        })
+        .into(),
+        Rule::MaxStep { step, .. } => format!("moves ≤ {step}"),
+    }
+}
+
+/// The output subdirectory of each scenario: its file stem, made unique
+/// with `-2`, `-3`, … in argument order when two scenarios share a stem
+/// (`a/x.toml` and `b/x.toml` go to `x` and `x-2`).
+fn subdir_names(paths: &[PathBuf]) -> Vec<String> {
+    let mut taken: Vec<String> = Vec::new();
+    for p in paths {
+        let stem = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .filter(|s| !s.is_empty() && !s.starts_with('.'))
+            .unwrap_or_else(|| "scenario".into());
+        let mut name = stem.clone();
+        let mut n = 1;
+        while taken.contains(&name) {
+            n += 1;
+            name = format!("{stem}-{n}");
+        }
+        taken.push(name);
+    }
+    taken
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_stems_get_distinct_subdirs() {
+        let paths: Vec<PathBuf> = ["a/x.toml", "b/x.toml", "x-2.toml", "c/x.toml", "y.toml"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        assert_eq!(subdir_names(&paths), ["x", "x-2", "x-2-2", "x-3", "y"]);
+    }
 }

@@ -3,6 +3,7 @@
 
 mod check;
 mod diff;
+mod interrupt;
 mod odds;
 mod progress;
 mod report;
@@ -35,8 +36,10 @@ enum Command {
     /// Run a scenario file and write its results to a directory.
     ///
     /// Writes summary.csv (one row per config and method), results.csv and
-    /// results.parquet (the long table), agreement.csv (with --mode both)
-    /// and manifest.json. Files appear only when the whole run succeeded.
+    /// results.parquet (the long table), agreement.csv (with --mode both),
+    /// manifest.json, charts and reports. The directory is replaced whole,
+    /// and only when the whole run succeeded; Ctrl-C stops it (exit 130)
+    /// and leaves the previous run as it was.
     Run(RunArgs),
     /// Answer a one-line question: `oddsmith odds "4d6kh3"`, `oddsmith odds
     /// cortex.basic actor.pool="d8 d6 d6"`, or `oddsmith odds gateway
@@ -56,9 +59,10 @@ enum Command {
     /// Rebuild report.md, report.html and the charts of a finished run from
     /// its results.parquet and scenario.toml, without re-running.
     Report(ReportArgs),
-    /// Compare two runs config by config; list the headline metrics that
-    /// moved by more than their uncertainty allows (exact: 1e-9; Monte
-    /// Carlo: 5 combined standard errors). Exit 1 when any did.
+    /// Compare two runs of the same mechanic and sweep config by config;
+    /// list the headline metrics that moved by more than their uncertainty
+    /// allows (exact: 1e-9; Monte Carlo: 5 combined standard errors),
+    /// biggest first. Exit 1 when any did or a config is in one run only.
     Diff(DiffArgs),
 }
 
@@ -118,6 +122,10 @@ struct DiffArgs {
     old: PathBuf,
     /// The later run's directory.
     new: PathBuf,
+    /// Also write every move (and every config found in one run only) to
+    /// this CSV file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -132,7 +140,9 @@ struct RunArgs {
     /// errors.
     #[arg(long, value_enum, default_value_t = ModeArg::Auto)]
     mode: ModeArg,
-    /// Monte Carlo trials per config [default: the scenario's `trials`, else 1000000].
+    /// Monte Carlo trials per config [default: the scenario's `trials`,
+    /// else 1000000]; with --precision, the first round's [default: the
+    /// scenario's `trials`, else 65536].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     trials: Option<u64>,
     /// Seed for Monte Carlo [default: the scenario's `seed`, else 1]. The
@@ -142,12 +152,12 @@ struct RunArgs {
     /// Worker threads [default: every core].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
-    /// Precision mode: simulate each config until the 95% interval of its
-    /// headline metric has at most this half-width (e.g. 0.001), up to
-    /// --max-trials.
+    /// Precision mode: simulate each config in rounds, from --trials
+    /// doubling, until the 95% interval of its headline metric has at most
+    /// this half-width (e.g. 0.001), up to --max-trials.
     #[arg(long)]
     precision: Option<f64>,
-    /// Trial cap per config in precision mode.
+    /// Trial cap per config in precision mode, kept to the trial.
     #[arg(long, default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_trials: u64,
     /// No progress bar and no summary line.
@@ -185,18 +195,20 @@ struct OddsArgs {
     /// or the values of an expression's {name} parameters (n=4).
     params: Vec<String>,
     /// `odds gateway` only: the actor's roll, N d8 keep highest plus M,
-    /// written NdK+M (e.g. 3d8+2).
+    /// written NdK+M (e.g. 3d8+2; N 1..=9 and M -120..=120, as a
+    /// scenario's keys allow).
     #[arg(long, allow_hyphen_values = true)]
     actor: Option<String>,
     /// `odds gateway` only: the opposition's roll, the same way (e.g. 2d8+4).
     #[arg(long, allow_hyphen_values = true)]
     vs: Option<String>,
     /// `odds gateway` only: raises taken, one number (2) or a range (0..3,
-    /// inclusive) [default: 0..3].
+    /// inclusive), within 0..=10 [default: 0..3].
     #[arg(long)]
     raises: Option<String>,
-    /// `odds gateway` only: free raises granted on success [default: 0].
-    #[arg(long)]
+    /// `odds gateway` only: free raises granted on success, 0..=100
+    /// [default: 0].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100))]
     free_raises: Option<u32>,
     /// Also run Monte Carlo and show its estimate and z-score beside the
     /// exact answer.
@@ -240,6 +252,14 @@ fn worker_pool(threads: Option<u64>) -> anyhow::Result<(usize, rayon::ThreadPool
         .map_err(|e| anyhow::anyhow!("cannot start worker threads: {e}"))?;
     Ok((threads, pool))
 }
+
+/// Whether Ctrl-C stopped the command.
+pub fn interrupted() -> bool {
+    interrupt::requested()
+}
+
+/// The exit code after Ctrl-C.
+pub const INTERRUPTED: u8 = interrupt::EXIT_CODE;
 
 /// Run the command; an `Err` is bad input or output trouble (exit 2).
 pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {

@@ -4,11 +4,11 @@ use std::time::Instant;
 
 use anyhow::bail;
 use oddsmith::pipeline::{self, AGREEMENT_Z, Mode, RunOptions};
-use oddsmith::report::{self, OutDir, RunMeta};
+use oddsmith::report::{self, RunMeta};
 use oddsmith::scenario::Scenario;
 
 use super::progress::Bar;
-use super::{Outcome, RunArgs};
+use super::{Outcome, RunArgs, interrupt};
 
 pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
@@ -25,7 +25,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
     }
     let scenario = Scenario::load(&args.scenario)?;
     let (threads, pool) = super::worker_pool(args.threads)?;
-    let out = OutDir::prepare(&args.out)?;
+    interrupt::install();
+    // Everything goes to a staging directory beside --out, swapped in only
+    // when complete; dropping it on any error below removes it.
+    let staging = interrupt::stage(&args.out)?;
 
     let opts = RunOptions {
         mode,
@@ -42,16 +45,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         (_, Some(_)) => None,
         _ => Some(per_config.saturating_mul(scenario.config_count() as u64)),
     };
-    let bar = Bar::new(total, args.quiet);
+    let bar = Bar::new(total, scenario.config_count() as u64, args.quiet);
     let results = pool.install(|| pipeline::run(&scenario, &opts, &bar));
     bar.finish();
-    let results = match results {
-        Ok(r) => r,
-        Err(e) => {
-            out.abandon();
-            return Err(e.into());
-        }
-    };
+    let results = results?;
 
     let meta = RunMeta {
         scenario_path: args.scenario.display().to_string(),
@@ -60,14 +57,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         wall_seconds: started.elapsed().as_secs_f64(),
     };
     let verdicts = report::balance::evaluate(&results, &scenario.expectations);
-    let files = report::write_all(&out, &scenario, &results, &verdicts, &meta)?;
+    let names = report::write_all(&staging.root(), &scenario, &results, &verdicts, &meta)?;
+    let out = interrupt::commit(staging)?;
 
     if !args.quiet {
-        let names: Vec<String> = files
-            .iter()
-            .filter_map(|f| f.file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .collect();
         println!(
             "{}: {} configs of {} ({}) in {:.2} s → {}: {}",
             scenario.name,
@@ -75,7 +68,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
             results.mechanic,
             describe_mode(&results),
             started.elapsed().as_secs_f64(),
-            out.path().display(),
+            out.display(),
             names.join(", ")
         );
     }

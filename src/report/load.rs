@@ -2,11 +2,20 @@
 //! copy written beside the outputs), `results.parquet` and
 //! `manifest.json`. Metrics, intervals and agreement are recomputed from
 //! the stored distributions and counts, exactly as the run computed them.
+//!
+//! Nothing read is trusted: the scenario copy must be the file the run
+//! ran (its SHA-256 is in the manifest), the manifest must describe that
+//! scenario, and every row of the Parquet file must be a value of an
+//! outcome of its config, with probabilities that sum to one (exact) or
+//! counts that sum to the trials (Monte Carlo). A file that is not so, or
+//! that makes the Parquet reader fail or panic, is bad input naming it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 use polars::prelude::*;
+use serde::Deserialize;
 
 use super::OutputError;
 use crate::dist::Marginals;
@@ -33,6 +42,33 @@ fn bad(path: &Path, message: impl Into<String>) -> LoadError {
     }
 }
 
+/// Probabilities of a field must sum to one within this.
+const SUM_TOLERANCE: f64 = 1e-6;
+/// The widest range of values one field may span: tallies are dense, so
+/// a wider one is garbage, not a result.
+const MAX_SPAN: i64 = 1 << 24;
+
+/// What `report` and `diff` need of `manifest.json`.
+#[derive(Deserialize)]
+struct ManifestIn {
+    scenario: ScenarioIn,
+    mechanic: String,
+    mode: Mode,
+    seed: u64,
+    trials: u64,
+    precision: Option<f64>,
+    configs: usize,
+    exact_seconds: f64,
+    monte_carlo_seconds: f64,
+}
+
+#[derive(Deserialize)]
+struct ScenarioIn {
+    path: String,
+    sha256: String,
+    swept: Vec<String>,
+}
+
 /// One stored row of the long table.
 struct Row {
     field: String,
@@ -44,115 +80,151 @@ struct Row {
 
 /// The scenario and results of the run in `dir`.
 pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
-    let mut scenario = Scenario::load(&dir.join("scenario.toml"))?;
+    let scenario_path = dir.join("scenario.toml");
+    let mut scenario = Scenario::load(&scenario_path)?;
     let manifest_path = dir.join("manifest.json");
-    let manifest: serde_json::Value = std::fs::read(&manifest_path)
-        .map_err(|e| {
-            bad(
-                &manifest_path,
-                format!("cannot read: {e}; is this an oddsmith output directory?"),
-            )
-        })
-        .and_then(|b| serde_json::from_slice(&b).map_err(|e| bad(&manifest_path, e.to_string())))?;
+    let bytes = std::fs::read(&manifest_path).map_err(|e| {
+        bad(
+            &manifest_path,
+            format!("cannot read: {e}; is this an oddsmith output directory?"),
+        )
+    })?;
+    let manifest: ManifestIn = serde_json::from_slice(&bytes).map_err(|e| {
+        bad(
+            &manifest_path,
+            format!("not a manifest oddsmith wrote: {e}"),
+        )
+    })?;
+    check_manifest(&manifest, &manifest_path, &scenario, &scenario_path)?;
     // Reports name the scenario by the file it was run from, not the copy.
-    if let Some(original) = manifest["scenario"]["path"].as_str() {
-        scenario.path = original.into();
-    }
-    let parquet = dir.join("results.parquet");
-    let file =
-        std::fs::File::open(&parquet).map_err(|e| bad(&parquet, format!("cannot read: {e}")))?;
-    let df = ParquetReader::new(file)
-        .finish()
-        .map_err(|e| bad(&parquet, e.to_string()))?;
-    let col = |name: &str| df.column(name).map_err(|e| bad(&parquet, e.to_string()));
-    let (ids, methods, fields) = (
-        col("config_id")?.u64(),
-        col("method")?.str(),
-        col("field")?.str(),
-    );
-    let (values, probs, counts, trials) = (
-        col("value")?.i64(),
-        col("probability")?.f64(),
-        col("count")?.u64(),
-        col("trials")?.u64(),
-    );
-    let schema_err = |e: PolarsError| bad(&parquet, format!("unexpected column type: {e}"));
-    let (ids, methods, fields) = (
-        ids.map_err(schema_err)?,
-        methods.map_err(schema_err)?,
-        fields.map_err(schema_err)?,
-    );
-    let (values, probs, counts, trials) = (
-        values.map_err(schema_err)?,
-        probs.map_err(schema_err)?,
-        counts.map_err(schema_err)?,
-        trials.map_err(schema_err)?,
-    );
+    scenario.path = manifest.scenario.path.clone().into();
 
-    let mut by_run: BTreeMap<(u64, String), Vec<Row>> = BTreeMap::new();
-    for i in 0..df.height() {
-        let (Some(id), Some(method), Some(field), Some(value), Some(p), Some(n)) = (
-            ids.get(i),
-            methods.get(i),
-            fields.get(i),
-            values.get(i),
-            probs.get(i),
-            trials.get(i),
-        ) else {
-            return Err(bad(&parquet, format!("row {i} has a missing value")));
-        };
-        by_run
-            .entry((id, method.to_string()))
-            .or_default()
-            .push(Row {
-                field: field.to_string(),
-                value,
-                probability: p,
-                count: counts.get(i),
-                trials: n,
-            });
-    }
+    let parquet = dir.join("results.parquet");
+    let runs = read_parquet(&parquet, &scenario)?;
 
     let models = scenario.models()?;
     let mut configs = Vec::with_capacity(models.len());
     for (config, model) in &models {
         let schema = model.schema();
-        let index_of = |name: &str| {
-            schema
-                .fields
-                .iter()
-                .position(|f| f.name == name)
-                .ok_or_else(|| {
-                    bad(
+        let fields = schema.fields.len();
+        let at = |method: &str| runs.get(&(config.index as u64, method.to_string()));
+        // Each row's field, once per value, within a plausible span.
+        let field_of = |rows: &[Row]| -> Result<Vec<usize>, LoadError> {
+            let mut values: HashSet<(&str, i64)> = HashSet::with_capacity(rows.len());
+            let mut span: HashMap<&str, (i64, i64)> = HashMap::new();
+            for r in rows {
+                if !values.insert((&r.field, r.value)) {
+                    return Err(bad(
                         &parquet,
                         format!(
-                            "field `{name}` is not an outcome of {}",
-                            scenario.mechanic.name()
+                            "config {}: `{}` = {} appears twice",
+                            config.index, r.field, r.value
                         ),
-                    )
+                    ));
+                }
+                let s = span.entry(&r.field).or_insert((r.value, r.value));
+                *s = (s.0.min(r.value), s.1.max(r.value));
+                if s.1.saturating_sub(s.0) > MAX_SPAN {
+                    return Err(bad(
+                        &parquet,
+                        format!(
+                            "config {}: `{}` spans values {} to {}, far beyond any mechanic",
+                            config.index, r.field, s.0, s.1
+                        ),
+                    ));
+                }
+            }
+            rows.iter()
+                .map(|r| {
+                    schema
+                        .fields
+                        .iter()
+                        .position(|f| f.name == r.field)
+                        .ok_or_else(|| {
+                            bad(
+                                &parquet,
+                                format!(
+                                    "config {}: `{}` is not an outcome of {}",
+                                    config.index,
+                                    r.field,
+                                    scenario.mechanic.name()
+                                ),
+                            )
+                        })
                 })
+                .collect()
         };
-        let exact = match by_run.get(&(config.index as u64, "exact".into())) {
+        let exact = match at("exact") {
             Some(rows) => {
-                let mut m = Marginals::new(schema.fields.len());
-                for r in rows {
-                    m.add(index_of(&r.field)?, r.value, r.probability);
+                let idx = field_of(rows)?;
+                let mut m = Marginals::new(fields);
+                let mut sums = vec![0.0; fields];
+                for (r, &f) in rows.iter().zip(&idx) {
+                    if r.trials != 0 || r.count.is_some() {
+                        return Err(bad(
+                            &parquet,
+                            format!(
+                                "config {}: an exact row has trials or a count",
+                                config.index
+                            ),
+                        ));
+                    }
+                    m.add(f, r.value, r.probability);
+                    sums[f] += r.probability;
+                }
+                for (f, sum) in sums.iter().enumerate() {
+                    if (sum - 1.0).abs() > SUM_TOLERANCE {
+                        return Err(bad(
+                            &parquet,
+                            format!(
+                                "config {}: the exact probabilities of `{}` sum to {sum}, not 1",
+                                config.index, schema.fields[f].name
+                            ),
+                        ));
+                    }
                 }
                 Some(m)
             }
             None => None,
         };
-        let tally = match by_run.get(&(config.index as u64, "monte-carlo".into())) {
+        let tally = match at("monte-carlo") {
             Some(rows) => {
-                let n = rows.first().map(|r| r.trials).unwrap_or(0);
+                let idx = field_of(rows)?;
+                let n = rows[0].trials;
+                let mut sums = vec![0u64; fields];
                 let mut triples = Vec::with_capacity(rows.len());
-                for r in rows {
-                    let c = r
-                        .count
-                        .ok_or_else(|| bad(&parquet, "a Monte Carlo row has no count"))?;
-                    triples.push((index_of(&r.field)?, r.value, c));
+                for (r, &f) in rows.iter().zip(&idx) {
+                    let wrong = |what: &str| {
+                        bad(
+                            &parquet,
+                            format!(
+                                "config {}: a Monte Carlo row of `{}` {what}",
+                                config.index, r.field
+                            ),
+                        )
+                    };
+                    let Some(c) = r.count else {
+                        return Err(wrong("has no count"));
+                    };
+                    if r.trials != n || n == 0 {
+                        return Err(wrong("disagrees on the number of trials"));
+                    }
+                    if c > n || (c as f64 / n as f64 - r.probability).abs() > 1e-9 {
+                        return Err(wrong("has a count that does not match its probability"));
+                    }
+                    sums[f] = sums[f].saturating_add(c);
+                    triples.push((f, r.value, c));
                 }
-                Some(Tally::from_counts(schema.fields.len(), n, triples))
+                if let Some(f) = sums.iter().position(|&s| s != n) {
+                    return Err(bad(
+                        &parquet,
+                        format!(
+                            "config {}: the counts of `{}` sum to {}, not the {n} trials",
+                            config.index, schema.fields[f].name, sums[f]
+                        ),
+                    ));
+                }
+                Some(Tally::from_counts(fields, n, triples))
             }
             None => None,
         };
@@ -177,8 +249,6 @@ pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
     let schemas: Vec<&crate::systems::Schema> = models.iter().map(|(_, m)| m.schema()).collect();
     super::complete_support(&mut configs, &schemas);
 
-    let mode: Mode = serde_json::from_value(manifest["mode"].clone())
-        .map_err(|e| bad(&manifest_path, format!("mode: {e}")))?;
     let results = Results {
         name: scenario.name.clone(),
         description: scenario.description.clone(),
@@ -188,13 +258,184 @@ pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
             .into_iter()
             .map(String::from)
             .collect(),
-        seed: manifest["seed"].as_u64().unwrap_or_default(),
-        trials: manifest["trials"].as_u64().unwrap_or_default(),
-        mode,
-        precision: manifest["precision"].as_f64(),
+        seed: manifest.seed,
+        trials: manifest.trials,
+        mode: manifest.mode,
+        precision: manifest.precision,
         configs,
-        exact_seconds: manifest["exact_seconds"].as_f64().unwrap_or_default(),
-        mc_seconds: manifest["monte_carlo_seconds"].as_f64().unwrap_or_default(),
+        exact_seconds: manifest.exact_seconds,
+        mc_seconds: manifest.monte_carlo_seconds,
     };
     Ok((scenario, results))
+}
+
+/// The manifest must describe the scenario copy beside it.
+fn check_manifest(
+    m: &ManifestIn,
+    manifest_path: &Path,
+    scenario: &Scenario,
+    scenario_path: &Path,
+) -> Result<(), LoadError> {
+    if m.scenario.sha256 != scenario.sha256 {
+        return Err(bad(
+            scenario_path,
+            format!(
+                "was changed after the run (its SHA-256 is {}, the run's manifest.json says {}); run the scenario again instead of rebuilding from it",
+                scenario.sha256, m.scenario.sha256
+            ),
+        ));
+    }
+    let swept = scenario.swept_paths();
+    let problem = if m.mechanic != scenario.mechanic.name() {
+        Some(format!(
+            "says mechanic {}, but scenario.toml runs {}",
+            m.mechanic,
+            scenario.mechanic.name()
+        ))
+    } else if m.scenario.swept != swept {
+        Some(format!(
+            "says the sweep is over [{}], but scenario.toml sweeps [{}]",
+            m.scenario.swept.join(", "),
+            swept.join(", ")
+        ))
+    } else if m.configs != scenario.config_count() {
+        Some(format!(
+            "says {} configs, but scenario.toml expands to {}",
+            m.configs,
+            scenario.config_count()
+        ))
+    } else {
+        None
+    };
+    match problem {
+        Some(p) => Err(bad(manifest_path, p)),
+        None => Ok(()),
+    }
+}
+
+/// The rows of `results.parquet`, by (config, method), checked against
+/// the scenario's sweep. Polars runs under `catch_unwind`: a malformed
+/// file must not take the program down with it.
+fn read_parquet(
+    parquet: &Path,
+    scenario: &Scenario,
+) -> Result<BTreeMap<(u64, String), Vec<Row>>, LoadError> {
+    let file =
+        std::fs::File::open(parquet).map_err(|e| bad(parquet, format!("cannot read: {e}")))?;
+    match quietly(|| rows_of(file, parquet, scenario)) {
+        Ok(result) => result,
+        Err(panic) => Err(bad(
+            parquet,
+            format!("is damaged; the Parquet reader gave up: {panic}"),
+        )),
+    }
+}
+
+fn rows_of(
+    file: std::fs::File,
+    parquet: &Path,
+    scenario: &Scenario,
+) -> Result<BTreeMap<(u64, String), Vec<Row>>, LoadError> {
+    let df = ParquetReader::new(file)
+        .finish()
+        .map_err(|e| bad(parquet, format!("is not a readable Parquet file: {e}")))?;
+    let col = |name: &str| {
+        df.column(name)
+            .map_err(|e| bad(parquet, format!("has no column `{name}`: {e}")))
+    };
+    let typed = |name: &str, e: PolarsError| {
+        bad(parquet, format!("column `{name}` has the wrong type: {e}"))
+    };
+    let ids = col("config_id")?.u64().map_err(|e| typed("config_id", e))?;
+    let methods = col("method")?.str().map_err(|e| typed("method", e))?;
+    let fields = col("field")?.str().map_err(|e| typed("field", e))?;
+    let values = col("value")?.i64().map_err(|e| typed("value", e))?;
+    let probs = col("probability")?
+        .f64()
+        .map_err(|e| typed("probability", e))?;
+    let counts = col("count")?.u64().map_err(|e| typed("count", e))?;
+    let trials = col("trials")?.u64().map_err(|e| typed("trials", e))?;
+    // Each row's swept values, as text, must be its config's.
+    let mut swept_cols = Vec::new();
+    for path in scenario.swept_paths() {
+        let text = col(path)?
+            .cast(&DataType::String)
+            .map_err(|e| typed(path, e))?;
+        swept_cols.push(text);
+    }
+    let swept_text: Vec<&StringChunked> = swept_cols
+        .iter()
+        .map(|c| c.str().expect("cast to text"))
+        .collect();
+    let count = scenario.config_count();
+    // Rows come config by config: build each config once.
+    let mut current: Option<(u64, crate::scenario::Config)> = None;
+
+    let mut by_run: BTreeMap<(u64, String), Vec<Row>> = BTreeMap::new();
+    for i in 0..df.height() {
+        let row_bad = |what: String| bad(parquet, format!("row {}: {what}", i + 1));
+        let (Some(id), Some(method), Some(field), Some(value), Some(p), Some(n)) = (
+            ids.get(i),
+            methods.get(i),
+            fields.get(i),
+            values.get(i),
+            probs.get(i),
+            trials.get(i),
+        ) else {
+            return Err(row_bad("has a missing value".into()));
+        };
+        if usize::try_from(id).map_or(true, |c| c >= count) {
+            return Err(row_bad(format!(
+                "config {id} does not exist; the scenario has {count} configs"
+            )));
+        }
+        if current.as_ref().is_none_or(|(c, _)| *c != id) {
+            current = Some((id, scenario.config(id as usize)));
+        }
+        let config = &current.as_ref().expect("just set").1;
+        if method != "exact" && method != "monte-carlo" {
+            return Err(row_bad(format!(
+                "method \"{method}\" is neither exact nor monte-carlo"
+            )));
+        }
+        if !(0.0..=1.0 + SUM_TOLERANCE).contains(&p) {
+            return Err(row_bad(format!("probability {p} is not in [0, 1]")));
+        }
+        for (k, text) in swept_text.iter().enumerate() {
+            let want = config.swept[k].to_string();
+            if text.get(i) != Some(want.as_str()) {
+                return Err(row_bad(format!(
+                    "config {id} has {} = {}, but in scenario.toml it is {want}",
+                    scenario.swept_paths()[k],
+                    text.get(i).unwrap_or("(missing)")
+                )));
+            }
+        }
+        by_run
+            .entry((id, method.to_string()))
+            .or_default()
+            .push(Row {
+                field: field.to_string(),
+                value,
+                probability: p,
+                count: counts.get(i),
+                trials: n,
+            });
+    }
+    Ok(by_run)
+}
+
+/// Run `f`, turning a panic into its message without printing it.
+fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    result.map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "an internal error".into())
+    })
 }

@@ -1,9 +1,9 @@
 //! Exports: the table of results and one exporter per output file.
 //!
-//! Every exporter renders its whole file in memory; [`OutDir::write`] then
-//! writes each to a temporary name and renames them into place only when
-//! all were written, so an interrupted or failed run never leaves a half
-//! file behind.
+//! Every exporter renders its file and writes it into the run's
+//! [`Staging`] directory; the CLI commits that directory into `--out` only
+//! when every file is there, so an interrupted or failed run never leaves
+//! a half file, or a mix of two runs, behind.
 
 mod atomic;
 pub mod balance;
@@ -18,7 +18,7 @@ mod odds;
 mod support;
 
 pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
-pub use atomic::{OutDir, OutputError};
+pub use atomic::{Dest, OutputError, Staging};
 pub use balance::{Finding, Status, Verdict};
 pub use load::{LoadError, load};
 pub use manifest::{Manifest, RunMeta};
@@ -161,24 +161,27 @@ pub fn report_files(
 }
 
 /// Render every output of a run (data, the scenario copy, charts, report)
-/// and write them into `dir` together.
+/// and write each into `dir` as soon as it is rendered; returns the names
+/// written.
 pub fn write_all(
-    dir: &OutDir,
+    dir: &Dest,
     scenario: &Scenario,
     results: &Results,
     verdicts: &[Verdict],
     meta: &RunMeta,
-) -> Result<Vec<std::path::PathBuf>, OutputError> {
-    let mut files = exporters(results)
-        .iter()
-        .map(|e| Ok((e.file_name().to_string(), e.render(results, meta)?)))
-        .collect::<Result<Vec<_>, OutputError>>()?;
+) -> Result<Vec<String>, OutputError> {
+    let mut names = Vec::new();
+    for e in exporters(results) {
+        dir.write(e.file_name(), &e.render(results, meta)?)?;
+        names.push(e.file_name().to_string());
+    }
     // The scenario travels with its results so `oddsmith report DIR` can
     // rebuild charts and checks later.
-    files.push((
-        "scenario.toml".to_string(),
-        scenario.text.clone().into_bytes(),
-    ));
-    files.extend(report_files(scenario, results, verdicts)?);
-    dir.write(&files)
+    dir.write("scenario.toml", scenario.text.as_bytes())?;
+    names.push("scenario.toml".to_string());
+    for (name, bytes) in report_files(scenario, results, verdicts)? {
+        dir.write(&name, &bytes)?;
+        names.push(name);
+    }
+    Ok(names)
 }

@@ -1,11 +1,13 @@
 //! `[[chart]]` and `[[expect]]` tables: what to draw and which balance
 //! assertions must hold. Parsed and checked against the sweep and the
-//! mechanic's schema, so a typo fails before anything runs.
+//! mechanic's schema, so a typo fails before anything runs. Every mistake
+//! of every table is kept, not just the first.
 
 use std::ops::Range;
 
-use toml_edit::{Item, Table, Value};
+use toml_edit::{InlineTable, Item, Table, Value};
 
+use super::error::Problems;
 use super::parse::{Ctx, to_param};
 use super::{Axis, ScenarioError};
 use crate::systems::{ParamValue, Schema};
@@ -172,16 +174,28 @@ impl Entry<'_> {
         }
     }
 
+    /// A finite number: a NaN bound would hold (or fail) for every value,
+    /// an infinite one says nothing.
     fn number(&self, ctx: &Ctx, key: &str, v: &Value) -> Result<f64, ScenarioError> {
-        v.as_float()
+        let x = v
+            .as_float()
             .or_else(|| v.as_integer().map(|i| i as f64))
-            .ok_or_else(|| ctx.invalid(self.span(key), &self.name(key), "must be a number"))
+            .ok_or_else(|| ctx.invalid(self.span(key), &self.name(key), "must be a number"))?;
+        if x.is_finite() {
+            Ok(x)
+        } else {
+            Err(ctx.invalid(
+                self.span(key),
+                &self.name(key),
+                format!("{x} is not a usable bound; allowed: a finite number"),
+            ))
+        }
     }
 
-    fn check_keys(&self, ctx: &Ctx, allowed: &[&str]) -> Result<(), ScenarioError> {
+    fn check_keys(&self, ctx: &Ctx, allowed: &[&str], problems: &mut Problems) {
         for (k, _) in self.table.iter() {
             if !allowed.contains(&k) {
-                return Err(ctx.invalid(
+                problems.push(ctx.invalid(
                     self.span(k),
                     &self.name(k),
                     format!(
@@ -192,7 +206,37 @@ impl Entry<'_> {
                 ));
             }
         }
-        Ok(())
+    }
+
+    /// The inline table under `key` (`monotonic = { … }`), with only the
+    /// keys `allowed`.
+    fn inline<'t>(
+        &'t self,
+        ctx: &Ctx,
+        key: &str,
+        allowed: &[&str],
+        shape: &str,
+    ) -> Result<&'t InlineTable, ScenarioError> {
+        let t = self
+            .value(key)
+            .and_then(Value::as_inline_table)
+            .ok_or_else(|| {
+                ctx.invalid(self.span(key), &self.name(key), format!("must be {shape}"))
+            })?;
+        let mut problems = Problems::default();
+        for (k, _) in t.iter() {
+            if !allowed.contains(&k) {
+                problems.push(ctx.invalid(
+                    self.span(key),
+                    &self.name(key),
+                    format!(
+                        "has an unknown key `{k}`; allowed: {} (as in {shape})",
+                        allowed.join(", ")
+                    ),
+                ));
+            }
+        }
+        problems.result(t)
     }
 }
 
@@ -254,7 +298,14 @@ fn filter(
     sweep: &[Axis],
 ) -> Result<Vec<(String, ParamValue)>, ScenarioError> {
     let Some(v) = e.value("where") else {
-        return Ok(Vec::new());
+        return match e.table.get("where") {
+            None => Ok(Vec::new()),
+            Some(_) => Err(ctx.invalid(
+                e.span("where"),
+                &e.name("where"),
+                "must be an inline table { \"path\" = value }",
+            )),
+        };
     };
     let Some(t) = v.as_inline_table() else {
         return Err(ctx.invalid(
@@ -263,17 +314,22 @@ fn filter(
             "must be an inline table { \"path\" = value }",
         ));
     };
+    let mut problems = Problems::default();
     let mut out = Vec::new();
     for (k, x) in t.iter() {
-        let path = swept(ctx, e, "where", k, sweep)?;
-        let value = to_param(ctx, &path, x)?;
+        let Some(path) = problems.ok(swept(ctx, e, "where", k, sweep)) else {
+            continue;
+        };
+        let Some(value) = problems.ok(to_param(ctx, &path, x)) else {
+            continue;
+        };
         let axis = sweep
             .iter()
             .find(|a| a.path == path)
             .expect("swept() checked it");
         if !axis.values.contains(&value) {
             let values: Vec<String> = axis.values.iter().map(|v| v.to_string()).collect();
-            return Err(ctx.invalid(
+            problems.push(ctx.invalid(
                 e.span("where"),
                 &e.name("where"),
                 format!(
@@ -281,10 +337,11 @@ fn filter(
                     values.join(", ")
                 ),
             ));
+            continue;
         }
         out.push((path, value));
     }
-    Ok(out)
+    problems.result(out)
 }
 
 fn metric(ctx: &Ctx, e: &Entry, schema: &Schema) -> Result<String, ScenarioError> {
@@ -306,101 +363,42 @@ fn metric(ctx: &Ctx, e: &Entry, schema: &Schema) -> Result<String, ScenarioError
     }
 }
 
-/// Parse every `[[chart]]`.
+/// Parse every `[[chart]]`; mistakes go to `problems`.
 pub(super) fn charts(
     ctx: &Ctx,
     root: &Table,
     sweep: &[Axis],
     schema: &Schema,
-) -> Result<Vec<ChartSpec>, ScenarioError> {
-    let mut out = Vec::new();
-    for e in tables(ctx, root, "chart")? {
-        e.check_keys(ctx, CHART_KEYS)?;
-        let kind_name = e.string(ctx, "kind")?.ok_or_else(|| {
-            ctx.invalid(
-                e.span("kind"),
-                &e.name("kind"),
-                format!("is missing; allowed: {}", ChartKind::NAMES.join(", ")),
-            )
-        })?;
-        let kind = match kind_name.as_str() {
-            "line" => ChartKind::Line,
-            "heatmap" => ChartKind::Heatmap,
-            "histogram" => ChartKind::Histogram,
-            "at-least" => ChartKind::AtLeast,
-            "at-most" => ChartKind::AtMost,
-            "compare" => ChartKind::Compare,
-            other => {
-                return Err(ctx.invalid(
-                    e.span("kind"),
-                    &e.name("kind"),
-                    format!(
-                        "\"{other}\" is not a chart kind; allowed: {}",
-                        ChartKind::NAMES.join(", ")
-                    ),
-                ));
-            }
-        };
+    problems: &mut Problems,
+) -> Vec<ChartSpec> {
+    let mut out: Vec<ChartSpec> = Vec::new();
+    let mut files: Vec<(String, usize)> = Vec::new();
+    let Some(entries) = problems.ok(tables(ctx, root, "chart")) else {
+        return out;
+    };
+    for e in entries {
+        let before = problems.len();
+        e.check_keys(ctx, CHART_KEYS, problems);
+        let kind = problems.ok(chart_kind(ctx, &e));
         let path = |key: &str| -> Result<Option<String>, ScenarioError> {
             e.string(ctx, key)?
                 .map(|p| swept(ctx, &e, key, &p, sweep))
                 .transpose()
         };
-        let (x, series, facet) = (path("x")?, path("series")?, path("facet")?);
-        let filter = filter(ctx, &e, sweep)?;
-        let (metric, field) = match kind {
-            ChartKind::Line | ChartKind::Heatmap | ChartKind::Compare => {
-                if x.is_none() {
-                    return Err(ctx.invalid(
-                        e.span("x"),
-                        &e.name("x"),
-                        "is missing: the swept parameter along the horizontal axis",
-                    ));
-                }
-                if kind == ChartKind::Heatmap && series.is_none() {
-                    return Err(ctx.invalid(
-                        e.span("series"),
-                        &e.name("series"),
-                        "is missing: a heatmap's rows are the values of a second swept parameter",
-                    ));
-                }
-                if kind == ChartKind::Compare {
-                    let values = series
-                        .as_deref()
-                        .and_then(|p| sweep.iter().find(|a| a.path == p))
-                        .map_or(0, |a| a.values.len());
-                    if values < 2 {
-                        return Err(ctx.invalid(
-                            e.span("series"),
-                            &e.name("series"),
-                            "must be a swept parameter with two or more values: the policies or variants compared",
-                        ));
-                    }
-                }
-                (Some(metric(ctx, &e, schema)?), None)
-            }
-            ChartKind::Histogram | ChartKind::AtLeast | ChartKind::AtMost => {
-                let f = e.string(ctx, "field")?.ok_or_else(|| {
-                    ctx.invalid(
-                        e.span("field"),
-                        &e.name("field"),
-                        "is missing: the outcome field to draw",
-                    )
-                })?;
-                if !schema.fields.iter().any(|s| s.name == f) {
-                    let names: Vec<&str> = schema.fields.iter().map(|s| s.name.as_str()).collect();
-                    return Err(ctx.invalid(
-                        e.span("field"),
-                        &e.name("field"),
-                        format!(
-                            "\"{f}\" is not an outcome field; allowed: {}",
-                            names.join(", ")
-                        ),
-                    ));
-                }
-                (None, Some(f))
-            }
+        let (x, series, facet) = (
+            problems.ok(path("x")),
+            problems.ok(path("series")),
+            problems.ok(path("facet")),
+        );
+        let filter = problems.ok(filter(ctx, &e, sweep));
+        let title = problems.ok(e.string(ctx, "title"));
+        let file = problems.ok(chart_file(ctx, &e, kind));
+        let (Some(kind), Some(x), Some(series), Some(facet), Some(filter), Some(title), Some(file)) =
+            (kind, x, series, facet, filter, title, file)
+        else {
+            continue;
         };
+        let shape = problems.ok(chart_shape(ctx, &e, kind, &x, &series, sweep, schema));
         // Every swept parameter must be placed (x, series, facet) or fixed,
         // or the chart would silently mix configs.
         let placed = |p: &str| {
@@ -415,7 +413,7 @@ pub(super) fn charts(
             .map(|a| a.path.as_str())
             .collect();
         if !loose.is_empty() {
-            return Err(ctx.invalid(
+            problems.push(ctx.invalid(
                 e.table.span(),
                 &e.name("where"),
                 format!(
@@ -425,19 +423,22 @@ pub(super) fn charts(
                 ),
             ));
         }
-        let file = e
-            .string(ctx, "file")?
-            .unwrap_or_else(|| format!("chart-{}-{}", e.index + 1, kind.as_str()));
-        if file.is_empty()
-            || !file
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
-            return Err(ctx.invalid(
+        let line = ctx.line(e.span("file"));
+        if let Some((_, first)) = files.iter().find(|(f, _)| *f == file) {
+            problems.push(ctx.invalid(
                 e.span("file"),
                 &e.name("file"),
-                "must be a plain file name: letters, digits, - and _",
+                format!(
+                    "\"{file}\" is the file of another chart too (line {first}); every chart needs its own"
+                ),
             ));
+        }
+        files.push((file.clone(), line));
+        let Some((metric, field)) = shape else {
+            continue;
+        };
+        if problems.len() > before {
+            continue;
         }
         out.push(ChartSpec {
             kind,
@@ -447,105 +448,249 @@ pub(super) fn charts(
             series,
             facet,
             filter,
-            title: e.string(ctx, "title")?,
+            title,
             file,
         });
     }
-    Ok(out)
+    out
 }
 
-/// Parse every `[[expect]]`.
+fn chart_kind(ctx: &Ctx, e: &Entry) -> Result<ChartKind, ScenarioError> {
+    let kind_name = e.string(ctx, "kind")?.ok_or_else(|| {
+        ctx.invalid(
+            e.span("kind"),
+            &e.name("kind"),
+            format!("is missing; allowed: {}", ChartKind::NAMES.join(", ")),
+        )
+    })?;
+    match kind_name.as_str() {
+        "line" => Ok(ChartKind::Line),
+        "heatmap" => Ok(ChartKind::Heatmap),
+        "histogram" => Ok(ChartKind::Histogram),
+        "at-least" => Ok(ChartKind::AtLeast),
+        "at-most" => Ok(ChartKind::AtMost),
+        "compare" => Ok(ChartKind::Compare),
+        other => Err(ctx.invalid(
+            e.span("kind"),
+            &e.name("kind"),
+            format!(
+                "\"{other}\" is not a chart kind; allowed: {}",
+                ChartKind::NAMES.join(", ")
+            ),
+        )),
+    }
+}
+
+/// The chart's base file name: given, or from its position and kind.
+fn chart_file(ctx: &Ctx, e: &Entry, kind: Option<ChartKind>) -> Result<String, ScenarioError> {
+    let file = e.string(ctx, "file")?.unwrap_or_else(|| {
+        format!(
+            "chart-{}-{}",
+            e.index + 1,
+            kind.map_or("chart", ChartKind::as_str)
+        )
+    });
+    if file.is_empty()
+        || !file
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(ctx.invalid(
+            e.span("file"),
+            &e.name("file"),
+            "must be a plain file name: letters, digits, - and _",
+        ));
+    }
+    Ok(file)
+}
+
+/// What a chart of `kind` draws: a metric (line, heatmap) or an outcome
+/// field (histogram, at-least).
+fn chart_shape(
+    ctx: &Ctx,
+    e: &Entry,
+    kind: ChartKind,
+    x: &Option<String>,
+    series: &Option<String>,
+    sweep: &[Axis],
+    schema: &Schema,
+) -> Result<(Option<String>, Option<String>), ScenarioError> {
+    match kind {
+        ChartKind::Line | ChartKind::Heatmap | ChartKind::Compare => {
+            if x.is_none() {
+                return Err(ctx.invalid(
+                    e.span("x"),
+                    &e.name("x"),
+                    "is missing: the swept parameter along the horizontal axis",
+                ));
+            }
+            if kind == ChartKind::Heatmap && series.is_none() {
+                return Err(ctx.invalid(
+                    e.span("series"),
+                    &e.name("series"),
+                    "is missing: a heatmap's rows are the values of a second swept parameter",
+                ));
+            }
+            if kind == ChartKind::Compare {
+                let values = series
+                    .as_deref()
+                    .and_then(|p| sweep.iter().find(|a| a.path == p))
+                    .map_or(0, |a| a.values.len());
+                if values < 2 {
+                    return Err(ctx.invalid(
+                        e.span("series"),
+                        &e.name("series"),
+                        "must be a swept parameter with two or more values: the policies or variants compared",
+                    ));
+                }
+            }
+            Ok((Some(metric(ctx, e, schema)?), None))
+        }
+        ChartKind::Histogram | ChartKind::AtLeast | ChartKind::AtMost => {
+            let f = e.string(ctx, "field")?.ok_or_else(|| {
+                ctx.invalid(
+                    e.span("field"),
+                    &e.name("field"),
+                    "is missing: the outcome field to draw",
+                )
+            })?;
+            if !schema.fields.iter().any(|s| s.name == f) {
+                let names: Vec<&str> = schema.fields.iter().map(|s| s.name.as_str()).collect();
+                return Err(ctx.invalid(
+                    e.span("field"),
+                    &e.name("field"),
+                    format!(
+                        "\"{f}\" is not an outcome field; allowed: {}",
+                        names.join(", ")
+                    ),
+                ));
+            }
+            Ok((None, Some(f)))
+        }
+    }
+}
+
+/// Parse every `[[expect]]`; mistakes go to `problems`.
 pub(super) fn expectations(
     ctx: &Ctx,
     root: &Table,
     sweep: &[Axis],
     schema: &Schema,
-) -> Result<Vec<Expectation>, ScenarioError> {
+    problems: &mut Problems,
+) -> Vec<Expectation> {
     let mut out = Vec::new();
-    for e in tables(ctx, root, "expect")? {
-        e.check_keys(ctx, EXPECT_KEYS)?;
-        let metric = metric(ctx, &e, schema)?;
-        let filter = filter(ctx, &e, sweep)?;
-        let bounds: Vec<&str> = ["between", "at_least", "at_most", "monotonic", "max_step"]
-            .into_iter()
-            .filter(|k| e.table.contains_key(k))
-            .collect();
-        if bounds.len() != 1 {
-            return Err(ctx.invalid(
-                e.table.span(),
-                &e.name("between"),
-                "needs exactly one of between, at_least, at_most, monotonic, max_step",
-            ));
+    let Some(entries) = problems.ok(tables(ctx, root, "expect")) else {
+        return out;
+    };
+    for e in entries {
+        let before = problems.len();
+        e.check_keys(ctx, EXPECT_KEYS, problems);
+        let metric = problems.ok(metric(ctx, &e, schema));
+        let filter = problems.ok(filter(ctx, &e, sweep));
+        let rule = problems.ok(rule(ctx, &e, sweep));
+        let why = problems.ok(e.string(ctx, "why"));
+        if let (Some(metric), Some(filter), Some(rule), Some(why), true) =
+            (metric, filter, rule, why, problems.len() == before)
+        {
+            out.push(Expectation {
+                line: ctx.line(e.table.span()),
+                why,
+                metric,
+                filter,
+                rule,
+            });
         }
-        let key = bounds[0];
-        let v = e
-            .value(key)
-            .ok_or_else(|| ctx.invalid(e.span(key), &e.name(key), "must be a value"))?;
-        let inline = |what: &str| {
-            v.as_inline_table()
-                .ok_or_else(|| ctx.invalid(e.span(key), &e.name(key), format!("must be {what}")))
-        };
-        let rule = match key {
-            "between" => {
-                let a = v
-                    .as_array()
-                    .filter(|a| a.len() == 2)
-                    .ok_or_else(|| ctx.invalid(e.span(key), &e.name(key), "must be [low, high]"))?;
-                let (lo, hi) = (
-                    e.number(ctx, key, a.get(0).unwrap())?,
-                    e.number(ctx, key, a.get(1).unwrap())?,
-                );
-                if lo > hi {
+    }
+    out
+}
+
+/// The one bound of an `[[expect]]`.
+fn rule(ctx: &Ctx, e: &Entry, sweep: &[Axis]) -> Result<Rule, ScenarioError> {
+    let bounds: Vec<&str> = ["between", "at_least", "at_most", "monotonic", "max_step"]
+        .into_iter()
+        .filter(|k| e.table.contains_key(k))
+        .collect();
+    if bounds.len() != 1 {
+        return Err(ctx.invalid(
+            e.table.span(),
+            &e.name("between"),
+            "needs exactly one of between, at_least, at_most, monotonic, max_step",
+        ));
+    }
+    let key = bounds[0];
+    let v = e
+        .value(key)
+        .ok_or_else(|| ctx.invalid(e.span(key), &e.name(key), "must be a value"))?;
+    let along = |t: &InlineTable| -> Result<String, ScenarioError> {
+        let along = t.get("along").and_then(Value::as_str).ok_or_else(|| {
+            ctx.invalid(e.span(key), &e.name(key), "needs along = \"swept.path\"")
+        })?;
+        swept(ctx, e, key, along, sweep)
+    };
+    Ok(match key {
+        "between" => {
+            let a = v
+                .as_array()
+                .filter(|a| a.len() == 2)
+                .ok_or_else(|| ctx.invalid(e.span(key), &e.name(key), "must be [low, high]"))?;
+            let (lo, hi) = (
+                e.number(ctx, key, a.get(0).expect("two values"))?,
+                e.number(ctx, key, a.get(1).expect("two values"))?,
+            );
+            if lo > hi {
+                return Err(ctx.invalid(
+                    e.span(key),
+                    &e.name(key),
+                    format!("[{lo}, {hi}] is empty: low must not exceed high"),
+                ));
+            }
+            Rule::Between(lo, hi)
+        }
+        "at_least" => Rule::AtLeast(e.number(ctx, key, v)?),
+        "at_most" => Rule::AtMost(e.number(ctx, key, v)?),
+        "monotonic" => {
+            let t = e.inline(
+                ctx,
+                key,
+                &["along", "direction"],
+                "{ along = \"path\", direction = \"increasing\" | \"decreasing\" }",
+            )?;
+            let along = along(t)?;
+            let increasing = match t.get("direction").and_then(Value::as_str) {
+                Some("increasing") => true,
+                Some("decreasing") => false,
+                _ => {
                     return Err(ctx.invalid(
                         e.span(key),
                         &e.name(key),
-                        format!("[{lo}, {hi}] is empty: low must not exceed high"),
+                        "needs direction = \"increasing\" or \"decreasing\"",
                     ));
                 }
-                Rule::Between(lo, hi)
+            };
+            Rule::Monotonic { along, increasing }
+        }
+        _ => {
+            let t = e.inline(
+                ctx,
+                key,
+                &["along", "step"],
+                "{ along = \"path\", step = 0.15 }",
+            )?;
+            let along = along(t)?;
+            let step = t
+                .get("step")
+                .ok_or_else(|| ctx.invalid(e.span(key), &e.name(key), "needs step = a number"))?;
+            let step = e.number(ctx, key, step)?;
+            if step < 0.0 {
+                return Err(ctx.invalid(
+                    e.span(key),
+                    &e.name(key),
+                    format!(
+                        "step {step} is negative; allowed: a number ≥ 0 (the largest move allowed)"
+                    ),
+                ));
             }
-            "at_least" => Rule::AtLeast(e.number(ctx, key, v)?),
-            "at_most" => Rule::AtMost(e.number(ctx, key, v)?),
-            "monotonic" => {
-                let t =
-                    inline("{ along = \"path\", direction = \"increasing\" | \"decreasing\" }")?;
-                let along = t.get("along").and_then(Value::as_str).ok_or_else(|| {
-                    ctx.invalid(e.span(key), &e.name(key), "needs along = \"swept.path\"")
-                })?;
-                let along = swept(ctx, &e, key, along, sweep)?;
-                let increasing = match t.get("direction").and_then(Value::as_str) {
-                    Some("increasing") => true,
-                    Some("decreasing") => false,
-                    _ => {
-                        return Err(ctx.invalid(
-                            e.span(key),
-                            &e.name(key),
-                            "needs direction = \"increasing\" or \"decreasing\"",
-                        ));
-                    }
-                };
-                Rule::Monotonic { along, increasing }
-            }
-            _ => {
-                let t = inline("{ along = \"path\", step = 0.15 }")?;
-                let along = t.get("along").and_then(Value::as_str).ok_or_else(|| {
-                    ctx.invalid(e.span(key), &e.name(key), "needs along = \"swept.path\"")
-                })?;
-                let along = swept(ctx, &e, key, along, sweep)?;
-                let step = t.get("step").ok_or_else(|| {
-                    ctx.invalid(e.span(key), &e.name(key), "needs step = a number")
-                })?;
-                let step = e.number(ctx, key, step)?;
-                Rule::MaxStep { along, step }
-            }
-        };
-        out.push(Expectation {
-            line: ctx.line(e.table.span()),
-            why: e.string(ctx, "why")?,
-            metric,
-            filter,
-            rule,
-        });
-    }
-    Ok(out)
+            Rule::MaxStep { along, step }
+        }
+    })
 }

@@ -19,6 +19,9 @@ use crate::systems::{Mechanic, Model, ParamMap, ParamValue};
 
 /// Trials per config when neither the scenario nor the command line says.
 pub const DEFAULT_TRIALS: u64 = 1_000_000;
+/// Trials of precision mode's first round when neither the scenario nor
+/// the command line says (one chunk); later rounds double it.
+pub const DEFAULT_PRECISION_TRIALS: u64 = 65_536;
 /// Seed when neither the scenario nor the command line says.
 pub const DEFAULT_SEED: u64 = 1;
 /// The most configs one scenario may expand to.

@@ -7,6 +7,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 use toml_edit::{Document, InlineTable, Item, Table, Value};
 
+use super::error::Problems;
 use super::{Axis, MAX_CONFIGS, Scenario, ScenarioError};
 use crate::systems::{self, Mechanic, ParamMap, ParamSpec, ParamValue};
 
@@ -60,9 +61,10 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         message: e.message().trim().to_string(),
     })?;
     let root = doc.as_table();
+    let mut problems = Problems::default();
     for (key, _) in root.iter() {
         if !TOP_KEYS.contains(&key) {
-            return Err(ctx.invalid(
+            problems.push(ctx.invalid(
                 root.key(key).and_then(|k| k.span()),
                 key,
                 format!(
@@ -78,37 +80,6 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
             .and_then(|i| i.span())
             .or_else(|| root.key(key).and_then(|k| k.span()))
     };
-
-    let mechanic_name = match root.get("mechanic") {
-        None => {
-            return Err(ctx.invalid(
-                None,
-                "mechanic",
-                format!(
-                    "is missing; it names what to simulate, one of: {}",
-                    systems::names().join(", ")
-                ),
-            ));
-        }
-        Some(item) => item.as_str().ok_or_else(|| {
-            ctx.invalid(
-                span_of("mechanic"),
-                "mechanic",
-                "must be a string, e.g. \"gateway.challenge\"",
-            )
-        })?,
-    };
-    let mechanic = systems::find(mechanic_name).ok_or_else(|| {
-        ctx.invalid(
-            span_of("mechanic"),
-            "mechanic",
-            format!(
-                "\"{mechanic_name}\" is not a known mechanic{}; known: {}",
-                suggest(mechanic_name, systems::names().into_iter()),
-                systems::names().join(", ")
-            ),
-        )
-    })?;
 
     let string = |key: &str| -> Result<Option<String>, ScenarioError> {
         match root.get(key) {
@@ -133,75 +104,128 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
             },
         }
     };
-    let name = string("name")?.unwrap_or_else(|| {
+    let name = problems.ok(string("name")).flatten().unwrap_or_else(|| {
         path.file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "scenario".into())
     });
-    let description = string("description")?;
-    let seed = positive("seed", 0)?;
-    let trials = positive("trials", 1)?;
+    let description = problems.ok(string("description")).flatten();
+    let seed = problems.ok(positive("seed", 0)).flatten();
+    let trials = problems.ok(positive("trials", 1)).flatten();
+
+    let mechanic = match root.get("mechanic") {
+        None => Err(ctx.invalid(
+            None,
+            "mechanic",
+            format!(
+                "is missing; it names what to simulate, one of: {}",
+                systems::names().join(", ")
+            ),
+        )),
+        Some(item) => match item.as_str() {
+            None => Err(ctx.invalid(
+                span_of("mechanic"),
+                "mechanic",
+                "must be a string, e.g. \"gateway.challenge\"",
+            )),
+            Some(name) => systems::find(name).ok_or_else(|| {
+                ctx.invalid(
+                    span_of("mechanic"),
+                    "mechanic",
+                    format!(
+                        "\"{name}\" is not a known mechanic{}; known: {}",
+                        suggest(name, systems::names().into_iter()),
+                        systems::names().join(", ")
+                    ),
+                )
+            }),
+        },
+    };
+    // Without a mechanic there is nothing to check parameters against.
+    let Some(mechanic) = problems.ok(mechanic) else {
+        return Err(problems.into_error().expect("a problem was kept"));
+    };
 
     let specs = mechanic.params();
     let mut params = ParamMap::new();
-    let mut param_lines = Vec::new();
+    let mut param_lines: Vec<(String, usize)> = Vec::new();
     if let Some(item) = root.get("params") {
-        let table = section(&ctx, item, "params", span_of("params"))?;
-        walk(
-            &ctx,
-            mechanic,
-            specs,
-            table,
-            "",
-            "params",
-            &mut |path, value, span| {
-                let v = to_param(&ctx, path, value)?;
-                check(&ctx, specs, path, &v, span.clone())?;
-                param_lines.push((path.to_string(), ctx.line(span)));
-                params.set(path, v);
-                Ok(())
-            },
-        )?;
+        if let Some(table) = problems.ok(section(&ctx, item, "params", span_of("params"))) {
+            walk(
+                &ctx,
+                mechanic,
+                specs,
+                table,
+                "",
+                "params",
+                &mut problems,
+                &mut |path, value, span| {
+                    // `a.b = 1` and `"a.b" = 2` are two keys to TOML but
+                    // one parameter here: say so rather than keep the last.
+                    if let Some((_, first)) = param_lines.iter().find(|(p, _)| p == path) {
+                        return Err(twice(&ctx, span, path, *first));
+                    }
+                    param_lines.push((path.to_string(), ctx.line(span.clone())));
+                    let v = to_param(&ctx, path, value)?;
+                    check(&ctx, specs, path, &v, span.clone())?;
+                    params.set(path, v);
+                    Ok(())
+                },
+            );
+        }
     }
 
     let mut sweep: Vec<Axis> = Vec::new();
     if let Some(item) = root.get("sweep") {
-        let table = section(&ctx, item, "sweep", span_of("sweep"))?;
-        walk(
-            &ctx,
-            mechanic,
-            specs,
-            table,
-            "",
-            "sweep",
-            &mut |path, value, span| {
-                if params.get(path).is_some() {
-                    return Err(ctx.invalid(
-                        span,
-                        path,
-                        "is set in both [params] and [sweep]; keep one",
-                    ));
-                }
-                let values = axis_values(&ctx, specs, path, value, span.clone())?;
-                sweep.push(Axis {
-                    path: path.to_string(),
-                    values,
-                    line: ctx.line(span),
-                });
-                Ok(())
-            },
-        )?;
+        if let Some(table) = problems.ok(section(&ctx, item, "sweep", span_of("sweep"))) {
+            let mut seen: Vec<(String, usize)> = Vec::new();
+            walk(
+                &ctx,
+                mechanic,
+                specs,
+                table,
+                "",
+                "sweep",
+                &mut problems,
+                &mut |path, value, span| {
+                    if let Some((_, first)) = seen.iter().find(|(p, _)| p == path) {
+                        return Err(twice(&ctx, span, path, *first));
+                    }
+                    seen.push((path.to_string(), ctx.line(span.clone())));
+                    if param_lines.iter().any(|(p, _)| p == path) {
+                        return Err(ctx.invalid(
+                            span,
+                            path,
+                            "is set in both [params] and [sweep]; keep one",
+                        ));
+                    }
+                    let values = axis_values(&ctx, specs, path, value, span.clone())?;
+                    sweep.push(Axis {
+                        path: path.to_string(),
+                        values,
+                        line: ctx.line(span),
+                    });
+                    Ok(())
+                },
+            );
+        }
     }
     let count = sweep
         .iter()
         .try_fold(1usize, |acc, a| acc.checked_mul(a.values.len()));
     if count.is_none_or(|c| c > MAX_CONFIGS) {
-        return Err(ctx.invalid(
+        problems.push(ctx.invalid(
             span_of("sweep"),
             "sweep",
             format!("expands to more than {MAX_CONFIGS} configs; sweep fewer values"),
         ));
     }
+    // Combinations, charts and assertions are checked against a sound
+    // sweep only; against a broken one they would only repeat its faults.
+    if let Some(e) = problems.into_error() {
+        return Err(e);
+    }
+    let mut problems = Problems::default();
 
     let mut scenario = Scenario {
         path: path.to_path_buf(),
@@ -229,9 +253,21 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         scenario.prepare(&config)?;
     }
     let schema = first.schema();
-    scenario.charts = super::checks::charts(&ctx, root, &scenario.sweep, schema)?;
-    scenario.expectations = super::checks::expectations(&ctx, root, &scenario.sweep, schema)?;
-    Ok(scenario)
+    scenario.charts = super::checks::charts(&ctx, root, &scenario.sweep, schema, &mut problems);
+    scenario.expectations =
+        super::checks::expectations(&ctx, root, &scenario.sweep, schema, &mut problems);
+    problems.result(scenario)
+}
+
+/// The error for a parameter given twice.
+fn twice(ctx: &Ctx, span: Option<Range<usize>>, path: &str, first: usize) -> ScenarioError {
+    ctx.invalid(
+        span,
+        path,
+        format!(
+            "is given twice (first on line {first}); `a.b = …` and `\"a.b\" = …` name the same parameter: keep one"
+        ),
+    )
 }
 
 /// `[params]` / `[sweep]` as a table, whether written as a section or inline.
@@ -313,6 +349,7 @@ type Visit<'a> = dyn FnMut(&str, &Value, Option<Range<usize>>) -> Result<(), Sce
 /// Walk nested tables down to declared parameter paths and hand each one's
 /// value to `visit`. A path that is neither a parameter nor the prefix of
 /// one is an error listing the parameters.
+#[allow(clippy::too_many_arguments)]
 fn walk(
     ctx: &Ctx,
     mechanic: &dyn Mechanic,
@@ -320,8 +357,9 @@ fn walk(
     table: Entries,
     prefix: &str,
     section: &str,
+    problems: &mut Problems,
     visit: &mut Visit,
-) -> Result<(), ScenarioError> {
+) {
     for (key, span, entry) in table.list() {
         let path = if prefix.is_empty() {
             key.to_string()
@@ -336,18 +374,22 @@ fn walk(
         // parameter takes whatever value is there.
         if is_param {
             match entry.value() {
-                Some(v) => visit(&path, v, span)?,
-                None => return Err(ctx.invalid(span, &path, "must be a value, not a [section]")),
+                Some(v) => {
+                    if let Err(e) = visit(&path, v, span) {
+                        problems.push(e);
+                    }
+                }
+                None => problems.push(ctx.invalid(span, &path, "must be a value, not a [section]")),
             }
         } else if let (true, Some(inner)) = (is_prefix, entry.as_entries()) {
-            walk(ctx, mechanic, specs, inner, &path, section, visit)?;
+            walk(ctx, mechanic, specs, inner, &path, section, problems, visit);
         } else {
             let what = if section == "sweep" {
                 "sweep over"
             } else {
                 "set"
             };
-            return Err(ctx.invalid(
+            problems.push(ctx.invalid(
                 span,
                 &path,
                 format!(
@@ -359,7 +401,6 @@ fn walk(
             ));
         }
     }
-    Ok(())
 }
 
 /// Whether the declared path `spec` covers `path`: the same path, or a
@@ -470,10 +511,12 @@ fn axis_values(
                 }
             };
             let (from, to, step) = (int("from", None)?, int("to", None)?, int("step", Some(1))?);
+            // In i128: the span of two i64 does not fit an i64.
+            let (from, to, step) = (i128::from(from), i128::from(to), i128::from(step));
             if step == 0 || (to - from).signum() * step.signum() < 0 {
                 return Err(ctx.invalid(span, path, format!("range from {from} to {to} by {step} never arrives; the step must be non-zero and point from `from` towards `to`")));
             }
-            if (to - from) / step >= MAX_AXIS {
+            if (to - from) / step >= i128::from(MAX_AXIS) {
                 return Err(ctx.invalid(
                     span,
                     path,
@@ -483,7 +526,7 @@ fn axis_values(
             let mut out = Vec::new();
             let mut x = from;
             while (step > 0 && x <= to) || (step < 0 && x >= to) {
-                let pv = ParamValue::Int(x);
+                let pv = ParamValue::Int(x as i64);
                 check(ctx, specs, path, &pv, span.clone())?;
                 out.push(pv);
                 x += step;

@@ -174,3 +174,122 @@ series = "actor.trait"
         "{e}"
     );
 }
+
+const SWEPT: &str =
+    "mechanic = \"gateway.challenge\"\n[sweep]\n\"opposition.challenge\" = [0, 2, 4]\n";
+
+#[test]
+fn nan_and_infinite_bounds_are_refused() {
+    for bound in [
+        "at_least = nan",
+        "at_most = inf",
+        "at_least = -inf",
+        "between = [0.1, nan]",
+        "between = [-inf, 0.5]",
+        "max_step = { along = \"opposition.challenge\", step = nan }",
+        "max_step = { along = \"opposition.challenge\", step = inf }",
+    ] {
+        let e = error(&format!(
+            "{SWEPT}[[expect]]\nmetric = \"p_success\"\n{bound}\n"
+        ));
+        assert!(e.starts_with("s.toml:6:"), "{bound}: {e}");
+        assert!(e.contains("finite number"), "{bound}: {e}");
+        assert!(e.contains("`expect[1]."), "{bound}: {e}");
+    }
+}
+
+#[test]
+fn negative_max_step_is_refused() {
+    let e = error(&format!(
+        "{SWEPT}[[expect]]\nmetric = \"p_success\"\nmax_step = {{ along = \"opposition.challenge\", step = -0.1 }}\n"
+    ));
+    assert!(
+        e.starts_with("s.toml:6:") && e.contains("`expect[1].max_step`") && e.contains("negative"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_keys_inside_assertion_tables_are_refused() {
+    let e = error(&format!(
+        "{SWEPT}[[expect]]\nmetric = \"p_success\"\nmonotonic = {{ along = \"opposition.challenge\", direction = \"decreasing\", strict = true }}\n"
+    ));
+    assert!(
+        e.contains("`expect[1].monotonic`") && e.contains("unknown key `strict`"),
+        "{e}"
+    );
+    let e = error(&format!(
+        "{SWEPT}[[expect]]\nmetric = \"p_success\"\nmax_step = {{ along = \"opposition.challenge\", step = 0.2, stepp = 1 }}\n"
+    ));
+    assert!(e.contains("unknown key `stepp`"), "{e}");
+}
+
+#[test]
+fn a_parameter_given_twice_in_two_spellings_is_refused() {
+    let e =
+        error("mechanic = \"gateway.challenge\"\n[params]\nactor.trait = 2\n\"actor.trait\" = 3\n");
+    assert!(
+        e.starts_with("s.toml:4:") && e.contains("`actor.trait` is given twice (first on line 3)"),
+        "{e}"
+    );
+    let e = error(
+        "mechanic = \"gateway.challenge\"\n[sweep]\n\"opposition.challenge\" = [1]\n[sweep.opposition]\nchallenge = [2]\n",
+    );
+    assert!(
+        e.contains("`opposition.challenge` is given twice (first on line 3)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn every_mistake_in_a_file_is_reported() {
+    let text = "mechanic = \"gateway.challenge\"\ntrails = 5\n[params]\nactor.trate = 2\nactor.essence = 9\n[sweep]\nraises = []\n[[chart]]\nkind = \"pie\"\n[[expect]]\nmetric = \"p_sucess\"\nat_least = nan\n";
+    let e = match parse(text) {
+        Err(e) => e,
+        Ok(_) => panic!("accepted"),
+    };
+    let lines: Vec<usize> = e.all().iter().map(|p| p.line()).collect();
+    // The chart and assertion are checked only against a sound sweep.
+    assert_eq!(lines, [2, 4, 5, 7], "{e}");
+    let text = format!(
+        "{SWEPT}[[chart]]\nkind = \"pie\"\ncolour = \"red\"\n[[expect]]\nmetric = \"p_sucess\"\nat_least = nan\nwhy = 3\n"
+    );
+    let e = parse(&text).err().unwrap();
+    let msg = e.to_string();
+    assert_eq!(e.all().len(), 5, "{msg}");
+    for want in [
+        "s.toml:5: `chart[1].kind`",
+        "s.toml:6: `chart[1].colour`",
+        "`expect[1].metric`",
+        "`expect[1].at_least`",
+        "`expect[1].why`",
+    ] {
+        assert!(msg.contains(want), "{want} missing from\n{msg}");
+    }
+}
+
+#[test]
+fn two_charts_with_one_file_are_refused() {
+    let chart = "[[chart]]\nkind = \"line\"\nmetric = \"p_success\"\nx = \"opposition.challenge\"\nfile = \"same\"\n";
+    let e = error(&format!("{SWEPT}{chart}{chart}"));
+    assert!(
+        e.starts_with("s.toml:13:")
+            && e.contains("\"same\" is the file of another chart too (line 8)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn ranges_at_the_ends_of_i64_do_not_overflow() {
+    for range in [
+        "{ from = -9223372036854775808, to = 9223372036854775807 }",
+        "{ from = 9223372036854775807, to = -9223372036854775808, step = -1 }",
+        "{ from = 9223372036854775807, to = 9223372036854775807 }",
+        "{ from = 0, to = 9223372036854775807, step = 9223372036854775807 }",
+    ] {
+        let e = error(&format!(
+            "mechanic = \"gateway.challenge\"\n[sweep]\nraises = {range}\n"
+        ));
+        assert!(e.starts_with("s.toml:3:"), "{range}: {e}");
+    }
+}

@@ -24,14 +24,22 @@ pub struct Precision {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
     pub seed: u64,
-    /// Trials per config (ignored in precision mode).
+    /// Trials per config; in precision mode, the first round's.
     pub trials: u64,
     pub precision: Option<Precision>,
 }
 
-/// Told how many trials are done, from any thread.
+/// Told how the work goes, from any thread; asked whether to stop.
 pub trait Progress: Sync {
+    /// `trials` more Monte Carlo trials are done.
     fn advance(&self, trials: u64);
+    /// `configs` more configs are solved exactly.
+    fn solved(&self, _configs: u64) {}
+    /// Whether the run should stop (Ctrl-C): workers check before each
+    /// chunk, and the caller must then discard the partial tallies.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 impl Progress for () {
@@ -57,8 +65,11 @@ fn run_chunks(
     (from..to)
         .into_par_iter()
         .map(|k| {
-            let mut rng = DiceRng::for_chunk(seed, c as u64, k);
             let mut tally = Tally::new(fields);
+            if progress.stopped() {
+                return tally;
+            }
+            let mut rng = DiceRng::for_chunk(seed, c as u64, k);
             let n = chunk_len(total, k);
             model.simulate(&mut rng, n, &mut tally);
             progress.advance(n);
@@ -83,37 +94,49 @@ pub fn simulate(
                 run_chunks(m, plan.seed, c, 0, chunks, plan.trials, progress)
             })
             .collect(),
-        Some(target) => simulate_to_precision(models, plan.seed, target, progress),
+        Some(target) => simulate_to_precision(models, plan.seed, plan.trials, target, progress),
     }
 }
 
-/// Precision mode. Every config runs in rounds that double its chunk count
-/// (16 chunks first); after each round its headline interval is checked.
-/// Round boundaries depend only on chunk counts, so the stopping point, and
-/// so the result, is the same for any thread count.
+/// Precision mode. Every config runs in rounds that double its trials,
+/// from `first` trials up to `target.max_trials` exactly; after each round
+/// its headline interval is checked. A round of `n` trials gives the tally
+/// a fixed run of `n` trials gives (the same chunks; a short last chunk is
+/// run again, longer, in the next round), so the stopping point, and so the
+/// result, is the same for any thread count.
 fn simulate_to_precision(
     models: &[(usize, &dyn Model)],
     seed: u64,
+    first: u64,
     target: Precision,
     progress: &dyn Progress,
 ) -> Vec<Tally> {
-    let max_chunks = target.max_trials.div_ceil(CHUNK).max(1);
-    let total = max_chunks * CHUNK;
+    let cap = target.max_trials.max(1);
     models
         .par_iter()
         .map(|&(c, m)| {
             let headline = &m.schema().metrics[0];
-            let mut tally = Tally::new(m.schema().fields.len());
-            let mut done = 0u64;
-            let mut next = 16u64.min(max_chunks);
+            let fields = m.schema().fields.len();
+            // Whole chunks done so far, kept across rounds.
+            let mut whole = Tally::new(fields);
+            let mut whole_chunks = 0u64;
+            let mut n = first.clamp(1, cap);
             loop {
-                tally += &run_chunks(m, seed, c, done, next, total, progress);
-                done = next;
-                let est = stats::estimate(headline, &tally);
-                if est.half_width() < target.half_width || done >= max_chunks {
+                let full = n / CHUNK;
+                whole += &run_chunks(m, seed, c, whole_chunks, full, n, progress);
+                whole_chunks = full;
+                let mut tally = whole.clone();
+                if n % CHUNK > 0 {
+                    tally += &run_chunks(m, seed, c, full, full + 1, n, progress);
+                }
+                if progress.stopped() {
                     return tally;
                 }
-                next = (done * 2).min(max_chunks);
+                let est = stats::estimate(headline, &tally);
+                if est.half_width() < target.half_width || n >= cap {
+                    return tally;
+                }
+                n = n.saturating_mul(2).min(cap);
             }
         })
         .collect()

@@ -156,8 +156,8 @@ fn expression(args: &OddsArgs) -> anyhow::Result<Outcome> {
             }
         }
     }
-    let expr =
-        Expr::parse(&text).map_err(|e| anyhow!("not a dice expression:\n{}", e.picture()))?;
+    let expr = Expr::parse(&text)
+        .map_err(|e| anyhow!("not a dice expression:\n{}", indented(&e.picture())))?;
     let params = expr.params();
     let mut values = ParamMap::new();
     values.set("expr", ParamValue::Str(text.clone()));
@@ -193,7 +193,7 @@ fn expression(args: &OddsArgs) -> anyhow::Result<Outcome> {
         } else {
             ""
         };
-        anyhow!("cannot roll this:\n{}{hint}", e.picture())
+        anyhow!("cannot roll this:\n{}{hint}", indented(&e.picture()))
     })?;
     let model = systems::find("dice.roll")
         .expect("dice.roll is registered")
@@ -403,6 +403,16 @@ fn number(x: f64) -> String {
     } else {
         format!("{x:.6}")
     }
+}
+
+/// An expression's picture with its caret, indented so the error printer
+/// keeps it under the line it belongs to (and the caret in its column).
+fn indented(picture: &str) -> String {
+    picture
+        .lines()
+        .map(|l| format!("  {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]

@@ -7,11 +7,12 @@
 
 mod answer;
 
-use anyhow::{Context, bail};
+use anyhow::{anyhow, bail};
 use oddsmith::report::{self, Basis};
 use oddsmith::sim::{self, Plan};
 use oddsmith::stats;
-use oddsmith::systems::gateway::{Contest, Pool, model};
+use oddsmith::systems::gateway::notation::{parse_pool, parse_raises};
+use oddsmith::systems::gateway::{Contest, model};
 
 use super::{OddsArgs, Outcome};
 
@@ -60,68 +61,10 @@ struct GatewayArgs {
     seed: u64,
 }
 
-/// `NdK+M` / `NdK-M` / `NdK` with K = 8: N d8 keep highest, plus M.
-fn parse_pool(flag: &str, text: &str) -> anyhow::Result<Pool> {
-    let bad = || {
-        format!(
-            "--{flag} {text:?} is not a Gateway roll; write N d8 keep highest plus M as NdK+M, e.g. 3d8+2 (N 1..=20)"
-        )
-    };
-    let t = text.trim().to_ascii_lowercase();
-    let (dice, rest) = t.split_once('d').with_context(bad)?;
-    let dice: u32 = dice
-        .parse()
-        .ok()
-        .filter(|n| (1..=20).contains(n))
-        .with_context(bad)?;
-    let (sides, bonus) = match rest.find(['+', '-']) {
-        Some(i) => (
-            &rest[..i],
-            rest[i..]
-                .trim_start_matches('+')
-                .parse::<i64>()
-                .ok()
-                .with_context(bad)?,
-        ),
-        None => (rest, 0),
-    };
-    if sides != "8" {
-        bail!("--{flag} {text:?}: Gateway rolls d8s only (got d{sides})");
-    }
-    Ok(Pool { dice, bonus })
-}
-
-/// `2`, `0..3` or `0..=3` (both inclusive), within 0..=10.
-fn parse_raises(text: &str) -> anyhow::Result<Vec<u32>> {
-    let bad = || {
-        format!(
-            "--raises {text:?}: give a number or an inclusive range such as 0..3, within 0..=10"
-        )
-    };
-    let (lo, hi) = match text.split_once("..") {
-        Some((a, b)) => (
-            a.trim().parse::<u32>().ok().with_context(bad)?,
-            b.trim_start_matches('=')
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .with_context(bad)?,
-        ),
-        None => {
-            let n = text.trim().parse::<u32>().ok().with_context(bad)?;
-            (n, n)
-        }
-    };
-    if lo > hi || hi > 10 {
-        bail!(bad());
-    }
-    Ok((lo..=hi).collect())
-}
-
 fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
-    let actor = parse_pool("actor", &args.actor)?;
-    let vs = parse_pool("vs", &args.vs)?;
-    let raises = parse_raises(&args.raises)?;
+    let actor = parse_pool(&args.actor).map_err(|e| anyhow!("--actor {e}"))?;
+    let vs = parse_pool(&args.vs).map_err(|e| anyhow!("--vs {e}"))?;
+    let raises = parse_raises(&args.raises).map_err(|e| anyhow!("--raises {e}"))?;
     println!(
         "gateway: highest of {} vs highest of {}; success on equal or better, +2 to the opposition per raise{}",
         args.actor,
@@ -177,33 +120,4 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
         );
     }
     Ok(Outcome::Fine)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pools_and_raises_parse() {
-        assert_eq!(
-            parse_pool("actor", "3d8+2").unwrap(),
-            Pool { dice: 3, bonus: 2 }
-        );
-        assert_eq!(
-            parse_pool("actor", "2D8-1").unwrap(),
-            Pool { dice: 2, bonus: -1 }
-        );
-        assert_eq!(
-            parse_pool("actor", "1d8").unwrap(),
-            Pool { dice: 1, bonus: 0 }
-        );
-        assert!(parse_pool("actor", "3d6+2").is_err());
-        assert!(parse_pool("actor", "0d8").is_err());
-        assert!(parse_pool("actor", "three").is_err());
-        assert_eq!(parse_raises("0..3").unwrap(), vec![0, 1, 2, 3]);
-        assert_eq!(parse_raises("1..=2").unwrap(), vec![1, 2]);
-        assert_eq!(parse_raises("4").unwrap(), vec![4]);
-        assert!(parse_raises("3..1").is_err());
-        assert!(parse_raises("0..11").is_err());
-    }
 }

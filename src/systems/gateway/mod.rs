@@ -6,6 +6,7 @@
 
 #[macro_use]
 mod challenge;
+pub mod notation;
 pub mod scene;
 
 pub use challenge::*;

@@ -1,0 +1,318 @@
+//! Reading a run back (`report`, `diff`) validates before it trusts: a
+//! damaged or foreign `results.parquet`, an edited `scenario.toml` or a
+//! manifest that does not match is bad input (exit 2) naming the file,
+//! never a panic; `diff` compares only like runs and orders its findings.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::*;
+use polars::prelude::*;
+
+/// Run `text` (exact) into `dir/name`.
+fn run_exact(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let s = scenario(dir, &format!("{name}.toml"), text);
+    let out = dir.join(name);
+    let o = oddsmith(&[
+        "run",
+        s.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--mode",
+        "exact",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    out
+}
+
+const GATEWAY: &str = "mechanic = \"gateway.challenge\"\n[sweep]\nraises = [0, 1, 2]\n";
+
+/// `report DIR` and `diff DIR DIR` both refuse with exit 2, naming
+/// `file` and saying `what`.
+fn both_refuse(dir: &Path, file: &str, what: &str) {
+    for args in [
+        vec!["report", dir.to_str().unwrap()],
+        vec!["diff", dir.to_str().unwrap(), dir.to_str().unwrap()],
+    ] {
+        let o = oddsmith(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(file) && err.contains(what), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn damaged_parquet_files_are_bad_input_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_exact(dir.path(), "run", GATEWAY);
+    let parquet = out.join("results.parquet");
+    let good = std::fs::read(&parquet).unwrap();
+    // Cut short, emptied, replaced by text.
+    for bytes in [
+        good[..good.len() / 2].to_vec(),
+        Vec::new(),
+        b"not parquet".to_vec(),
+    ] {
+        std::fs::write(&parquet, &bytes).unwrap();
+        both_refuse(&out, "results.parquet", "");
+    }
+    // Single bytes flipped all through the file: never a panic; each is
+    // refused or, where the byte held nothing read, the run reads as it was.
+    let mut refused = 0;
+    for at in (0..good.len()).step_by(good.len() / 97 + 1) {
+        let mut bytes = good.clone();
+        bytes[at] ^= 0x5a;
+        std::fs::write(&parquet, &bytes).unwrap();
+        let o = oddsmith(&["diff", out.to_str().unwrap(), out.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "byte {at}: {err}");
+        match o.status.code() {
+            Some(2) => {
+                assert!(err.contains("results.parquet"), "byte {at}: {err}");
+                refused += 1;
+            }
+            Some(0) => {}
+            other => panic!("byte {at}: exit {other:?}: {err}"),
+        }
+    }
+    assert!(refused > 10, "only {refused} damaged files refused");
+}
+
+/// Rewrite `results.parquet` in `out` through `edit`.
+fn edit_parquet(out: &Path, edit: impl FnOnce(DataFrame) -> DataFrame) {
+    let path = out.join("results.parquet");
+    let df = ParquetReader::new(std::fs::File::open(&path).unwrap())
+        .finish()
+        .unwrap();
+    let mut df = edit(df);
+    ParquetWriter::new(std::fs::File::create(&path).unwrap())
+        .finish(&mut df)
+        .unwrap();
+}
+
+/// A change to the long table.
+type Edit = Box<dyn Fn(DataFrame) -> DataFrame>;
+
+/// `df` with `column` in place of its namesake.
+fn replace(mut df: DataFrame, column: Column) -> DataFrame {
+    df.with_column(column).unwrap();
+    df
+}
+
+#[test]
+fn parquet_that_does_not_hold_this_run_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_exact(dir.path(), "run", GATEWAY);
+    let good = std::fs::read(out.join("results.parquet")).unwrap();
+    let reset = || std::fs::write(out.join("results.parquet"), &good).unwrap();
+    let cases: Vec<(&str, Edit)> = vec![
+        (
+            "sum to 0.5",
+            Box::new(|df| {
+                let p: Vec<f64> = df
+                    .column("probability")
+                    .unwrap()
+                    .f64()
+                    .unwrap()
+                    .into_no_null_iter()
+                    .map(|p| p * 0.5)
+                    .collect();
+                replace(df, Column::new("probability".into(), p))
+            }),
+        ),
+        (
+            "appears twice",
+            Box::new(|df| df.vstack(&df.head(Some(1))).unwrap()),
+        ),
+        (
+            "is not an outcome",
+            Box::new(|df| {
+                let mut fields: Vec<String> = df
+                    .column("field")
+                    .unwrap()
+                    .str()
+                    .unwrap()
+                    .iter()
+                    .map(|f| f.unwrap().to_string())
+                    .collect();
+                fields[0] = "luck".into();
+                replace(df, Column::new("field".into(), fields))
+            }),
+        ),
+        (
+            "does not exist",
+            Box::new(|df| {
+                let c: Vec<u64> = df
+                    .column("config_id")
+                    .unwrap()
+                    .u64()
+                    .unwrap()
+                    .into_no_null_iter()
+                    .map(|c| c + 100)
+                    .collect();
+                replace(df, Column::new("config_id".into(), c))
+            }),
+        ),
+        (
+            "has no column `raises`",
+            Box::new(|df| df.drop("raises").unwrap()),
+        ),
+        (
+            "wrong type",
+            Box::new(|df| {
+                let v = df
+                    .column("value")
+                    .unwrap()
+                    .cast(&DataType::Float64)
+                    .unwrap();
+                replace(df, v)
+            }),
+        ),
+    ];
+    for (what, edit) in cases {
+        reset();
+        edit_parquet(&out, edit);
+        both_refuse(&out, "results.parquet", what);
+    }
+    // Another run's parquet: same mechanic, other sweep values.
+    let other = run_exact(
+        dir.path(),
+        "other",
+        "mechanic = \"gateway.challenge\"\n[sweep]\nraises = [5, 6, 7]\n",
+    );
+    std::fs::copy(other.join("results.parquet"), out.join("results.parquet")).unwrap();
+    both_refuse(&out, "results.parquet", "but in scenario.toml it is");
+}
+
+#[test]
+fn an_edited_scenario_copy_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_exact(dir.path(), "run", GATEWAY);
+    let text = std::fs::read_to_string(out.join("scenario.toml")).unwrap();
+    // Still a valid scenario with the same sweep, but not what ran.
+    std::fs::write(
+        out.join("scenario.toml"),
+        text.replace("[sweep]", "[params]\nactor.background = 3\n[sweep]"),
+    )
+    .unwrap();
+    both_refuse(&out, "scenario.toml", "was changed after the run");
+}
+
+#[test]
+fn a_manifest_of_another_run_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_exact(dir.path(), "run", GATEWAY);
+    let manifest = out.join("manifest.json");
+    let good = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, good.replace("\"configs\": 3", "\"configs\": 4")).unwrap();
+    both_refuse(&out, "manifest.json", "says 4 configs");
+    std::fs::write(
+        &manifest,
+        good.replace("\"mode\": \"exact\"", "\"mode\": 7"),
+    )
+    .unwrap();
+    both_refuse(&out, "manifest.json", "not a manifest oddsmith wrote");
+    std::fs::write(&manifest, "{").unwrap();
+    both_refuse(&out, "manifest.json", "not a manifest oddsmith wrote");
+}
+
+#[test]
+fn diff_refuses_unlike_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let gateway = run_exact(dir.path(), "gateway", GATEWAY);
+    let statements = run_exact(
+        dir.path(),
+        "statements",
+        "mechanic = \"statements.statement\"\n[sweep]\nfavouring = [1, 2, 3]\n",
+    );
+    let other_sweep = run_exact(
+        dir.path(),
+        "other",
+        "mechanic = \"gateway.challenge\"\n[sweep]\n\"opposition.challenge\" = [0, 1, 2]\n",
+    );
+    for (other, what) in [
+        (&statements, "different mechanics"),
+        (&other_sweep, "sweep different parameters"),
+    ] {
+        let o = oddsmith(&["diff", gateway.to_str().unwrap(), other.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+        assert!(stderr(&o).contains(what), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn diff_reports_configs_in_one_run_only_as_a_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = run_exact(dir.path(), "old", GATEWAY);
+    let new = run_exact(
+        dir.path(),
+        "new",
+        "mechanic = \"gateway.challenge\"\n[sweep]\nraises = [0, 1, 2, 3]\n",
+    );
+    let o = oddsmith(&["diff", old.to_str().unwrap(), new.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains(&format!("only in {}: raises = 3", new.display())),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("no metric moved"), "{}", stdout(&o));
+}
+
+#[test]
+fn diff_prints_biggest_moves_first_and_writes_them_as_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = "[sweep]\n\"actor.background\" = [0, 1, 3]\nraises = [0, 1]\n";
+    let old = run_exact(
+        dir.path(),
+        "old",
+        &format!(
+            "mechanic = \"gateway.challenge\"\n[params]\nactor.background_relevance = \"full\"\n{sweep}"
+        ),
+    );
+    let new = run_exact(
+        dir.path(),
+        "new",
+        &format!(
+            "mechanic = \"gateway.challenge\"\n[params]\nactor.background_relevance = \"partial\"\n{sweep}"
+        ),
+    );
+    let csv = dir.path().join("moves.csv");
+    let o = oddsmith(&[
+        "diff",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let printed: Vec<f64> = stdout(&o)
+        .lines()
+        .filter_map(|l| l.split("(change ").nth(1))
+        .map(|rest| rest.split(',').next().unwrap().parse::<f64>().unwrap())
+        .collect();
+    assert_eq!(printed.len(), 6, "{}", stdout(&o));
+    assert!(
+        printed.windows(2).all(|w| w[0].abs() >= w[1].abs()),
+        "not biggest first: {printed:?}"
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        text.starts_with("status,config,metric,old,new,change,allowed\n"),
+        "{text}"
+    );
+    let rows = text.lines().skip(1).count();
+    assert_eq!(rows, 6, "{text}");
+    assert!(
+        text.lines().nth(1).unwrap().starts_with("moved,\""),
+        "{text}"
+    );
+    assert!(
+        entries(dir.path())
+            .iter()
+            .all(|n| !n.starts_with(".oddsmith"))
+    );
+}
