@@ -125,7 +125,8 @@ fn p_action_by_faces(roller: (u32, i64), target: (u32, i64), raises: i64, adv: i
 /// the initiative holder acts first; Climax when the advantage reaches the
 /// ladder, Anticlimax when behind at ladder 0, else Edge with `raises`;
 /// the ladder drops by one a round; the side that alone succeeds takes the
-/// initiative. Returns P(winner, rounds, final edge).
+/// initiative, and of two successful Edges the one with more raises (equal:
+/// the holder keeps it). Returns P(winner, rounds, final edge).
 #[allow(clippy::too_many_arguments)]
 fn enumerate_scene(
     sides: [(u32, i64); 2],
@@ -182,8 +183,10 @@ fn enumerate_scene(
         if round >= cap {
             *out.entry((STALEMATE, round, e)).or_default() += q;
         } else {
+            let other = 1 - holder;
             let holder = match ok {
-                [false, true] => 1 - holder,
+                [false, true] => other,
+                [true, true] if raises[other] > raises[holder] => other,
                 _ => holder,
             };
             enumerate_scene(sides, raises, ladder, e, holder, round + 1, cap, q, out);
@@ -244,8 +247,8 @@ fn edge_counts_once_two_round_scene_equals_enumeration() {
         enumerate_scene(
             sides,
             raises,
-            duel.ladder,
-            duel.start_edge,
+            duel.drama().ladder,
+            duel.drama().start_edges[1],
             first,
             1,
             2,

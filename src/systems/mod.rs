@@ -12,6 +12,7 @@ pub mod cgg;
 pub mod cortex;
 pub mod gateway;
 mod params;
+pub mod policy;
 pub mod questworlds;
 mod schema;
 pub mod statements;
@@ -57,6 +58,7 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
     &[
         &gateway::Challenge,
         &gateway::Scene,
+        &gateway::Ensemble,
         &cortex::basic::BasicAction,
         &cortex::contested::ContestedAction,
         &cortex::timed::TimedAction,
