@@ -5,14 +5,13 @@
 //! `gateway.ensemble` share one round function; only the keys and the
 //! outcome fields differ.
 
-use super::engine::{
-    Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, Outcome, SceneRounds, Start, f_edge, f_essence,
-};
+use super::engine::SceneRounds;
 use super::entity::{
     AID_NAMES, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params, entity,
     policy_at,
 };
 use super::rules::{POLICY_EXPECTS, Policy, check_policy, shorthand_policy, toml_form};
+use super::state::{Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, Outcome, Start, f_edge, f_essence};
 use super::{Pick, TIE_NAMES, pick, project, tie_from};
 use crate::dice::DiceRng;
 use crate::dist::{Marginals, play};
@@ -94,7 +93,7 @@ const SCENE: [ParamSpec; 5] = [
 static PARAMS: [ParamSpec; 33] = concat_params(&[&A, &A_SHORT, &B, &B_SHORT, &SCENE]);
 
 /// Values of the `winner` field (the engine's: A is its PC, B its key).
-pub use super::engine::{
+pub use super::state::{
     KEY_CLIMAX as B_CLIMAX, KEY_ESCAPE as B_ESCAPE, PCS_CLIMAX as A_CLIMAX, PCS_ESCAPE as A_ESCAPE,
     STALEMATE,
 };

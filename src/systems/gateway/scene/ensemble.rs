@@ -5,15 +5,16 @@
 //! Monte Carlo always; exact (the duel's chain, K's roll summed over its
 //! top die) for up to [`MAX_EXACT_PCS`] PCs within the state limit.
 
-use super::engine::{
-    Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, KEY_CLIMAX, MAX_PCS, Outcome, PCS_CLIMAX,
-    SceneRounds, Start, f_edge,
-};
+use super::engine::SceneRounds;
 use super::entity::{
     AID_NAMES, Entity, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params,
     entity, policy_at, table_entries,
 };
 use super::rules::{POLICY_EXPECTS, check_policy, shorthand_policy};
+use super::state::{
+    Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, KEY_CLIMAX, MAX_PCS, Outcome, PCS_CLIMAX, Start,
+    f_edge,
+};
 use super::{Pick, TIE_NAMES, pick, project, tie_from};
 use crate::dice::DiceRng;
 use crate::dist::{Marginals, play};

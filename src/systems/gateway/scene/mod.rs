@@ -20,19 +20,21 @@ pub mod effect;
 pub mod engine;
 mod ensemble;
 pub mod rules;
+pub mod state;
 #[cfg(test)]
 mod tests;
 
 pub use duel::{
     A_CLIMAX, A_ESCAPE, B_CLIMAX, B_ESCAPE, Duel, STALEMATE, SceneMechanic, drama_from, duel_from,
 };
-pub use engine::{Drama, MAX_PCS, MAX_STATES, SceneRounds, Start, Tie, edged};
+pub use engine::SceneRounds;
 pub use ensemble::{Ensemble, EnsembleMechanic, ensemble_from};
 pub use entity::{Entity, Spend};
+pub use state::{Drama, MAX_PCS, MAX_STATES, Start, Tie, edged};
 
 use crate::dist::Marginals;
 use crate::systems::{Args, ParamError};
-use engine::{F_WINNER, KEY_ESCAPE, Outcome, PCS_ESCAPE};
+use state::{F_WINNER, KEY_ESCAPE, Outcome, PCS_ESCAPE};
 
 /// Names of the initiative tie rules.
 const TIE_NAMES: &[&str] = &["raises", "edge"];
