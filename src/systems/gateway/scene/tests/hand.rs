@@ -417,3 +417,36 @@ fn ensemble_tables_say_what_is_wrong() {
     let e = ensemble_from(&ParamMap::new()).err().unwrap();
     assert_eq!(e.key, "pcs");
 }
+
+#[test]
+fn a_partial_background_costs_a_forced_raise_acting_and_two_points_targeted() {
+    // A: 2d8 + 3 with a partially relevant background and equipment 5
+    // (capped at +2). Acting, A's Edge is 2d8 + 5 against B's 3d8 + 2 for
+    // the forced raise; targeted, A defends with 2d8 + 5 − 2.
+    use crate::systems::gateway::{Contest, Pool};
+    let d = duel(pv(&[
+        ("a.trait", s("partial")),
+        ("a.background", Int(3)),
+        ("a.background_relevance", s("partial")),
+        ("a.equipment", Int(5)),
+        ("initiative", s("a")),
+    ]));
+    let r = &d.rounds;
+    let ok = |state: &State, beat: u8| {
+        let mut law = Vec::new();
+        r.law(1, state, &mut law);
+        law.iter()
+            .find(|(roll, _)| roll.beat() == Some(beat))
+            .map_or(0.0, |(_, p)| *p)
+    };
+    let want = |a: Pool, b: Pool| {
+        let (w, n) = Contest::new(a, b, 0, 0).success_fraction();
+        w as f64 / n as f64
+    };
+    let s0 = r.start();
+    let a = ok(&s0, 1 << KEY);
+    assert!((a - want(Pool { dice: 2, bonus: 5 }, Pool { dice: 3, bonus: 2 })).abs() < 1e-15);
+    let s1 = go(step(r, 1, &s0, 0));
+    let b = ok(&s1, 1 << 1);
+    assert!((b - want(Pool { dice: 3, bonus: 0 }, Pool { dice: 2, bonus: 3 })).abs() < 1e-15);
+}
