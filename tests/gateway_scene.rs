@@ -125,7 +125,8 @@ fn p_action_by_faces(roller: (u32, i64), target: (u32, i64), raises: i64, adv: i
 /// the initiative holder acts first; Climax when the advantage reaches the
 /// ladder, Anticlimax when behind at ladder 0, else Edge with `raises`;
 /// the ladder drops by one a round; the side that alone succeeds takes the
-/// initiative. Returns P(winner, rounds, final edge).
+/// initiative, and of two successful Edges the one with more raises (equal:
+/// the holder keeps it). Returns P(winner, rounds, final edge).
 #[allow(clippy::too_many_arguments)]
 fn enumerate_scene(
     sides: [(u32, i64); 2],
@@ -182,8 +183,10 @@ fn enumerate_scene(
         if round >= cap {
             *out.entry((STALEMATE, round, e)).or_default() += q;
         } else {
+            let other = 1 - holder;
             let holder = match ok {
-                [false, true] => 1 - holder,
+                [false, true] => other,
+                [true, true] if raises[other] > raises[holder] => other,
                 _ => holder,
             };
             enumerate_scene(sides, raises, ladder, e, holder, round + 1, cap, q, out);
@@ -244,8 +247,8 @@ fn edge_counts_once_two_round_scene_equals_enumeration() {
         enumerate_scene(
             sides,
             raises,
-            duel.ladder,
-            duel.start_edge,
+            duel.drama().ladder,
+            duel.drama().start_edges[1],
             first,
             1,
             2,
@@ -275,4 +278,120 @@ fn edge_counts_once_two_round_scene_equals_enumeration() {
             }
         }
     }
+}
+
+// ---- Policies as scenario values: sweeps, labels, bad input ----
+
+/// The shipped strategies table: every config exact, labelled by the
+/// strategies' names, and A/B-symmetric (a coin gives the first
+/// initiative): P(A wins | X against Y) = P(B wins | Y against X).
+#[test]
+fn strategies_table_is_exact_labelled_and_symmetric() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = oddsmith(&[
+        "run",
+        "scenarios/gateway-strategies.toml",
+        "--out",
+        out.to_str().unwrap(),
+        "--mode",
+        "exact",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = csv_rows(&out.join("summary.csv"));
+    let names = ["straight", "set-up", "rush", "stall"];
+    assert_eq!(rows.len(), 11 * names.len() * names.len());
+    let at = |ladder: i64, a: &str, b: &str| {
+        rows.iter()
+            .find(|r| r["ladder"] == ladder.to_string() && r["a.policy"] == a && r["b.policy"] == b)
+            .unwrap_or_else(|| panic!("no row {ladder} {a} {b}"))
+    };
+    for ladder in 2..=12 {
+        for a in names {
+            for b in names {
+                let x: f64 = at(ladder, a, b)["p_a_wins"].parse().unwrap();
+                let y: f64 = at(ladder, b, a)["p_b_wins"].parse().unwrap();
+                assert!((x - y).abs() < 1e-9, "{ladder} {a} {b}: {x} vs {y}");
+            }
+        }
+    }
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains("| straight | set-up |"),
+        "labels in the report"
+    );
+}
+
+const STRATEGY_SWEEP: &str = r#"
+mechanic = "gateway.scene"
+[params]
+ladder = 4
+[sweep]
+"a.policy" = [
+  [{ effect = "climax" }, { effect = "edge" }],
+  { name = "setter", rules = [{ effect = "climax" }, { effect = "setup", when = "no-free-raise" }, { effect = "edge" }] },
+]
+[[expect]]
+where = { "a.policy" = "setter" }
+metric = "p_a_wins"
+at_most = 0.6
+"#;
+
+#[test]
+fn a_sweep_over_policies_runs_and_a_where_names_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scenario(dir.path(), "s.toml", STRATEGY_SWEEP);
+    let out = dir.path().join("out");
+    let o = oddsmith(&[
+        "check",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let rows = csv_rows(&out.join("s").join("summary.csv"));
+    let labels: Vec<&str> = rows.iter().map(|r| r["a.policy"].as_str()).collect();
+    assert_eq!(labels.len(), 2);
+    assert!(labels[0].starts_with("\"[{effect = climax}"), "{labels:?}");
+    assert_eq!(labels[1], "setter");
+}
+
+#[test]
+fn a_bad_policy_names_file_line_rule_and_allowed_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "mechanic = \"gateway.scene\"\n[params]\nladder = 3\n\"a.policy\" = [{ effect = \"edge\", wen = \"always\" }]\n";
+    let file = scenario(dir.path(), "bad.toml", text);
+    let o = oddsmith(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        dir.path().join("o").to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for word in [
+        "bad.toml:4",
+        "a.policy",
+        "rule 1: unknown key `wen`; allowed: effect, raises, when",
+    ] {
+        assert!(err.contains(word), "{word:?} missing: {err}");
+    }
+    // The shorthands and a policy at once: the message shows the new form.
+    let text = "mechanic = \"gateway.scene\"\n[params]\n\"a.edge_raises\" = 1\n\"a.policy\" = [{ effect = \"edge\" }]\n";
+    let file = scenario(dir.path(), "both.toml", text);
+    let o = oddsmith(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        dir.path().join("p").to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("both.toml:3") && err.contains("{ effect = \"edge\", raises = 1 }"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
 }

@@ -327,6 +327,18 @@ fn filter(
             .iter()
             .find(|a| a.path == path)
             .expect("swept() checked it");
+        // A string may name a table or list value by its printed label
+        // (a named policy: `where = { "a.policy" = "turtle" }`).
+        let labelled = match &value {
+            ParamValue::Str(s) => axis.values.iter().find(|v| {
+                matches!(v, ParamValue::Table(_) | ParamValue::List(_)) && v.to_string() == *s
+            }),
+            _ => None,
+        };
+        if let Some(v) = labelled {
+            out.push((path, v.clone()));
+            continue;
+        }
         if !axis.values.contains(&value) {
             let values: Vec<String> = axis.values.iter().map(|v| v.to_string()).collect();
             problems.push(ctx.invalid(

@@ -13,6 +13,7 @@ pub mod cortex;
 pub mod dice;
 pub mod gateway;
 mod params;
+pub mod policy;
 pub mod questworlds;
 mod schema;
 pub mod statements;
@@ -58,6 +59,7 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
     &[
         &gateway::Challenge,
         &gateway::Scene,
+        &gateway::Ensemble,
         &cortex::basic::BasicAction,
         &cortex::contested::ContestedAction,
         &cortex::timed::TimedAction,

@@ -30,6 +30,8 @@ impl ParamValue {
 }
 
 /// Bare form for table cells (`full`, `3`, `true`); strings are unquoted.
+/// A table with a string `name` entry (a named policy, a named player)
+/// prints as that name, so outputs and charts label it readably.
 impl fmt::Display for ParamValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -48,6 +50,10 @@ impl fmt::Display for ParamValue {
                 write!(f, "]")
             }
             ParamValue::Table(entries) => {
+                if let Some((_, ParamValue::Str(name))) = entries.iter().find(|(k, _)| k == "name")
+                {
+                    return write!(f, "{name}");
+                }
                 write!(f, "{{")?;
                 for (i, (k, v)) in entries.iter().enumerate() {
                     if i > 0 {

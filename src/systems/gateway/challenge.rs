@@ -295,6 +295,24 @@ fn schema() -> Schema {
 pub(super) fn character(args: &Args, prefix: &str) -> Result<(Pool, u32), ParamError> {
     let key = |k: &str| format!("{prefix}.{k}");
     let dice = args.int(&key("trait"))? + args.int(&key("essence"))?;
+    character_pool(args, prefix, dice)
+}
+
+/// A character's pool of `dice` d8 and its forced raises, from the
+/// background, specialisation and equipment keys under `prefix` (`"a."`
+/// style prefixes end in a dot, `"actor"` style ones get one).
+pub(super) fn character_pool(
+    args: &Args,
+    prefix: &str,
+    dice: i64,
+) -> Result<(Pool, u32), ParamError> {
+    let key = |k: &str| {
+        if prefix.is_empty() || prefix.ends_with('.') {
+            format!("{prefix}{k}")
+        } else {
+            format!("{prefix}.{k}")
+        }
+    };
     let level = args.int(&key("background"))?;
     let relevance = args.choice(&key("background_relevance"))?;
     // A level-0 background is no background: nothing to use, so no forced

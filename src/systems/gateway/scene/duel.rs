@@ -1,0 +1,302 @@
+//! `gateway.scene`: a drama duel, A against B on one tension line
+//! (RULES.md §1.2), exact by absorbing Markov chain within a state limit.
+//!
+//! A is the engine's PC 1 and B its key entity, so the duel and
+//! `gateway.ensemble` share one round function; only the keys and the
+//! outcome fields differ.
+
+use super::engine::SceneRounds;
+use super::entity::{
+    AID_NAMES, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params, entity,
+    policy_at,
+};
+use super::rules::{POLICY_EXPECTS, Policy, check_policy, shorthand_policy, toml_form};
+use super::state::{Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, Outcome, Start, f_edge, f_essence};
+use super::{Pick, TIE_NAMES, pick, project, tie_from};
+use crate::dice::DiceRng;
+use crate::dist::{Marginals, play};
+use crate::sim::Tally;
+use crate::systems::gateway::challenge::{RELEVANCE, TRAIT_NAMES};
+use crate::systems::{
+    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
+    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+};
+
+const A: [ParamSpec; 11] = entity_params!("a.", "side A");
+const B: [ParamSpec; 11] = entity_params!("b.", "side B");
+
+/// The old policy keys, kept as shorthands for a policy.
+macro_rules! shorthand_params {
+    ($p:literal) => {
+        [
+            ParamSpec {
+                path: concat!($p, "edge_raises"),
+                kind: ParamKind::Int { min: 0, max: 5 },
+                default: Lit::Int(0),
+                doc: "Shorthand (with climax, anticlimax) for a policy: raises on Edge actions. Not with policy.",
+            },
+            ParamSpec {
+                path: concat!($p, "climax"),
+                kind: ParamKind::Bool,
+                default: Lit::Bool(true),
+                doc: "Shorthand: attempt a Climax when allowed (false: never). Not with policy.",
+            },
+            ParamSpec {
+                path: concat!($p, "anticlimax"),
+                kind: ParamKind::Bool,
+                default: Lit::Bool(true),
+                doc: "Shorthand: attempt an Anticlimax when allowed (false: never). Not with policy.",
+            },
+        ]
+    };
+}
+
+const A_SHORT: [ParamSpec; 3] = shorthand_params!("a.");
+const B_SHORT: [ParamSpec; 3] = shorthand_params!("b.");
+
+/// Who holds the initiative in round 1.
+const INITIATIVE: &[&str] = &["a", "b", "random"];
+
+const SCENE: [ParamSpec; 5] = [
+    ParamSpec {
+        path: "ladder",
+        kind: ParamKind::Int { min: 0, max: 50 },
+        default: Lit::Int(10),
+        doc: "Starting score on the climax ladder; it drops by 1 at the end of every round unless a Press succeeds, and by every level accelerated; never below 0.",
+    },
+    ParamSpec {
+        path: "start_edge",
+        kind: ParamKind::Int { min: -50, max: 50 },
+        default: Lit::Int(0),
+        doc: "Starting edge, from A's side: positive means A has the edge.",
+    },
+    ParamSpec {
+        path: "round_cap",
+        kind: ParamKind::Int { min: 1, max: 1000 },
+        default: Lit::Int(100),
+        doc: "Rounds after which the scene ends as a stalemate.",
+    },
+    ParamSpec {
+        path: "initiative",
+        kind: ParamKind::Choice(INITIATIVE),
+        default: Lit::Str("a"),
+        doc: "Who holds the initiative in round 1: \"a\", \"b\", or \"random\" (a fair coin).",
+    },
+    ParamSpec {
+        path: "initiative_tie",
+        kind: ParamKind::Choice(TIE_NAMES),
+        default: Lit::Str("raises"),
+        doc: "Equal successful effects give the initiative to the side that used more raises (\"raises\") or to the side with the edge (\"edge\", the side bar); then to the holder.",
+    },
+];
+
+static PARAMS: [ParamSpec; 33] = concat_params(&[&A, &A_SHORT, &B, &B_SHORT, &SCENE]);
+
+/// Values of the `winner` field (the engine's: A is its PC, B its key).
+pub use super::state::{
+    KEY_CLIMAX as B_CLIMAX, KEY_ESCAPE as B_ESCAPE, PCS_CLIMAX as A_CLIMAX, PCS_ESCAPE as A_ESCAPE,
+    STALEMATE,
+};
+const WINNERS: [&str; 5] = ["a_climax", "b_climax", "a_escape", "b_escape", "stalemate"];
+
+/// The duel's fields, read off the engine's outcome.
+const PICKS: [Pick; 7] = [
+    Pick::Field(F_WINNER),
+    Pick::Field(F_ROUNDS),
+    Pick::Field(f_edge(1)),
+    Pick::Escaped,
+    Pick::Field(F_LADDER),
+    Pick::Field(f_essence(1)),
+    Pick::Field(f_essence(KEY)),
+];
+
+/// Side `side`'s policy: `policy`, or the shorthands (RULES.md's default
+/// when none is set); both at once is an error that shows the new form.
+fn side_policy(args: &Args, side: &str) -> Result<Policy, ParamError> {
+    let key = |k: &str| format!("{side}.{k}");
+    let shorthand = shorthand_policy(
+        args.bool(&key("climax"))?,
+        args.bool(&key("anticlimax"))?,
+        args.int(&key("edge_raises"))? as u32,
+    );
+    match policy_at(args, &key("policy"))? {
+        None => Ok(shorthand),
+        Some(p) => match ["edge_raises", "climax", "anticlimax"]
+            .iter()
+            .map(|k| key(k))
+            .find(|k| args.is_set(k))
+        {
+            None => Ok(p),
+            Some(k) => Err(ParamError::new(
+                &k,
+                format!(
+                    "is a shorthand for a policy and {side}.policy is set too; keep one. The shorthands as set mean \"{side}.policy\" = {}",
+                    toml_form(&shorthand)
+                ),
+            )),
+        },
+    }
+}
+
+/// The duel a set of scenario values describes, as the engine's scene.
+pub fn drama_from(args: &Args) -> Result<Drama, ParamError> {
+    let a = entity(args, "a.", "a", side_policy(args, "a")?)?;
+    let b = entity(args, "b.", "b", side_policy(args, "b")?)?;
+    let start = match args.choice("initiative")?.as_str() {
+        "a" => Start::Holder(1),
+        "b" => Start::Holder(KEY),
+        _ => Start::Coin,
+    };
+    Ok(Drama {
+        entities: vec![b, a],
+        ladder: args.int("ladder")?,
+        start_edges: vec![0, args.int("start_edge")?],
+        round_cap: args.int("round_cap")? as u32,
+        start,
+        tie: tie_from(args)?,
+    })
+}
+
+/// A checked duel: what the solver and the sampler run on.
+pub struct Duel {
+    pub rounds: SceneRounds,
+    schema: Schema,
+}
+
+impl Duel {
+    pub fn new(drama: Drama) -> Duel {
+        Duel {
+            rounds: SceneRounds::new(drama),
+            schema: schema(),
+        }
+    }
+
+    pub fn drama(&self) -> &Drama {
+        &self.rounds.drama
+    }
+
+    /// Exact marginals of the duel's fields; `None` beyond the state limit.
+    pub fn exact(&self) -> Option<Marginals> {
+        self.rounds.exact().map(|m| project(&m, &PICKS))
+    }
+
+    /// One scene's fields.
+    #[inline]
+    pub fn play(&self, rng: &mut DiceRng) -> [i64; 7] {
+        fields(&play(&self.rounds, rng))
+    }
+}
+
+#[inline]
+fn fields(o: &Outcome) -> [i64; 7] {
+    PICKS.map(|p| pick(o, p))
+}
+
+/// Build the duel a set of scenario values describes.
+pub fn duel_from(values: &ParamMap) -> Result<Duel, ParamError> {
+    Ok(Duel::new(drama_from(&Args::new(&PARAMS, values)?)?))
+}
+
+fn schema() -> Schema {
+    let prob = |field, pred| MetricKind::Prob { field, pred };
+    Schema {
+        fields: vec![
+            FieldSpec::new(
+                "winner",
+                FieldKind::Category(WINNERS.to_vec()),
+                "How the scene ended: a side's Climax, a side's escape (Anticlimax), or a stalemate at the round cap.",
+            ),
+            FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
+            FieldSpec::new(
+                "final_edge",
+                FieldKind::Int,
+                "Edge at the end, from A's side.",
+            ),
+            FieldSpec::new("escaped", FieldKind::Bool, "Either side escaped."),
+            FieldSpec::new(
+                "final_ladder",
+                FieldKind::Int,
+                "The climax ladder at the end.",
+            ),
+            FieldSpec::new("a.essence_left", FieldKind::Int, "A's essence left."),
+            FieldSpec::new("b.essence_left", FieldKind::Int, "B's essence left."),
+        ],
+        metrics: vec![
+            MetricSpec::new(
+                "p_a_wins",
+                prob(0, Pred::Eq(A_CLIMAX)),
+                "Probability A brings the scene to its climax.",
+            ),
+            MetricSpec::new(
+                "p_b_wins",
+                prob(0, Pred::Eq(B_CLIMAX)),
+                "Probability B brings the scene to its climax.",
+            ),
+            MetricSpec::new(
+                "p_escape",
+                prob(3, Pred::Eq(1)),
+                "Probability either side escapes.",
+            ),
+            MetricSpec::new(
+                "mean_rounds",
+                MetricKind::Mean { field: 1 },
+                "Mean rounds played.",
+            ),
+            MetricSpec::new(
+                "p_rounds_le_5",
+                prob(1, Pred::Le(5)),
+                "Probability the scene ends within 5 rounds.",
+            ),
+            MetricSpec::new(
+                "p_rounds_le_10",
+                prob(1, Pred::Le(10)),
+                "Probability the scene ends within 10 rounds.",
+            ),
+        ],
+    }
+}
+
+// ---- The mechanic (the per-mechanic boilerplate lives here only) ----
+
+impl Model for Duel {
+    fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        tally.record_trials(rng, trials, |rng| self.play(rng));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        Duel::exact(self)
+    }
+}
+
+/// The mechanic `gateway.scene` (RULES.md §1.2).
+pub struct SceneMechanic;
+
+impl Mechanic for SceneMechanic {
+    fn name(&self) -> &'static str {
+        "gateway.scene"
+    }
+
+    fn summary(&self) -> &'static str {
+        "A drama duel: sides A and B act by their policies (Edge, Set-up, Press, Accelerate, Block, Climax, Anticlimax, combined) on one tension line as the climax ladder falls."
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        schema()
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
+        Ok(Box::new(duel_from(values)?))
+    }
+}

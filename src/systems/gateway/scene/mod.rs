@@ -1,0 +1,84 @@
+//! Gateway drama scenes (RULES.md §1.2): `gateway.scene`, a duel on one
+//! tension line, and `gateway.ensemble`, 1..=6 PCs against one key entity.
+//!
+//! Both run on one round function ([`engine`]): each entity acts by its
+//! policy ([`rules`], built on the shared `systems::policy`), choosing
+//! action effects ([`effect`]) — Edge, Set-up, Press, Accelerate, Block,
+//! Climax, Anticlimax, or several combined — each a §1.1 challenge against
+//! its targets' DTs; free raises from Set-ups and passengers, essence
+//! pools and the initiative hierarchy carry from action to action. The
+//! exact solver (an absorbing Markov chain) and the sampler are both
+//! derived from that one function through `dist::rounds`.
+//!
+//! Files: `entity` (an entity and its keys), `duel` and `ensemble` (the two
+//! mechanics: keys, outcome fields, the `Mechanic`/`Model` boilerplate).
+
+#[macro_use]
+mod entity;
+mod duel;
+pub mod effect;
+pub mod engine;
+mod ensemble;
+pub mod rules;
+pub mod state;
+#[cfg(test)]
+mod tests;
+
+pub use duel::{
+    A_CLIMAX, A_ESCAPE, B_CLIMAX, B_ESCAPE, Duel, STALEMATE, SceneMechanic, drama_from, duel_from,
+};
+pub use engine::SceneRounds;
+pub use ensemble::{Ensemble, EnsembleMechanic, ensemble_from};
+pub use entity::{Entity, Spend};
+pub use state::{Drama, MAX_PCS, MAX_STATES, Start, Tie, edged};
+
+use crate::dist::Marginals;
+use crate::systems::{Args, ParamError};
+use state::{F_WINNER, KEY_ESCAPE, Outcome, PCS_ESCAPE};
+
+/// Names of the initiative tie rules.
+const TIE_NAMES: &[&str] = &["raises", "edge"];
+
+/// The tie rule `initiative_tie` names.
+fn tie_from(args: &Args) -> Result<Tie, ParamError> {
+    Ok(match args.choice("initiative_tie")?.as_str() {
+        "edge" => Tie::Edge,
+        _ => Tie::Raises,
+    })
+}
+
+/// One field of a mechanic's outcome, read off the engine's.
+#[derive(Clone, Copy, Debug)]
+enum Pick {
+    Field(usize),
+    /// 1 when the scene ended in an escape (either side's).
+    Escaped,
+}
+
+#[inline]
+fn pick(o: &Outcome, p: Pick) -> i64 {
+    match p {
+        Pick::Field(f) => o[f],
+        Pick::Escaped => i64::from(o[F_WINNER] == PCS_ESCAPE || o[F_WINNER] == KEY_ESCAPE),
+    }
+}
+
+/// The marginals of `picks` from the engine's marginals (each pick is a
+/// function of one engine field, so marginals suffice).
+fn project(m: &Marginals, picks: &[Pick]) -> Marginals {
+    let mut out = Marginals::new(picks.len());
+    for (k, &p) in picks.iter().enumerate() {
+        let src = match p {
+            Pick::Field(f) => f,
+            Pick::Escaped => F_WINNER,
+        };
+        for (&v, &q) in m.field(src) {
+            let value = match p {
+                Pick::Field(_) => v,
+                Pick::Escaped => i64::from(v == PCS_ESCAPE || v == KEY_ESCAPE),
+            };
+            out.add(k, value, q);
+        }
+    }
+    out
+}
