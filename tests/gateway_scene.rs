@@ -52,11 +52,11 @@ fn scene_table_is_exact_and_agrees_with_monte_carlo() {
 
 // ---- RULES §1.2 "Edge" (corrected 2026-11-22): the edge counts once ----
 
-use oddsmith::systems::ParamMap;
 use oddsmith::systems::ParamValue::{self, Int, Str};
 use oddsmith::systems::gateway::scene::{
-    A_CLIMAX, A_ESCAPE, B_CLIMAX, B_ESCAPE, STALEMATE, duel_from, edged,
+    A_CLIMAX, A_ESCAPE, B_CLIMAX, B_ESCAPE, STALEMATE, Scene, edged,
 };
+use oddsmith::systems::{Define, ParamMap};
 use std::collections::BTreeMap;
 
 /// Scene 2, Round 9 of the text: Tom's Climax. Tom rolls a top die of 7,
@@ -222,7 +222,7 @@ fn edge_counts_once_two_round_scene_equals_enumeration() {
     for case in cases {
         let mut pairs = case.clone();
         pairs.push(("round_cap", Int(2)));
-        let duel = duel_from(&ParamMap::from_pairs(&pairs)).unwrap();
+        let duel = Scene.trial(&ParamMap::from_pairs(&pairs)).unwrap().duel;
         let get = |k: &str, d: i64| {
             case.iter()
                 .find(|(n, _)| *n == k)

@@ -3,7 +3,8 @@
 use anyhow::{Context, bail};
 use oddsmith::sim::{self, Plan};
 use oddsmith::stats;
-use oddsmith::systems::gateway::{Contest, Pool, model};
+use oddsmith::systems::Define;
+use oddsmith::systems::gateway::{Challenge, Contest, Pool};
 
 use super::{OddsArgs, OddsSystem, Outcome};
 
@@ -109,7 +110,7 @@ fn gateway(args: &OddsArgs) -> anyhow::Result<Outcome> {
         };
         print!("{r:>6}  {p:>10.6}  {one_in:>11}  {expected:>15.4}");
         if args.check {
-            let m = model(contest);
+            let m = Challenge.model(contest);
             let plan = Plan {
                 seed: args.seed,
                 trials: args.trials,

@@ -11,11 +11,10 @@ use super::action::{Action, field};
 use super::rules::{RULE_PARAMS, action_from};
 use super::{CODE_EXPECTS, DieCode};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
 /// The track value at which the pitfall happens.
@@ -160,137 +159,104 @@ impl Tension {
     }
 }
 
-fn schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "avoided",
-                FieldKind::Bool,
-                "The track reached 0: pitfall avoided.",
-            ),
-            FieldSpec::new(
-                "pitfall",
-                FieldKind::Bool,
-                "The track reached 15: the pitfall happened.",
-            ),
-            FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
-            FieldSpec::new(
-                "hours_paid",
-                FieldKind::Int,
-                "Crisis-clock hours paid by all explorers.",
-            ),
-            FieldSpec::new(
-                "hours_gained",
-                FieldKind::Int,
-                "Crisis-clock hours gained by all explorers.",
-            ),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_avoided",
-                MetricKind::Prob {
-                    field: AVOIDED,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the pitfall is avoided.",
-            ),
-            MetricSpec::new(
-                "p_pitfall",
-                MetricKind::Prob {
-                    field: PITFALL_SPRUNG,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the pitfall happens.",
-            ),
-            MetricSpec::new(
-                "mean_rounds",
-                MetricKind::Mean { field: ROUNDS },
-                "Mean rounds until the scene ends.",
-            ),
-            MetricSpec::new(
-                "mean_hours_paid",
-                MetricKind::Mean { field: HOURS_PAID },
-                "Mean hours paid over the scene.",
-            ),
-            MetricSpec::new(
-                "mean_hours_gained",
-                MetricKind::Mean {
-                    field: HOURS_GAINED,
-                },
-                "Mean hours gained over the scene.",
-            ),
-        ],
-    }
-}
-
-/// Build the scene a set of `cgg.tension` values describes.
-pub fn tension_from(values: &ParamMap) -> Result<Tension, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let codes = match args.value("explorers") {
-        Some(v) => explorers(&v).map_err(|why| {
-            ParamError::new("explorers", format!("{why}; allowed: {EXPLORERS_EXPECT}"))
-        })?,
-        None => vec![(DieCode::new(3, 0), DieCode::new(3, 0)); 2],
-    };
-    let actions = codes
-        .into_iter()
-        .map(|(code, risk)| action_from(&args, code.dice(), risk, 0))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Tension {
-        actions,
-        start: args.int("start")?,
-        raise: args.int("exec.raise")? as u32,
-        max_rounds: args.int("max_rounds")? as u32,
-    })
-}
-
-struct TensionModel {
-    tension: Tension,
-    schema: Schema,
-}
-
-impl Model for TensionModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Tension {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.tension.sample(rng));
-    }
-
-    fn exact(&self) -> Option<Marginals> {
-        None
+        tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
 }
 
 /// The mechanic `cgg.tension`.
 pub struct TensionMechanic;
 
-impl Mechanic for TensionMechanic {
-    fn name(&self) -> &'static str {
-        "cgg.tension"
-    }
-
-    fn summary(&self) -> &'static str {
-        "A tension scene: every explorer acts each round (success −1, −2 with venture to spare), then the Exec raises the track 1d3; 0 avoids the pitfall, 15 springs it."
-    }
+impl Define for TensionMechanic {
+    type Trial = Tension;
+    const NAME: &'static str = "cgg.tension";
+    const SUMMARY: &'static str = "A tension scene: every explorer acts each round (success −1, −2 with venture to spare), then the Exec raises the track 1d3; 0 avoids the pitfall, 15 springs it.";
+    const EXACT: bool = false;
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        Schema {
+            fields: vec![
+                FieldSpec::new(
+                    "avoided",
+                    FieldKind::Bool,
+                    "The track reached 0: pitfall avoided.",
+                ),
+                FieldSpec::new(
+                    "pitfall",
+                    FieldKind::Bool,
+                    "The track reached 15: the pitfall happened.",
+                ),
+                FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
+                FieldSpec::new(
+                    "hours_paid",
+                    FieldKind::Int,
+                    "Crisis-clock hours paid by all explorers.",
+                ),
+                FieldSpec::new(
+                    "hours_gained",
+                    FieldKind::Int,
+                    "Crisis-clock hours gained by all explorers.",
+                ),
+            ],
+            metrics: vec![
+                MetricSpec::new(
+                    "p_avoided",
+                    MetricKind::Prob {
+                        field: AVOIDED,
+                        pred: Pred::Eq(1),
+                    },
+                    "Probability the pitfall is avoided.",
+                ),
+                MetricSpec::new(
+                    "p_pitfall",
+                    MetricKind::Prob {
+                        field: PITFALL_SPRUNG,
+                        pred: Pred::Eq(1),
+                    },
+                    "Probability the pitfall happens.",
+                ),
+                MetricSpec::new(
+                    "mean_rounds",
+                    MetricKind::Mean { field: ROUNDS },
+                    "Mean rounds until the scene ends.",
+                ),
+                MetricSpec::new(
+                    "mean_hours_paid",
+                    MetricKind::Mean { field: HOURS_PAID },
+                    "Mean hours paid over the scene.",
+                ),
+                MetricSpec::new(
+                    "mean_hours_gained",
+                    MetricKind::Mean {
+                        field: HOURS_GAINED,
+                    },
+                    "Mean hours gained over the scene.",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        false
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(Box::new(TensionModel {
-            tension: tension_from(values)?,
-            schema: schema(),
-        }))
+    fn build(&self, args: &Args) -> Result<Tension, ParamError> {
+        let codes = match args.value("explorers") {
+            Some(v) => explorers(&v).map_err(|why| {
+                ParamError::new("explorers", format!("{why}; allowed: {EXPLORERS_EXPECT}"))
+            })?,
+            None => vec![(DieCode::new(3, 0), DieCode::new(3, 0)); 2],
+        };
+        let actions = codes
+            .into_iter()
+            .map(|(code, risk)| action_from(args, code.dice(), risk, 0))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Tension {
+            actions,
+            start: args.int("start")?,
+            raise: args.int("exec.raise")? as u32,
+            max_rounds: args.int("max_rounds")? as u32,
+        })
     }
 }

@@ -17,8 +17,8 @@ use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    ParamSpec, Pred, Schema, Trial,
 };
 
 /// Side A's character keys, as `gateway.challenge`'s `actor.*`.
@@ -435,136 +435,107 @@ fn side_from(args: &Args, me: &str, other: &str) -> Result<Side, ParamError> {
     })
 }
 
-/// Build the scene a set of scenario values describes.
-pub fn duel_from(values: &ParamMap) -> Result<Duel, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let initiative = match args.choice("initiative")?.as_str() {
-        "a" => 0,
-        "b" => 1,
-        _ => 2,
-    };
-    Ok(Duel {
-        sides: [side_from(&args, "a", "b")?, side_from(&args, "b", "a")?],
-        ladder: args.int("ladder")?,
-        start_edge: args.int("start_edge")?,
-        round_cap: args.int("round_cap")? as u32,
-        initiative,
-    })
-}
-
-fn schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "winner",
-                FieldKind::Category(WINNERS.to_vec()),
-                "How the scene ended: a side's Climax, a side's escape (Anticlimax), or a stalemate at the round cap.",
-            ),
-            FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
-            FieldSpec::new(
-                "final_edge",
-                FieldKind::Int,
-                "Edge at the end, from A's side.",
-            ),
-            FieldSpec::new("escaped", FieldKind::Bool, "Either side escaped."),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_a_wins",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(A_CLIMAX),
-                },
-                "Probability A brings the scene to its climax.",
-            ),
-            MetricSpec::new(
-                "p_b_wins",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(B_CLIMAX),
-                },
-                "Probability B brings the scene to its climax.",
-            ),
-            MetricSpec::new(
-                "p_escape",
-                MetricKind::Prob {
-                    field: 3,
-                    pred: Pred::Eq(1),
-                },
-                "Probability either side escapes.",
-            ),
-            MetricSpec::new(
-                "mean_rounds",
-                MetricKind::Mean { field: 1 },
-                "Mean rounds played.",
-            ),
-            MetricSpec::new(
-                "p_rounds_le_5",
-                MetricKind::Prob {
-                    field: 1,
-                    pred: Pred::Le(5),
-                },
-                "Probability the scene ends within 5 rounds.",
-            ),
-            MetricSpec::new(
-                "p_rounds_le_10",
-                MetricKind::Prob {
-                    field: 1,
-                    pred: Pred::Le(10),
-                },
-                "Probability the scene ends within 10 rounds.",
-            ),
-        ],
-    }
-}
-
-struct SceneModel {
-    scene: DuelRounds,
-    schema: Schema,
-}
-
-impl Model for SceneModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for DuelRounds {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| play(&self.scene, rng));
+        tally.record_trials(rng, trials, |rng| play(self, rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
-        self.scene.exact()
+        DuelRounds::exact(self)
     }
 }
 
 /// The mechanic `gateway.scene` (RULES.md §1.2).
 pub struct Scene;
 
-impl Mechanic for Scene {
-    fn name(&self) -> &'static str {
-        "gateway.scene"
-    }
-
-    fn summary(&self) -> &'static str {
-        "A drama scene: sides A and B trade Edge, Climax and Anticlimax challenges on one tension line as the climax ladder falls."
-    }
+impl Define for Scene {
+    type Trial = DuelRounds;
+    const NAME: &'static str = "gateway.scene";
+    const SUMMARY: &'static str = "A drama scene: sides A and B trade Edge, Climax and Anticlimax challenges on one tension line as the climax ladder falls.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        Schema {
+            fields: vec![
+                FieldSpec::new(
+                    "winner",
+                    FieldKind::Category(WINNERS.to_vec()),
+                    "How the scene ended: a side's Climax, a side's escape (Anticlimax), or a stalemate at the round cap.",
+                ),
+                FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
+                FieldSpec::new(
+                    "final_edge",
+                    FieldKind::Int,
+                    "Edge at the end, from A's side.",
+                ),
+                FieldSpec::new("escaped", FieldKind::Bool, "Either side escaped."),
+            ],
+            metrics: vec![
+                MetricSpec::new(
+                    "p_a_wins",
+                    MetricKind::Prob {
+                        field: 0,
+                        pred: Pred::Eq(A_CLIMAX),
+                    },
+                    "Probability A brings the scene to its climax.",
+                ),
+                MetricSpec::new(
+                    "p_b_wins",
+                    MetricKind::Prob {
+                        field: 0,
+                        pred: Pred::Eq(B_CLIMAX),
+                    },
+                    "Probability B brings the scene to its climax.",
+                ),
+                MetricSpec::new(
+                    "p_escape",
+                    MetricKind::Prob {
+                        field: 3,
+                        pred: Pred::Eq(1),
+                    },
+                    "Probability either side escapes.",
+                ),
+                MetricSpec::new(
+                    "mean_rounds",
+                    MetricKind::Mean { field: 1 },
+                    "Mean rounds played.",
+                ),
+                MetricSpec::new(
+                    "p_rounds_le_5",
+                    MetricKind::Prob {
+                        field: 1,
+                        pred: Pred::Le(5),
+                    },
+                    "Probability the scene ends within 5 rounds.",
+                ),
+                MetricSpec::new(
+                    "p_rounds_le_10",
+                    MetricKind::Prob {
+                        field: 1,
+                        pred: Pred::Le(10),
+                    },
+                    "Probability the scene ends within 10 rounds.",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(Box::new(SceneModel {
-            scene: DuelRounds::new(duel_from(values)?),
-            schema: schema(),
+    /// The scene a set of scenario values describes.
+    fn build(&self, args: &Args) -> Result<DuelRounds, ParamError> {
+        let initiative = match args.choice("initiative")?.as_str() {
+            "a" => 0,
+            "b" => 1,
+            _ => 2,
+        };
+        Ok(DuelRounds::new(Duel {
+            sides: [side_from(args, "a", "b")?, side_from(args, "b", "a")?],
+            ladder: args.int("ladder")?,
+            start_edge: args.int("start_edge")?,
+            round_cap: args.int("round_cap")? as u32,
+            initiative,
         }))
     }
 }
@@ -573,11 +544,17 @@ impl Mechanic for Scene {
 mod tests {
     use super::*;
     use crate::sim::{Plan, simulate};
-    use crate::stats::{estimate, exact_value, z_score};
+    use crate::stats::estimate;
     use crate::systems::ParamValue::{self, *};
+    use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::{Mechanic, ParamMap};
 
     fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
         ParamMap::from_pairs(pairs)
+    }
+
+    fn duel_from(values: &ParamMap) -> Result<Duel, ParamError> {
+        Scene.trial(values).map(|rounds| rounds.duel)
     }
 
     #[test]
@@ -763,21 +740,11 @@ mod tests {
     fn exact_and_monte_carlo_agree_on_ten_configs() {
         for (i, values) in ten_configs().iter().enumerate() {
             let m = Scene.prepare(values).unwrap();
-            let exact = m.exact().unwrap();
-            for f in 0..4 {
-                let total: f64 = exact.field(f).values().sum();
-                assert!((total - 1.0).abs() < 1e-9, "config {i} field {f}: {total}");
-            }
-            let plan = Plan {
-                seed: 12,
-                trials: 1_000_000,
-                precision: None,
-            };
-            let tally = simulate(&[(i, m.as_ref())], &plan, &()).remove(0);
-            for spec in &m.schema().metrics {
-                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(z.abs() < 5.0, "config {i}: {} z = {z}", spec.name);
-            }
+            assert_agrees(
+                m.as_ref(),
+                Sample::seed(12).config(i),
+                &format!("config {i}"),
+            );
         }
     }
 

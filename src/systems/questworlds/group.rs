@@ -13,8 +13,8 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
 /// The most characters in one group or prize contest.
@@ -154,122 +154,93 @@ static GROUP_PARAMS: [ParamSpec; 5] = [
     },
 ];
 
-fn group_schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "result",
-                FieldKind::Category(GROUP_RESULTS.to_vec()),
-                "More summed successes wins; equal sums are a stalemate.",
-            ),
-            FieldSpec::new("degree", FieldKind::Int, "Difference of the sums."),
-            FieldSpec::new("signed_degree", FieldKind::Int, "PC sum − resistance sum."),
-            FieldSpec::new("pc_successes", FieldKind::Int, "The PCs' summed successes."),
-            FieldSpec::new(
-                "resistance_successes",
-                FieldKind::Int,
-                "The resistance's summed successes.",
-            ),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_victory",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(0),
-                },
-                "Probability the PCs win.",
-            ),
-            MetricSpec::new(
-                "p_stalemate",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(1),
-                },
-                "Probability of a stalemate.",
-            ),
-            MetricSpec::new(
-                "p_defeat",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(2),
-                },
-                "Probability the PCs lose.",
-            ),
-            MetricSpec::new(
-                "mean_degree",
-                MetricKind::Mean { field: 2 },
-                "Mean signed degree (positive for PC victories).",
-            ),
-        ],
-    }
-}
-
-/// Build a group contest from scenario values.
-pub fn group_from(values: &ParamMap) -> Result<Group, ParamError> {
-    let args = Args::new(&GROUP_PARAMS, values)?;
-    Ok(Group {
-        pcs: ratings(&args, "pcs")?,
-        resistance: super::resistance(&args)?,
-        pcs_win_stalemates: args.choice("stalemate")? == "pcs-win",
-    })
-}
-
-struct GroupModel {
-    group: Group,
-    schema: Schema,
-}
-
-impl Model for GroupModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Group {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.group.sample(rng));
+        tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(self.group.exact())
+        Some(Group::exact(self))
     }
 }
 
 /// The mechanic `questworlds.group`.
 pub struct GroupContest;
 
-impl Mechanic for GroupContest {
-    fn name(&self) -> &'static str {
-        "questworlds.group"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Group contest: each PC rolls against the resistance; summed successes decide, equal sums stalemate."
-    }
+impl Define for GroupContest {
+    type Trial = Group;
+    const NAME: &'static str = "questworlds.group";
+    const SUMMARY: &'static str = "Group contest: each PC rolls against the resistance; summed successes decide, equal sums stalemate.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &GROUP_PARAMS
     }
 
     fn schema(&self) -> Schema {
-        group_schema()
+        Schema {
+            fields: vec![
+                FieldSpec::new(
+                    "result",
+                    FieldKind::Category(GROUP_RESULTS.to_vec()),
+                    "More summed successes wins; equal sums are a stalemate.",
+                ),
+                FieldSpec::new("degree", FieldKind::Int, "Difference of the sums."),
+                FieldSpec::new("signed_degree", FieldKind::Int, "PC sum − resistance sum."),
+                FieldSpec::new("pc_successes", FieldKind::Int, "The PCs' summed successes."),
+                FieldSpec::new(
+                    "resistance_successes",
+                    FieldKind::Int,
+                    "The resistance's summed successes.",
+                ),
+            ],
+            metrics: vec![
+                MetricSpec::new(
+                    "p_victory",
+                    MetricKind::Prob {
+                        field: 0,
+                        pred: Pred::Eq(0),
+                    },
+                    "Probability the PCs win.",
+                ),
+                MetricSpec::new(
+                    "p_stalemate",
+                    MetricKind::Prob {
+                        field: 0,
+                        pred: Pred::Eq(1),
+                    },
+                    "Probability of a stalemate.",
+                ),
+                MetricSpec::new(
+                    "p_defeat",
+                    MetricKind::Prob {
+                        field: 0,
+                        pred: Pred::Eq(2),
+                    },
+                    "Probability the PCs lose.",
+                ),
+                MetricSpec::new(
+                    "mean_degree",
+                    MetricKind::Mean { field: 2 },
+                    "Mean signed degree (positive for PC victories).",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(Box::new(GroupModel {
-            group: group_from(values)?,
-            schema: group_schema(),
-        }))
+    fn build(&self, args: &Args) -> Result<Group, ParamError> {
+        Ok(Group {
+            pcs: ratings(args, "pcs")?,
+            resistance: super::resistance(args)?,
+            pcs_win_stalemates: args.choice("stalemate")? == "pcs-win",
+        })
     }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::super::prize::{PrizeContest, prize_from};
+    use super::super::prize::PrizeContest;
     use super::*;
+    use crate::systems::{Mechanic, Model, ParamMap};
 
     /// The two marginals agree to 1e-10, value by value.
     pub(crate) fn close(a: &Marginals, b: &Marginals) {
@@ -323,7 +294,7 @@ pub(crate) mod tests {
 
     #[test]
     fn stalemate_variant_moves_stalemates_to_victories() {
-        let mut g = group_from(&ParamMap::new()).unwrap();
+        let mut g = GroupContest.trial(&ParamMap::new()).unwrap();
         let m = g.exact();
         g.pcs_win_stalemates = true;
         let v = g.exact();
@@ -340,30 +311,27 @@ pub(crate) mod tests {
             "pcs",
             ParamValue::List(vec![ParamValue::Str("5M".into()), ParamValue::Int(12)]),
         );
-        assert_eq!(group_from(&set).unwrap().pcs, vec![Rating(25), Rating(12)]);
+        assert_eq!(
+            GroupContest.trial(&set).unwrap().pcs,
+            vec![Rating(25), Rating(12)]
+        );
         let mut set = ParamMap::new();
         set.set("contestants", ParamValue::Str("4M2 7 1M".into()));
         assert_eq!(
-            prize_from(&set).unwrap().contestants,
+            PrizeContest.trial(&set).unwrap().contestants,
             vec![Rating(44), Rating(7), Rating(21)]
         );
         let mut set = ParamMap::new();
         set.set("contestants", ParamValue::Str("15".into()));
-        assert_eq!(prize_from(&set).unwrap_err().key, "contestants");
+        assert_eq!(PrizeContest.trial(&set).unwrap_err().key, "contestants");
         let mut set = ParamMap::new();
         set.set("pcs", ParamValue::Str("15 X".into()));
-        assert_eq!(group_from(&set).unwrap_err().key, "pcs");
+        assert_eq!(GroupContest.trial(&set).unwrap_err().key, "pcs");
     }
 
     #[test]
     fn monte_carlo_agrees_with_exact() {
-        use crate::sim::{Plan, simulate};
-        use crate::stats::{estimate, exact_value, z_score};
-        let plan = Plan {
-            seed: 3,
-            trials: 1_000_000,
-            precision: None,
-        };
+        use crate::systems::testing::{Sample, assert_agrees};
         let models: Vec<Box<dyn Model>> = vec![
             GroupContest.prepare(&ParamMap::new()).unwrap(),
             {
@@ -380,12 +348,7 @@ pub(crate) mod tests {
             },
         ];
         for (i, m) in models.iter().enumerate() {
-            let tally = simulate(&[(i, m.as_ref())], &plan, &()).remove(0);
-            let exact = m.exact().unwrap();
-            for spec in &m.schema().metrics {
-                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(z.abs() < 5.0, "{} z = {z} for model {i}", spec.name);
-            }
+            assert_agrees(m.as_ref(), Sample::seed(3).config(i), &format!("model {i}"));
         }
     }
 }

@@ -6,14 +6,12 @@
 
 use super::Exchange;
 use super::sequence::{
-    self, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
+    self, OPPONENT, PC, SIDE_PARAMS, Sequence, Sequenced, essential, round_table,
 };
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::{After, Rounds};
-use crate::systems::{
-    Args, Lit, Mechanic, Model, ParamError, ParamKind, ParamMap, ParamSpec, Schema,
-};
+use crate::systems::{Args, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// RP at which a side loses.
 pub const RP_TO_LOSE: i64 = 5;
@@ -219,82 +217,63 @@ static PARAMS: [ParamSpec; 12] = [
     },
 ];
 
-fn schema() -> Schema {
-    sequence::schema(&[
-        (
-            "pc_rp",
-            "Resolution points lodged against the PC at the end.",
-        ),
-        (
-            "opponent_rp",
-            "Resolution points lodged against the opposition at the end.",
-        ),
-    ])
-}
-
-/// Build a scored sequence from scenario values.
-pub fn scored_from(values: &ParamMap) -> Result<Scored, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let (pc, opp) = sequence::sides(&args)?;
-    let tactics = |side: &str| -> Result<Tactics, ParamError> {
-        Ok(Tactics {
-            gambit: Policy::parse(&args.choice(&format!("{side}.risky_gambit"))?),
-            defensive: Policy::parse(&args.choice(&format!("{side}.defensive_response"))?),
-        })
-    };
-    Ok(Scored::new(
-        sequence::matchup(pc, opp),
-        tactics("pc")?,
-        tactics("opponent")?,
-    ))
-}
-
-/// The model of a scored sequence.
-pub fn model(scored: Scored, max_rounds: usize) -> Box<dyn Model> {
-    Box::new(SequenceModel::<Scored, 5> {
-        sequence: scored,
-        schema: schema(),
-        max_rounds,
-    })
-}
-
 /// The mechanic `questworlds.scored`.
 pub struct ScoredSequence;
 
-impl Mechanic for ScoredSequence {
-    fn name(&self) -> &'static str {
-        "questworlds.scored"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Scored sequence: contests until one side has 5 resolution points lodged against it."
-    }
+impl Define for ScoredSequence {
+    type Trial = Sequenced<Scored, 5>;
+    const NAME: &'static str = "questworlds.scored";
+    const SUMMARY: &'static str =
+        "Scored sequence: contests until one side has 5 resolution points lodged against it.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        sequence::schema(&[
+            (
+                "pc_rp",
+                "Resolution points lodged against the PC at the end.",
+            ),
+            (
+                "opponent_rp",
+                "Resolution points lodged against the opposition at the end.",
+            ),
+        ])
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        let args = Args::new(&PARAMS, values)?;
-        Ok(model(scored_from(values)?, sequence::max_rounds(&args)?))
+    fn build(&self, args: &Args) -> Result<Sequenced<Scored, 5>, ParamError> {
+        let (pc, opp) = sequence::sides(args)?;
+        let tactics = |side: &str| -> Result<Tactics, ParamError> {
+            Ok(Tactics {
+                gambit: Policy::parse(&args.choice(&format!("{side}.risky_gambit"))?),
+                defensive: Policy::parse(&args.choice(&format!("{side}.defensive_response"))?),
+            })
+        };
+        let scored = Scored::new(
+            sequence::matchup(pc, opp),
+            tactics("pc")?,
+            tactics("opponent")?,
+        );
+        Ok(Sequenced::new(scored, sequence::max_rounds(args)?))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::Rating;
-    use super::super::sequence::testing::{assert_agrees, p_victory, values};
+    use super::super::sequence::testing::{p_victory, values};
     use super::*;
     use crate::systems::ParamValue;
+    use crate::systems::testing::{Sample, assert_agrees};
     use Tactic::*;
+
+    use crate::systems::{Mechanic, Model};
+
+    fn model(sequence: Scored, max_rounds: usize) -> Box<dyn Model> {
+        ScoredSequence.model(Sequenced::new(sequence, max_rounds))
+    }
 
     #[test]
     fn resolution_points_lodged() {
@@ -415,7 +394,7 @@ mod tests {
         let exact = m.exact().unwrap();
         assert_eq!(exact.field(0)[&sequence::DRAW], 1.0);
         assert_eq!(exact.field(1)[&7], 1.0);
-        assert_agrees(99, m.as_ref(), "stalemate");
+        assert_agrees(m.as_ref(), Sample::seed(11).config(99), "stalemate");
     }
 
     #[test]
@@ -451,7 +430,11 @@ mod tests {
                     ("opponent.defensive_response", ParamValue::Str(od.into())),
                 ];
                 let m = ScoredSequence.prepare(&values(&pairs)).unwrap();
-                assert_agrees(n, m.as_ref(), &format!("{pairs:?}"));
+                assert_agrees(
+                    m.as_ref(),
+                    Sample::seed(11).config(n),
+                    &format!("{pairs:?}"),
+                );
                 n += 1;
             }
         }

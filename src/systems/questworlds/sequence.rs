@@ -16,8 +16,8 @@ use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, Model, ParamError, ParamKind,
-    ParamSpec, Pred, Schema,
+    Args, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind, ParamSpec,
+    Pred, Schema, Trial,
 };
 
 /// Bounds of the exact solvers. Above `max_states` live states (e.g. a
@@ -265,15 +265,22 @@ impl<Q: Sequence> Rounds for Capped<'_, Q> {
     }
 }
 
-/// A sequence with `N` outcome fields as a [`Model`].
-pub struct SequenceModel<Q: Sequence, const N: usize> {
+/// A sequence with `N` outcome fields, cut at `max_rounds`: the trial of
+/// every sequence mechanic.
+pub struct Sequenced<Q: Sequence, const N: usize> {
     pub sequence: Q,
-    pub schema: Schema,
     /// Rounds before a stalemate.
     pub max_rounds: usize,
 }
 
-impl<Q: Sequence, const N: usize> SequenceModel<Q, N> {
+impl<Q: Sequence, const N: usize> Sequenced<Q, N> {
+    pub fn new(sequence: Q, max_rounds: usize) -> Self {
+        Sequenced {
+            sequence,
+            max_rounds,
+        }
+    }
+
     fn capped(&self) -> Capped<'_, Q> {
         Capped {
             sequence: &self.sequence,
@@ -289,11 +296,7 @@ impl<Q: Sequence, const N: usize> SequenceModel<Q, N> {
     }
 }
 
-impl<Q: Sequence, const N: usize> Model for SequenceModel<Q, N> {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl<Q: Sequence, const N: usize> Trial for Sequenced<Q, N> {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
@@ -303,11 +306,10 @@ impl<Q: Sequence, const N: usize> Model for SequenceModel<Q, N> {
     }
 }
 
-/// Test helpers shared by the sequences' tests.
+/// Test helpers shared by the sequences' tests (the agreement check
+/// itself is [`crate::systems::testing`]).
 #[cfg(test)]
 pub mod testing {
-    use crate::sim::{Plan, simulate};
-    use crate::stats::{estimate, exact_value, z_score};
     use crate::systems::{Model, ParamMap, ParamValue};
 
     pub fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
@@ -318,27 +320,6 @@ pub mod testing {
     pub fn p_victory(model: &dyn Model) -> f64 {
         let m = model.exact().expect("solvable");
         m.field(0).get(&0).copied().unwrap_or(0.0)
-    }
-
-    /// Every metric of `model` by 10^6 trials against its exact value.
-    pub fn assert_agrees(id: usize, model: &dyn Model, what: &str) {
-        let plan = Plan {
-            seed: 11,
-            trials: 1_000_000,
-            precision: None,
-        };
-        let tally = simulate(&[(id, model)], &plan, &()).remove(0);
-        let exact = model.exact().expect("solvable");
-        for spec in &model.schema().metrics {
-            let (x, e) = (exact_value(spec, &exact), estimate(spec, &tally));
-            let z = z_score(&x, &e);
-            // A point mass solved in floating point keeps a spread of
-            // ~1e-15, which makes z meaningless when both sides agree.
-            let same = (x.value - e.value).abs() < 1e-9;
-            assert!(z.abs() < 5.0 || same, "{} z = {z} for {what}", spec.name);
-        }
-        let mass: f64 = exact.field(0).values().sum();
-        assert!((mass - 1.0).abs() < 1e-9, "{what}: mass {mass}");
     }
 }
 

@@ -11,11 +11,10 @@
 use super::roll::{self, MAX_ROLLS, ROLLS_NAMES, Roll, Rolls};
 use super::statement::check_difficulty;
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
 /// Most players in one scene, and statements per player.
@@ -329,9 +328,9 @@ pub struct Table {
     pub rolls: Rolls,
 }
 
-/// One resolved scene.
+/// One played scene: its rolls and what they made true.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Trial {
+pub struct Played {
     /// Successes each statement rolled.
     pub rolled: Vec<u32>,
     /// Successes of each statement, after support.
@@ -348,7 +347,7 @@ pub struct Trial {
 
 impl Table {
     /// Roll and resolve one scene into `t`.
-    pub fn play(&self, rng: &mut DiceRng, t: &mut Trial) {
+    pub fn play(&self, rng: &mut DiceRng, t: &mut Played) {
         let n = self.entries.len();
         t.rolled.clear();
         t.rolled
@@ -416,7 +415,7 @@ impl Table {
     }
 
     /// The outcome fields of a trial, in [`schema`] order.
-    fn fields(&self, t: &Trial, out: &mut Vec<i64>) {
+    fn fields(&self, t: &Played, out: &mut Vec<i64>) {
         out.clear();
         for p in 0..self.names.len() {
             for (i, e) in self.entries.iter().enumerate() {
@@ -495,132 +494,26 @@ impl Table {
     }
 }
 
-/// Build the scene a set of scenario values describes.
-pub fn table_from(values: &ParamMap) -> Result<Table, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let players = match args.value("players") {
-        Some(v) => parse_players(&v).map_err(|e| ParamError::new("players", e))?,
-        None => {
-            return Err(ParamError::new(
-                "players",
-                format!("is required: {PLAYERS_EXPECT}"),
-            ));
-        }
-    };
-    let default_luck = args.int("luck")?;
-    let weight_luck = args.bool("variant.weight_luck")?;
-    let mut entries = Vec::new();
-    let mut start_luck = Vec::new();
-    for (p, player) in players.iter().enumerate() {
-        let luck = player.luck.unwrap_or(default_luck);
-        let bids: i64 = player.statements.iter().map(|s| s.bid).sum();
-        if bids > luck {
-            return Err(ParamError::new(
-                "players",
-                format!(
-                    "player {} ({}) bids {bids} luck but starts with {luck}; bids cannot exceed the luck a player has",
-                    p + 1,
-                    player.name
-                ),
-            ));
-        }
-        start_luck.push(luck);
-        for (tier, s) in player.statements.iter().enumerate() {
-            entries.push(Entry {
-                player: p,
-                tier,
-                roll: Roll::new(s.favouring + s.bid as u64, s.opposing),
-                support: s.support,
-                support_refs: Vec::new(),
-                weight_per_success: s.favouring + if weight_luck { s.bid as u64 } else { 0 },
-                bid: s.bid,
-                drive: s.drive,
-                conflicts: 0,
-            });
-        }
-    }
-    let slots: Vec<(usize, usize)> = entries.iter().map(|e| (e.player, e.tier)).collect();
-    let find = |(name, n): &(String, usize), key: &str| {
-        slots
-            .iter()
-            .position(|&(p, tier)| players[p].name == *name && tier + 1 == *n)
-            .ok_or_else(|| {
-                ParamError::new(
-                    key,
-                    format!("\"{name}.{n}\" is not a statement of this scene"),
-                )
-            })
-    };
-    for (i, &(p, tier)) in slots.iter().enumerate() {
-        for (target, change) in &players[p].statements[tier].refs {
-            let j = find(target, "players")?;
-            if slots[j].1 >= tier {
-                return Err(ParamError::new(
-                    "players",
-                    format!(
-                        "{}.{} is supported or hindered by {}.{}, which is not an earlier statement (a lower statement number)",
-                        players[p].name,
-                        tier + 1,
-                        target.0,
-                        target.1
-                    ),
-                ));
-            }
-            entries[i].support_refs.push((j, *change));
-        }
-    }
-    if let Some(v) = args.value("conflicts") {
-        let pairs = parse_conflicts(&v).map_err(|e| ParamError::new("conflicts", e))?;
-        for [a, b] in &pairs {
-            let (i, j) = (find(a, "conflicts")?, find(b, "conflicts")?);
-            entries[i].conflicts |= 1 << j;
-            entries[j].conflicts |= 1 << i;
-        }
-    }
-    Ok(Table {
-        names: players.into_iter().map(|p| p.name).collect(),
-        start_luck,
-        entries,
-        rolls: Rolls::from_name(&args.choice("variant.rolls")?),
-    })
-}
-
-struct SceneModel {
-    table: Table,
-    schema: Schema,
-}
-
-impl Model for SceneModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Table {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let mut trial = Trial::default();
-        let mut out = Vec::with_capacity(self.schema.fields.len());
+        let mut trial = Played::default();
+        let mut out = Vec::new();
         for _ in 0..trials {
-            self.table.play(rng, &mut trial);
-            self.table.fields(&trial, &mut out);
+            self.play(rng, &mut trial);
+            self.fields(&trial, &mut out);
             tally.record_outcome(&out);
         }
-    }
-
-    fn exact(&self) -> Option<Marginals> {
-        None
     }
 }
 
 /// The mechanic `statements.scene`.
 pub struct Scene;
 
-impl Mechanic for Scene {
-    fn name(&self) -> &'static str {
-        "statements.scene"
-    }
-
-    fn summary(&self) -> &'static str {
-        "A scene: every player's statements rolled, then made true tier by tier, heaviest first, skipping conflicts; luck spent and earned."
-    }
+impl Define for Scene {
+    type Trial = Table;
+    const NAME: &'static str = "statements.scene";
+    const SUMMARY: &'static str = "A scene: every player's statements rolled, then made true tier by tier, heaviest first, skipping conflicts; luck spent and earned.";
+    const EXACT: bool = false;
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
@@ -675,22 +568,107 @@ impl Mechanic for Scene {
         }
     }
 
-    fn has_exact(&self) -> bool {
-        false
+    /// Fields and metrics named for this scene's players.
+    fn schema_of(&self, table: &Table) -> Schema {
+        table.schema()
     }
 
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        let table = table_from(values)?;
-        let schema = table.schema();
-        Ok(Box::new(SceneModel { table, schema }))
+    /// The scene a set of scenario values describes.
+    fn build(&self, args: &Args) -> Result<Table, ParamError> {
+        let players = match args.value("players") {
+            Some(v) => parse_players(&v).map_err(|e| ParamError::new("players", e))?,
+            None => {
+                return Err(ParamError::new(
+                    "players",
+                    format!("is required: {PLAYERS_EXPECT}"),
+                ));
+            }
+        };
+        let default_luck = args.int("luck")?;
+        let weight_luck = args.bool("variant.weight_luck")?;
+        let mut entries = Vec::new();
+        let mut start_luck = Vec::new();
+        for (p, player) in players.iter().enumerate() {
+            let luck = player.luck.unwrap_or(default_luck);
+            let bids: i64 = player.statements.iter().map(|s| s.bid).sum();
+            if bids > luck {
+                return Err(ParamError::new(
+                    "players",
+                    format!(
+                        "player {} ({}) bids {bids} luck but starts with {luck}; bids cannot exceed the luck a player has",
+                        p + 1,
+                        player.name
+                    ),
+                ));
+            }
+            start_luck.push(luck);
+            for (tier, s) in player.statements.iter().enumerate() {
+                entries.push(Entry {
+                    player: p,
+                    tier,
+                    roll: Roll::new(s.favouring + s.bid as u64, s.opposing),
+                    support: s.support,
+                    support_refs: Vec::new(),
+                    weight_per_success: s.favouring + if weight_luck { s.bid as u64 } else { 0 },
+                    bid: s.bid,
+                    drive: s.drive,
+                    conflicts: 0,
+                });
+            }
+        }
+        let slots: Vec<(usize, usize)> = entries.iter().map(|e| (e.player, e.tier)).collect();
+        let find = |(name, n): &(String, usize), key: &str| {
+            slots
+                .iter()
+                .position(|&(p, tier)| players[p].name == *name && tier + 1 == *n)
+                .ok_or_else(|| {
+                    ParamError::new(
+                        key,
+                        format!("\"{name}.{n}\" is not a statement of this scene"),
+                    )
+                })
+        };
+        for (i, &(p, tier)) in slots.iter().enumerate() {
+            for (target, change) in &players[p].statements[tier].refs {
+                let j = find(target, "players")?;
+                if slots[j].1 >= tier {
+                    return Err(ParamError::new(
+                        "players",
+                        format!(
+                            "{}.{} is supported or hindered by {}.{}, which is not an earlier statement (a lower statement number)",
+                            players[p].name,
+                            tier + 1,
+                            target.0,
+                            target.1
+                        ),
+                    ));
+                }
+                entries[i].support_refs.push((j, *change));
+            }
+        }
+        if let Some(v) = args.value("conflicts") {
+            let pairs = parse_conflicts(&v).map_err(|e| ParamError::new("conflicts", e))?;
+            for [a, b] in &pairs {
+                let (i, j) = (find(a, "conflicts")?, find(b, "conflicts")?);
+                entries[i].conflicts |= 1 << j;
+                entries[j].conflicts |= 1 << i;
+            }
+        }
+        Ok(Table {
+            names: players.into_iter().map(|p| p.name).collect(),
+            start_luck,
+            entries,
+            rolls: Rolls::from_name(&args.choice("variant.rolls")?),
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Plan, simulate};
-    use crate::stats::{estimate, exact_value, z_score};
+    use crate::dist::Marginals;
+    use crate::systems::testing::{Sample, assert_agrees_with};
+    use crate::systems::{Mechanic, ParamMap};
     use ParamValue::*;
 
     fn tbl(pairs: &[(&str, ParamValue)]) -> ParamValue {
@@ -727,7 +705,7 @@ mod tests {
         m
     }
 
-    fn made(t: &Trial, i: usize) -> bool {
+    fn made(t: &Played, i: usize) -> bool {
         t.made_true & (1 << i) != 0
     }
 
@@ -735,24 +713,25 @@ mod tests {
     fn conflicting_statements_are_never_both_true_and_the_heavier_wins() {
         // ann.1: 4 + 3 against 5 + 4 (weights 0, 7, 14, 21); bob.1: 5
         // against 5 (weights 0, 5, 10, 15); they conflict. cy.1 is free.
-        let t = table_from(&scene(
-            vec![
-                player(
-                    "ann",
-                    0,
-                    vec![tbl(&[
-                        ("favouring", List(vec![Int(4), Int(3)])),
-                        ("opposing", List(vec![Int(5), Int(4)])),
-                    ])],
-                ),
-                player("bob", 0, vec![fav(5, 5)]),
-                player("cy", 0, vec![fav(2, 2)]),
-            ],
-            vec![pair("ann.1", "bob.1")],
-        ))
-        .unwrap();
+        let t = Scene
+            .trial(&scene(
+                vec![
+                    player(
+                        "ann",
+                        0,
+                        vec![tbl(&[
+                            ("favouring", List(vec![Int(4), Int(3)])),
+                            ("opposing", List(vec![Int(5), Int(4)])),
+                        ])],
+                    ),
+                    player("bob", 0, vec![fav(5, 5)]),
+                    player("cy", 0, vec![fav(2, 2)]),
+                ],
+                vec![pair("ann.1", "bob.1")],
+            ))
+            .unwrap();
         let mut rng = DiceRng::from_u64(8);
-        let mut trial = Trial::default();
+        let mut trial = Played::default();
         let mut seen = [0u32; 4];
         for _ in 0..200_000 {
             t.play(&mut rng, &mut trial);
@@ -783,16 +762,17 @@ mod tests {
     fn earlier_tiers_come_first_whatever_the_weight() {
         // ann.1 always weighs 3; bob.2 always weighs 30 but conflicts with
         // it and is resolved a tier later, so it never comes true.
-        let t = table_from(&scene(
-            vec![
-                player("ann", 0, vec![fav(1, 0)]),
-                player("bob", 0, vec![fav(1, 0), fav(10, 0)]),
-            ],
-            vec![pair("bob.2", "ann.1")],
-        ))
-        .unwrap();
+        let t = Scene
+            .trial(&scene(
+                vec![
+                    player("ann", 0, vec![fav(1, 0)]),
+                    player("bob", 0, vec![fav(1, 0), fav(10, 0)]),
+                ],
+                vec![pair("bob.2", "ann.1")],
+            ))
+            .unwrap();
         let mut rng = DiceRng::from_u64(1);
-        let mut trial = Trial::default();
+        let mut trial = Played::default();
         for _ in 0..100 {
             t.play(&mut rng, &mut trial);
             assert_eq!(trial.weights, vec![3, 3, 30]);
@@ -804,20 +784,21 @@ mod tests {
     fn equal_weights_go_to_higher_favouring_then_a_fair_coin() {
         // ann: F 2, three sure successes, W 6. bob: F 3, three sure
         // successes, one hindered away, W 6. Equal weight: bob's F wins.
-        let t = table_from(&scene(
-            vec![
-                player("ann", 0, vec![fav(2, 0)]),
-                player(
-                    "bob",
-                    0,
-                    vec![tbl(&[("favouring", Int(3)), ("support", Int(-1))])],
-                ),
-            ],
-            vec![pair("ann.1", "bob.1")],
-        ))
-        .unwrap();
+        let t = Scene
+            .trial(&scene(
+                vec![
+                    player("ann", 0, vec![fav(2, 0)]),
+                    player(
+                        "bob",
+                        0,
+                        vec![tbl(&[("favouring", Int(3)), ("support", Int(-1))])],
+                    ),
+                ],
+                vec![pair("ann.1", "bob.1")],
+            ))
+            .unwrap();
         let mut rng = DiceRng::from_u64(2);
-        let mut trial = Trial::default();
+        let mut trial = Played::default();
         for _ in 0..100 {
             t.play(&mut rng, &mut trial);
             assert_eq!(trial.weights, vec![6, 6]);
@@ -833,24 +814,18 @@ mod tests {
                 vec![pair("ann.1", "bob.1")],
             ))
             .unwrap();
-        let plan = Plan {
-            seed: 5,
-            trials: 1_000_000,
-            precision: None,
-        };
-        let tally = simulate(&[(0, m.as_ref())], &plan, &()).remove(0);
-        let metrics = &m.schema().metrics;
-        assert_eq!(metrics[0].name, "p_true.ann.1");
-        assert_eq!(metrics[1].name, "p_true.bob.1");
-        for spec in &metrics[..2] {
-            let est = estimate(spec, &tally);
-            assert!(
-                (est.value - 0.5).abs() < 5.0 * 0.5 / 1000.0,
-                "{}: {}",
-                spec.name,
-                est.value
-            );
+        let names: Vec<&str> = m.schema().metrics.iter().map(|x| x.name.as_str()).collect();
+        assert_eq!(names[..2], ["p_true.ann.1", "p_true.bob.1"]);
+        // Each player: true with 1/2, three sure successes, no failure, no luck.
+        let mut exact = Marginals::new(8);
+        for p in [0, 4] {
+            exact.add(p, 0, 0.5);
+            exact.add(p, 1, 0.5);
+            exact.add(p + 1, 3, 1.0);
+            exact.add(p + 2, 0, 1.0);
+            exact.add(p + 3, 0, 1.0);
         }
+        assert_agrees_with(m.as_ref(), &exact, Sample::seed(5), "a fair coin");
     }
 
     #[test]
@@ -858,48 +833,50 @@ mod tests {
         // Starting luck 9. Statement 1 always comes true with a bid of 2:
         // 9 − 2 = 7. Statements 2 and 3 reflect drives and always fail
         // three times: 7 + 3 + 3 = 13, capped at 10. Six failures.
-        let t = table_from(&scene(
-            vec![player(
-                "ann",
-                9,
-                vec![
-                    tbl(&[("favouring", Int(5)), ("luck", Int(2))]),
-                    tbl(&[
-                        ("favouring", Int(0)),
-                        ("opposing", Int(5)),
-                        ("drive", Bool(true)),
-                    ]),
-                    tbl(&[
-                        ("favouring", Int(0)),
-                        ("difficulty", Int(4)),
-                        ("drive", Bool(true)),
-                    ]),
-                ],
-            )],
-            vec![],
-        ))
-        .unwrap();
+        let t = Scene
+            .trial(&scene(
+                vec![player(
+                    "ann",
+                    9,
+                    vec![
+                        tbl(&[("favouring", Int(5)), ("luck", Int(2))]),
+                        tbl(&[
+                            ("favouring", Int(0)),
+                            ("opposing", Int(5)),
+                            ("drive", Bool(true)),
+                        ]),
+                        tbl(&[
+                            ("favouring", Int(0)),
+                            ("difficulty", Int(4)),
+                            ("drive", Bool(true)),
+                        ]),
+                    ],
+                )],
+                vec![],
+            ))
+            .unwrap();
         let mut rng = DiceRng::from_u64(3);
-        let mut trial = Trial::default();
+        let mut trial = Played::default();
         t.play(&mut rng, &mut trial);
         assert_eq!(trial.made_true, 0b001);
         assert_eq!((trial.failures[0], trial.luck[0]), (6, 10));
         // A bid is spent only when its statement comes true: luck 3, bid 3
         // on a luck-only statement, which (the weight counting luck) comes
         // true now and then: 3 of a d103 per roll.
-        let t = table_from(&scene(
-            vec![player(
-                "bob",
-                3,
-                vec![tbl(&[
-                    ("favouring", Int(0)),
-                    ("opposing", Int(100)),
-                    ("luck", Int(3)),
-                ])],
-            )],
-            vec![],
-        ))
-        .unwrap();
+        let t = Scene
+            .trial(&scene(
+                vec![player(
+                    "bob",
+                    3,
+                    vec![tbl(&[
+                        ("favouring", Int(0)),
+                        ("opposing", Int(100)),
+                        ("luck", Int(3)),
+                    ])],
+                )],
+                vec![],
+            ))
+            .unwrap();
         let mut seen = [0; 2];
         for _ in 0..1000 {
             t.play(&mut rng, &mut trial);
@@ -912,13 +889,13 @@ mod tests {
 
     #[test]
     fn one_statement_scene_matches_the_statement_exactly() {
-        use super::super::statement::resolution_from;
+        use super::super::statement::Statement;
         let mut single = ParamMap::new();
         single.set("favouring", Int(4));
         single.set("opposing", Int(6));
         single.set("luck", Int(2));
         single.set("support", Int(1));
-        let exact = resolution_from(&single).unwrap().exact();
+        let statement = Statement.trial(&single).unwrap().exact();
         let m = Scene
             .prepare(&scene(
                 vec![player(
@@ -934,34 +911,24 @@ mod tests {
                 vec![],
             ))
             .unwrap();
-        let plan = Plan {
-            seed: 9,
-            trials: 1_000_000,
-            precision: None,
-        };
-        let tally = simulate(&[(0, m.as_ref())], &plan, &()).remove(0);
-        let p_true = MetricSpec::new(
-            "",
-            MetricKind::Prob {
-                field: 3,
-                pred: Pred::Eq(1),
-            },
-            "",
-        );
-        let mean_s = MetricSpec::new("", MetricKind::Mean { field: 0 }, "");
         let schema = m.schema();
-        assert_eq!(schema.fields[0].name, "ann.1.true");
-        assert_eq!(schema.fields[1].name, "ann.1.successes");
-        for (statement, in_scene) in [
-            (&p_true, &schema.metrics[0]),
-            (
-                &mean_s,
-                &MetricSpec::new("", MetricKind::Mean { field: 1 }, ""),
-            ),
-        ] {
-            let z = z_score(&exact_value(statement, &exact), &estimate(in_scene, &tally));
-            assert!(z.abs() < 5.0, "z = {z}");
+        let names: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["ann.1.true", "ann.1.successes", "ann.failures", "ann.luck"]
+        );
+        // The scene's fields from the statement's (successes, failures,
+        // weight, true): the bid of 2 is spent exactly when it comes true.
+        let mut exact = Marginals::new(4);
+        for (to, from) in [(0, 3), (1, 0), (2, 1)] {
+            for (&v, &p) in statement.field(from) {
+                exact.add(to, v, p);
+            }
         }
+        for (&made, &p) in statement.field(3) {
+            exact.add(3, if made == 1 { 0 } else { 2 }, p);
+        }
+        assert_agrees_with(m.as_ref(), &exact, Sample::seed(9), "one-statement scene");
     }
 
     #[test]
@@ -970,37 +937,38 @@ mod tests {
         // by ann.1, which is true: 3 − 1 = 2 successes. cy.2 is hindered by
         // cy.1, which is not: 3 successes. cy.3 is supported by ann.1 and
         // hindered by cy.1: 0 + 1 successes although it never succeeds.
-        let t = table_from(&scene(
-            vec![
-                player("ann", 0, vec![fav(2, 0)]),
-                player(
-                    "bob",
-                    0,
-                    vec![
-                        fav(1, 0),
-                        tbl(&[("favouring", Int(1)), ("hindered_by", Str("ann.1".into()))]),
-                    ],
-                ),
-                player(
-                    "cy",
-                    0,
-                    vec![
-                        fav(1, 0),
-                        tbl(&[("favouring", Int(1)), ("hindered_by", Str("cy.1".into()))]),
-                        tbl(&[
-                            ("favouring", Int(0)),
-                            ("opposing", Int(4)),
-                            ("supported_by", Str("ann.1".into())),
-                            ("hindered_by", Str("cy.1".into())),
-                        ]),
-                    ],
-                ),
-            ],
-            vec![pair("ann.1", "cy.1")],
-        ))
-        .unwrap();
+        let t = Scene
+            .trial(&scene(
+                vec![
+                    player("ann", 0, vec![fav(2, 0)]),
+                    player(
+                        "bob",
+                        0,
+                        vec![
+                            fav(1, 0),
+                            tbl(&[("favouring", Int(1)), ("hindered_by", Str("ann.1".into()))]),
+                        ],
+                    ),
+                    player(
+                        "cy",
+                        0,
+                        vec![
+                            fav(1, 0),
+                            tbl(&[("favouring", Int(1)), ("hindered_by", Str("cy.1".into()))]),
+                            tbl(&[
+                                ("favouring", Int(0)),
+                                ("opposing", Int(4)),
+                                ("supported_by", Str("ann.1".into())),
+                                ("hindered_by", Str("cy.1".into())),
+                            ]),
+                        ],
+                    ),
+                ],
+                vec![pair("ann.1", "cy.1")],
+            ))
+            .unwrap();
         let mut rng = DiceRng::from_u64(4);
-        let mut trial = Trial::default();
+        let mut trial = Played::default();
         for _ in 0..100 {
             t.play(&mut rng, &mut trial);
             assert_eq!(trial.successes, vec![3, 3, 2, 3, 3, 1]);
@@ -1009,21 +977,22 @@ mod tests {
             assert_eq!(trial.made_true, 0b010111);
         }
         // Only earlier statements can support a statement.
-        let e = table_from(&scene(
-            vec![
-                player("ann", 0, vec![fav(1, 1)]),
-                player(
-                    "bob",
-                    0,
-                    vec![tbl(&[
-                        ("favouring", Int(1)),
-                        ("supported_by", Str("ann.1".into())),
-                    ])],
-                ),
-            ],
-            vec![],
-        ))
-        .unwrap_err();
+        let e = Scene
+            .trial(&scene(
+                vec![
+                    player("ann", 0, vec![fav(1, 1)]),
+                    player(
+                        "bob",
+                        0,
+                        vec![tbl(&[
+                            ("favouring", Int(1)),
+                            ("supported_by", Str("ann.1".into())),
+                        ])],
+                    ),
+                ],
+                vec![],
+            ))
+            .unwrap_err();
         assert!(
             e.message.contains(
                 "bob.1 is supported or hindered by ann.1, which is not an earlier statement"
@@ -1034,7 +1003,7 @@ mod tests {
 
     #[test]
     fn bad_scenes_name_what_is_wrong() {
-        let err = |m: &ParamMap| table_from(m).unwrap_err();
+        let err = |m: &ParamMap| Scene.trial(m).unwrap_err();
         let e = err(&ParamMap::new());
         assert_eq!(e.key, "players");
         assert!(e.message.contains("required"), "{e}");

@@ -6,8 +6,8 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
 /// Difficulty modifiers run from 2 (very easy) to 12 (nearly impossible);
@@ -130,84 +130,9 @@ impl Resolution {
     }
 }
 
-/// Build the statement a set of scenario values describes.
-pub fn resolution_from(values: &ParamMap) -> Result<Resolution, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let factors = |key: &str| args.value(key).map(|v| roll::factor_sum(&v)).unwrap_or(0);
-    let favouring = factors("favouring");
-    let opposing = factors("opposing") + args.int("difficulty")? as u64;
-    let luck = args.int("luck")? as u64;
-    if favouring + luck + opposing == 0 {
-        return Err(ParamError::new(
-            "favouring",
-            "favouring, luck, opposing and difficulty are all 0, so there is no die to roll (d0); give at least one a value",
-        ));
-    }
-    let weight_luck = args.bool("variant.weight_luck")?;
-    Ok(Resolution {
-        roll: Roll::new(favouring + luck, opposing),
-        rolls: Rolls::from_name(&args.choice("variant.rolls")?),
-        support: args.int("support")?,
-        weight_per_success: favouring + if weight_luck { luck } else { 0 },
-    })
-}
-
-fn schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "successes",
-                FieldKind::Int,
-                "Successes, after support, 0..=3.",
-            ),
-            FieldSpec::new("failures", FieldKind::Int, "3 − successes."),
-            FieldSpec::new(
-                "weight",
-                FieldKind::Int,
-                "Successes × favouring sum, the luck bid included (excluded under variant.weight_luck = false).",
-            ),
-            FieldSpec::new(
-                "true",
-                FieldKind::Bool,
-                "Weight above 0: the statement can come true.",
-            ),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_true",
-                MetricKind::Prob {
-                    field: 3,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the statement has weight.",
-            ),
-            MetricSpec::new(
-                "mean_successes",
-                MetricKind::Mean { field: 0 },
-                "Mean successes.",
-            ),
-            MetricSpec::new("mean_weight", MetricKind::Mean { field: 2 }, "Mean weight."),
-            MetricSpec::new(
-                "mean_failures",
-                MetricKind::Mean { field: 1 },
-                "Mean failures.",
-            ),
-        ],
-    }
-}
-
-struct StatementModel {
-    resolution: Resolution,
-    schema: Schema,
-}
-
-impl Model for StatementModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Resolution {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let r = self.resolution;
+        let r = *self;
         // The successes rolled decide every field: count them only.
         tally.record_keyed(
             rng,
@@ -218,47 +143,92 @@ impl Model for StatementModel {
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(self.resolution.exact())
+        Some(Resolution::exact(self))
     }
 }
 
 /// The mechanic `statements.statement`.
 pub struct Statement;
 
-impl Mechanic for Statement {
-    fn name(&self) -> &'static str {
-        "statements.statement"
-    }
-
-    fn summary(&self) -> &'static str {
-        "One statement: three rolls of a d(F+O), success on F or less; weight = successes × favouring."
-    }
+impl Define for Statement {
+    type Trial = Resolution;
+    const NAME: &'static str = "statements.statement";
+    const SUMMARY: &'static str = "One statement: three rolls of a d(F+O), success on F or less; weight = successes × favouring.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        Schema {
+            fields: vec![
+                FieldSpec::new(
+                    "successes",
+                    FieldKind::Int,
+                    "Successes, after support, 0..=3.",
+                ),
+                FieldSpec::new("failures", FieldKind::Int, "3 − successes."),
+                FieldSpec::new(
+                    "weight",
+                    FieldKind::Int,
+                    "Successes × favouring sum, the luck bid included (excluded under variant.weight_luck = false).",
+                ),
+                FieldSpec::new(
+                    "true",
+                    FieldKind::Bool,
+                    "Weight above 0: the statement can come true.",
+                ),
+            ],
+            metrics: vec![
+                MetricSpec::new(
+                    "p_true",
+                    MetricKind::Prob {
+                        field: 3,
+                        pred: Pred::Eq(1),
+                    },
+                    "Probability the statement has weight.",
+                ),
+                MetricSpec::new(
+                    "mean_successes",
+                    MetricKind::Mean { field: 0 },
+                    "Mean successes.",
+                ),
+                MetricSpec::new("mean_weight", MetricKind::Mean { field: 2 }, "Mean weight."),
+                MetricSpec::new(
+                    "mean_failures",
+                    MetricKind::Mean { field: 1 },
+                    "Mean failures.",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(Box::new(StatementModel {
-            resolution: resolution_from(values)?,
-            schema: schema(),
-        }))
+    fn build(&self, args: &Args) -> Result<Resolution, ParamError> {
+        let factors = |key: &str| args.value(key).map(|v| roll::factor_sum(&v)).unwrap_or(0);
+        let favouring = factors("favouring");
+        let opposing = factors("opposing") + args.int("difficulty")? as u64;
+        let luck = args.int("luck")? as u64;
+        if favouring + luck + opposing == 0 {
+            return Err(ParamError::new(
+                "favouring",
+                "favouring, luck, opposing and difficulty are all 0, so there is no die to roll (d0); give at least one a value",
+            ));
+        }
+        let weight_luck = args.bool("variant.weight_luck")?;
+        Ok(Resolution {
+            roll: Roll::new(favouring + luck, opposing),
+            rolls: Rolls::from_name(&args.choice("variant.rolls")?),
+            support: args.int("support")?,
+            weight_per_success: favouring + if weight_luck { luck } else { 0 },
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Plan, simulate};
-    use crate::stats::{estimate, exact_value, z_score};
+    use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::{Mechanic, ParamMap};
     use ParamValue::*;
 
     fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
@@ -267,11 +237,12 @@ mod tests {
 
     #[test]
     fn text_example_two_successes_weigh_fourteen() {
-        let r = resolution_from(&values(&[
-            ("favouring", List(vec![Int(4), Int(3)])),
-            ("opposing", List(vec![Int(5), Int(4)])),
-        ]))
-        .unwrap();
+        let r = Statement
+            .trial(&values(&[
+                ("favouring", List(vec![Int(4), Int(3)])),
+                ("opposing", List(vec![Int(5), Int(4)])),
+            ]))
+            .unwrap();
         assert_eq!(
             r.roll,
             Roll {
@@ -294,7 +265,7 @@ mod tests {
             ("opposing", Int(4)),
             ("luck", Int(2)),
         ];
-        let r = resolution_from(&values(&base)).unwrap();
+        let r = Statement.trial(&values(&base)).unwrap();
         assert_eq!(
             r.roll,
             Roll {
@@ -304,25 +275,30 @@ mod tests {
         );
         assert_eq!(r.outcome(3)[2], 15);
         // "Luck can be used by itself": three successes on luck 3 weigh 9.
-        let r = resolution_from(&values(&[("favouring", Int(0)), ("luck", Int(3))])).unwrap();
+        let r = Statement
+            .trial(&values(&[("favouring", Int(0)), ("luck", Int(3))]))
+            .unwrap();
         assert_eq!(r.outcome(3), [3, 0, 9, 1]);
         assert!(r.exact().field(3)[&1] > 0.0);
         // variant.weight_luck = false: the old reading, luck only rolls.
         let mut without = base.to_vec();
         without.push(("variant.weight_luck", Bool(false)));
-        assert_eq!(resolution_from(&values(&without)).unwrap().outcome(3)[2], 9);
-        let r = resolution_from(&values(&[
-            ("favouring", Int(0)),
-            ("luck", Int(3)),
-            ("variant.weight_luck", Bool(false)),
-        ]))
-        .unwrap();
+        assert_eq!(Statement.trial(&values(&without)).unwrap().outcome(3)[2], 9);
+        let r = Statement
+            .trial(&values(&[
+                ("favouring", Int(0)),
+                ("luck", Int(3)),
+                ("variant.weight_luck", Bool(false)),
+            ]))
+            .unwrap();
         assert_eq!(r.outcome(3), [3, 0, 0, 0]);
     }
 
     #[test]
     fn difficulty_and_errors() {
-        let r = resolution_from(&values(&[("difficulty", Int(12))])).unwrap();
+        let r = Statement
+            .trial(&values(&[("difficulty", Int(12))]))
+            .unwrap();
         assert_eq!(
             r.roll,
             Roll {
@@ -330,15 +306,19 @@ mod tests {
                 sides: 28
             }
         );
-        let err = resolution_from(&values(&[("difficulty", Int(1))])).unwrap_err();
+        let err = Statement
+            .trial(&values(&[("difficulty", Int(1))]))
+            .unwrap_err();
         assert_eq!(err.key, "difficulty");
         assert!(err.message.contains("2..=12"), "{err}");
-        let err =
-            resolution_from(&values(&[("opposing", List(vec![Int(2), Int(-3)]))])).unwrap_err();
+        let err = Statement
+            .trial(&values(&[("opposing", List(vec![Int(2), Int(-3)]))]))
+            .unwrap_err();
         assert_eq!(err.key, "opposing");
         assert!(err.message.contains("-3"), "{err}");
-        let err =
-            resolution_from(&values(&[("favouring", Int(0)), ("opposing", Int(0))])).unwrap_err();
+        let err = Statement
+            .trial(&values(&[("favouring", Int(0)), ("opposing", Int(0))]))
+            .unwrap_err();
         assert!(err.message.contains("d0"), "{err}");
     }
 
@@ -376,14 +356,15 @@ mod tests {
                     2 => (0, -1, "until-failure"),
                     _ => (2, 0, "until-failure"),
                 };
-                let r = resolution_from(&values(&[
-                    ("favouring", Int(f as i64)),
-                    ("opposing", Int(o as i64)),
-                    ("luck", Int(luck as i64)),
-                    ("support", Int(support)),
-                    ("variant.rolls", Str(rolls.into())),
-                ]))
-                .unwrap();
+                let r = Statement
+                    .trial(&values(&[
+                        ("favouring", Int(f as i64)),
+                        ("opposing", Int(o as i64)),
+                        ("luck", Int(luck as i64)),
+                        ("support", Int(support)),
+                        ("variant.rolls", Str(rolls.into())),
+                    ]))
+                    .unwrap();
                 assert_eq!(
                     r.outcome_counts(),
                     enumerate(f, luck, o, support, r.rolls),
@@ -407,17 +388,8 @@ mod tests {
                     ("variant.weight_luck", Bool(k % 4 == 1)),
                 ]))
                 .unwrap();
-            let plan = Plan {
-                seed: 6,
-                trials: 1_000_000,
-                precision: None,
-            };
-            let tally = simulate(&[(k as usize, m.as_ref())], &plan, &()).remove(0);
-            let exact = m.exact().unwrap();
-            for spec in &m.schema().metrics {
-                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(z.abs() < 5.0, "config {k}: {} z = {z}", spec.name);
-            }
+            let sample = Sample::seed(6).config(k as usize);
+            assert_agrees(m.as_ref(), sample, &format!("config {k}"));
         }
     }
 }
