@@ -20,7 +20,7 @@ pub mod statements;
 pub mod testing;
 
 pub use define::{Define, Trial};
-pub use params::{Args, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue};
+pub use params::{Args, Choice, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue};
 pub use schema::{FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema};
 
 use crate::dice::DiceRng;

@@ -93,6 +93,62 @@ impl fmt::Display for Lit {
     }
 }
 
+/// A parameter whose value is one of a fixed set of names, read as an
+/// enum: [`ParamKind::Choice`] lists [`Choice::NAMES`], and
+/// [`Args::choice_of`] parses them, so the names a scenario may write and
+/// the variants a mechanic matches on cannot drift apart. Implement it
+/// with [`choice!`](crate::choice).
+pub trait Choice: Copy + 'static {
+    /// Every name, in the order help and errors list them.
+    const NAMES: &'static [&'static str];
+    /// The variant called `name`, if any.
+    fn parse(name: &str) -> Option<Self>;
+    /// The name of this variant.
+    fn name(self) -> &'static str;
+}
+
+/// Implements [`Choice`]: `choice!(Enum { Variant = "name", … })` for an
+/// existing enum, or `choice! { /// doc
+/// pub enum Enum { /// doc
+/// Variant = "name", … } }` to declare the enum too (Copy, Eq, Debug).
+/// The name of every variant is matched exhaustively, so a variant without
+/// a name does not compile, and the names are the only ones `parse`
+/// accepts.
+#[macro_export]
+macro_rules! choice {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $ty:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $name:literal),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis enum $ty {
+            $($(#[$vmeta])* $variant),+
+        }
+        $crate::choice!($ty { $($variant = $name),+ });
+    };
+    ($ty:ident { $($variant:ident = $name:literal),+ $(,)? }) => {
+        impl $crate::systems::Choice for $ty {
+            const NAMES: &'static [&'static str] = &[$($name),+];
+
+            fn parse(name: &str) -> Option<Self> {
+                $(if name == $name {
+                    return Some($ty::$variant);
+                })+
+                None
+            }
+
+            fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name),+
+                }
+            }
+        }
+    };
+}
+
 /// What values a parameter accepts.
 #[derive(Clone, Copy, Debug)]
 pub enum ParamKind {
@@ -313,17 +369,36 @@ impl<'a> Args<'a> {
         }
     }
 
-    /// A name parameter.
-    pub fn choice(&self, path: &str) -> Result<String, ParamError> {
+    /// A name parameter, as the enum whose names its kind lists.
+    pub fn choice_of<C: Choice>(&self, path: &str) -> Result<C, ParamError> {
+        let spec = self.spec(path);
+        debug_assert!(
+            matches!(spec.kind, ParamKind::Choice(names) if names == C::NAMES),
+            "`{path}` is not declared with the names of the enum it is read as"
+        );
         match self.value(path) {
-            Some(ParamValue::Str(s)) => Ok(s),
+            Some(ParamValue::Str(s)) => C::parse(&s).ok_or_else(|| {
+                ParamError::new(
+                    path,
+                    format!(
+                        "\"{s}\" is not a known name; allowed: {}",
+                        spec.kind.allowed()
+                    ),
+                )
+            }),
             other => Err(ParamError::new(
                 path,
-                format!(
-                    "expected {}, found {other:?}",
-                    self.spec(path).kind.allowed()
-                ),
+                format!("expected {}, found {other:?}", spec.kind.allowed()),
             )),
+        }
+    }
+
+    /// A name parameter with no default, if set.
+    pub fn choice_if_set<C: Choice>(&self, path: &str) -> Result<Option<C>, ParamError> {
+        if self.value(path).is_some() {
+            self.choice_of(path).map(Some)
+        } else {
+            Ok(None)
         }
     }
 }

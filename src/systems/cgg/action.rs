@@ -43,6 +43,11 @@ pub enum RiskBase {
     Example,
 }
 
+crate::choice!(RiskBase {
+    Table = "table",
+    Example = "example",
+});
+
 impl RiskBase {
     pub fn risk(self, base: u32) -> i64 {
         let b = 3 * base as i64;
@@ -62,6 +67,11 @@ pub enum FailureRule {
     /// The summary sentence: dice showing 1..5 fail ("50% each").
     Half,
 }
+
+crate::choice!(FailureRule {
+    Procedure = "procedure",
+    Half = "half",
+});
 
 impl FailureRule {
     /// The highest face that counts as a failure.
@@ -88,6 +98,11 @@ pub enum Wrench {
     Greedy,
 }
 
+crate::choice!(Wrench {
+    None = "none",
+    Greedy = "greedy",
+});
+
 /// The Exec's hammer policy ("Can't do it!": one more failure).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hammer {
@@ -97,6 +112,12 @@ pub enum Hammer {
     /// Only when the action would otherwise succeed.
     OnlyOnSuccess,
 }
+
+crate::choice!(Hammer {
+    None = "none",
+    Always = "always",
+    OnlyOnSuccess = "only-on-success",
+});
 
 /// The rule variants and policies of an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -67,6 +67,11 @@ pub enum Comparison {
     Gt,
 }
 
+crate::choice!(Comparison {
+    Ge = "ge",
+    Gt = "gt",
+});
+
 impl Comparison {
     #[inline(always)]
     pub fn meets(self, total: i64, target: i64) -> bool {
@@ -74,13 +79,5 @@ impl Comparison {
             Comparison::Ge => total >= target,
             Comparison::Gt => total > target,
         }
-    }
-
-    /// Read a `ge` | `gt` choice.
-    pub fn read(args: &Args, path: &str) -> Result<Self, ParamError> {
-        Ok(match args.choice(path)?.as_str() {
-            "gt" => Comparison::Gt,
-            _ => Comparison::Ge,
-        })
     }
 }

@@ -10,7 +10,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
     ParamSpec, Pred, Schema, Trial,
 };
 
@@ -100,7 +100,7 @@ static PARAMS: [ParamSpec; 3] = [
     },
     ParamSpec {
         path: "comparison",
-        kind: ParamKind::Choice(&["ge", "gt"]),
+        kind: ParamKind::Choice(Comparison::NAMES),
         default: Lit::Str("ge"),
         doc: "\"ge\": avoided on total ≥ target (the text); \"gt\": total > target.",
     },
@@ -215,7 +215,7 @@ impl Define for Risk {
         Ok(RiskRoll {
             code: read_code(args, "code")?,
             target: args.int("target")?,
-            comparison: Comparison::read(args, "comparison")?,
+            comparison: args.choice_of("comparison")?,
         })
     }
 }

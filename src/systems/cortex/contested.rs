@@ -21,7 +21,7 @@ use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
     ParamSpec, Pred, Schema, Trial,
 };
 
@@ -36,7 +36,7 @@ static PARAMS: [ParamSpec; 10] = [
     FINAL_PUSH,
     ParamSpec {
         path: "initiator",
-        kind: ParamKind::Choice(&["actor", "opposition"]),
+        kind: ParamKind::Choice(Initiator::NAMES),
         default: Lit::Str("actor"),
         doc: "The side that rolls first to set the stakes.",
     },
@@ -47,6 +47,14 @@ static PARAMS: [ParamSpec; 10] = [
         doc: "Unset: the actor never gives in. N: on its turn, before rolling, the actor gives in when the stakes exceed its own last total (0 before its first roll) by more than N.",
     },
 ];
+
+crate::choice! {
+    /// The side that rolls first to set the stakes.
+    pub enum Initiator {
+        Actor = "actor",
+        Opposition = "opposition",
+    }
+}
 
 const WIN: usize = 0;
 const EXCHANGES: usize = 1;
@@ -479,7 +487,10 @@ impl Define for ContestedAction {
             Sides::from_args(args)?,
             rating_tie(args)?,
             pushes(args)?,
-            args.choice("initiator")? == "actor",
+            match args.choice_of("initiator")? {
+                Initiator::Actor => true,
+                Initiator::Opposition => false,
+            },
             give_in,
         )
         .tie_complication(tie_deals(args)?))

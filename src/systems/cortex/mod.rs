@@ -22,7 +22,7 @@ pub use pool::{Pool, PoolError};
 pub use roll::RatingTie;
 
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, ParamError, ParamKind, ParamSpec, ParamValue,
+    Args, Choice, FieldKind, FieldSpec, Lit, ParamError, ParamKind, ParamSpec, ParamValue,
 };
 
 /// Labels of `loser_takes`.
@@ -81,13 +81,22 @@ pub(crate) const OPPOSITION_GANG: ParamSpec = ParamSpec {
 };
 pub(crate) const RATING_TIE: ParamSpec = ParamSpec {
     path: "variant.rating_tie",
-    kind: ParamKind::Choice(&["larger", "smaller"]),
+    kind: ParamKind::Choice(RatingTie::NAMES),
     default: Lit::Str("larger"),
     doc: "Which die rates a complication when re-rolled dice tie on the highest value.",
 };
+crate::choice! {
+    /// The actor's final-push policy.
+    pub enum FinalPush {
+        Never = "never",
+        /// Facing trauma, step down a trait for +5 per step until within 5.
+        UntilSafe = "until-safe",
+    }
+}
+
 pub(crate) const FINAL_PUSH: ParamSpec = ParamSpec {
     path: "policy.final_push",
-    kind: ParamKind::Choice(&["never", "until-safe"]),
+    kind: ParamKind::Choice(FinalPush::NAMES),
     default: Lit::Str("never"),
     doc: "The actor, facing trauma, steps down a trait for +5 per step until within 5 (never to win).",
 };
@@ -160,15 +169,15 @@ impl Sides {
 
 /// The rating tie rule a scenario chose.
 pub(crate) fn rating_tie(args: &Args) -> Result<RatingTie, ParamError> {
-    Ok(match args.choice("variant.rating_tie")?.as_str() {
-        "smaller" => RatingTie::Smaller,
-        _ => RatingTie::Larger,
-    })
+    args.choice_of("variant.rating_tie")
 }
 
 /// Whether the actor pushes until safe.
 pub(crate) fn pushes(args: &Args) -> Result<bool, ParamError> {
-    Ok(args.choice("policy.final_push")? == "until-safe")
+    Ok(match args.choice_of("policy.final_push")? {
+        FinalPush::Never => false,
+        FinalPush::UntilSafe => true,
+    })
 }
 
 /// What the loser of a roll-off by `margin` (winner − loser ≥ 0) takes:
@@ -195,16 +204,29 @@ pub fn fate_with(margin: i64, loser_pushes: bool, tie_deals: bool) -> (i64, i64,
     (m, takes, steps)
 }
 
+crate::choice! {
+    /// What a tie (margin 0) deals the side that rolled (`variant.tie`).
+    pub enum TieRule {
+        /// A complication: a tie is a GM win by 0.
+        Complication = "complication",
+        /// Nothing (the old reading).
+        Nothing = "nothing",
+    }
+}
+
 pub(crate) const TIE: ParamSpec = ParamSpec {
     path: "variant.tie",
-    kind: ParamKind::Choice(&["complication", "nothing"]),
+    kind: ParamKind::Choice(TieRule::NAMES),
     default: Lit::Str("complication"),
     doc: "A tie (margin 0) is a GM win by 0: the side that rolled takes a complication (RULES.md §2.2, corrected 2026-11-22: \"less than or equal to the stakes\"), or, as the old reading, nothing.",
 };
 
 /// Whether a tie deals a complication.
 pub(crate) fn tie_deals(args: &Args) -> Result<bool, ParamError> {
-    Ok(args.choice("variant.tie")? == "complication")
+    Ok(match args.choice_of("variant.tie")? {
+        TieRule::Complication => true,
+        TieRule::Nothing => false,
+    })
 }
 
 /// The derived `trauma` field: 1 when the actor deals trauma, 2 when it

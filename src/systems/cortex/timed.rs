@@ -20,7 +20,7 @@ use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
     ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
@@ -71,11 +71,21 @@ static PARAMS: [ParamSpec; 8] = [
     },
     ParamSpec {
         path: "variant.failure",
-        kind: ParamKind::Choice(&["move-on", "repeat"]),
+        kind: ParamKind::Choice(AfterFailure::NAMES),
         default: Lit::Str("move-on"),
         doc: "After a failed step: move on to the next (default) or repeat it.",
     },
 ];
+
+crate::choice! {
+    /// What follows a failed step (`variant.failure`).
+    pub enum AfterFailure {
+        /// The next step (the text).
+        MoveOn = "move-on",
+        /// The same step again.
+        Repeat = "repeat",
+    }
+}
 
 const FIELDS: usize = 4;
 /// The index of a failure among [`Timed::moves`].
@@ -323,7 +333,10 @@ impl Define for TimedAction {
             &sides,
             &oppositions,
             args.int("beats")?,
-            args.choice("variant.failure")? == "repeat",
+            match args.choice_of("variant.failure")? {
+                AfterFailure::MoveOn => false,
+                AfterFailure::Repeat => true,
+            },
         ))
     }
 }

@@ -8,7 +8,7 @@ use crate::dice::{D8, DiceRng, PACKED_D8_MAX, d8_highest_packed};
 use crate::dist::{Counts, Marginals};
 use crate::sim::{Hist, Tally};
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
     ParamSpec, Pred, Schema, Trial,
 };
 
@@ -30,8 +30,17 @@ const CHALLENGE_NAMES: &[(&str, i64)] = &[
     ("taxing", 8),
     ("impossible", 10),
 ];
-/// Background relevance (Table 1.2).
-pub(super) const RELEVANCE: &[&str] = &["full", "partial", "none"];
+crate::choice! {
+    /// Background relevance (Table 1.2).
+    pub enum Relevance {
+        /// The level counts.
+        Full = "full",
+        /// The level counts but costs one forced raise.
+        Partial = "partial",
+        /// No background, no specialisation.
+        None = "none",
+    }
+}
 
 /// Points the opposition gains per raise.
 pub const RAISE_STEP: i64 = 2;
@@ -65,7 +74,7 @@ macro_rules! character_params {
             },
             ParamSpec {
                 path: concat!($side, ".background_relevance"),
-                kind: ParamKind::Choice(RELEVANCE),
+                kind: ParamKind::Choice(Relevance::NAMES),
                 default: Lit::Str("full"),
                 doc: "\"full\": level counts; \"partial\": level counts but costs one forced raise (+2 to the other side); \"none\": no background, no specialisation.",
             },
@@ -293,16 +302,20 @@ pub(super) fn character(args: &Args, prefix: &str) -> Result<(Pool, u32), ParamE
     let key = |k: &str| format!("{prefix}.{k}");
     let dice = args.int(&key("trait"))? + args.int(&key("essence"))?;
     let level = args.int(&key("background"))?;
-    let relevance = args.choice(&key("background_relevance"))?;
+    let (counts, costs_a_raise) = match args.choice_of(&key("background_relevance"))? {
+        Relevance::Full => (true, false),
+        Relevance::Partial => (true, true),
+        Relevance::None => (false, false),
+    };
     // A level-0 background is no background: nothing to use, so no forced
     // raise and no specialisation either.
-    let usable = relevance != "none" && level > 0;
+    let usable = counts && level > 0;
     let mut bonus = if usable { level } else { 0 };
     if usable && args.bool(&key("specialisation"))? {
         bonus += SPECIALISATION_BONUS;
     }
     bonus += args.int(&key("equipment"))?.min(EQUIPMENT_CAP);
-    let forced = u32::from(usable && relevance == "partial");
+    let forced = u32::from(usable && costs_a_raise);
     Ok((
         Pool {
             dice: dice as u32,

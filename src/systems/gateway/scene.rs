@@ -12,12 +12,12 @@
 //! the simulation share the round logic below, so they differ only in
 //! branching versus sampling.
 
-use super::challenge::{Contest, Pool, RAISE_STEP, RELEVANCE, TRAIT_NAMES, character};
+use super::challenge::{Contest, Pool, RAISE_STEP, Relevance, TRAIT_NAMES, character};
 use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
     ParamSpec, Pred, Schema, Trial,
 };
 
@@ -55,8 +55,15 @@ macro_rules! policy_params {
 const A_POLICY: [ParamSpec; 3] = policy_params!("a");
 const B_POLICY: [ParamSpec; 3] = policy_params!("b");
 
-/// Who holds the initiative in round 1.
-const INITIATIVE: &[&str] = &["a", "b", "random"];
+crate::choice! {
+    /// Who holds the initiative in round 1.
+    pub enum Initiative {
+        A = "a",
+        B = "b",
+        /// A fair coin.
+        Random = "random",
+    }
+}
 
 static PARAMS: [ParamSpec; 22] = [
     A[0],
@@ -97,7 +104,7 @@ static PARAMS: [ParamSpec; 22] = [
     },
     ParamSpec {
         path: "initiative",
-        kind: ParamKind::Choice(INITIATIVE),
+        kind: ParamKind::Choice(Initiative::NAMES),
         default: Lit::Str("a"),
         doc: "Who acts first in round 1: \"a\", \"b\", or \"random\" (a fair coin).",
     },
@@ -225,8 +232,8 @@ pub struct Duel {
     pub ladder: i64,
     pub start_edge: i64,
     pub round_cap: u32,
-    /// Round-1 initiative: 0 = A, 1 = B, 2 = a fair coin.
-    pub initiative: u8,
+    /// Who acts first in round 1.
+    pub initiative: Initiative,
 }
 
 /// What one action leaves behind.
@@ -349,8 +356,9 @@ impl Rounds for DuelRounds {
     fn start(&self) -> SceneState {
         let e = self.duel.start_edge;
         match self.duel.initiative {
-            2 => SceneState::Coin { e },
-            first => SceneState::First { e, first },
+            Initiative::A => SceneState::First { e, first: 0 },
+            Initiative::B => SceneState::First { e, first: 1 },
+            Initiative::Random => SceneState::Coin { e },
         }
     }
 
@@ -525,17 +533,12 @@ impl Define for Scene {
 
     /// The scene a set of scenario values describes.
     fn build(&self, args: &Args) -> Result<DuelRounds, ParamError> {
-        let initiative = match args.choice("initiative")?.as_str() {
-            "a" => 0,
-            "b" => 1,
-            _ => 2,
-        };
         Ok(DuelRounds::new(Duel {
             sides: [side_from(args, "a", "b")?, side_from(args, "b", "a")?],
             ladder: args.int("ladder")?,
             start_edge: args.int("start_edge")?,
             round_cap: args.int("round_cap")? as u32,
-            initiative,
+            initiative: args.choice_of("initiative")?,
         }))
     }
 }
@@ -564,7 +567,7 @@ mod tests {
         assert_eq!(d.sides[0].plain, Contest::new(full, full, 0, 0));
         assert_eq!(
             (d.ladder, d.start_edge, d.round_cap, d.initiative),
-            (10, 0, 100, 0)
+            (10, 0, 100, Initiative::A)
         );
         let d = duel_from(&values(&[
             ("a.trait", Str("partial".into())),

@@ -12,7 +12,7 @@ use super::sequence::{
 use super::{Matchup, RESISTANCE_PARAMS, Rating, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::{After, Rounds};
-use crate::systems::{Args, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
+use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// Named resolve levels (§5.4.3, 5.4.5).
 pub const RESOLVE_NAMES: &[(&str, i64)] = &[("pc", 5), ("named", 3), ("mook", 1)];
@@ -23,8 +23,6 @@ pub const PENALTY_PER_POINT: i64 = 5;
 pub const MAX_TRADE: i64 = 4;
 
 /// When the PC trades a resolve loss for a consequence.
-pub const TRADE_POLICIES: &[&str] = &["never", "when-it-saves", "always"];
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Trade {
     Never,
@@ -33,6 +31,12 @@ pub enum Trade {
     /// Every loss that can be traded.
     Always,
 }
+
+crate::choice!(Trade {
+    Never = "never",
+    WhenItSaves = "when-it-saves",
+    Always = "always",
+});
 
 /// Final degree from the resolve the loser lost: 1 → 0, 2–3 → 1, 4–5 → 2,
 /// 6–7 → 3, 8+ → 4.
@@ -182,7 +186,7 @@ static PARAMS: [ParamSpec; 11] = [
     },
     ParamSpec {
         path: "pc.trade",
-        kind: ParamKind::Choice(TRADE_POLICIES),
+        kind: ParamKind::Choice(Trade::NAMES),
         default: Lit::Str("never"),
         doc: "When the PC trades a resolve loss of 1..4 for a consequence of −5 TN per point for the rest of the sequence: \"never\", \"when-it-saves\" (the loss would take it out), \"always\"; never when the TN would fall below 1.",
     },
@@ -217,17 +221,12 @@ impl Define for ChainedSequence {
 
     fn build(&self, args: &Args) -> Result<Sequenced<Chained, 6>, ParamError> {
         let (pc, opp) = sequence::sides(args)?;
-        let trade = match args.choice("pc.trade")?.as_str() {
-            "when-it-saves" => Trade::WhenItSaves,
-            "always" => Trade::Always,
-            _ => Trade::Never,
-        };
         let chained = Chained::new(
             pc,
             opp,
             args.int("pc.resolve")?,
             args.int("opponent.resolve")?,
-            trade,
+            args.choice_of("pc.trade")?,
         );
         Ok(Sequenced::new(chained, sequence::max_rounds(args)?))
     }

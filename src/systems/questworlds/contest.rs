@@ -8,12 +8,19 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
     ParamSpec, Pred, Schema, Trial,
 };
 
-/// Story point policies (§4.3).
-pub const STORY_POINT_POLICIES: &[&str] = &["never", "when-it-flips-defeat"];
+crate::choice! {
+    /// When the PC spends story points (§4.3).
+    pub enum StoryPoints {
+        Never = "never",
+        /// After the roll, the fewest points that turn a defeat into a
+        /// victory or tie.
+        WhenItFlipsDefeat = "when-it-flips-defeat",
+    }
+}
 
 static PARAMS: [ParamSpec; 11] = [
     ParamSpec {
@@ -42,7 +49,7 @@ static PARAMS: [ParamSpec; 11] = [
     },
     ParamSpec {
         path: "pc.story_point_policy",
-        kind: ParamKind::Choice(STORY_POINT_POLICIES),
+        kind: ParamKind::Choice(StoryPoints::NAMES),
         default: Lit::Str("when-it-flips-defeat"),
         doc: "\"never\", or \"when-it-flips-defeat\": after the roll, spend the fewest points that turn a defeat into a victory or tie.",
     },
@@ -230,9 +237,9 @@ impl Define for Contest {
     fn build(&self, args: &Args) -> Result<Config, ParamError> {
         let pc = rating::rating(args, "pc.rating")?.plus(super::modifier(args, "pc.modifier")?);
         let augment = super::augment(args, "pc.augment")?;
-        let story_points = match args.choice("pc.story_point_policy")?.as_str() {
-            "never" => 0,
-            _ => args.int("pc.story_points")?,
+        let story_points = match args.choice_of("pc.story_point_policy")? {
+            StoryPoints::Never => 0,
+            StoryPoints::WhenItFlipsDefeat => args.int("pc.story_points")?,
         };
         let base = rating::rating(args, "resistance.base")?;
         let opposition = match OPPONENT_KEYS.iter().find(|k| args.is_set(k)) {

@@ -13,7 +13,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
     ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
@@ -136,6 +136,16 @@ impl Group {
     }
 }
 
+crate::choice! {
+    /// What equal sums are.
+    pub enum EqualSums {
+        /// A stalemate (the rules).
+        Stalemate = "stalemate",
+        /// A zero-degree victory for the PCs (variant).
+        PcsWin = "pcs-win",
+    }
+}
+
 static GROUP_PARAMS: [ParamSpec; 5] = [
     ParamSpec {
         path: "pcs",
@@ -148,7 +158,7 @@ static GROUP_PARAMS: [ParamSpec; 5] = [
     RESISTANCE_PARAMS[2],
     ParamSpec {
         path: "stalemate",
-        kind: ParamKind::Choice(&["stalemate", "pcs-win"]),
+        kind: ParamKind::Choice(EqualSums::NAMES),
         default: Lit::Str("stalemate"),
         doc: "Equal sums: \"stalemate\" (the rules), or \"pcs-win\" (variant: a zero-degree PC victory).",
     },
@@ -231,7 +241,10 @@ impl Define for GroupContest {
         Ok(Group {
             pcs: ratings(args, "pcs")?,
             resistance: super::resistance(args)?,
-            pcs_win_stalemates: args.choice("stalemate")? == "pcs-win",
+            pcs_win_stalemates: match args.choice_of("stalemate")? {
+                EqualSums::Stalemate => false,
+                EqualSums::PcsWin => true,
+            },
         })
     }
 }

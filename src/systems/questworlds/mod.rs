@@ -22,33 +22,39 @@ pub mod wagered;
 pub use rating::Rating;
 pub use roll::{Augment, Exchange, Matchup, Roll, Verdict};
 
-use crate::systems::{Args, Lit, ParamError, ParamKind, ParamSpec, ParamValue};
+use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec, ParamValue};
 
-/// The resistance ladder (Table 2.3.3.1): modifiers to the base resistance.
-pub const LEVELS: &[(&str, i64)] = &[
-    ("simple", -20),
-    ("easy", -15),
-    ("routine", -10),
-    ("straightforward", -5),
-    ("base", 0),
-    ("challenging", 5),
-    ("hard", 10),
-    ("punishing", 15),
-    ("exceptional", 20),
-];
+crate::choice! {
+    /// The resistance ladder (Table 2.3.3.1).
+    pub enum Level {
+        Simple = "simple",
+        Easy = "easy",
+        Routine = "routine",
+        Straightforward = "straightforward",
+        Base = "base",
+        Challenging = "challenging",
+        Hard = "hard",
+        Punishing = "punishing",
+        Exceptional = "exceptional",
+    }
+}
 
-/// Names of the resistance levels, for a `Choice` parameter.
-pub const LEVEL_NAMES: &[&str] = &[
-    "simple",
-    "easy",
-    "routine",
-    "straightforward",
-    "base",
-    "challenging",
-    "hard",
-    "punishing",
-    "exceptional",
-];
+impl Level {
+    /// The modifier to the base resistance.
+    pub fn offset(self) -> i64 {
+        match self {
+            Level::Simple => -20,
+            Level::Easy => -15,
+            Level::Routine => -10,
+            Level::Straightforward => -5,
+            Level::Base => 0,
+            Level::Challenging => 5,
+            Level::Hard => 10,
+            Level::Punishing => 15,
+            Level::Exceptional => 20,
+        }
+    }
+}
 
 /// The default base resistance (§2.3.3).
 pub const BASE_RESISTANCE: i64 = 10;
@@ -126,16 +132,8 @@ pub fn resistance(args: &Args) -> Result<Rating, ParamError> {
         }
         return rating::rating(args, "resistance.rating");
     }
-    if args.is_set("resistance.level") {
-        let name = args.choice("resistance.level")?;
-        let offset = LEVELS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, o)| *o)
-            .ok_or_else(|| ParamError::new("resistance.level", format!("\"{name}\" is unknown")))?;
-        return Ok(base.plus(offset));
-    }
-    Ok(base)
+    let level = args.choice_if_set::<Level>("resistance.level")?;
+    Ok(base.plus(level.map_or(0, Level::offset)))
 }
 
 /// The three resistance keys.
@@ -148,7 +146,7 @@ pub const RESISTANCE_PARAMS: [ParamSpec; 3] = [
     },
     ParamSpec {
         path: "resistance.level",
-        kind: ParamKind::Choice(LEVEL_NAMES),
+        kind: ParamKind::Choice(Level::NAMES),
         default: Lit::Absent,
         doc: "A level of the resistance ladder applied to `resistance.base`: simple −20, easy −15, routine −10, straightforward −5, base 0, challenging +5, hard +10, punishing +15, exceptional +20.",
     },

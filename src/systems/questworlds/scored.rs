@@ -11,14 +11,12 @@ use super::sequence::{
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::{After, Rounds};
-use crate::systems::{Args, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
+use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// RP at which a side loses.
 pub const RP_TO_LOSE: i64 = 5;
 
 /// When a side uses a tactic.
-pub const POLICIES: &[&str] = &["never", "always", "when-behind"];
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     Never,
@@ -27,15 +25,13 @@ pub enum Policy {
     WhenBehind,
 }
 
-impl Policy {
-    fn parse(s: &str) -> Policy {
-        match s {
-            "always" => Policy::Always,
-            "when-behind" => Policy::WhenBehind,
-            _ => Policy::Never,
-        }
-    }
+crate::choice!(Policy {
+    Never = "never",
+    Always = "always",
+    WhenBehind = "when-behind",
+});
 
+impl Policy {
     fn applies(self, behind: bool) -> bool {
         match self {
             Policy::Never => false,
@@ -193,25 +189,25 @@ static PARAMS: [ParamSpec; 12] = [
     RESISTANCE_PARAMS[2],
     ParamSpec {
         path: "pc.risky_gambit",
-        kind: ParamKind::Choice(POLICIES),
+        kind: ParamKind::Choice(Policy::NAMES),
         default: Lit::Str("never"),
         doc: "When the PC makes a risky gambit: win, lodge 1 more RP; lose, 2 more are lodged against it (\"when-behind\": when it has more RP against it).",
     },
     ParamSpec {
         path: "pc.defensive_response",
-        kind: ParamKind::Choice(POLICIES),
+        kind: ParamKind::Choice(Policy::NAMES),
         default: Lit::Str("never"),
         doc: "When the PC makes a defensive response: win, lodge 1 fewer RP; lose, 2 fewer against it. A gamble takes precedence in the same round.",
     },
     ParamSpec {
         path: "opponent.risky_gambit",
-        kind: ParamKind::Choice(POLICIES),
+        kind: ParamKind::Choice(Policy::NAMES),
         default: Lit::Str("never"),
         doc: "When the opposition makes a risky gambit (as `pc.risky_gambit`).",
     },
     ParamSpec {
         path: "opponent.defensive_response",
-        kind: ParamKind::Choice(POLICIES),
+        kind: ParamKind::Choice(Policy::NAMES),
         default: Lit::Str("never"),
         doc: "When the opposition makes a defensive response (as `pc.defensive_response`).",
     },
@@ -247,8 +243,8 @@ impl Define for ScoredSequence {
         let (pc, opp) = sequence::sides(args)?;
         let tactics = |side: &str| -> Result<Tactics, ParamError> {
             Ok(Tactics {
-                gambit: Policy::parse(&args.choice(&format!("{side}.risky_gambit"))?),
-                defensive: Policy::parse(&args.choice(&format!("{side}.defensive_response"))?),
+                gambit: args.choice_of(&format!("{side}.risky_gambit"))?,
+                defensive: args.choice_of(&format!("{side}.defensive_response"))?,
             })
         };
         let scored = Scored::new(

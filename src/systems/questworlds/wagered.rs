@@ -13,13 +13,10 @@ use super::sequence::{
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::{After, Rounds};
-use crate::systems::{Args, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
+use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// The wager when none is declared (§5.3.1.2).
 pub const DEFAULT_WAGER: i64 = 3;
-
-/// Desperation stake policies.
-pub const DESPERATION: &[&str] = &["keep", "never", "when-behind"];
 
 /// How the PC stakes when its wager is more than the AP it has left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +29,12 @@ pub enum Desperation {
     /// When behind on AP, stake the whole starting AP.
     WhenBehind,
 }
+
+crate::choice!(Desperation {
+    Keep = "keep",
+    Never = "never",
+    WhenBehind = "when-behind",
+});
 
 /// Who leads an exchange.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -215,7 +218,7 @@ static PARAMS: [ParamSpec; 11] = [
     },
     ParamSpec {
         path: "pc.desperation_stake",
-        kind: ParamKind::Choice(DESPERATION),
+        kind: ParamKind::Choice(Desperation::NAMES),
         default: Lit::Str("keep"),
         doc: "\"keep\": the PC keeps its wager even above the AP it has left (a desperation stake); \"never\": it stakes at most what it has; \"when-behind\": with fewer AP than the GM it stakes its whole starting AP.",
     },
@@ -264,16 +267,11 @@ impl Define for WageredSequence {
                 format!("{pc_wager} is more than the PC's starting AP ({})", pc.tn()),
             ));
         }
-        let desperation = match args.choice("pc.desperation_stake")?.as_str() {
-            "never" => Desperation::Never,
-            "when-behind" => Desperation::WhenBehind,
-            _ => Desperation::Keep,
-        };
         let wagered = Wagered::new(
             sequence::matchup(pc, opp),
             pc_wager,
             args.int("opponent.wager")?,
-            desperation,
+            args.choice_of("pc.desperation_stake")?,
         );
         Ok(Sequenced::new(wagered, sequence::max_rounds(args)?))
     }

@@ -58,19 +58,10 @@ pub enum Rolls {
     UntilFailure,
 }
 
-/// The names of [`Rolls`] as scenarios write them.
-pub const ROLLS_NAMES: &[&str] = &["three", "until-failure"];
-
-impl Rolls {
-    /// Parse a name from [`ROLLS_NAMES`].
-    pub fn from_name(name: &str) -> Rolls {
-        if name == "until-failure" {
-            Rolls::UntilFailure
-        } else {
-            Rolls::Three
-        }
-    }
-}
+crate::choice!(Rolls {
+    Three = "three",
+    UntilFailure = "until-failure",
+});
 
 /// One weighted roll: succeed on 1..=`favour` of a d`sides`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,12 +8,12 @@
 //! Luck bid on a statement is spent only if it comes true; failures on
 //! statements that reflect a drive earn luck; luck never exceeds 10.
 
-use super::roll::{self, MAX_ROLLS, ROLLS_NAMES, Roll, Rolls};
+use super::roll::{self, MAX_ROLLS, Roll, Rolls};
 use super::statement::check_difficulty;
 use crate::dice::DiceRng;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
     ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
@@ -57,7 +57,7 @@ static PARAMS: [ParamSpec; 5] = [
     },
     ParamSpec {
         path: "variant.rolls",
-        kind: ParamKind::Choice(ROLLS_NAMES),
+        kind: ParamKind::Choice(Rolls::NAMES),
         default: Lit::Str("three"),
         doc: "As in statements.statement: \"three\" rolls, or \"until-failure\".",
     },
@@ -658,7 +658,7 @@ impl Define for Scene {
             names: players.into_iter().map(|p| p.name).collect(),
             start_luck,
             entries,
-            rolls: Rolls::from_name(&args.choice("variant.rolls")?),
+            rolls: args.choice_of("variant.rolls")?,
         })
     }
 }

@@ -1,12 +1,12 @@
 //! `statements.statement`: one statement's three weighted rolls, its
 //! successes, failures and weight (RULES.md §5.1–5.2).
 
-use super::roll::{self, FACTORS_EXPECT, ROLLS_NAMES, Roll, Rolls};
+use super::roll::{self, FACTORS_EXPECT, Roll, Rolls};
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
     ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
@@ -65,7 +65,7 @@ static PARAMS: [ParamSpec; 7] = [
     },
     ParamSpec {
         path: "variant.rolls",
-        kind: ParamKind::Choice(ROLLS_NAMES),
+        kind: ParamKind::Choice(Rolls::NAMES),
         default: Lit::Str("three"),
         doc: "\"three\": always three rolls; \"until-failure\": roll until the first failure or the third success.",
     },
@@ -217,7 +217,7 @@ impl Define for Statement {
         let weight_luck = args.bool("variant.weight_luck")?;
         Ok(Resolution {
             roll: Roll::new(favouring + luck, opposing),
-            rolls: Rolls::from_name(&args.choice("variant.rolls")?),
+            rolls: args.choice_of("variant.rolls")?,
             support: args.int("support")?,
             weight_per_success: favouring + if weight_luck { luck } else { 0 },
         })
@@ -384,7 +384,7 @@ mod tests {
                     ("difficulty", Int(if k % 3 == 0 { 0 } else { 2 + k % 11 })),
                     ("luck", Int(k % 6)),
                     ("support", Int(k % 3 - 1)),
-                    ("variant.rolls", Str(ROLLS_NAMES[(k % 2) as usize].into())),
+                    ("variant.rolls", Str(Rolls::NAMES[(k % 2) as usize].into())),
                     ("variant.weight_luck", Bool(k % 4 == 1)),
                 ]))
                 .unwrap();
