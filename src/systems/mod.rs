@@ -20,7 +20,10 @@ pub mod statements;
 pub mod testing;
 
 pub use define::{Define, Trial};
-pub use params::{Args, Choice, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue};
+pub use params::{
+    Args, Choice, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, from_value,
+    suggest,
+};
 pub use schema::{FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema};
 
 use crate::dice::DiceRng;

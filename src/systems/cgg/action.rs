@@ -449,10 +449,7 @@ static PARAMS: [ParamSpec; 19] = [
     ),
     ParamSpec {
         path: "explorer.risk_code",
-        kind: ParamKind::Custom {
-            expects: super::CODE_EXPECTS,
-            check: super::check_code,
-        },
+        kind: super::CODE,
         default: Lit::Absent,
         doc: "The code rolled for risk; defaults to explorer.code.",
     },
@@ -631,11 +628,9 @@ impl Define for ActionMechanic {
 
     fn build(&self, args: &Args) -> Result<Action, ParamError> {
         let code = read_code(args, "explorer.code")?;
-        let risk_code = if args.is_set("explorer.risk_code") {
-            read_code(args, "explorer.risk_code")?
-        } else {
-            code
-        };
+        let risk_code = args
+            .parsed_if_set("explorer.risk_code", super::code_of)?
+            .unwrap_or(code);
         let paid = args.bool("stunt.paid")?;
         let moved = args.int("stunt.moved")? as u32;
         if moved > 0 && !paid {

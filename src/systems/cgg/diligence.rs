@@ -11,8 +11,8 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, Pred, Schema, Trial,
+    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamSpec, Pred,
+    Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 2] = [
@@ -23,10 +23,7 @@ static PARAMS: [ParamSpec; 2] = [
     ),
     ParamSpec {
         path: "enhancing",
-        kind: ParamKind::Custom {
-            expects: super::CODE_EXPECTS,
-            check: super::check_code,
-        },
+        kind: super::CODE,
         default: Lit::Absent,
         doc: "An existing leverage code being enhanced: it gains ⌈total / 3⌉ bonus pips. Unset: the total is a new code.",
     },
@@ -163,11 +160,7 @@ impl Define for DiligenceMechanic {
     }
 
     fn build(&self, args: &Args) -> Result<Diligence, ParamError> {
-        let enhancing = if args.is_set("enhancing") {
-            Some(read_code(args, "enhancing")?)
-        } else {
-            None
-        };
+        let enhancing = args.parsed_if_set("enhancing", super::code_of)?;
         Ok(Diligence {
             code: read_code(args, "code")?,
             enhancing,

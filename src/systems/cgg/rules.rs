@@ -130,10 +130,7 @@ pub const RULE_PARAMS: [ParamSpec; 15] = [
     },
     ParamSpec {
         path: "difficulty.opponent",
-        kind: ParamKind::Custom {
-            expects: super::CODE_EXPECTS,
-            check: super::check_code,
-        },
+        kind: super::CODE,
         default: Lit::Absent,
         doc: "A contest: the opponent's attribute code; B = its dice + 1 (2d..=20d+2). Replaces difficulty.base when set.",
     },

@@ -9,12 +9,14 @@
 
 use super::action::{Action, field};
 use super::rules::{RULE_PARAMS, action_from};
-use super::{CODE_EXPECTS, DieCode};
+use serde::Deserialize;
+
+use super::{DieCode, code_of};
 use crate::dice::DiceRng;
 use crate::sim::Tally;
 use crate::systems::{
     Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, ParamValue, Pred, Schema, Trial,
+    ParamSpec, ParamValue, Pred, Schema, Trial, from_value,
 };
 
 /// The track value at which the pitfall happens.
@@ -24,42 +26,50 @@ pub const MAX_EXPLORERS: usize = 12;
 
 const EXPLORERS_EXPECT: &str = "a non-empty list of explorers, each a die code or a table with `code` and optional `risk_code`, e.g. [\"3d\", { code = \"4d+1\", risk_code = \"3d\" }]";
 
-fn check_explorers(v: &ParamValue) -> Result<(), String> {
-    explorers(v).map(|_| ())
+/// One explorer of the list: a die code for both rolls, or a table
+/// `{ code, risk_code }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "ParamValue")]
+struct Explorer {
+    code: DieCode,
+    risk_code: DieCode,
 }
 
-/// One explorer of the list: `(success code, risk code)`.
-fn explorer(item: &ParamValue) -> Result<(DieCode, DieCode), String> {
-    let code = |v: &ParamValue| match v {
-        ParamValue::Str(s) => s.parse::<DieCode>(),
-        other => Err(format!("{other} is not {CODE_EXPECTS}")),
-    };
-    match item {
-        ParamValue::Table(entries) => {
-            let mut success = None;
-            let mut risk = None;
-            for (k, v) in entries {
-                match k.as_str() {
-                    "code" => success = Some(code(v)?),
-                    "risk_code" => risk = Some(code(v)?),
-                    other => return Err(format!("`{other}` is not a key of an explorer")),
-                }
-            }
-            let success = success.ok_or("an explorer table needs a `code`")?;
-            Ok((success, risk.unwrap_or(success)))
+/// An explorer written as a table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExplorerTable {
+    code: DieCode,
+    risk_code: Option<DieCode>,
+}
+
+impl TryFrom<ParamValue> for Explorer {
+    type Error = String;
+
+    fn try_from(v: ParamValue) -> Result<Explorer, String> {
+        if let ParamValue::Table(_) = v {
+            let t: ExplorerTable = from_value("explorer", &v)?;
+            return Ok(Explorer {
+                code: t.code,
+                risk_code: t.risk_code.unwrap_or(t.code),
+            });
         }
-        other => code(other).map(|c| (c, c)),
+        let code = code_of(&v)?;
+        Ok(Explorer {
+            code,
+            risk_code: code,
+        })
     }
 }
 
-fn explorers(v: &ParamValue) -> Result<Vec<(DieCode, DieCode)>, String> {
-    match v {
-        ParamValue::List(items) if !items.is_empty() && items.len() <= MAX_EXPLORERS => {
-            items.iter().map(explorer).collect()
-        }
-        ParamValue::List(items) if items.is_empty() => Err("the list is empty".into()),
-        ParamValue::List(_) => Err(format!("more than {MAX_EXPLORERS} explorers")),
-        other => Err(format!("{} is the wrong type", other.type_name())),
+fn explorers(v: &ParamValue) -> Result<Vec<Explorer>, String> {
+    let ParamValue::List(items) = v else {
+        return Err(format!("{} is the wrong type", v.type_name()));
+    };
+    match items.len() {
+        0 => Err("the list is empty".into()),
+        n if n > MAX_EXPLORERS => Err(format!("more than {MAX_EXPLORERS} explorers")),
+        _ => from_value("explorers", v),
     }
 }
 
@@ -68,7 +78,6 @@ static PARAMS: [ParamSpec; 19] = [
         path: "explorers",
         kind: ParamKind::Custom {
             expects: EXPLORERS_EXPECT,
-            check: check_explorers,
         },
         default: Lit::Absent,
         doc: "Each explorer's code for the action (success and risk); default two explorers at 3d.",
@@ -242,15 +251,19 @@ impl Define for TensionMechanic {
     }
 
     fn build(&self, args: &Args) -> Result<Tension, ParamError> {
-        let codes = match args.value("explorers") {
-            Some(v) => explorers(&v).map_err(|why| {
-                ParamError::new("explorers", format!("{why}; allowed: {EXPLORERS_EXPECT}"))
-            })?,
-            None => vec![(DieCode::new(3, 0), DieCode::new(3, 0)); 2],
-        };
+        let three = DieCode::new(3, 0);
+        let codes = args
+            .parsed_if_set("explorers", explorers)?
+            .unwrap_or_else(|| {
+                let both = Explorer {
+                    code: three,
+                    risk_code: three,
+                };
+                vec![both; 2]
+            });
         let actions = codes
             .into_iter()
-            .map(|(code, risk)| action_from(args, code.dice(), risk, 0))
+            .map(|e| action_from(args, e.code.dice(), e.risk_code, 0))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Tension {
             actions,

@@ -34,19 +34,16 @@ pub const KNOCKOUT: i64 = 5;
 /// A final push adds this to the pusher's total per step.
 pub const PUSH: i64 = 5;
 
-fn check_pool(v: &ParamValue) -> Result<(), String> {
+/// The pool a pool value names.
+pub(crate) fn pool_of(v: &ParamValue) -> Result<Pool, String> {
     match v {
-        ParamValue::Str(s) => s
-            .parse::<Pool>()
-            .map(|_| ())
-            .map_err(|e| format!("\"{s}\": {e}")),
+        ParamValue::Str(s) => s.parse().map_err(|e: PoolError| format!("\"{s}\": {e}")),
         other => Err(format!("{} is the wrong type", other.type_name())),
     }
 }
 
 const POOL_KIND: ParamKind = ParamKind::Custom {
     expects: "a pool of 1..=20 step dice such as \"d8 d6 d6\" or \"2d6 d10\" (sizes d4, d6, d8, d10, d12)",
-    check: check_pool,
 };
 
 pub(crate) const ACTOR_POOL: ParamSpec = ParamSpec {
@@ -101,21 +98,6 @@ pub(crate) const FINAL_PUSH: ParamSpec = ParamSpec {
     doc: "The actor, facing trauma, steps down a trait for +5 per step until within 5 (never to win).",
 };
 
-/// The pool a pool key holds, if set.
-pub(crate) fn pool_arg(args: &Args, path: &str) -> Result<Option<Pool>, ParamError> {
-    match args.value(path) {
-        None => Ok(None),
-        Some(ParamValue::Str(s)) => s
-            .parse()
-            .map(Some)
-            .map_err(|e: PoolError| ParamError::new(path, format!("\"{s}\": {e}"))),
-        Some(other) => Err(ParamError::new(
-            path,
-            format!("{} is the wrong type", other.type_name()),
-        )),
-    }
-}
-
 /// Both sides of an action as the scenario sets them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sides {
@@ -131,9 +113,9 @@ pub struct Sides {
 impl Sides {
     /// Read `actor.*` and `opposition.*`.
     pub(crate) fn from_args(args: &Args) -> Result<Sides, ParamError> {
-        let actor = pool_arg(args, "actor.pool")?.expect("actor.pool has a default");
-        let aid = pool_arg(args, "actor.aid")?;
-        let opposition = match pool_arg(args, "opposition.pool")? {
+        let actor = args.parsed("actor.pool", pool_of)?;
+        let aid = args.parsed_if_set("actor.aid", pool_of)?;
+        let opposition = match args.parsed_if_set("opposition.pool", pool_of)? {
             Some(pool) => {
                 if args.is_set("opposition.trouble") {
                     return Err(ParamError::new(
@@ -149,7 +131,8 @@ impl Sides {
                     .map_err(|e| ParamError::new("opposition.trouble", e.to_string()))?
             }
         };
-        let gang = pool_arg(args, "opposition.gang")?
+        let gang = args
+            .parsed_if_set("opposition.gang", pool_of)?
             .map(|p| p.dice().to_vec())
             .unwrap_or_default();
         Ok(Sides {

@@ -27,22 +27,26 @@ use crate::systems::{
 /// The most steps a timed action may have.
 pub const MAX_STEPS: usize = 20;
 
-fn check_steps(v: &ParamValue) -> Result<(), String> {
+/// The steps of a timed action as a scenario gives them.
+enum Steps {
+    /// This many steps against the opposition.
+    Count(usize),
+    /// One step against each of these pools.
+    Pools(Vec<Pool>),
+}
+
+fn steps_of(v: &ParamValue) -> Result<Steps, String> {
     match v {
-        ParamValue::Int(n) if (1..=MAX_STEPS as i64).contains(n) => Ok(()),
+        ParamValue::Int(n) if (1..=MAX_STEPS as i64).contains(n) => Ok(Steps::Count(*n as usize)),
         ParamValue::Int(n) => Err(format!("{n} is out of range")),
-        ParamValue::List(items) if (1..=MAX_STEPS).contains(&items.len()) => {
-            for item in items {
-                match item {
-                    ParamValue::Str(s) => {
-                        s.parse::<Pool>()
-                            .map_err(|e| format!("step \"{s}\": {e}"))?;
-                    }
-                    other => return Err(format!("a step is {}, not a pool", other.type_name())),
-                }
-            }
-            Ok(())
-        }
+        ParamValue::List(items) if (1..=MAX_STEPS).contains(&items.len()) => items
+            .iter()
+            .map(|item| match item {
+                ParamValue::Str(s) => s.parse::<Pool>().map_err(|e| format!("step \"{s}\": {e}")),
+                other => Err(format!("a step is {}, not a pool", other.type_name())),
+            })
+            .collect::<Result<_, _>>()
+            .map(Steps::Pools),
         ParamValue::List(items) => Err(format!("{} steps is out of range", items.len())),
         other => Err(format!("{} is the wrong type", other.type_name())),
     }
@@ -58,7 +62,6 @@ static PARAMS: [ParamSpec; 8] = [
         path: "steps",
         kind: ParamKind::Custom {
             expects: "a number of steps 1..=20 (each against the opposition), or a list of 1..=20 opposition pools such as [\"2d6\", \"d8 d6\"]",
-            check: check_steps,
         },
         default: Lit::Int(3),
         doc: "The steps of the action: how many basic actions against the opposition, or each step's opposing pool.",
@@ -317,17 +320,9 @@ impl Define for TimedAction {
 
     fn build(&self, args: &Args) -> Result<Timed, ParamError> {
         let sides = Sides::from_args(args)?;
-        let oppositions = match args.value("steps") {
-            Some(ParamValue::List(items)) => items
-                .iter()
-                .map(|v| match v {
-                    ParamValue::Str(s) => s
-                        .parse::<Pool>()
-                        .map_err(|e| ParamError::new("steps", format!("step \"{s}\": {e}"))),
-                    other => Err(ParamError::new("steps", format!("{other} is not a pool"))),
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-            _ => vec![sides.opposition.clone(); args.int("steps")? as usize],
+        let oppositions = match args.parsed("steps", steps_of)? {
+            Steps::Count(n) => vec![sides.opposition.clone(); n],
+            Steps::Pools(pools) => pools,
         };
         Ok(Timed::new(
             &sides,

@@ -23,7 +23,6 @@ pub const MAX_SIDE: usize = 8;
 /// A list of ratings: `["15", "5M", 12]`, or a string `"15 5M 12"`.
 pub const RATINGS: ParamKind = ParamKind::Custom {
     expects: "a list of 1..=8 ratings, e.g. [\"15\", \"5M\", 12] or \"15 5M 12\"",
-    check: check_ratings,
 };
 
 fn ratings_of(v: &ParamValue) -> Result<Vec<Rating>, String> {
@@ -44,15 +43,8 @@ fn ratings_of(v: &ParamValue) -> Result<Vec<Rating>, String> {
     Ok(list)
 }
 
-fn check_ratings(v: &ParamValue) -> Result<(), String> {
-    ratings_of(v).map(|_| ())
-}
-
 pub(super) fn ratings(args: &Args, path: &str) -> Result<Vec<Rating>, ParamError> {
-    let v = args
-        .value(path)
-        .ok_or_else(|| ParamError::new(path, "is required"))?;
-    ratings_of(&v).map_err(|why| ParamError::new(path, why))
+    args.parsed(path, ratings_of)
 }
 
 /// Faces a rating rolls (one "no roll" case at TN ≤ 0).

@@ -22,7 +22,7 @@ pub mod wagered;
 pub use rating::Rating;
 pub use roll::{Augment, Exchange, Matchup, Roll, Verdict};
 
-use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec, ParamValue};
+use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec, ParamValue, from_value};
 
 crate::choice! {
     /// The resistance ladder (Table 2.3.3.1).
@@ -65,18 +65,16 @@ pub const MODIFIER_STEP: i64 = 5;
 /// A rating parameter kind.
 pub const RATING: ParamKind = ParamKind::Custom {
     expects: rating::RATING_EXPECTS,
-    check: rating::check_rating,
 };
 
 /// A modifier: a multiple of 5 in -100..=100.
 pub const MODIFIER: ParamKind = ParamKind::Custom {
     expects: "a multiple of 5 in -100..=100",
-    check: check_modifier,
 };
 
-fn check_modifier(v: &ParamValue) -> Result<(), String> {
+fn modifier_of(v: &ParamValue) -> Result<i64, String> {
     match v {
-        ParamValue::Int(x) if (-100..=100).contains(x) && x % MODIFIER_STEP == 0 => Ok(()),
+        ParamValue::Int(x) if (-100..=100).contains(x) && x % MODIFIER_STEP == 0 => Ok(*x),
         ParamValue::Int(x) => Err(format!("{x} is not a multiple of 5 in range")),
         other => Err(format!("{} is the wrong type", other.type_name())),
     }
@@ -85,38 +83,35 @@ fn check_modifier(v: &ParamValue) -> Result<(), String> {
 /// An augment: 0, 5, 10, or `{ rating = "15" }`.
 pub const AUGMENT: ParamKind = ParamKind::Custom {
     expects: "0, 5 or 10 (assured), or { rating = \"15\" } (rolled against the base resistance)",
-    check: check_augment,
 };
+
+/// A rolled augment as a table: `{ rating = "15" }`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RolledAugment {
+    rating: Rating,
+}
 
 fn augment_of(v: &ParamValue) -> Result<Augment, String> {
     match v {
         ParamValue::Int(b @ (0 | 5 | 10)) => Ok(Augment::Assured(*b)),
         ParamValue::Int(b) => Err(format!("{b} is not an assured augment")),
-        ParamValue::Table(entries) => match entries.as_slice() {
-            [(k, r)] if k == "rating" => Ok(Augment::Rolled(rating::rating_of(r)?)),
-            _ => Err(format!("{v} is not {{ rating = … }}")),
-        },
+        ParamValue::Table(_) => {
+            let t: RolledAugment = from_value("augment", v)?;
+            Ok(Augment::Rolled(t.rating))
+        }
         other => Err(format!("{} is the wrong type", other.type_name())),
     }
 }
 
-fn check_augment(v: &ParamValue) -> Result<(), String> {
-    augment_of(v).map(|_| ())
-}
-
 /// Read an augment parameter.
 pub fn augment(args: &Args, path: &str) -> Result<Augment, ParamError> {
-    let v = args.value(path).unwrap_or(ParamValue::Int(0));
-    augment_of(&v).map_err(|why| ParamError::new(path, why))
+    args.parsed(path, augment_of)
 }
 
 /// Read a modifier parameter.
 pub fn modifier(args: &Args, path: &str) -> Result<i64, ParamError> {
-    match args.value(path) {
-        Some(ParamValue::Int(x)) => Ok(x),
-        None => Ok(0),
-        Some(other) => Err(ParamError::new(path, format!("{other} is not a modifier"))),
-    }
+    args.parsed(path, modifier_of)
 }
 
 /// The resistance a PC faces, from `resistance.rating`, or

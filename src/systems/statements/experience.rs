@@ -5,7 +5,7 @@
 //! its traits and resources with three weighted rolls: one success or more
 //! improves a trait or resource, three improve an attribute.
 
-use super::roll::{self, FACTORS_EXPECT, Roll, Rolls};
+use super::roll::{self, Roll, Rolls};
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
@@ -23,10 +23,7 @@ static PARAMS: [ParamSpec; 2] = [
     },
     ParamSpec {
         path: "traits",
-        kind: ParamKind::Custom {
-            expects: FACTORS_EXPECT,
-            check: roll::check_factors,
-        },
+        kind: roll::FACTORS,
         default: Lit::Int(10),
         doc: "The character's traits and resources (their degrees, summed): the opposing side.",
     },
@@ -140,10 +137,7 @@ impl Define for Experience {
 
     fn build(&self, args: &Args) -> Result<ExperienceTest, ParamError> {
         let failures = args.int("failures")? as u64;
-        let traits = args
-            .value("traits")
-            .map(|v| roll::factor_sum(&v))
-            .unwrap_or(0);
+        let traits = args.parsed("traits", roll::factors_of)?;
         Ok(ExperienceTest {
             roll: test_roll(failures, traits),
         })

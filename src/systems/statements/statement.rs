@@ -1,7 +1,7 @@
 //! `statements.statement`: one statement's three weighted rolls, its
 //! successes, failures and weight (RULES.md §5.1–5.2).
 
-use super::roll::{self, FACTORS_EXPECT, Roll, Rolls};
+use super::roll::{self, Roll, Rolls};
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
@@ -12,33 +12,42 @@ use crate::systems::{
 
 /// Difficulty modifiers run from 2 (very easy) to 12 (nearly impossible);
 /// 0 means none.
-pub fn check_difficulty(v: &ParamValue) -> Result<(), String> {
+pub fn difficulty_of(v: &ParamValue) -> Result<u64, String> {
     match v {
-        ParamValue::Int(0) | ParamValue::Int(2..=12) => Ok(()),
+        ParamValue::Int(i @ (0 | 2..=12)) => Ok(*i as u64),
         ParamValue::Int(i) => Err(format!("{i} is not a difficulty modifier")),
         other => Err(format!("{} is the wrong type", other.type_name())),
     }
 }
 
-/// What [`check_difficulty`] accepts.
+/// What [`difficulty_of`] accepts.
 pub const DIFFICULTY_EXPECT: &str = "0 (none) or an integer 2..=12 (very easy … nearly impossible)";
+
+/// A difficulty modifier inside a table (a scene's statements).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(try_from = "ParamValue")]
+pub struct Difficulty(pub u64);
+
+impl TryFrom<ParamValue> for Difficulty {
+    type Error = String;
+
+    fn try_from(v: ParamValue) -> Result<Difficulty, String> {
+        difficulty_of(&v)
+            .map(Difficulty)
+            .map_err(|why| format!("{why}; allowed: {DIFFICULTY_EXPECT}"))
+    }
+}
 
 static PARAMS: [ParamSpec; 7] = [
     ParamSpec {
         path: "favouring",
-        kind: ParamKind::Custom {
-            expects: FACTORS_EXPECT,
-            check: roll::check_factors,
-        },
+        kind: roll::FACTORS,
         default: Lit::Int(7),
         doc: "Traits, attributes and resources supporting the statement, summed (the text's Will 4 + Charismatic 3 = 7).",
     },
     ParamSpec {
         path: "opposing",
-        kind: ParamKind::Custom {
-            expects: FACTORS_EXPECT,
-            check: roll::check_factors,
-        },
+        kind: roll::FACTORS,
         default: Lit::Int(9),
         doc: "Factors opposing the statement, summed (the text's Acuity 5 + Shrewd 4 = 9).",
     },
@@ -46,7 +55,6 @@ static PARAMS: [ParamSpec; 7] = [
         path: "difficulty",
         kind: ParamKind::Custom {
             expects: DIFFICULTY_EXPECT,
-            check: check_difficulty,
         },
         default: Lit::Int(0),
         doc: "Difficulty modifier added to the opposing sum.",
@@ -204,9 +212,9 @@ impl Define for Statement {
     }
 
     fn build(&self, args: &Args) -> Result<Resolution, ParamError> {
-        let factors = |key: &str| args.value(key).map(|v| roll::factor_sum(&v)).unwrap_or(0);
-        let favouring = factors("favouring");
-        let opposing = factors("opposing") + args.int("difficulty")? as u64;
+        let favouring = args.parsed("favouring", roll::factors_of)?;
+        let opposing = args.parsed("opposing", roll::factors_of)?
+            + args.parsed("difficulty", difficulty_of)?;
         let luck = args.int("luck")? as u64;
         if favouring + luck + opposing == 0 {
             return Err(ParamError::new(

@@ -1,6 +1,12 @@
 //! Parameter values, their declared kinds, and the checked accessor that
 //! mechanics read them through.
 
+mod de;
+mod suggest;
+
+pub use de::{InRange, from_value};
+pub use suggest::suggest;
+
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -164,12 +170,11 @@ pub enum ParamKind {
         max: i64,
         names: &'static [(&'static str, i64)],
     },
-    /// Anything `check` accepts (a rating in mastery notation, a die code, a
-    /// list of factors…); `expects` says what, in words.
-    Custom {
-        expects: &'static str,
-        check: fn(&ParamValue) -> Result<(), String>,
-    },
+    /// A value the mechanic parses into its own type (a rating in mastery
+    /// notation, a die code, a list of players…); `expects` says what, in
+    /// words. The parse is the check: [`Args::parsed`] reports its errors
+    /// with the key and `expects`, so the value is read once.
+    Custom { expects: &'static str },
 }
 
 impl ParamKind {
@@ -188,7 +193,8 @@ impl ParamKind {
         }
     }
 
-    /// Check a value; the error says what is wrong with it.
+    /// Check a value; the error says what is wrong with it. Custom values
+    /// pass: the mechanic's parse checks them (see [`Args::parsed`]).
     pub fn check(&self, v: &ParamValue) -> Result<(), String> {
         let in_range = |x: i64, min: i64, max: i64| {
             if (min..=max).contains(&x) {
@@ -201,7 +207,7 @@ impl ParamKind {
             (ParamKind::Int { min, max }, ParamValue::Int(x)) => in_range(*x, *min, *max),
             (ParamKind::IntOrName { min, max, .. }, ParamValue::Int(x)) => in_range(*x, *min, *max),
             (ParamKind::Bool, ParamValue::Bool(_)) => Ok(()),
-            (ParamKind::Custom { check, .. }, v) => check(v),
+            (ParamKind::Custom { .. }, _) => Ok(()),
             (ParamKind::Choice(names), ParamValue::Str(s)) => {
                 if names.contains(&s.as_str()) {
                     Ok(())
@@ -306,7 +312,8 @@ pub struct Args<'a> {
 }
 
 impl<'a> Args<'a> {
-    /// Check every explicit value against `specs` (unknown keys included).
+    /// Check every explicit value against `specs` (unknown keys included;
+    /// custom values are checked when the mechanic parses them).
     pub fn new(specs: &'static [ParamSpec], set: &'a ParamMap) -> Result<Self, ParamError> {
         for (path, value) in set.iter() {
             let spec = specs
@@ -366,6 +373,48 @@ impl<'a> Args<'a> {
                 path,
                 format!("expected true or false, found {other:?}"),
             )),
+        }
+    }
+
+    /// A custom parameter parsed into the type the mechanic keeps:
+    /// explicit, else the default. `parse` is the check; its error reads
+    /// "`key`: why; allowed: …". A parameter without a default must be set.
+    pub fn parsed<T>(
+        &self,
+        path: &str,
+        parse: impl FnOnce(&ParamValue) -> Result<T, String>,
+    ) -> Result<T, ParamError> {
+        self.parsed_if_set(path, parse)?.ok_or_else(|| {
+            ParamError::new(
+                path,
+                format!("is required; allowed: {}", self.spec(path).kind.allowed()),
+            )
+        })
+    }
+
+    /// A custom parameter with no default, parsed as [`Args::parsed`]
+    /// does, if set.
+    pub fn parsed_if_set<T>(
+        &self,
+        path: &str,
+        parse: impl FnOnce(&ParamValue) -> Result<T, String>,
+    ) -> Result<Option<T>, ParamError> {
+        let spec = self.spec(path);
+        debug_assert!(
+            matches!(spec.kind, ParamKind::Custom { .. }),
+            "`{path}` is not a custom parameter"
+        );
+        match self.value(path) {
+            None => Ok(None),
+            Some(v) => parse(&v).map(Some).map_err(|why| {
+                // A parse that names a place inside the value (a table's
+                // keys) says itself what is allowed there.
+                if why.contains("allowed:") {
+                    ParamError::new(path, why)
+                } else {
+                    ParamError::new(path, format!("{why}; allowed: {}", spec.kind.allowed()))
+                }
+            }),
         }
     }
 
@@ -438,23 +487,44 @@ mod tests {
     }
 
     #[test]
-    fn custom_kinds_check_with_their_own_function() {
-        fn even(v: &ParamValue) -> Result<(), String> {
+    fn custom_values_are_checked_by_their_parse() {
+        static EVEN: [ParamSpec; 2] = [
+            ParamSpec {
+                path: "n",
+                kind: ParamKind::Custom {
+                    expects: "an even integer",
+                },
+                default: Lit::Int(2),
+                doc: "",
+            },
+            ParamSpec {
+                path: "m",
+                kind: ParamKind::Custom {
+                    expects: "an even integer",
+                },
+                default: Lit::Absent,
+                doc: "",
+            },
+        ];
+        fn even(v: &ParamValue) -> Result<i64, String> {
             match v {
-                ParamValue::Int(i) if i % 2 == 0 => Ok(()),
+                ParamValue::Int(i) if i % 2 == 0 => Ok(*i),
                 other => Err(format!("{other} is not even")),
             }
         }
-        let kind = ParamKind::Custom {
-            expects: "an even integer",
-            check: even,
-        };
-        assert!(kind.check(&ParamValue::Int(4)).is_ok());
-        assert_eq!(
-            kind.check(&ParamValue::Int(3)).unwrap_err(),
-            "3 is not even"
-        );
-        assert_eq!(kind.allowed(), "an even integer");
+        let mut set = ParamMap::new();
+        set.set("m", ParamValue::Int(3));
+        // Args::new leaves custom values to the mechanic's parse.
+        let args = Args::new(&EVEN, &set).unwrap();
+        assert_eq!(args.parsed("n", even).unwrap(), 2);
+        let err = args.parsed_if_set("m", even).unwrap_err();
+        assert_eq!(err.key, "m");
+        assert_eq!(err.message, "3 is not even; allowed: an even integer");
+        let none = ParamMap::new();
+        let args = Args::new(&EVEN, &none).unwrap();
+        assert_eq!(args.parsed_if_set("m", even).unwrap(), None);
+        let err = args.parsed("m", even).unwrap_err();
+        assert!(err.message.starts_with("is required"), "{err}");
     }
 
     #[test]
