@@ -400,7 +400,7 @@ impl<'a> Args<'a> {
         parse: impl FnOnce(&ParamValue) -> Result<T, String>,
     ) -> Result<Option<T>, ParamError> {
         let spec = self.spec(path);
-        debug_assert!(
+        assert!(
             matches!(spec.kind, ParamKind::Custom { .. }),
             "`{path}` is not a custom parameter"
         );
@@ -421,7 +421,7 @@ impl<'a> Args<'a> {
     /// A name parameter, as the enum whose names its kind lists.
     pub fn choice_of<C: Choice>(&self, path: &str) -> Result<C, ParamError> {
         let spec = self.spec(path);
-        debug_assert!(
+        assert!(
             matches!(spec.kind, ParamKind::Choice(names) if names == C::NAMES),
             "`{path}` is not declared with the names of the enum it is read as"
         );
@@ -484,6 +484,55 @@ mod tests {
         let mut set = ParamMap::new();
         set.set("a.n", ParamValue::Str("high".into()));
         assert_eq!(Args::new(SPECS, &set).unwrap().int("a.n").unwrap(), 4);
+    }
+
+    crate::choice! {
+        enum Pick {
+            One = "one",
+            Two = "two",
+        }
+    }
+
+    static PICKS: [ParamSpec; 2] = [
+        ParamSpec {
+            path: "pick",
+            kind: ParamKind::Choice(Pick::NAMES),
+            default: Lit::Str("one"),
+            doc: "",
+        },
+        ParamSpec {
+            path: "other",
+            kind: ParamKind::Choice(&["one", "three"]),
+            default: Lit::Str("one"),
+            doc: "",
+        },
+    ];
+
+    #[test]
+    fn choices_read_as_their_enum() {
+        assert_eq!(Pick::NAMES, ["one", "two"]);
+        assert_eq!(
+            (Pick::parse("two"), Pick::parse("three")),
+            (Some(Pick::Two), None)
+        );
+        assert_eq!(Pick::Two.name(), "two");
+        let none = ParamMap::new();
+        let args = Args::new(&PICKS, &none).unwrap();
+        assert_eq!(args.choice_of::<Pick>("pick").unwrap(), Pick::One);
+        let mut set = ParamMap::new();
+        set.set("pick", ParamValue::Str("two".into()));
+        let args = Args::new(&PICKS, &set).unwrap();
+        assert_eq!(args.choice_of::<Pick>("pick").unwrap(), Pick::Two);
+        set.set("pick", ParamValue::Str("three".into()));
+        let err = Args::new(&PICKS, &set).err().unwrap();
+        assert!(err.message.contains("one of \"one\", \"two\""), "{err}");
+    }
+
+    #[test]
+    #[should_panic(expected = "not declared with the names")]
+    fn a_choice_read_as_an_enum_with_other_names_is_a_bug() {
+        let none = ParamMap::new();
+        let _ = Args::new(&PICKS, &none).unwrap().choice_of::<Pick>("other");
     }
 
     #[test]

@@ -117,6 +117,14 @@ pub fn sides(args: &Args) -> Result<(Rating, Rating), ParamError> {
     Ok((pc, opp))
 }
 
+/// The key that set the opposition's TN, for errors about it.
+pub fn opposition_key(args: &Args) -> &'static str {
+    ["opponent.rating", "resistance.rating", "resistance.level"]
+        .into_iter()
+        .find(|k| args.is_set(k))
+        .unwrap_or("resistance.base")
+}
+
 /// The round contest between the two sides (the opposition is a
 /// resistance: at TN ≤ 0 the PC's victory is assured, so no sequence can
 /// stall on endless ties).

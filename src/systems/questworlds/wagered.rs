@@ -249,7 +249,7 @@ impl Define for WageredSequence {
 
     fn build(&self, args: &Args) -> Result<Sequenced<Wagered, 5>, ParamError> {
         let (pc, opp) = sequence::sides(args)?;
-        for (key, r) in [("pc.rating", pc), ("opponent.rating", opp)] {
+        for (key, r) in [("pc.rating", pc), (sequence::opposition_key(args), opp)] {
             if r.tn() < 1 {
                 return Err(ParamError::new(
                     key,
@@ -388,6 +388,12 @@ mod tests {
             .err()
             .unwrap();
         assert_eq!(err.key, "pc.rating");
+        // A resistance below 1 is named by the key that set it.
+        let err = WageredSequence
+            .trial(&values(&[("resistance.level", Str("simple".into()))]))
+            .err()
+            .unwrap();
+        assert_eq!(err.key, "resistance.level");
     }
 
     #[test]
