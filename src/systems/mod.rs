@@ -49,7 +49,8 @@ pub trait Mechanic: Sync {
     fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError>;
 }
 
-/// One fully checked configuration of a mechanic.
+/// One fully checked configuration of a mechanic: a [`Trial`] with its
+/// schema, as [`Define::model`] makes it.
 pub trait Model: Send + Sync {
     /// Outcome fields and headline metrics for this configuration.
     fn schema(&self) -> &Schema;

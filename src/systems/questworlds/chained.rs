@@ -236,9 +236,8 @@ impl Define for ChainedSequence {
 mod tests {
     use super::super::sequence::testing::{p_victory, values};
     use super::*;
-    use crate::systems::Mechanic;
-    use crate::systems::ParamValue;
     use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::{Mechanic, ParamValue};
 
     fn ex(verdict: Verdict, degree: i64) -> Exchange {
         Exchange {

@@ -261,11 +261,9 @@ mod tests {
     use super::super::Rating;
     use super::super::sequence::testing::{p_victory, values};
     use super::*;
-    use crate::systems::ParamValue;
     use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::{Mechanic, Model, ParamValue};
     use Tactic::*;
-
-    use crate::systems::{Mechanic, Model};
 
     fn model(sequence: Scored, max_rounds: usize) -> Box<dyn Model> {
         ScoredSequence.model(Sequenced::new(sequence, max_rounds))

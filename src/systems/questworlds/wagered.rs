@@ -282,10 +282,8 @@ mod tests {
     use super::super::Rating;
     use super::super::sequence::testing::values;
     use super::*;
-    use crate::systems::ParamValue;
     use crate::systems::testing::{Sample, assert_agrees};
-
-    use crate::systems::{Mechanic, Model};
+    use crate::systems::{Mechanic, Model, ParamValue};
 
     fn model(sequence: Wagered, max_rounds: usize) -> Box<dyn Model> {
         WageredSequence.model(Sequenced::new(sequence, max_rounds))
