@@ -15,8 +15,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, Pred, Schema, Trial,
+    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
 
 /// "You can never have more than six dice of difficulty."
@@ -514,112 +513,80 @@ impl Define for ActionMechanic {
 
     fn schema(&self) -> Schema {
         use field::*;
-        let prob = |name: &str, f: usize, pred: Pred, doc: &'static str| {
-            MetricSpec::new(name, MetricKind::Prob { field: f, pred }, doc)
-        };
         Schema {
             fields: vec![
-                FieldSpec::new(
-                    "failures",
-                    FieldKind::Int,
-                    "Failure count after venture (0 = success).",
-                ),
-                FieldSpec::new("success", FieldKind::Bool, "No failure after venture."),
-                FieldSpec::new(
+                FieldSpec::int("failures", "Failure count after venture (0 = success)."),
+                FieldSpec::bool("success", "No failure after venture."),
+                FieldSpec::bool(
                     "avoided",
-                    FieldKind::Bool,
                     "Risk avoided (after \"That was close!\"; always with no risk).",
                 ),
-                FieldSpec::new("clean", FieldKind::Bool, "Success and risk avoided."),
-                FieldSpec::new(
-                    "venture",
-                    FieldKind::Int,
-                    "Venture rolled (6s on the risk roll).",
-                ),
-                FieldSpec::new(
-                    "venture_left",
-                    FieldKind::Int,
-                    "Venture neither side spent.",
-                ),
-                FieldSpec::new(
-                    "wrench_used",
-                    FieldKind::Int,
-                    "Wrench uses by the player (0..=3).",
-                ),
-                FieldSpec::new(
-                    "hammer_used",
-                    FieldKind::Int,
-                    "Hammer uses by the Exec (0..=1).",
-                ),
-                FieldSpec::new(
+                FieldSpec::bool("clean", "Success and risk avoided."),
+                FieldSpec::int("venture", "Venture rolled (6s on the risk roll)."),
+                FieldSpec::int("venture_left", "Venture neither side spent."),
+                FieldSpec::int("wrench_used", "Wrench uses by the player (0..=3)."),
+                FieldSpec::int("hammer_used", "Hammer uses by the Exec (0..=1)."),
+                FieldSpec::int(
                     "hours_paid",
-                    FieldKind::Int,
                     "Crisis-clock hours paid: wrench uses plus a stunt's hour.",
                 ),
-                FieldSpec::new(
+                FieldSpec::int(
                     "hours_gained",
-                    FieldKind::Int,
                     "Crisis-clock hours gained from hammer uses.",
                 ),
             ],
             metrics: vec![
-                prob(
+                MetricSpec::prob(
                     "p_success",
                     SUCCESS,
                     Pred::Eq(1),
                     "Probability of success (no failure after venture).",
                 ),
-                prob(
+                MetricSpec::prob(
                     "p_avoided",
                     AVOIDED,
                     Pred::Eq(1),
                     "Probability the risk is avoided.",
                 ),
-                prob(
+                MetricSpec::prob(
                     "p_clean",
                     CLEAN,
                     Pred::Eq(1),
                     "Probability of success with the risk avoided.",
                 ),
-                prob(
+                MetricSpec::prob(
                     "p_fail_1",
                     FAILURES,
                     Pred::Eq(1),
                     "Barely failed (1 failure).",
                 ),
-                prob(
+                MetricSpec::prob(
                     "p_fail_2",
                     FAILURES,
                     Pred::Eq(2),
                     "Failed badly (2 failures).",
                 ),
-                prob(
+                MetricSpec::prob(
                     "p_fail_3plus",
                     FAILURES,
                     Pred::Ge(3),
                     "Failed horribly (3+ failures).",
                 ),
-                prob(
+                MetricSpec::prob(
                     "p_venture_1plus",
                     VENTURE,
                     Pred::Ge(1),
                     "Probability of rolling at least one venture.",
                 ),
-                MetricSpec::new(
-                    "mean_venture",
-                    MetricKind::Mean { field: VENTURE },
-                    "Mean venture rolled.",
-                ),
-                MetricSpec::new(
+                MetricSpec::mean("mean_venture", VENTURE, "Mean venture rolled."),
+                MetricSpec::mean(
                     "mean_hours_paid",
-                    MetricKind::Mean { field: HOURS_PAID },
+                    HOURS_PAID,
                     "Mean crisis-clock hours paid.",
                 ),
-                MetricSpec::new(
+                MetricSpec::mean(
                     "mean_hours_gained",
-                    MetricKind::Mean {
-                        field: HOURS_GAINED,
-                    },
+                    HOURS_GAINED,
                     "Mean crisis-clock hours gained.",
                 ),
             ],

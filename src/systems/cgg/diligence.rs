@@ -11,8 +11,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamSpec, Pred,
-    Schema, Trial,
+    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 2] = [
@@ -96,45 +95,18 @@ impl Define for DiligenceMechanic {
 
     fn schema(&self) -> Schema {
         let dice = |name: &str, at_least: i64, doc: &'static str| {
-            MetricSpec::new(
-                name,
-                MetricKind::Prob {
-                    field: 2,
-                    pred: Pred::Ge(at_least),
-                },
-                doc,
-            )
+            MetricSpec::prob(name, 2, Pred::Ge(at_least), doc)
         };
         Schema {
             fields: vec![
-                FieldSpec::new(
-                    "pips",
-                    FieldKind::Int,
-                    "The rolled total: dice showing 1..5 plus Y.",
-                ),
-                FieldSpec::new(
-                    "leverage_pips",
-                    FieldKind::Int,
-                    "Pips of the resulting leverage code.",
-                ),
-                FieldSpec::new(
-                    "leverage_dice",
-                    FieldKind::Int,
-                    "Dice of the resulting leverage code.",
-                ),
-                FieldSpec::new("discarded", FieldKind::Int, "Dice showing 6, discarded."),
+                FieldSpec::int("pips", "The rolled total: dice showing 1..5 plus Y."),
+                FieldSpec::int("leverage_pips", "Pips of the resulting leverage code."),
+                FieldSpec::int("leverage_dice", "Dice of the resulting leverage code."),
+                FieldSpec::int("discarded", "Dice showing 6, discarded."),
             ],
             metrics: vec![
-                MetricSpec::new(
-                    "mean_leverage_pips",
-                    MetricKind::Mean { field: 1 },
-                    "Mean pips of leverage.",
-                ),
-                MetricSpec::new(
-                    "mean_leverage_dice",
-                    MetricKind::Mean { field: 2 },
-                    "Mean dice of the leverage code.",
-                ),
+                MetricSpec::mean("mean_leverage_pips", 1, "Mean pips of leverage."),
+                MetricSpec::mean("mean_leverage_dice", 2, "Mean dice of the leverage code."),
                 dice(
                     "p_leverage_1d_plus",
                     1,

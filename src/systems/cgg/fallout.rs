@@ -10,8 +10,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, MetricKind, MetricSpec, ParamError, ParamSpec, Pred,
-    Schema, Trial,
+    Args, Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 /// A fallout die adds a grade when it shows less than this.
@@ -94,9 +93,8 @@ impl Define for FalloutMechanic {
     }
 
     fn schema(&self) -> Schema {
-        let grade = |name: &str, pred: Pred, doc: &'static str| {
-            MetricSpec::new(name, MetricKind::Prob { field: 0, pred }, doc)
-        };
+        let grade =
+            |name: &str, pred: Pred, doc: &'static str| MetricSpec::prob(name, 0, pred, doc);
         Schema {
             fields: vec![
                 FieldSpec::new(
@@ -104,9 +102,8 @@ impl Define for FalloutMechanic {
                     FieldKind::Category(GRADES.to_vec()),
                     "Fallout grade: minor, moderate, major, critical (3+).",
                 ),
-                FieldSpec::new(
+                FieldSpec::int(
                     "count",
-                    FieldKind::Int,
                     "Fallout dice showing less than four (uncapped grade).",
                 ),
             ],
@@ -132,11 +129,7 @@ impl Define for FalloutMechanic {
                     Pred::Ge(3),
                     "Probability of Critical fallout.",
                 ),
-                MetricSpec::new(
-                    "mean_count",
-                    MetricKind::Mean { field: 1 },
-                    "Mean dice under four.",
-                ),
+                MetricSpec::mean("mean_count", 1, "Mean dice under four."),
             ],
         }
     }

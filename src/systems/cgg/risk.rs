@@ -10,8 +10,8 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, Pred, Schema, Trial,
+    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
+    Schema, Trial,
 };
 
 /// The face that is discarded and earns venture.
@@ -164,49 +164,31 @@ impl Define for Risk {
     fn schema(&self) -> Schema {
         Schema {
             fields: vec![
-                FieldSpec::new("avoided", FieldKind::Bool, "The total reaches the target."),
-                FieldSpec::new(
-                    "total",
-                    FieldKind::Int,
-                    "Sum of the dice showing 1..5, plus Y.",
-                ),
-                FieldSpec::new("venture", FieldKind::Int, "Dice showing 6: venture earned."),
+                FieldSpec::bool("avoided", "The total reaches the target."),
+                FieldSpec::int("total", "Sum of the dice showing 1..5, plus Y."),
+                FieldSpec::int("venture", "Dice showing 6: venture earned."),
             ],
             metrics: vec![
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_avoided",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(1),
-                    },
+                    0,
+                    Pred::Eq(1),
                     "Probability the risk is avoided.",
                 ),
-                MetricSpec::new(
-                    "mean_venture",
-                    MetricKind::Mean { field: 2 },
-                    "Mean venture per roll (X/6).",
-                ),
-                MetricSpec::new(
+                MetricSpec::mean("mean_venture", 2, "Mean venture per roll (X/6)."),
+                MetricSpec::prob(
                     "p_venture_1plus",
-                    MetricKind::Prob {
-                        field: 2,
-                        pred: Pred::Ge(1),
-                    },
+                    2,
+                    Pred::Ge(1),
                     "Probability of at least one venture.",
                 ),
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_venture_2plus",
-                    MetricKind::Prob {
-                        field: 2,
-                        pred: Pred::Ge(2),
-                    },
+                    2,
+                    Pred::Ge(2),
                     "Probability of at least two venture.",
                 ),
-                MetricSpec::new(
-                    "mean_total",
-                    MetricKind::Mean { field: 1 },
-                    "Mean risk total.",
-                ),
+                MetricSpec::mean("mean_total", 1, "Mean risk total."),
             ],
         }
     }

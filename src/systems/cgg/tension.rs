@@ -15,8 +15,8 @@ use super::{DieCode, code_of};
 use crate::dice::DiceRng;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, ParamValue, Pred, Schema, Trial, from_value,
+    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue, Pred,
+    Schema, Trial, from_value,
 };
 
 /// The track value at which the pitfall happens.
@@ -190,60 +190,37 @@ impl Define for TensionMechanic {
     fn schema(&self) -> Schema {
         Schema {
             fields: vec![
-                FieldSpec::new(
-                    "avoided",
-                    FieldKind::Bool,
-                    "The track reached 0: pitfall avoided.",
-                ),
-                FieldSpec::new(
-                    "pitfall",
-                    FieldKind::Bool,
-                    "The track reached 15: the pitfall happened.",
-                ),
-                FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
-                FieldSpec::new(
-                    "hours_paid",
-                    FieldKind::Int,
-                    "Crisis-clock hours paid by all explorers.",
-                ),
-                FieldSpec::new(
+                FieldSpec::bool("avoided", "The track reached 0: pitfall avoided."),
+                FieldSpec::bool("pitfall", "The track reached 15: the pitfall happened."),
+                FieldSpec::int("rounds", "Rounds played."),
+                FieldSpec::int("hours_paid", "Crisis-clock hours paid by all explorers."),
+                FieldSpec::int(
                     "hours_gained",
-                    FieldKind::Int,
                     "Crisis-clock hours gained by all explorers.",
                 ),
             ],
             metrics: vec![
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_avoided",
-                    MetricKind::Prob {
-                        field: AVOIDED,
-                        pred: Pred::Eq(1),
-                    },
+                    AVOIDED,
+                    Pred::Eq(1),
                     "Probability the pitfall is avoided.",
                 ),
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_pitfall",
-                    MetricKind::Prob {
-                        field: PITFALL_SPRUNG,
-                        pred: Pred::Eq(1),
-                    },
+                    PITFALL_SPRUNG,
+                    Pred::Eq(1),
                     "Probability the pitfall happens.",
                 ),
-                MetricSpec::new(
-                    "mean_rounds",
-                    MetricKind::Mean { field: ROUNDS },
-                    "Mean rounds until the scene ends.",
-                ),
-                MetricSpec::new(
+                MetricSpec::mean("mean_rounds", ROUNDS, "Mean rounds until the scene ends."),
+                MetricSpec::mean(
                     "mean_hours_paid",
-                    MetricKind::Mean { field: HOURS_PAID },
+                    HOURS_PAID,
                     "Mean hours paid over the scene.",
                 ),
-                MetricSpec::new(
+                MetricSpec::mean(
                     "mean_hours_gained",
-                    MetricKind::Mean {
-                        field: HOURS_GAINED,
-                    },
+                    HOURS_GAINED,
                     "Mean hours gained over the scene.",
                 ),
             ],

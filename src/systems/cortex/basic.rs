@@ -17,8 +17,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, MetricKind, MetricSpec, ParamError, ParamSpec, Pred,
-    Schema, Trial,
+    Args, Define, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 8] = [
@@ -215,73 +214,45 @@ impl Define for BasicAction {
         let [takes, rating, trauma] = fate_fields();
         Schema {
             fields: vec![
-                FieldSpec::new(
+                FieldSpec::bool(
                     "win",
-                    FieldKind::Bool,
                     "The actor beats the stakes (a tie goes to the opposition).",
                 ),
-                FieldSpec::new(
+                FieldSpec::int(
                     "margin",
-                    FieldKind::Int,
                     "Winner's total − loser's total, after any final push.",
                 ),
-                FieldSpec::new(
-                    "extraordinary",
-                    FieldKind::Bool,
-                    "The actor wins by 5 or more.",
-                ),
+                FieldSpec::bool("extraordinary", "The actor wins by 5 or more."),
                 takes,
                 rating,
-                FieldSpec::new(
-                    "jinxes",
-                    FieldKind::Int,
-                    "Dice of the actor's pool that showed 1.",
-                ),
-                FieldSpec::new(
+                FieldSpec::int("jinxes", "Dice of the actor's pool that showed 1."),
+                FieldSpec::int(
                     "push_steps",
-                    FieldKind::Int,
                     "Trait steps the actor gave up in a final push.",
                 ),
                 trauma,
             ],
             metrics: vec![
-                MetricSpec::new(
-                    "p_win",
-                    MetricKind::Prob {
-                        field: WIN,
-                        pred: Pred::Eq(1),
-                    },
-                    "Probability the actor wins.",
-                ),
-                MetricSpec::new(
+                MetricSpec::prob("p_win", WIN, Pred::Eq(1), "Probability the actor wins."),
+                MetricSpec::prob(
                     "p_extraordinary",
-                    MetricKind::Prob {
-                        field: EXTRAORDINARY,
-                        pred: Pred::Eq(1),
-                    },
+                    EXTRAORDINARY,
+                    Pred::Eq(1),
                     "Probability of an extraordinary success.",
                 ),
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_trauma_dealt",
-                    MetricKind::Prob {
-                        field: TRAUMA,
-                        pred: Pred::Eq(1),
-                    },
+                    TRAUMA,
+                    Pred::Eq(1),
                     "Probability the actor knocks the opposition out (trauma).",
                 ),
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_trauma_taken",
-                    MetricKind::Prob {
-                        field: TRAUMA,
-                        pred: Pred::Eq(2),
-                    },
+                    TRAUMA,
+                    Pred::Eq(2),
                     "Probability the actor is knocked out (trauma).",
                 ),
-                MetricSpec::new(
-                    "mean_jinxes",
-                    MetricKind::Mean { field: JINXES },
-                    "Mean number of 1s the actor rolls.",
-                ),
+                MetricSpec::mean("mean_jinxes", JINXES, "Mean number of 1s the actor rolls."),
             ],
         }
     }

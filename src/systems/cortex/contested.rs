@@ -21,8 +21,8 @@ use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, Pred, Schema, Trial,
+    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
+    Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 10] = [
@@ -410,67 +410,43 @@ impl Define for ContestedAction {
         let [takes, rating, trauma] = fate_fields();
         Schema {
             fields: vec![
-                FieldSpec::new("win", FieldKind::Bool, "The actor wins the contest."),
-                FieldSpec::new(
-                    "exchanges",
-                    FieldKind::Int,
-                    "Rolls made, the failing one included.",
-                ),
-                FieldSpec::new(
+                FieldSpec::bool("win", "The actor wins the contest."),
+                FieldSpec::int("exchanges", "Rolls made, the failing one included."),
+                FieldSpec::int(
                     "margin",
-                    FieldKind::Int,
                     "Last stakes − the failing total, after any final push (0 on giving in).",
                 ),
                 takes,
                 rating,
-                FieldSpec::new(
+                FieldSpec::bool(
                     "gave_in",
-                    FieldKind::Bool,
                     "The actor gave in (no complication dealt by the roll).",
                 ),
-                FieldSpec::new(
+                FieldSpec::int(
                     "push_steps",
-                    FieldKind::Int,
                     "Trait steps the actor gave up in a final push.",
                 ),
                 trauma,
             ],
             metrics: vec![
-                MetricSpec::new(
-                    "p_win",
-                    MetricKind::Prob {
-                        field: WIN,
-                        pred: Pred::Eq(1),
-                    },
-                    "Probability the actor wins.",
-                ),
-                MetricSpec::new(
+                MetricSpec::prob("p_win", WIN, Pred::Eq(1), "Probability the actor wins."),
+                MetricSpec::prob(
                     "p_trauma_dealt",
-                    MetricKind::Prob {
-                        field: TRAUMA,
-                        pred: Pred::Eq(1),
-                    },
+                    TRAUMA,
+                    Pred::Eq(1),
                     "Probability the actor knocks the opposition out.",
                 ),
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_trauma_taken",
-                    MetricKind::Prob {
-                        field: TRAUMA,
-                        pred: Pred::Eq(2),
-                    },
+                    TRAUMA,
+                    Pred::Eq(2),
                     "Probability the actor is knocked out.",
                 ),
-                MetricSpec::new(
-                    "mean_exchanges",
-                    MetricKind::Mean { field: EXCHANGES },
-                    "Mean number of rolls.",
-                ),
-                MetricSpec::new(
+                MetricSpec::mean("mean_exchanges", EXCHANGES, "Mean number of rolls."),
+                MetricSpec::prob(
                     "p_gave_in",
-                    MetricKind::Prob {
-                        field: GAVE_IN,
-                        pred: Pred::Eq(1),
-                    },
+                    GAVE_IN,
+                    Pred::Eq(1),
                     "Probability the actor gives in.",
                 ),
             ],

@@ -231,9 +231,8 @@ pub(crate) fn fate_fields() -> [FieldSpec; 3] {
             FieldKind::Category(TAKES.to_vec()),
             "What the loser takes: margin 1..=4 a complication, 5+ trauma (after any final push).",
         ),
-        FieldSpec::new(
+        FieldSpec::int(
             "rating",
-            FieldKind::Int,
             "Die size rating the complication or trauma (re-roll of the winner's pool minus its 1s); 0 when none.",
         ),
         FieldSpec::new(

@@ -20,8 +20,8 @@ use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, ParamValue, Pred, Schema, Trial,
+    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue,
+    Pred, Schema, Trial,
 };
 
 /// The most steps a timed action may have.
@@ -275,45 +275,34 @@ impl Define for TimedAction {
     fn schema(&self) -> Schema {
         Schema {
             fields: vec![
-                FieldSpec::new(
+                FieldSpec::bool(
                     "completed",
-                    FieldKind::Bool,
                     "Every step was passed before the time ran out.",
                 ),
-                FieldSpec::new(
+                FieldSpec::int(
                     "beats_left",
-                    FieldKind::Int,
                     "Beats on the clock at the end (0 or less when out of time).",
                 ),
-                FieldSpec::new("rolls", FieldKind::Int, "Basic actions rolled."),
-                FieldSpec::new(
+                FieldSpec::int("rolls", "Basic actions rolled."),
+                FieldSpec::bool(
                     "clean",
-                    FieldKind::Bool,
                     "Completed with at least one beat left (no choice between getaway and objective).",
                 ),
             ],
             metrics: vec![
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_completed",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(1),
-                    },
+                    0,
+                    Pred::Eq(1),
                     "Probability every step is done in time.",
                 ),
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_clean",
-                    MetricKind::Prob {
-                        field: 3,
-                        pred: Pred::Eq(1),
-                    },
+                    3,
+                    Pred::Eq(1),
                     "Probability of finishing with time left.",
                 ),
-                MetricSpec::new(
-                    "mean_rolls",
-                    MetricKind::Mean { field: 2 },
-                    "Mean number of rolls.",
-                ),
+                MetricSpec::mean("mean_rolls", 2, "Mean number of rolls."),
             ],
         }
     }

@@ -8,8 +8,8 @@ use crate::dice::{D8, DiceRng, PACKED_D8_MAX, d8_highest_packed};
 use crate::dist::{Counts, Marginals};
 use crate::sim::{Hist, Tally};
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, Pred, Schema, Trial,
+    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
+    Schema, Trial,
 };
 
 /// Trait relevance names and their dice (Table 1.1).
@@ -340,34 +340,21 @@ impl Define for Challenge {
     fn schema(&self) -> Schema {
         Schema {
             fields: vec![
-                FieldSpec::new(
-                    "success",
-                    FieldKind::Bool,
-                    "The actor equals or beats the opposition.",
-                ),
-                FieldSpec::new(
+                FieldSpec::bool("success", "The actor equals or beats the opposition."),
+                FieldSpec::int(
                     "margin",
-                    FieldKind::Int,
                     "Actor result − opposition result (raises included).",
                 ),
-                FieldSpec::new(
+                FieldSpec::int(
                     "raises_banked",
-                    FieldKind::Int,
                     "Chosen plus free raises on success; 0 on failure.",
                 ),
             ],
             metrics: vec![
-                MetricSpec::new(
-                    "p_success",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(1),
-                    },
-                    "Probability of success.",
-                ),
-                MetricSpec::new(
+                MetricSpec::prob("p_success", 0, Pred::Eq(1), "Probability of success."),
+                MetricSpec::mean(
                     "expected_raises",
-                    MetricKind::Mean { field: 2 },
+                    2,
                     "Mean raises banked: (raises + free) × P(success).",
                 ),
             ],

@@ -17,8 +17,8 @@ use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, Pred, Schema, Trial,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
+    Pred, Schema, Trial,
 };
 
 /// Side A's character keys, as `gateway.challenge`'s `actor.*`.
@@ -473,58 +473,40 @@ impl Define for Scene {
                     FieldKind::Category(WINNERS.to_vec()),
                     "How the scene ended: a side's Climax, a side's escape (Anticlimax), or a stalemate at the round cap.",
                 ),
-                FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
-                FieldSpec::new(
-                    "final_edge",
-                    FieldKind::Int,
-                    "Edge at the end, from A's side.",
-                ),
-                FieldSpec::new("escaped", FieldKind::Bool, "Either side escaped."),
+                FieldSpec::int("rounds", "Rounds played."),
+                FieldSpec::int("final_edge", "Edge at the end, from A's side."),
+                FieldSpec::bool("escaped", "Either side escaped."),
             ],
             metrics: vec![
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_a_wins",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(A_CLIMAX),
-                    },
+                    0,
+                    Pred::Eq(A_CLIMAX),
                     "Probability A brings the scene to its climax.",
                 ),
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_b_wins",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(B_CLIMAX),
-                    },
+                    0,
+                    Pred::Eq(B_CLIMAX),
                     "Probability B brings the scene to its climax.",
                 ),
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_escape",
-                    MetricKind::Prob {
-                        field: 3,
-                        pred: Pred::Eq(1),
-                    },
+                    3,
+                    Pred::Eq(1),
                     "Probability either side escapes.",
                 ),
-                MetricSpec::new(
-                    "mean_rounds",
-                    MetricKind::Mean { field: 1 },
-                    "Mean rounds played.",
-                ),
-                MetricSpec::new(
+                MetricSpec::mean("mean_rounds", 1, "Mean rounds played."),
+                MetricSpec::prob(
                     "p_rounds_le_5",
-                    MetricKind::Prob {
-                        field: 1,
-                        pred: Pred::Le(5),
-                    },
+                    1,
+                    Pred::Le(5),
                     "Probability the scene ends within 5 rounds.",
                 ),
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_rounds_le_10",
-                    MetricKind::Prob {
-                        field: 1,
-                        pred: Pred::Le(10),
-                    },
+                    1,
+                    Pred::Le(10),
                     "Probability the scene ends within 10 rounds.",
                 ),
             ],

@@ -8,8 +8,8 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, Pred, Schema, Trial,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
+    Pred, Schema, Trial,
 };
 
 crate::choice! {
@@ -179,55 +179,29 @@ impl Define for Contest {
                     FieldKind::Category(vec!["victory", "tie", "defeat"]),
                     "The PC's result: more successes wins, then the higher roll; equal rolls tie.",
                 ),
-                FieldSpec::new(
-                    "degree",
-                    FieldKind::Int,
-                    "Difference in successes (story points included).",
-                ),
-                FieldSpec::new(
+                FieldSpec::int("degree", "Difference in successes (story points included)."),
+                FieldSpec::int(
                     "signed_degree",
-                    FieldKind::Int,
                     "Degree, positive for PC victories, negative for defeats.",
                 ),
-                FieldSpec::new(
+                FieldSpec::int(
                     "pc_successes",
-                    FieldKind::Int,
                     "The PC's successes: die, masteries and story points.",
                 ),
-                FieldSpec::new(
-                    "story_points_spent",
-                    FieldKind::Int,
-                    "Story points the policy spent.",
-                ),
+                FieldSpec::int("story_points_spent", "Story points the policy spent."),
             ],
             metrics: vec![
-                MetricSpec::new(
-                    "p_victory",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(0),
-                    },
-                    "Probability the PC wins.",
-                ),
-                MetricSpec::new(
+                MetricSpec::prob("p_victory", 0, Pred::Eq(0), "Probability the PC wins."),
+                MetricSpec::prob(
                     "p_tie",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(1),
-                    },
+                    0,
+                    Pred::Eq(1),
                     "Probability of a tie (equal successes and equal rolls).",
                 ),
-                MetricSpec::new(
-                    "p_defeat",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(2),
-                    },
-                    "Probability the PC loses.",
-                ),
-                MetricSpec::new(
+                MetricSpec::prob("p_defeat", 0, Pred::Eq(2), "Probability the PC loses."),
+                MetricSpec::mean(
                     "mean_degree",
-                    MetricKind::Mean { field: 2 },
+                    2,
                     "Mean signed degree (positive for victories).",
                 ),
             ],

@@ -13,8 +13,8 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, ParamValue, Pred, Schema, Trial,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
+    ParamValue, Pred, Schema, Trial,
 };
 
 /// The most characters in one group or prize contest.
@@ -186,43 +186,18 @@ impl Define for GroupContest {
                     FieldKind::Category(GROUP_RESULTS.to_vec()),
                     "More summed successes wins; equal sums are a stalemate.",
                 ),
-                FieldSpec::new("degree", FieldKind::Int, "Difference of the sums."),
-                FieldSpec::new("signed_degree", FieldKind::Int, "PC sum − resistance sum."),
-                FieldSpec::new("pc_successes", FieldKind::Int, "The PCs' summed successes."),
-                FieldSpec::new(
-                    "resistance_successes",
-                    FieldKind::Int,
-                    "The resistance's summed successes.",
-                ),
+                FieldSpec::int("degree", "Difference of the sums."),
+                FieldSpec::int("signed_degree", "PC sum − resistance sum."),
+                FieldSpec::int("pc_successes", "The PCs' summed successes."),
+                FieldSpec::int("resistance_successes", "The resistance's summed successes."),
             ],
             metrics: vec![
-                MetricSpec::new(
-                    "p_victory",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(0),
-                    },
-                    "Probability the PCs win.",
-                ),
-                MetricSpec::new(
-                    "p_stalemate",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(1),
-                    },
-                    "Probability of a stalemate.",
-                ),
-                MetricSpec::new(
-                    "p_defeat",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(2),
-                    },
-                    "Probability the PCs lose.",
-                ),
-                MetricSpec::new(
+                MetricSpec::prob("p_victory", 0, Pred::Eq(0), "Probability the PCs win."),
+                MetricSpec::prob("p_stalemate", 0, Pred::Eq(1), "Probability of a stalemate."),
+                MetricSpec::prob("p_defeat", 0, Pred::Eq(2), "Probability the PCs lose."),
+                MetricSpec::mean(
                     "mean_degree",
-                    MetricKind::Mean { field: 2 },
+                    2,
                     "Mean signed degree (positive for PC victories).",
                 ),
             ],

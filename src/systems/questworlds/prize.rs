@@ -9,8 +9,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamSpec, Pred,
-    Schema, Trial,
+    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 /// One prize among several contestants; the first is the PC.
@@ -132,33 +131,27 @@ impl Define for PrizeContest {
     fn schema(&self) -> Schema {
         Schema {
             fields: vec![
-                FieldSpec::new(
+                FieldSpec::int(
                     "winner",
-                    FieldKind::Int,
                     "The contestant who takes the prize (1 = the PC), 0 when shared.",
                 ),
-                FieldSpec::new("pc_wins", FieldKind::Bool, "The PC takes the prize alone."),
-                FieldSpec::new(
+                FieldSpec::bool("pc_wins", "The PC takes the prize alone."),
+                FieldSpec::bool(
                     "shared",
-                    FieldKind::Bool,
                     "The best successes and rolls are equal: the prize is shared.",
                 ),
             ],
             metrics: vec![
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_pc_wins",
-                    MetricKind::Prob {
-                        field: 1,
-                        pred: Pred::Eq(1),
-                    },
+                    1,
+                    Pred::Eq(1),
                     "Probability the PC takes the prize alone.",
                 ),
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_shared",
-                    MetricKind::Prob {
-                        field: 2,
-                        pred: Pred::Eq(1),
-                    },
+                    2,
+                    Pred::Eq(1),
                     "Probability the prize is shared.",
                 ),
             ],

@@ -16,8 +16,8 @@ use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind, ParamSpec,
-    Pred, Schema, Trial,
+    Args, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
+    Trial,
 };
 
 /// Bounds of the exact solvers. Above `max_states` live states (e.g. a
@@ -162,46 +162,35 @@ pub fn schema(tallies: &[(&'static str, &'static str)]) -> Schema {
             FieldKind::Category(WINNERS.to_vec()),
             "Who won the sequence (a draw when both sides fall at once, or at `max_rounds`).",
         ),
-        FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
-        FieldSpec::new(
+        FieldSpec::int("rounds", "Rounds played."),
+        FieldSpec::int(
             "degree",
-            FieldKind::Int,
             "Final degree of victory or defeat, 0..=4, from the sequence's table.",
         ),
     ];
     for (name, doc) in tallies {
-        fields.push(FieldSpec::new(*name, FieldKind::Int, doc));
+        fields.push(FieldSpec::int(*name, doc));
     }
     let mut metrics = vec![
-        MetricSpec::new(
+        MetricSpec::prob(
             "p_victory",
-            MetricKind::Prob {
-                field: 0,
-                pred: Pred::Eq(PC),
-            },
+            0,
+            Pred::Eq(PC),
             "Probability the PC wins the sequence.",
         ),
-        MetricSpec::new(
+        MetricSpec::prob(
             "p_defeat",
-            MetricKind::Prob {
-                field: 0,
-                pred: Pred::Eq(OPPONENT),
-            },
+            0,
+            Pred::Eq(OPPONENT),
             "Probability the opposition wins the sequence.",
         ),
-        MetricSpec::new(
+        MetricSpec::prob(
             "p_draw",
-            MetricKind::Prob {
-                field: 0,
-                pred: Pred::Eq(DRAW),
-            },
+            0,
+            Pred::Eq(DRAW),
             "Probability of a draw: both sides fall at once, or the sequence reaches `max_rounds`.",
         ),
-        MetricSpec::new(
-            "mean_rounds",
-            MetricKind::Mean { field: 1 },
-            "Mean number of rounds.",
-        ),
+        MetricSpec::mean("mean_rounds", 1, "Mean number of rounds."),
     ];
     const DEGREE_NAMES: [&str; 5] = [
         "p_degree_0",
@@ -211,12 +200,10 @@ pub fn schema(tallies: &[(&'static str, &'static str)]) -> Schema {
         "p_degree_4",
     ];
     for (d, name) in DEGREE_NAMES.into_iter().enumerate() {
-        metrics.push(MetricSpec::new(
+        metrics.push(MetricSpec::prob(
             name,
-            MetricKind::Prob {
-                field: 2,
-                pred: Pred::Eq(d as i64),
-            },
+            2,
+            Pred::Eq(d as i64),
             "Probability the final degree (either winner) is this.",
         ));
     }

@@ -10,8 +10,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, Pred, Schema, Trial,
+    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 2] = [
@@ -93,44 +92,24 @@ impl Define for Experience {
     fn schema(&self) -> Schema {
         Schema {
             fields: vec![
-                FieldSpec::new(
-                    "successes",
-                    FieldKind::Int,
-                    "Successes on the experience test, 0..=3.",
-                ),
-                FieldSpec::new(
-                    "improve",
-                    FieldKind::Bool,
-                    "One success or more: +1 to a trait or resource.",
-                ),
-                FieldSpec::new(
-                    "attribute",
-                    FieldKind::Bool,
-                    "Three successes: +1 to an attribute.",
-                ),
+                FieldSpec::int("successes", "Successes on the experience test, 0..=3."),
+                FieldSpec::bool("improve", "One success or more: +1 to a trait or resource."),
+                FieldSpec::bool("attribute", "Three successes: +1 to an attribute."),
             ],
             metrics: vec![
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_improve",
-                    MetricKind::Prob {
-                        field: 1,
-                        pred: Pred::Eq(1),
-                    },
+                    1,
+                    Pred::Eq(1),
                     "Probability of improving a trait or resource.",
                 ),
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_attribute",
-                    MetricKind::Prob {
-                        field: 2,
-                        pred: Pred::Eq(1),
-                    },
+                    2,
+                    Pred::Eq(1),
                     "Probability of improving an attribute.",
                 ),
-                MetricSpec::new(
-                    "mean_successes",
-                    MetricKind::Mean { field: 0 },
-                    "Mean successes.",
-                ),
+                MetricSpec::mean("mean_successes", 0, "Mean successes."),
             ],
         }
     }

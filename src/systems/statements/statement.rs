@@ -6,8 +6,8 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, ParamValue, Pred, Schema, Trial,
+    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue,
+    Pred, Schema, Trial,
 };
 
 /// Difficulty modifiers run from 2 (very easy) to 12 (nearly impossible);
@@ -170,43 +170,24 @@ impl Define for Statement {
     fn schema(&self) -> Schema {
         Schema {
             fields: vec![
-                FieldSpec::new(
-                    "successes",
-                    FieldKind::Int,
-                    "Successes, after support, 0..=3.",
-                ),
-                FieldSpec::new("failures", FieldKind::Int, "3 − successes."),
-                FieldSpec::new(
+                FieldSpec::int("successes", "Successes, after support, 0..=3."),
+                FieldSpec::int("failures", "3 − successes."),
+                FieldSpec::int(
                     "weight",
-                    FieldKind::Int,
                     "Successes × favouring sum, the luck bid included (excluded under variant.weight_luck = false).",
                 ),
-                FieldSpec::new(
-                    "true",
-                    FieldKind::Bool,
-                    "Weight above 0: the statement can come true.",
-                ),
+                FieldSpec::bool("true", "Weight above 0: the statement can come true."),
             ],
             metrics: vec![
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_true",
-                    MetricKind::Prob {
-                        field: 3,
-                        pred: Pred::Eq(1),
-                    },
+                    3,
+                    Pred::Eq(1),
                     "Probability the statement has weight.",
                 ),
-                MetricSpec::new(
-                    "mean_successes",
-                    MetricKind::Mean { field: 0 },
-                    "Mean successes.",
-                ),
-                MetricSpec::new("mean_weight", MetricKind::Mean { field: 2 }, "Mean weight."),
-                MetricSpec::new(
-                    "mean_failures",
-                    MetricKind::Mean { field: 1 },
-                    "Mean failures.",
-                ),
+                MetricSpec::mean("mean_successes", 0, "Mean successes."),
+                MetricSpec::mean("mean_weight", 2, "Mean weight."),
+                MetricSpec::mean("mean_failures", 1, "Mean failures."),
             ],
         }
     }

@@ -18,8 +18,8 @@ pub use table::{Entry, Played, Table};
 
 use super::roll::{Roll, Rolls};
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamSpec, Pred, Schema,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
+    Pred, Schema,
 };
 use spec::LUCK_CAP;
 
@@ -106,22 +106,16 @@ impl Define for Scene {
                 ),
             ],
             metrics: vec![
-                MetricSpec::new(
+                MetricSpec::prob(
                     "p_true.<player>.<n>",
-                    MetricKind::Prob {
-                        field: 0,
-                        pred: Pred::Eq(1),
-                    },
+                    0,
+                    Pred::Eq(1),
                     "Probability each statement comes true (one metric per statement).",
                 ),
-                MetricSpec::new(
-                    "mean_failures.<player>",
-                    MetricKind::Mean { field: 2 },
-                    "Mean failures of each player.",
-                ),
-                MetricSpec::new(
+                MetricSpec::mean("mean_failures.<player>", 2, "Mean failures of each player."),
+                MetricSpec::mean(
                     "mean_luck.<player>",
-                    MetricKind::Mean { field: 3 },
+                    3,
                     "Mean luck of each player after the scene.",
                 ),
             ],

@@ -6,7 +6,7 @@ use super::super::roll::{self, MAX_ROLLS, Roll, Rolls};
 use super::spec::{LUCK_CAP, MAX_STATEMENTS};
 use crate::dice::DiceRng;
 use crate::sim::Tally;
-use crate::systems::{FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema, Trial};
+use crate::systems::{FieldSpec, MetricSpec, Pred, Schema, Trial};
 
 /// One statement, ready to roll.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,48 +154,38 @@ impl Table {
             for (i, e) in self.entries.iter().enumerate() {
                 if e.player == p {
                     let label = self.label(i);
-                    metrics.push(MetricSpec::new(
+                    metrics.push(MetricSpec::prob(
                         format!("p_true.{label}"),
-                        MetricKind::Prob {
-                            field: fields.len(),
-                            pred: Pred::Eq(1),
-                        },
+                        fields.len(),
+                        Pred::Eq(1),
                         "Probability the statement comes true.",
                     ));
-                    fields.push(FieldSpec::new(
+                    fields.push(FieldSpec::bool(
                         format!("{label}.true"),
-                        FieldKind::Bool,
                         "The statement came true.",
                     ));
-                    fields.push(FieldSpec::new(
+                    fields.push(FieldSpec::int(
                         format!("{label}.successes"),
-                        FieldKind::Int,
                         "Its successes, after support.",
                     ));
                 }
             }
-            extra.push(MetricSpec::new(
+            extra.push(MetricSpec::mean(
                 format!("mean_failures.{name}"),
-                MetricKind::Mean {
-                    field: fields.len(),
-                },
+                fields.len(),
                 "Mean failures of the player over the scene.",
             ));
-            fields.push(FieldSpec::new(
+            fields.push(FieldSpec::int(
                 format!("{name}.failures"),
-                FieldKind::Int,
                 "The player's failures over all its statements.",
             ));
-            extra.push(MetricSpec::new(
+            extra.push(MetricSpec::mean(
                 format!("mean_luck.{name}"),
-                MetricKind::Mean {
-                    field: fields.len(),
-                },
+                fields.len(),
                 "Mean luck of the player after the scene.",
             ));
-            fields.push(FieldSpec::new(
+            fields.push(FieldSpec::int(
                 format!("{name}.luck"),
-                FieldKind::Int,
                 "The player's luck after the scene (at most 10).",
             ));
         }
