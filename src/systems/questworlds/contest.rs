@@ -216,30 +216,11 @@ impl Define for Contest {
             StoryPoints::WhenItFlipsDefeat => args.int("pc.story_points")?,
         };
         let base = rating::rating(args, "resistance.base")?;
-        let opposition = match OPPONENT_KEYS.iter().find(|k| args.is_set(k)) {
-            Some(key) => {
-                for rk in ["resistance.rating", "resistance.level"] {
-                    if args.is_set(rk) {
-                        return Err(ParamError::new(
-                            rk,
-                            format!(
-                                "the PC faces either a resistance or a character (`{key}` is set), not both"
-                            ),
-                        ));
-                    }
-                }
-                if !args.is_set("opponent.rating") {
-                    return Err(ParamError::new(
-                        "opponent.rating",
-                        format!("is required when `{key}` is set"),
-                    ));
-                }
-                Opposition::Character {
-                    rating: rating::rating(args, "opponent.rating")?
-                        .plus(super::modifier(args, "opponent.modifier")?),
-                    augment: super::augment(args, "opponent.augment")?,
-                }
-            }
+        let opposition = match super::opponent(args, &OPPONENT_KEYS)? {
+            Some(rating) => Opposition::Character {
+                rating,
+                augment: super::augment(args, "opponent.augment")?,
+            },
             None => Opposition::Resistance(super::resistance(args)?),
         };
         Ok(Config {

@@ -131,6 +131,33 @@ pub fn resistance(args: &Args) -> Result<Rating, ParamError> {
     Ok(base.plus(level.map_or(0, Level::offset)))
 }
 
+/// PC against another character: its TN (`opponent.rating` plus
+/// `opponent.modifier`) when any of `keys` is set, which rules out a
+/// resistance; `None` when the PC faces a resistance.
+pub fn opponent(args: &Args, keys: &[&str]) -> Result<Option<Rating>, ParamError> {
+    let Some(key) = keys.iter().find(|k| args.is_set(k)) else {
+        return Ok(None);
+    };
+    for rk in ["resistance.rating", "resistance.level"] {
+        if args.is_set(rk) {
+            return Err(ParamError::new(
+                rk,
+                format!(
+                    "the PC faces either a resistance or a character (`{key}` is set), not both"
+                ),
+            ));
+        }
+    }
+    if !args.is_set("opponent.rating") {
+        return Err(ParamError::new(
+            "opponent.rating",
+            format!("is required when `{key}` is set"),
+        ));
+    }
+    let rating = rating::rating(args, "opponent.rating")?;
+    Ok(Some(rating.plus(modifier(args, "opponent.modifier")?)))
+}
+
 /// The three resistance keys.
 pub const RESISTANCE_PARAMS: [ParamSpec; 3] = [
     ParamSpec {

@@ -88,30 +88,8 @@ pub fn max_rounds(args: &Args) -> Result<usize, ParamError> {
 /// and `opponent.modifier`), never both.
 pub fn sides(args: &Args) -> Result<(Rating, Rating), ParamError> {
     let pc = rating::rating(args, "pc.rating")?.plus(super::modifier(args, "pc.modifier")?);
-    let character = ["opponent.rating", "opponent.modifier"]
-        .into_iter()
-        .find(|k| args.is_set(k));
-    let opp = match character {
-        Some(key) => {
-            for rk in ["resistance.rating", "resistance.level"] {
-                if args.is_set(rk) {
-                    return Err(ParamError::new(
-                        rk,
-                        format!(
-                            "the PC faces either a resistance or a character (`{key}` is set), not both"
-                        ),
-                    ));
-                }
-            }
-            if !args.is_set("opponent.rating") {
-                return Err(ParamError::new(
-                    "opponent.rating",
-                    format!("is required when `{key}` is set"),
-                ));
-            }
-            rating::rating(args, "opponent.rating")?
-                .plus(super::modifier(args, "opponent.modifier")?)
-        }
+    let opp = match super::opponent(args, &["opponent.rating", "opponent.modifier"])? {
+        Some(rating) => rating,
         None => super::resistance(args)?,
     };
     Ok((pc, opp))
