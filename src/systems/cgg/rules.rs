@@ -63,8 +63,8 @@ crate::choice! {
     }
 }
 
-/// Difficulty dice added by each named adjustment.
 impl Lacking {
+    /// Difficulty dice it adds (removes, when negative).
     pub fn adjust(self) -> i64 {
         match self {
             Lacking::No => 0,
@@ -75,6 +75,7 @@ impl Lacking {
 }
 
 impl Time {
+    /// Difficulty dice it adds (removes, when negative).
     pub fn adjust(self) -> i64 {
         match self {
             Time::Normal => 0,
@@ -86,6 +87,7 @@ impl Time {
 }
 
 impl Assistance {
+    /// Difficulty dice it adds (removes, when negative).
     pub fn adjust(self) -> i64 {
         match self {
             Assistance::None => 0,
@@ -96,6 +98,7 @@ impl Assistance {
 }
 
 impl Condition {
+    /// Difficulty dice it adds (removes, when negative).
     pub fn adjust(self) -> i64 {
         match self {
             Condition::None => 0,
@@ -106,6 +109,7 @@ impl Condition {
 }
 
 impl Technology {
+    /// Difficulty dice it adds (removes, when negative).
     pub fn adjust(self) -> i64 {
         match self {
             Technology::Even => 0,
