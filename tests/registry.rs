@@ -18,7 +18,7 @@ fn example(m: &dyn Mechanic) -> ParamMap {
         // One PC at every default against the key entity.
         values.set("pcs", ParamValue::List(vec![ParamValue::Table(vec![])]));
     }
-    if m.name() == "statements.scene" {
+    if ["statements.scene", "statements.campaign"].contains(&m.name()) {
         let statement = |f: i64| {
             ParamValue::Table(vec![
                 ("favouring".into(), ParamValue::Int(f)),
@@ -45,7 +45,7 @@ fn example(m: &dyn Mechanic) -> ParamMap {
 #[test]
 fn names_are_unique_and_found() {
     let all = names();
-    assert_eq!(all.len(), 21);
+    assert_eq!(all.len(), 22);
     assert_eq!(all.iter().collect::<BTreeSet<_>>().len(), all.len());
     for m in registry() {
         let (system, mechanic) = m.name().split_once('.').expect("system.mechanic");
@@ -108,7 +108,14 @@ fn every_mechanic_prepares_at_its_defaults_with_a_schema_that_holds() {
         // names come from the parameters (a scene's players, the PCs of an
         // ensemble) or a metric exists only for some expressions (`p_true`
         // for a comparison).
-        if !["statements.scene", "gateway.ensemble", "dice.roll"].contains(&m.name()) {
+        if ![
+            "statements.scene",
+            "statements.campaign",
+            "gateway.ensemble",
+            "dice.roll",
+        ]
+        .contains(&m.name())
+        {
             assert_eq!(model.schema(), &m.schema(), "{}", m.name());
         }
         assert_eq!(

@@ -111,3 +111,26 @@ fn experience_table_matches_the_formula() {
         assert!((p_attribute - (1.0 - q).powi(3)).abs() < 1e-12, "{r:?}");
     }
 }
+
+/// RULES.md §5.3: a trait, attribute or resource supports at most two
+/// statements in a scene; naming one in three is refused.
+#[test]
+fn a_factor_named_in_three_statements_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let stmt = "{ favouring = { will = 4, charismatic = 3 }, opposing = 5 }";
+    let s = scenario(
+        dir.path(),
+        "s.toml",
+        &format!(
+            "mechanic = \"statements.scene\"\n[params]\nplayers = [{{ name = \"bob\", statements = [{{ favouring = {{ will = 2 }} }}] }}, {{ name = \"ann\", statements = [{stmt}, {stmt}, {stmt}] }}]\n"
+        ),
+    );
+    let o = oddsmith(&["run", s.to_str().unwrap(), "--out", "/nonexistent/x"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("`players`"), "{err}");
+    assert!(err.contains("player 2 (ann)"), "{err}");
+    assert!(err.contains("`will`"), "{err}");
+    assert!(err.contains("3 statements"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -85,6 +85,7 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
         &questworlds::prize::PrizeContest,
         &statements::Statement,
         &statements::Scene,
+        &statements::Campaign,
         &statements::Experience,
         &dice::DiceRoll,
     ]

@@ -3,9 +3,12 @@
 //! loser of a round loses degree + 1 resolve, and at ≤ 0 it is out. A PC
 //! may instead take a consequence of −5 per point for a loss of 1..4, which
 //! lowers its TN for the rest of the sequence. The degree comes from the
-//! resolve the loser lost (traded points are not counted).
+//! resolve the loser lost (traded points are not counted). A victor may
+//! take a parting shot ([`super::parting`], §5.4.8).
 
 use super::Exchange;
+use super::augmented::Augmented;
+use super::parting::{self, PartingShots, Phased, Shooter, Shot, ShotResult};
 use super::sequence::{
     self, OPPONENT, PC, SIDE_PARAMS, Sequence, Sequenced, essential, round_table,
 };
@@ -51,6 +54,7 @@ pub struct Chained {
     pub pc_resolve: i64,
     pub opponent_resolve: i64,
     pub trade: Trade,
+    pub parting: PartingShots,
     /// The round contest with 0, 1, 2 … points traded so far.
     matchups: Vec<Matchup>,
     tables: Vec<Vec<(Exchange, f64)>>,
@@ -81,7 +85,68 @@ impl Chained {
             pc_resolve,
             opponent_resolve,
             trade,
+            parting: PartingShots::none(),
         }
+    }
+
+    /// The same sequence with these parting-shot policies.
+    pub fn with_parting_shots(self, parting: PartingShots) -> Self {
+        Chained { parting, ..self }
+    }
+
+    /// The outcome (without `parting_shot`) of a sequence `winner` won.
+    fn finish(&self, round: usize, winner: i64, (pc, opp, traded): State) -> Vec<i64> {
+        let lost = if winner == PC {
+            self.opponent_resolve - opp
+        } else {
+            self.pc_resolve - pc
+        };
+        vec![
+            winner,
+            round as i64,
+            final_degree(lost),
+            pc,
+            opp,
+            -PENALTY_PER_POINT * traded,
+        ]
+    }
+
+    /// The parting shot `shot` from `phase` when its contest gave `ex`
+    /// (§5.4.8): won, the loser loses degree + 1 more resolve; lost, it
+    /// takes that many back from the loss that removed it, and returns at
+    /// positive resolve. No consequence is traded in a parting shot.
+    fn parting_shot(
+        &self,
+        round: usize,
+        phase: &Phase,
+        shot: Shot,
+        ex: &Exchange,
+    ) -> After<Phase, Vec<i64>> {
+        let (pc, opp, traded) = phase.state;
+        let (winner, loser) = match shot.by {
+            Shooter::Pc => (PC, 1),
+            Shooter::Opponent => (OPPONENT, 0),
+        };
+        let mut resolve = [pc, opp];
+        let last = match shot.read(ex) {
+            ShotResult::Won(degree) => {
+                resolve[loser] -= degree + 1;
+                parting::WORSENED
+            }
+            ShotResult::Tie => parting::HELD,
+            ShotResult::Lost(degree) => {
+                resolve[loser] += parting::taken_back(degree + 1, shot.removed_by);
+                if resolve[loser] > 0 {
+                    let mut back = phase.with((resolve[0], resolve[1], traded));
+                    back.reversed = true;
+                    return After::Round(back);
+                }
+                parting::HELD
+            }
+        };
+        let mut out = self.finish(round, winner, (resolve[0], resolve[1], traded));
+        out.push(phase.result(last));
+        After::End(out)
     }
 
     fn can_trade(&self, traded: i64, loss: i64) -> bool {
@@ -96,21 +161,10 @@ impl Chained {
         ex: &Exchange,
     ) -> After<State, Vec<i64>> {
         let loss = ex.degree + 1;
-        let stop = |winner, lost, pc, opp| {
-            After::End(vec![
-                winner,
-                round as i64,
-                final_degree(lost),
-                pc,
-                opp,
-                -PENALTY_PER_POINT * traded,
-            ])
-        };
+        let stop = |winner, pc, opp| After::End(self.finish(round, winner, (pc, opp, traded)));
         match ex.verdict {
             Verdict::Tie => After::Round((pc, opp, traded)),
-            Verdict::Victory if opp - loss <= 0 => {
-                stop(PC, self.opponent_resolve - (opp - loss), pc, opp - loss)
-            }
+            Verdict::Victory if opp - loss <= 0 => stop(PC, pc, opp - loss),
             Verdict::Victory => After::Round((pc, opp - loss, traded)),
             Verdict::Defeat => {
                 let trade = match self.trade {
@@ -121,7 +175,7 @@ impl Chained {
                 if trade && self.can_trade(traded, loss) {
                     After::Round((pc, opp, traded + loss))
                 } else if pc - loss <= 0 {
-                    stop(OPPONENT, self.pc_resolve - (pc - loss), pc - loss, opp)
+                    stop(OPPONENT, pc - loss, opp)
                 } else {
                     After::Round((pc - loss, opp, traded))
                 }
@@ -130,36 +184,69 @@ impl Chained {
     }
 }
 
+/// A chained sequence's state with its parting shots.
+pub type Phase = Phased<State>;
+
 impl Rounds for Chained {
-    type State = State;
+    type State = Phase;
     type Roll = Exchange;
     type Outcome = Vec<i64>;
 
-    fn start(&self) -> State {
-        (self.pc_resolve, self.opponent_resolve, 0)
+    fn start(&self) -> Phase {
+        Phased::start((self.pc_resolve, self.opponent_resolve, 0))
     }
 
-    fn law(&self, _: usize, state: &State, out: &mut Vec<(Exchange, f64)>) {
-        out.extend_from_slice(&self.tables[state.2 as usize]);
+    fn law(&self, _: usize, phase: &Phase, out: &mut Vec<(Exchange, f64)>) {
+        out.extend_from_slice(&self.tables[phase.state.2 as usize]);
     }
 
     #[inline]
-    fn roll(&self, _: usize, state: &State, rng: &mut DiceRng) -> Exchange {
-        essential(self.matchups[state.2 as usize].sample(rng))
+    fn roll(&self, _: usize, phase: &Phase, rng: &mut DiceRng) -> Exchange {
+        essential(self.matchups[phase.state.2 as usize].sample(rng))
     }
 
-    fn after(&self, round: usize, state: &State, ex: &Exchange) -> After<State, Vec<i64>> {
-        Chained::after(self, round, state, ex)
+    /// A round by [`Chained::after`]; a defeat may bring a parting shot.
+    fn after(&self, round: usize, phase: &Phase, ex: &Exchange) -> After<Phase, Vec<i64>> {
+        if let Some(shot) = phase.shot {
+            return self.parting_shot(round, phase, shot, ex);
+        }
+        match Chained::after(self, round, &phase.state, ex) {
+            After::Roll(s) => After::Roll(phase.with(s)),
+            After::Round(s) => After::Round(phase.with(s)),
+            After::End(mut out) => {
+                let (before, (pc, opp)) = (phase.state, (out[3], out[4]));
+                let (by, lead, removed_by) = if out[0] == PC {
+                    (Shooter::Pc, pc - opp, before.1 - opp)
+                } else {
+                    (Shooter::Opponent, opp - pc, before.0 - pc)
+                };
+                if self.parting.shoots(by, lead) {
+                    return After::Roll(Phased {
+                        state: (pc, opp, before.2),
+                        shot: Some(Shot { by, removed_by }),
+                        reversed: phase.reversed,
+                    });
+                }
+                out.push(phase.result(parting::NONE));
+                After::End(out)
+            }
+        }
     }
 }
 
 impl Sequence for Chained {
-    fn tallies(&self, &(pc, opp, traded): &State) -> Vec<i64> {
-        vec![pc, opp, -PENALTY_PER_POINT * traded]
+    fn tallies(&self, phase: &Phase) -> Vec<i64> {
+        let (pc, opp, traded) = phase.state;
+        vec![
+            pc,
+            opp,
+            -PENALTY_PER_POINT * traded,
+            phase.result(parting::NONE),
+        ]
     }
 }
 
-static PARAMS: [ParamSpec; 11] = [
+static PARAMS: [ParamSpec; 14] = [
     SIDE_PARAMS[0],
     SIDE_PARAMS[1],
     SIDE_PARAMS[2],
@@ -190,13 +277,16 @@ static PARAMS: [ParamSpec; 11] = [
         default: Lit::Str("never"),
         doc: "When the PC trades a resolve loss of 1..4 for a consequence of −5 TN per point for the rest of the sequence: \"never\", \"when-it-saves\" (the loss would take it out), \"always\"; never when the TN would fall below 1.",
     },
+    sequence::AUGMENT_PARAM,
+    parting::PARAMS[0],
+    parting::PARAMS[1],
 ];
 
 /// The mechanic `questworlds.chained`.
 pub struct ChainedSequence;
 
 impl Define for ChainedSequence {
-    type Trial = Sequenced<Chained, 6>;
+    type Trial = Sequenced<Chained, 7>;
     const NAME: &'static str = "questworlds.chained";
     const SUMMARY: &'static str =
         "Chained sequence: contests wearing down resolve until one side is out.";
@@ -219,16 +309,17 @@ impl Define for ChainedSequence {
         ])
     }
 
-    fn build(&self, args: &Args) -> Result<Sequenced<Chained, 6>, ParamError> {
+    fn build(&self, args: &Args) -> Result<Sequenced<Chained, 7>, ParamError> {
         let (pc, opp) = sequence::sides(args)?;
-        let chained = Chained::new(
-            pc,
-            opp,
-            args.int("pc.resolve")?,
-            args.int("opponent.resolve")?,
-            args.choice_of("pc.trade")?,
-        );
-        Ok(Sequenced::new(chained, sequence::max_rounds(args)?))
+        let (pc_resolve, opp_resolve) = (args.int("pc.resolve")?, args.int("opponent.resolve")?);
+        let trade = args.choice_of("pc.trade")?;
+        let parting = PartingShots::from_args(args)?;
+        let (augment, base) = sequence::augment(args)?;
+        let chained = Augmented::new(augment, base, |bonus| {
+            Chained::new(pc.plus(bonus), opp, pc_resolve, opp_resolve, trade)
+                .with_parting_shots(parting.clone())
+        });
+        Ok(Sequenced::augmented(chained, sequence::max_rounds(args)?))
     }
 }
 

@@ -7,17 +7,23 @@
 //! rolls; the three sequences ([`scored`], [`wagered`], [`chained`]) are
 //! absorbing Markov chains over round-by-round contests ([`sequence`]),
 //! solved by `dist::markov::absorb` below a documented state-space limit and
-//! simulated always.
+//! simulated always, with augments ([`augmented`]) and parting shots
+//! ([`parting`]) in all three.
 
+pub mod augmented;
 pub mod chained;
 pub mod contest;
 pub mod group;
+pub mod parting;
 pub mod prize;
 pub mod rating;
 pub mod roll;
 pub mod scored;
 pub mod sequence;
 pub mod wagered;
+
+#[cfg(test)]
+mod tests_parting;
 
 pub use rating::Rating;
 pub use roll::{Augment, Exchange, Matchup, Roll, Verdict};

@@ -2,9 +2,12 @@
 //! round is a contest; the loser has degree + 1 resolution points (RP)
 //! lodged against it (ties change nothing); 5 or more RP loses. Risky
 //! gambits and defensive responses change how many are lodged. The final
-//! degree comes from the loser's RP minus the winner's.
+//! degree comes from the loser's RP minus the winner's. A victor may take
+//! a parting shot ([`super::parting`], §5.2.3).
 
 use super::Exchange;
+use super::augmented::Augmented;
+use super::parting::{self, PartingShots, Phased, Shooter, Shot, ShotResult};
 use super::sequence::{
     self, OPPONENT, PC, SIDE_PARAMS, Sequence, Sequenced, essential, round_table,
 };
@@ -100,6 +103,7 @@ pub struct Scored {
     pub matchup: Matchup,
     pub pc: Tactics,
     pub opponent: Tactics,
+    pub parting: PartingShots,
     table: Vec<(Exchange, f64)>,
 }
 
@@ -113,7 +117,60 @@ impl Scored {
             matchup,
             pc,
             opponent,
+            parting: PartingShots::none(),
         }
+    }
+
+    /// The same sequence with these parting-shot policies.
+    pub fn with_parting_shots(self, parting: PartingShots) -> Self {
+        Scored { parting, ..self }
+    }
+
+    /// The outcome (without `parting_shot`) of a sequence `winner` won.
+    fn finish(&self, round: usize, winner: i64, (pc_rp, opp_rp): State) -> Vec<i64> {
+        let diff = if winner == PC {
+            opp_rp - pc_rp
+        } else {
+            pc_rp - opp_rp
+        };
+        vec![winner, round as i64, final_degree(diff), pc_rp, opp_rp]
+    }
+
+    /// The parting shot `shot` from `phase` when its contest gave `ex`
+    /// (§5.2.3): won, degree + 1 more RP against the loser; lost, the
+    /// loser takes that many off the RP of the round that removed it, and
+    /// returns under 5.
+    fn parting_shot(
+        &self,
+        round: usize,
+        phase: &Phase,
+        shot: Shot,
+        ex: &Exchange,
+    ) -> After<Phase, Vec<i64>> {
+        let (winner, loser) = match shot.by {
+            Shooter::Pc => (PC, 1),
+            Shooter::Opponent => (OPPONENT, 0),
+        };
+        let mut rp = [phase.state.0, phase.state.1];
+        let last = match shot.read(ex) {
+            ShotResult::Won(degree) => {
+                rp[loser] += degree + 1;
+                parting::WORSENED
+            }
+            ShotResult::Tie => parting::HELD,
+            ShotResult::Lost(degree) => {
+                rp[loser] -= parting::taken_back(degree + 1, shot.removed_by);
+                if rp[loser] < RP_TO_LOSE {
+                    let mut back = phase.with((rp[0], rp[1]));
+                    back.reversed = true;
+                    return After::Round(back);
+                }
+                parting::HELD
+            }
+        };
+        let mut out = self.finish(round, winner, (rp[0], rp[1]));
+        out.push(phase.result(last));
+        After::End(out)
     }
 
     /// The round `round` from `(pc_rp, opp_rp)` when the contest gave `ex`.
@@ -130,55 +187,73 @@ impl Scored {
             Verdict::Victory => (pc_rp, opp_rp + lodged(ex.degree, pc_tactic, opp_tactic)),
             Verdict::Defeat => (pc_rp + lodged(ex.degree, opp_tactic, pc_tactic), opp_rp),
         };
-        let outcome = |winner, diff| {
-            After::End(vec![
-                winner,
-                round as i64,
-                final_degree(diff),
-                pc_rp,
-                opp_rp,
-            ])
-        };
         if opp_rp >= RP_TO_LOSE {
-            outcome(PC, opp_rp - pc_rp)
+            After::End(self.finish(round, PC, (pc_rp, opp_rp)))
         } else if pc_rp >= RP_TO_LOSE {
-            outcome(OPPONENT, pc_rp - opp_rp)
+            After::End(self.finish(round, OPPONENT, (pc_rp, opp_rp)))
         } else {
             After::Round((pc_rp, opp_rp))
         }
     }
 }
 
+/// A scored sequence's state with its parting shots.
+pub type Phase = Phased<State>;
+
 impl Rounds for Scored {
-    type State = State;
+    type State = Phase;
     type Roll = Exchange;
     type Outcome = Vec<i64>;
 
-    fn start(&self) -> State {
-        (0, 0)
+    fn start(&self) -> Phase {
+        Phased::start((0, 0))
     }
 
-    fn law(&self, _: usize, _: &State, out: &mut Vec<(Exchange, f64)>) {
+    fn law(&self, _: usize, _: &Phase, out: &mut Vec<(Exchange, f64)>) {
         out.extend_from_slice(&self.table);
     }
 
     #[inline]
-    fn roll(&self, _: usize, _: &State, rng: &mut DiceRng) -> Exchange {
+    fn roll(&self, _: usize, _: &Phase, rng: &mut DiceRng) -> Exchange {
         essential(self.matchup.sample(rng))
     }
 
-    fn after(&self, round: usize, state: &State, ex: &Exchange) -> After<State, Vec<i64>> {
-        Scored::after(self, round, state, ex)
+    /// A round by [`Scored::after`]; a defeat may bring a parting shot.
+    fn after(&self, round: usize, phase: &Phase, ex: &Exchange) -> After<Phase, Vec<i64>> {
+        if let Some(shot) = phase.shot {
+            return self.parting_shot(round, phase, shot, ex);
+        }
+        match Scored::after(self, round, &phase.state, ex) {
+            After::Roll(s) => After::Roll(phase.with(s)),
+            After::Round(s) => After::Round(phase.with(s)),
+            After::End(mut out) => {
+                let (before, (pc_rp, opp_rp)) = (phase.state, (out[3], out[4]));
+                let (by, lead, removed_by) = if out[0] == PC {
+                    (Shooter::Pc, opp_rp - pc_rp, opp_rp - before.1)
+                } else {
+                    (Shooter::Opponent, pc_rp - opp_rp, pc_rp - before.0)
+                };
+                if self.parting.shoots(by, lead) {
+                    return After::Roll(Phased {
+                        state: (pc_rp, opp_rp),
+                        shot: Some(Shot { by, removed_by }),
+                        reversed: phase.reversed,
+                    });
+                }
+                out.push(phase.result(parting::NONE));
+                After::End(out)
+            }
+        }
     }
 }
 
 impl Sequence for Scored {
-    fn tallies(&self, &(pc_rp, opp_rp): &State) -> Vec<i64> {
-        vec![pc_rp, opp_rp]
+    fn tallies(&self, phase: &Phase) -> Vec<i64> {
+        vec![phase.state.0, phase.state.1, phase.result(parting::NONE)]
     }
 }
 
-static PARAMS: [ParamSpec; 12] = [
+static PARAMS: [ParamSpec; 15] = [
     SIDE_PARAMS[0],
     SIDE_PARAMS[4],
     SIDE_PARAMS[1],
@@ -211,13 +286,16 @@ static PARAMS: [ParamSpec; 12] = [
         default: Lit::Str("never"),
         doc: "When the opposition makes a defensive response (as `pc.defensive_response`).",
     },
+    sequence::AUGMENT_PARAM,
+    parting::PARAMS[0],
+    parting::PARAMS[1],
 ];
 
 /// The mechanic `questworlds.scored`.
 pub struct ScoredSequence;
 
 impl Define for ScoredSequence {
-    type Trial = Sequenced<Scored, 5>;
+    type Trial = Sequenced<Scored, 6>;
     const NAME: &'static str = "questworlds.scored";
     const SUMMARY: &'static str =
         "Scored sequence: contests until one side has 5 resolution points lodged against it.";
@@ -239,7 +317,7 @@ impl Define for ScoredSequence {
         ])
     }
 
-    fn build(&self, args: &Args) -> Result<Sequenced<Scored, 5>, ParamError> {
+    fn build(&self, args: &Args) -> Result<Sequenced<Scored, 6>, ParamError> {
         let (pc, opp) = sequence::sides(args)?;
         let tactics = |side: &str| -> Result<Tactics, ParamError> {
             Ok(Tactics {
@@ -247,12 +325,18 @@ impl Define for ScoredSequence {
                 defensive: args.choice_of(&format!("{side}.defensive_response"))?,
             })
         };
-        let scored = Scored::new(
-            sequence::matchup(pc, opp),
-            tactics("pc")?,
-            tactics("opponent")?,
-        );
-        Ok(Sequenced::new(scored, sequence::max_rounds(args)?))
+        let (pc_tactics, opp_tactics) = (tactics("pc")?, tactics("opponent")?);
+        let parting = PartingShots::from_args(args)?;
+        let (augment, base) = sequence::augment(args)?;
+        let scored = Augmented::new(augment, base, |bonus| {
+            Scored::new(
+                sequence::matchup(pc.plus(bonus), opp),
+                pc_tactics,
+                opp_tactics,
+            )
+            .with_parting_shots(parting.clone())
+        });
+        Ok(Sequenced::augmented(scored, sequence::max_rounds(args)?))
     }
 }
 

@@ -6,12 +6,16 @@
 //! Each sequence writes its rules once, as "what a round does to a state",
 //! used both by the solver (over every contest outcome, weighted) and by
 //! the simulator (over one sampled outcome), so the two can only disagree
-//! through sampling error — which the agreement tests bound.
+//! through sampling error — which the agreement tests bound. What all
+//! three add on top: the augment, settled once ([`super::augmented`]), and
+//! the parting shot's keys, field and state ([`super::parting`]).
 
 use std::collections::BTreeMap;
 
+use super::augmented::Augmented;
+use super::parting;
 use super::rating::{self, Rating};
-use super::{Exchange, MODIFIER, Matchup, RATING};
+use super::{AUGMENT, Augment, Exchange, MODIFIER, Matchup, RATING};
 use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
@@ -73,6 +77,23 @@ pub const SIDE_PARAMS: [ParamSpec; 5] = [
     },
 ];
 
+/// `pc.augment`, for every sequence: settled once, then in effect in
+/// every round.
+pub const AUGMENT_PARAM: ParamSpec = ParamSpec {
+    path: "pc.augment",
+    kind: AUGMENT,
+    default: Lit::Int(0),
+    doc: "Augment to the PC's TN for the whole sequence (every round, and the parting shot): 0, 5, 10, or { rating = \"15\" } rolled once, before the first round, against `resistance.base` (victory of degree d: +5(d+1), at most +20; else +5). In a wagered sequence the augmented TN is also the starting AP.",
+};
+
+/// The PC's augment and what a rolled one faces (`resistance.base`).
+pub fn augment(args: &Args) -> Result<(Augment, Rating), ParamError> {
+    Ok((
+        super::augment(args, "pc.augment")?,
+        rating::rating(args, "resistance.base")?,
+    ))
+}
+
 /// Rounds before a stalemate, by default.
 pub const DEFAULT_MAX_ROUNDS: i64 = 100;
 
@@ -130,7 +151,8 @@ pub fn essential(ex: Exchange) -> Exchange {
     }
 }
 
-/// Fields `winner`, `rounds`, `degree`, then each sequence's tallies;
+/// Fields `winner`, `rounds`, `degree`, then each sequence's tallies,
+/// then `parting_shot`;
 /// metrics `p_victory`, `p_defeat`, `p_draw`, `mean_rounds`,
 /// `p_degree_0` … `p_degree_4`.
 pub fn schema(tallies: &[(&'static str, &'static str)]) -> Schema {
@@ -149,6 +171,11 @@ pub fn schema(tallies: &[(&'static str, &'static str)]) -> Schema {
     for (name, doc) in tallies {
         fields.push(FieldSpec::int(*name, doc));
     }
+    fields.push(FieldSpec::new(
+        "parting_shot",
+        FieldKind::Category(parting::RESULTS.to_vec()),
+        "The parting shot: none taken; the last one worsened the defeat; it held (the loser stayed out); or one failed and brought the loser back.",
+    ));
     let mut metrics = vec![
         MetricSpec::prob(
             "p_victory",
@@ -241,29 +268,37 @@ impl<Q: Sequence> Rounds for Capped<'_, Q> {
 /// A sequence with `N` outcome fields, cut at `max_rounds`: the trial of
 /// every sequence mechanic.
 pub struct Sequenced<Q: Sequence, const N: usize> {
-    pub sequence: Q,
+    /// The sequence, once for each bonus its augment can give.
+    pub sequence: Augmented<Q>,
     /// Rounds before a stalemate.
     pub max_rounds: usize,
 }
 
 impl<Q: Sequence, const N: usize> Sequenced<Q, N> {
+    /// A sequence without an augment.
     pub fn new(sequence: Q, max_rounds: usize) -> Self {
+        Self::augmented(Augmented::none(sequence), max_rounds)
+    }
+
+    /// A sequence under an augment (its arms built by [`Augmented::new`]).
+    pub fn augmented(sequence: Augmented<Q>, max_rounds: usize) -> Self {
         Sequenced {
             sequence,
             max_rounds,
         }
     }
 
-    fn capped(&self) -> Capped<'_, Q> {
+    fn capped<'a>(&self, sequence: &'a Q) -> Capped<'a, Q> {
         Capped {
-            sequence: &self.sequence,
+            sequence,
             max_rounds: self.max_rounds,
         }
     }
 
-    /// Run one whole sequence.
+    /// Run one whole sequence (the augment drawn first).
     pub fn sample(&self, rng: &mut DiceRng) -> [i64; N] {
-        let outcome = play(&self.capped(), rng);
+        let sequence = self.sequence.pick(rng);
+        let outcome = play(&self.capped(sequence), rng);
         // Every sequence builds outcomes of exactly N values.
         std::array::from_fn(|i| outcome[i])
     }
@@ -274,8 +309,22 @@ impl<Q: Sequence, const N: usize> Trial for Sequenced<Q, N> {
         tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
 
+    /// The mixture over the augment's bonuses of each one's chain.
     fn exact(&self) -> Option<Marginals> {
-        solve(&self.capped(), N, LIMITS).map(|solved| solved.marginals)
+        let mut arms = self.sequence.arms();
+        if let (Some((_, _, only)), None) = (arms.next(), arms.next()) {
+            return solve(&self.capped(only), N, LIMITS).map(|solved| solved.marginals);
+        }
+        let mut mixed = Marginals::new(N);
+        for (_, weight, sequence) in self.sequence.arms() {
+            let arm = solve(&self.capped(sequence), N, LIMITS)?.marginals;
+            for f in 0..N {
+                for (&v, &p) in arm.field(f) {
+                    mixed.add(f, v, weight * p);
+                }
+            }
+        }
+        Some(mixed)
     }
 }
 

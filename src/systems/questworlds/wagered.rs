@@ -4,9 +4,12 @@
 //! the higher wager first; the loser of an exchange loses ⌈w/2⌉ AP on a
 //! zero-degree result and w × degree otherwise, a tie costs both ⌈w/2⌉,
 //! and a victor's big success transfers the lost AP to it. A side at ≤ 0
-//! AP loses at once; the loser's final AP gives the degree.
+//! AP loses at once; the loser's final AP gives the degree. A victor may
+//! take a parting shot ([`super::parting`], §5.3.3).
 
 use super::Exchange;
+use super::augmented::Augmented;
+use super::parting::{self, PartingShots, Phased, Shooter, Shot, ShotResult};
 use super::sequence::{
     self, DRAW, OPPONENT, PC, SIDE_PARAMS, Sequence, Sequenced, essential, round_table,
 };
@@ -59,6 +62,7 @@ pub struct Wagered {
     pub pc_wager: i64,
     pub opponent_wager: i64,
     pub desperation: Desperation,
+    pub parting: PartingShots,
     table: Vec<(Exchange, f64)>,
 }
 
@@ -78,7 +82,13 @@ impl Wagered {
             pc_wager,
             opponent_wager,
             desperation,
+            parting: PartingShots::none(),
         }
+    }
+
+    /// The same sequence with these parting-shot policies.
+    pub fn with_parting_shots(self, parting: PartingShots) -> Self {
+        Wagered { parting, ..self }
     }
 
     /// The round's two exchanges, in order, with the wagers declared at
@@ -144,28 +154,23 @@ impl Wagered {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum WageredState {
     Round(State),
-    Second { ap: State, second: (Leader, i64) },
+    Second {
+        ap: State,
+        second: (Leader, i64),
+    },
+    /// The exchange of a side a parting shot brought back (§5.3.3): as
+    /// `Second`, but a defeat in it brings no parting shot (one a round,
+    /// which also keeps a round finite).
+    Returned {
+        ap: State,
+        second: (Leader, i64),
+    },
 }
 
-impl Rounds for Wagered {
-    type State = WageredState;
-    type Roll = Exchange;
-    type Outcome = Vec<i64>;
-
-    fn start(&self) -> WageredState {
-        WageredState::Round((self.matchup.pc.tn(), self.matchup.opponent.tn()))
-    }
-
-    fn law(&self, _: usize, _: &WageredState, out: &mut Vec<(Exchange, f64)>) {
-        out.extend_from_slice(&self.table);
-    }
-
-    #[inline]
-    fn roll(&self, _: usize, _: &WageredState, rng: &mut DiceRng) -> Exchange {
-        essential(self.matchup.sample(rng))
-    }
-
-    fn after(
+impl Wagered {
+    /// One exchange from `state` when the contest gave `ex`: the round's
+    /// rules, without parting shots.
+    pub fn step(
         &self,
         round: usize,
         state: &WageredState,
@@ -180,22 +185,141 @@ impl Rounds for Wagered {
                     None => After::Roll(WageredState::Second { ap: s1, second }),
                 }
             }
-            WageredState::Second { ap, second } => {
+            WageredState::Second { ap, second } | WageredState::Returned { ap, second } => {
                 let s2 = self.exchange(ap, self.staked(second, &ap), ex);
                 self.settle(round, s2)
+            }
+        }
+    }
+
+    /// The wager `leader` declares in `ap`, as at a round's start.
+    fn declared(&self, leader: Leader, ap: &State) -> (Leader, i64) {
+        let [first, second] = self.declare(ap);
+        if first.0 == leader { first } else { second }
+    }
+
+    /// The parting shot `shot` from `phase` when its contest gave `ex`
+    /// (§5.3.3): one exchange led by the victor with its wager. Won, the
+    /// loser loses AP as in any exchange (a big success transfers them);
+    /// lost, the loser takes back the AP it would have cost the victor, no
+    /// more than the exchange that removed it cost it, and back above 0 it
+    /// gets its own exchange in this round, then rounds go on as before.
+    fn parting_shot(
+        &self,
+        round: usize,
+        phase: &Phase,
+        shot: Shot,
+        ex: &Exchange,
+    ) -> After<Phase, Vec<i64>> {
+        let ap = tallies(&phase.state);
+        let (leader, other) = match shot.by {
+            Shooter::Pc => (Leader::Pc, Leader::Opponent),
+            Shooter::Opponent => (Leader::Opponent, Leader::Pc),
+        };
+        let w = self.staked(self.declared(leader, &ap), &ap);
+        let (ap, last) = match shot.read(ex) {
+            ShotResult::Won(_) => (self.exchange(ap, w, ex), parting::WORSENED),
+            ShotResult::Tie => (ap, parting::HELD),
+            ShotResult::Lost(degree) => {
+                let back = parting::taken_back(ap_lost(degree, w), shot.removed_by);
+                let ap = match leader {
+                    Leader::Pc => (ap.0, ap.1 + back),
+                    Leader::Opponent => (ap.0 + back, ap.1),
+                };
+                if ap.0 > 0 && ap.1 > 0 {
+                    let second = self.declared(other, &ap);
+                    let mut back = phase.with(WageredState::Returned { ap, second });
+                    back.reversed = true;
+                    return After::Roll(back);
+                }
+                (ap, parting::HELD)
+            }
+        };
+        match self.end(round, ap) {
+            Some(mut out) => {
+                out.push(phase.result(last));
+                After::End(out)
+            }
+            // Not reached: a won shot only lowers the loser's AP.
+            None => After::Round(phase.with(WageredState::Round(ap))),
+        }
+    }
+}
+
+/// Both sides' AP in either kind of state.
+fn tallies(state: &WageredState) -> State {
+    let (WageredState::Round(ap)
+    | WageredState::Second { ap, .. }
+    | WageredState::Returned { ap, .. }) = *state;
+    ap
+}
+
+/// A wagered sequence's state with its parting shots.
+pub type Phase = Phased<WageredState>;
+
+impl Rounds for Wagered {
+    type State = Phase;
+    type Roll = Exchange;
+    type Outcome = Vec<i64>;
+
+    fn start(&self) -> Phase {
+        Phased::start(WageredState::Round((
+            self.matchup.pc.tn(),
+            self.matchup.opponent.tn(),
+        )))
+    }
+
+    fn law(&self, _: usize, _: &Phase, out: &mut Vec<(Exchange, f64)>) {
+        out.extend_from_slice(&self.table);
+    }
+
+    #[inline]
+    fn roll(&self, _: usize, _: &Phase, rng: &mut DiceRng) -> Exchange {
+        essential(self.matchup.sample(rng))
+    }
+
+    /// An exchange by [`Wagered::step`]; a defeat may bring a parting shot.
+    fn after(&self, round: usize, phase: &Phase, ex: &Exchange) -> After<Phase, Vec<i64>> {
+        if let Some(shot) = phase.shot {
+            return self.parting_shot(round, phase, shot, ex);
+        }
+        match self.step(round, &phase.state, ex) {
+            After::Roll(s) => After::Roll(phase.with(s)),
+            After::Round(s) => After::Round(phase.with(s)),
+            After::End(mut out) => {
+                let (before, (pc, opp)) = (tallies(&phase.state), (out[3], out[4]));
+                let returned = matches!(phase.state, WageredState::Returned { .. });
+                let shooter = match out[0] {
+                    _ if returned => None,
+                    PC => Some((Shooter::Pc, pc - opp, before.1 - opp)),
+                    OPPONENT => Some((Shooter::Opponent, opp - pc, before.0 - pc)),
+                    _ => None,
+                };
+                match shooter {
+                    Some((by, lead, removed_by)) if self.parting.shoots(by, lead) => {
+                        return After::Roll(Phased {
+                            state: WageredState::Round((pc, opp)),
+                            shot: Some(Shot { by, removed_by }),
+                            reversed: phase.reversed,
+                        });
+                    }
+                    _ => {}
+                }
+                out.push(phase.result(parting::NONE));
+                After::End(out)
             }
         }
     }
 }
 
 impl Sequence for Wagered {
-    fn tallies(&self, state: &WageredState) -> Vec<i64> {
-        let (WageredState::Round((pc, opp)) | WageredState::Second { ap: (pc, opp), .. }) = *state;
-        vec![pc, opp]
+    fn tallies(&self, phase: &Phase) -> Vec<i64> {
+        let (pc, opp) = tallies(&phase.state);
+        vec![pc, opp, phase.result(parting::NONE)]
     }
 }
 
-static PARAMS: [ParamSpec; 11] = [
+static PARAMS: [ParamSpec; 14] = [
     SIDE_PARAMS[0],
     SIDE_PARAMS[1],
     SIDE_PARAMS[2],
@@ -222,13 +346,16 @@ static PARAMS: [ParamSpec; 11] = [
         default: Lit::Str("keep"),
         doc: "\"keep\": the PC keeps its wager even above the AP it has left (a desperation stake); \"never\": it stakes at most what it has; \"when-behind\": with fewer AP than the GM it stakes its whole starting AP.",
     },
+    sequence::AUGMENT_PARAM,
+    parting::PARAMS[0],
+    parting::PARAMS[1],
 ];
 
 /// The mechanic `questworlds.wagered`.
 pub struct WageredSequence;
 
 impl Define for WageredSequence {
-    type Trial = Sequenced<Wagered, 5>;
+    type Trial = Sequenced<Wagered, 6>;
     const NAME: &'static str = "questworlds.wagered";
     const SUMMARY: &'static str =
         "Wagered sequence: pairs of exchanges staking advantage points until one side has none.";
@@ -247,7 +374,7 @@ impl Define for WageredSequence {
         ])
     }
 
-    fn build(&self, args: &Args) -> Result<Sequenced<Wagered, 5>, ParamError> {
+    fn build(&self, args: &Args) -> Result<Sequenced<Wagered, 6>, ParamError> {
         let (pc, opp) = sequence::sides(args)?;
         for (key, r) in [("pc.rating", pc), (sequence::opposition_key(args), opp)] {
             if r.tn() < 1 {
@@ -267,13 +394,20 @@ impl Define for WageredSequence {
                 format!("{pc_wager} is more than the PC's starting AP ({})", pc.tn()),
             ));
         }
-        let wagered = Wagered::new(
-            sequence::matchup(pc, opp),
-            pc_wager,
-            args.int("opponent.wager")?,
-            args.choice_of("pc.desperation_stake")?,
-        );
-        Ok(Sequenced::new(wagered, sequence::max_rounds(args)?))
+        let opp_wager = args.int("opponent.wager")?;
+        let desperation = args.choice_of("pc.desperation_stake")?;
+        let parting = PartingShots::from_args(args)?;
+        let (augment, base) = sequence::augment(args)?;
+        let wagered = Augmented::new(augment, base, |bonus| {
+            Wagered::new(
+                sequence::matchup(pc.plus(bonus), opp),
+                pc_wager,
+                opp_wager,
+                desperation,
+            )
+            .with_parting_shots(parting.clone())
+        });
+        Ok(Sequenced::augmented(wagered, sequence::max_rounds(args)?))
     }
 }
 

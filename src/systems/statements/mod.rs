@@ -5,11 +5,13 @@
 //! heaviest compatible statements true tier by tier; failures feed luck,
 //! setbacks and experience.
 
+pub mod campaign;
 pub mod experience;
 mod roll;
 pub mod scene;
 pub mod statement;
 
+pub use campaign::Campaign;
 pub use experience::Experience;
 pub use roll::{Roll, Rolls};
 pub use scene::Scene;

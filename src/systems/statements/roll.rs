@@ -17,15 +17,15 @@ const MAX_FACTOR: i64 = 1000;
 const MAX_FACTORS: usize = 20;
 
 /// What a factor parameter accepts, for help and error messages.
-pub const FACTORS_EXPECT: &str =
-    "a non-negative integer or a list of them (summed), e.g. 7 or [4, 3]";
+pub const FACTORS_EXPECT: &str = "a non-negative integer, a list of them (summed), e.g. 7 or [4, 3], or named factors (summed), e.g. { will = 4, charismatic = 3 }";
 
 /// The kind of a factor parameter.
 pub const FACTORS: ParamKind = ParamKind::Custom {
     expects: FACTORS_EXPECT,
 };
 
-/// The sum of a factor value: an integer 0..=1000, or a list of up to 20
+/// The sum of a factor value: an integer 0..=1000, or a list or a table of
+/// names (`{ will = 4, charismatic = 3 }`, RULES.md §5.3) of up to 20
 /// such.
 pub fn factors_of(v: &ParamValue) -> Result<u64, String> {
     let one = |x: &ParamValue| match x {
@@ -42,6 +42,14 @@ pub fn factors_of(v: &ParamValue) -> Result<u64, String> {
             items.len()
         )),
         ParamValue::List(items) => items.iter().map(one).sum(),
+        ParamValue::Table(entries) if entries.len() > MAX_FACTORS => Err(format!(
+            "{} factors is more than {MAX_FACTORS}",
+            entries.len()
+        )),
+        ParamValue::Table(entries) => entries
+            .iter()
+            .map(|(name, x)| one(x).map_err(|e| format!("`{name}`: {e}")))
+            .sum(),
         other => one(other),
     }
 }

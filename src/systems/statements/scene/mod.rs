@@ -23,10 +23,11 @@ use crate::systems::{
 };
 use spec::LUCK_CAP;
 
-const PLAYERS_EXPECT: &str = "a list of 1..=8 players, each { name = \"ann\", luck = 0..=10 (optional), statements = [1..=3 statements] }, each statement { favouring = factors, opposing = factors, difficulty = 0 or 2..=12, luck = bid 0..=5, drive = bool, support = -1..=1, supported_by = \"ann.1\", hindered_by = \"bob.1\" } (only favouring is required)";
+const PLAYERS_EXPECT: &str = "a list of 1..=8 players, each { name = \"ann\", luck = 0..=10 (optional), statements = [1..=3 statements] }, each statement { favouring = factors (a number, a list, or named: { will = 4, charismatic = 3 }, each name in at most 2 of a player's statements), opposing = factors, difficulty = 0 or 2..=12, luck = bid 0..=5, drive = bool, support = -1..=1, supported_by = \"ann.1\", hindered_by = \"bob.1\" } (only favouring is required)";
 const CONFLICTS_EXPECT: &str = "a list of pairs of statements that cannot both be true, e.g. [[\"ann.1\", \"bob.1\"]] (player name, then statement number from 1)";
 
-static PARAMS: [ParamSpec; 5] = [
+/// The scene's keys (a campaign plays a scene of the same keys).
+pub const SCENE_PARAMS: [ParamSpec; 5] = [
     ParamSpec {
         path: "players",
         kind: ParamKind::Custom {
@@ -65,6 +66,8 @@ static PARAMS: [ParamSpec; 5] = [
         doc: "Whether the luck bid counts in the weight (successes × favouring, luck included): true by default (RULES.md §5.2, corrected 2026-11-22: luck is a favouring factor and can be used by itself); false is the old reading, where luck only helps the roll.",
     },
 ];
+
+static PARAMS: [ParamSpec; 5] = SCENE_PARAMS;
 
 /// The mechanic `statements.scene`.
 pub struct Scene;
@@ -147,9 +150,20 @@ impl Define for Scene {
                     ),
                 ));
             }
+            if let Some((name, uses)) = spec::overused(player) {
+                return Err(ParamError::new(
+                    "players",
+                    format!(
+                        "player {} ({}) names the factor `{name}` in {uses} statements; a trait, attribute or resource supports at most {} statements in a scene",
+                        p + 1,
+                        player.name.0,
+                        spec::MAX_USES
+                    ),
+                ));
+            }
             start_luck.push(luck);
             for (tier, s) in player.statements.0.iter().enumerate() {
-                let (favouring, bid) = (s.favouring.0, s.bid.0);
+                let (favouring, bid) = (s.favouring.sum, s.bid.0);
                 let opposing = s.opposing.0 + s.difficulty.0;
                 if favouring + opposing + bid as u64 == 0 {
                     return Err(ParamError::new(

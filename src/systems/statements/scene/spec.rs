@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use super::super::roll::Factors;
+use super::super::roll::{Factors, factors_of};
 use super::super::statement::Difficulty;
 use crate::systems::{InRange, ParamValue, from_value};
 
@@ -19,7 +19,7 @@ pub const MAX_BID: i64 = 5;
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Spec {
-    pub favouring: Factors,
+    pub favouring: Favouring,
     #[serde(default)]
     pub opposing: Factors,
     /// Added to the opposing factors.
@@ -47,6 +47,50 @@ impl Spec {
         let up = self.supported_by.iter().map(|r| (r, 1));
         up.chain(self.hindered_by.iter().map(|r| (r, -1)))
     }
+}
+
+/// A statement's favouring factors: their sum, and the names of those
+/// given by name (`{ will = 4, charismatic = 3 }`), which the scene checks
+/// against the two-uses rule.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "ParamValue")]
+pub struct Favouring {
+    pub sum: u64,
+    pub names: Vec<String>,
+}
+
+impl TryFrom<ParamValue> for Favouring {
+    type Error = String;
+
+    fn try_from(v: ParamValue) -> Result<Favouring, String> {
+        let names = match &v {
+            ParamValue::Table(entries) => entries.iter().map(|(k, _)| k.clone()).collect(),
+            _ => Vec::new(),
+        };
+        Ok(Favouring {
+            sum: factors_of(&v)?,
+            names,
+        })
+    }
+}
+
+/// The most statements of one scene a named factor may support
+/// ("you can't use a single one more than twice per scene").
+pub const MAX_USES: usize = 2;
+
+/// The first factor `player` names in more than [`MAX_USES`] of its
+/// statements, with how many.
+pub fn overused(player: &PlayerSpec) -> Option<(&str, usize)> {
+    let mut uses: Vec<(&str, usize)> = Vec::new();
+    for s in &player.statements.0 {
+        for name in &s.favouring.names {
+            match uses.iter_mut().find(|(n, _)| n == name) {
+                Some((_, k)) => *k += 1,
+                None => uses.push((name, 1)),
+            }
+        }
+    }
+    uses.into_iter().find(|&(_, k)| k > MAX_USES)
 }
 
 /// One player as the scenario gives it.

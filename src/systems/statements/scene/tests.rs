@@ -385,3 +385,67 @@ fn bad_scenes_name_what_is_wrong() {
     let e = conflicts_of(&List(vec![pair("ann.1", "ann.1")])).unwrap_err();
     assert!(e.contains("itself"), "{e}");
 }
+
+/// RULES.md §5.3: statements may name their factors; named factors sum as
+/// numbers do, and one name may support at most two of a player's
+/// statements in a scene.
+#[test]
+fn named_factors_sum_and_support_at_most_two_statements() {
+    let named = |names: &[(&str, i64)]| {
+        tbl(&[
+            (
+                "favouring",
+                tbl(&names.iter().map(|(n, v)| (*n, Int(*v))).collect::<Vec<_>>()),
+            ),
+            ("opposing", Int(9)),
+        ])
+    };
+    let will = named(&[("will", 4), ("charismatic", 3)]);
+    // Named factors are the same scene as their sum: d16, success on 1..=7.
+    let by_name = Scene
+        .trial(&scene(vec![player("ann", 0, vec![will.clone()])], vec![]))
+        .unwrap();
+    let by_sum = Scene
+        .trial(&scene(vec![player("ann", 0, vec![fav(7, 9)])], vec![]))
+        .unwrap();
+    assert_eq!(by_name, by_sum);
+    // Twice is allowed, by each player.
+    let twice = vec![will.clone(), will.clone(), named(&[("acuity", 5)])];
+    assert!(
+        Scene
+            .trial(&scene(
+                vec![player("ann", 0, twice.clone()), player("bob", 0, twice)],
+                vec![]
+            ))
+            .is_ok()
+    );
+    // Three times is an error naming the factor and the player.
+    let e = Scene
+        .trial(&scene(
+            vec![
+                player("bob", 0, vec![will.clone()]),
+                player(
+                    "ann",
+                    0,
+                    vec![named(&[("charismatic", 1)]), will.clone(), will],
+                ),
+            ],
+            vec![],
+        ))
+        .unwrap_err();
+    assert_eq!(e.key, "players");
+    assert!(e.message.contains("player 2 (ann)"), "{}", e.message);
+    assert!(
+        e.message.contains("`charismatic` in 3 statements"),
+        "{}",
+        e.message
+    );
+    // A named factor must still be a number in range.
+    let e = players_of(&List(vec![player(
+        "ann",
+        0,
+        vec![tbl(&[("favouring", tbl(&[("will", Int(-1))]))])],
+    )]))
+    .unwrap_err();
+    assert!(e.contains("`will`"), "{e}");
+}
