@@ -20,7 +20,7 @@
 
 mod give_in;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use give_in::{GiveIn, Price, View, When};
 

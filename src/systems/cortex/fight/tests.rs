@@ -151,7 +151,7 @@ fn a_fight_over_in_one_action_is_a_first_win_by_five() {
 /// Monte Carlo of `model` agrees with its exact answer: every metric
 /// within 5 standard errors, every value of every field within 5 standard
 /// errors of its count plus 3 counts (rare values). The largest metric |z|.
-fn agrees(model: &dyn Model, seed: u64, trials: u64, what: &str) -> f64 {
+pub(crate) fn agrees(model: &dyn Model, seed: u64, trials: u64, what: &str) -> f64 {
     let plan = Plan {
         seed,
         trials,

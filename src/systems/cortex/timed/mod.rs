@@ -6,9 +6,23 @@
 //! still to do (RULES.md §2.4, corrected 2026-11-22); a last step passed by
 //! a success at exactly 0 beats completes without a clean getaway.
 //!
-//! Exact: each step's (extraordinary, success, failure) odds come from the
-//! exact basic-action solver; the clock is an absorbing chain over (step,
-//! beats left) solved by [`crate::dist::markov::absorb`].
+//!
+//! Buying time: between two steps, when `policy.buy_time` says so, the
+//! first of the `helpers` still able makes a basic action against the next
+//! step's opposition: a success gives back a beat, an extraordinary success
+//! two, a failure means that helper helps no more. At most one attempt
+//! between two steps.
+//!
+//! Exact: each step's (extraordinary, success, failure) odds, the actor's
+//! and each helper's, come from the exact basic-action solver; the clock is
+//! an absorbing chain over (step, beats left, first able helper, beats
+//! bought) solved by [`crate::dist::markov::absorb`].
+
+mod buy_time;
+#[cfg(test)]
+mod tests;
+
+pub use buy_time::{BuyTime, When as BuyWhen};
 
 use super::basic::Basic;
 use super::roll::{Rolled, roll_best_die};
@@ -48,7 +62,39 @@ fn check_steps(v: &ParamValue) -> Result<(), String> {
     }
 }
 
-static PARAMS: [ParamSpec; 8] = [
+/// The most helpers a timed action may have.
+pub const MAX_HELPERS: usize = 8;
+
+fn check_helpers(v: &ParamValue) -> Result<(), String> {
+    helper_pools(v).map(|_| ())
+}
+
+/// The helpers' pools from the `helpers` value.
+fn helper_pools(v: &ParamValue) -> Result<Vec<Pool>, String> {
+    match v {
+        ParamValue::List(items) if items.len() <= MAX_HELPERS => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                ParamValue::Str(s) => s
+                    .parse::<Pool>()
+                    .map_err(|e| format!("helper {} \"{s}\": {e}", i + 1)),
+                other => Err(format!(
+                    "helper {} is {}, not a pool",
+                    i + 1,
+                    other.type_name()
+                )),
+            })
+            .collect(),
+        ParamValue::List(items) => Err(format!(
+            "{} helpers is out of range; allowed: 0..={MAX_HELPERS}",
+            items.len()
+        )),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    }
+}
+
+static PARAMS: [ParamSpec; 10] = [
     ACTOR_POOL,
     ACTOR_AID,
     OPPOSITION_POOL,
@@ -75,9 +121,29 @@ static PARAMS: [ParamSpec; 8] = [
         default: Lit::Str("move-on"),
         doc: "After a failed step: move on to the next (default) or repeat it.",
     },
+    ParamSpec {
+        path: "helpers",
+        kind: ParamKind::Custom {
+            expects: "a list of 0..=8 pools such as [\"d8 d6\", \"d6 d6\"]",
+            check: check_helpers,
+        },
+        default: Lit::Absent,
+        doc: "Helpers who may buy time, tried in this order; a helper that fails helps no more.",
+    },
+    ParamSpec {
+        path: "policy.buy_time",
+        kind: ParamKind::Custom {
+            expects: "a list of rule tables { buy_time = true | false, when = { beats_at_most = n, steps_left_at_least = n } }, or { name = \"…\", rules = [ … ] }",
+            check: buy_time::check,
+        },
+        default: Lit::Absent,
+        doc: "When a helper tries to buy time between two steps. Unset: never.",
+    },
 ];
 
-const FIELDS: usize = 4;
+const FIELDS: usize = 6;
+const BEATS_BOUGHT: usize = 4;
+const COMPLICATION: usize = 5;
 /// The index of a failure among [`Timed::moves`].
 const FAILURE: usize = 2;
 
@@ -99,6 +165,16 @@ fn schema() -> Schema {
                 "clean",
                 FieldKind::Bool,
                 "Completed with at least one beat left (no choice between getaway and objective).",
+            ),
+            FieldSpec::new(
+                "beats_bought",
+                FieldKind::Int,
+                "Beats the helpers gave back by buying time.",
+            ),
+            FieldSpec::new(
+                "complication",
+                FieldKind::Bool,
+                "Out of time deals the actor a complication (its rating is not modelled).",
             ),
         ],
         metrics: vec![
@@ -123,6 +199,13 @@ fn schema() -> Schema {
                 MetricKind::Mean { field: 2 },
                 "Mean number of rolls.",
             ),
+            MetricSpec::new(
+                "mean_beats_bought",
+                MetricKind::Mean {
+                    field: BEATS_BOUGHT,
+                },
+                "Mean beats bought back by helpers.",
+            ),
         ],
     }
 }
@@ -136,12 +219,22 @@ struct Step {
     opposition: Vec<u32>,
 }
 
+/// A helper's basic action against each step's opposition.
+#[derive(Clone, Debug, PartialEq)]
+struct Helper {
+    dice: Vec<u32>,
+    /// One basic action per step, the helper as the actor.
+    basics: Vec<Basic>,
+}
+
 /// A fully checked timed action.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timed {
     steps: Vec<Step>,
     pub beats: i64,
     pub repeat: bool,
+    helpers: Vec<Helper>,
+    pub buy_time: Option<BuyTime>,
 }
 
 impl Timed {
@@ -167,7 +260,33 @@ impl Timed {
             steps,
             beats,
             repeat,
+            helpers: Vec::new(),
+            buy_time: None,
         }
+    }
+
+    /// The same action with these helpers buying time by `policy`.
+    pub fn with_helpers(mut self, helpers: &[Pool], policy: Option<BuyTime>) -> Timed {
+        self.helpers = helpers
+            .iter()
+            .map(|h| Helper {
+                dice: h.dice().to_vec(),
+                basics: self
+                    .steps
+                    .iter()
+                    .map(|s| {
+                        let sides = Sides {
+                            actor: h.clone(),
+                            aid: None,
+                            ..s.basic.sides.clone()
+                        };
+                        Basic::new(sides, RatingTie::Larger, false)
+                    })
+                    .collect(),
+            })
+            .collect();
+        self.buy_time = policy;
+        self
     }
 
     pub fn from_values(values: &ParamMap) -> Result<Timed, ParamError> {
@@ -185,12 +304,36 @@ impl Timed {
                 .collect::<Result<Vec<_>, _>>()?,
             _ => vec![sides.opposition.clone(); args.int("steps")? as usize],
         };
+        let helpers = match args.value("helpers") {
+            Some(v) => helper_pools(&v).map_err(|e| ParamError::new("helpers", e))?,
+            None => Vec::new(),
+        };
+        let policy = match args.value("policy.buy_time") {
+            Some(v) => {
+                Some(buy_time::parse(&v).map_err(|e| ParamError::new("policy.buy_time", e))?)
+            }
+            None => None,
+        };
         Ok(Timed::new(
             &sides,
             &oppositions,
             args.int("beats")?,
             args.choice("variant.failure")? == "repeat",
-        ))
+        )
+        .with_helpers(&helpers, policy))
+    }
+
+    /// Whether a helper tries to buy time before step `next` (a step was
+    /// just passed) with `beats` left and helper `h` the first still able.
+    #[inline]
+    fn buys(&self, next: usize, beats: i64, h: usize) -> bool {
+        h < self.helpers.len()
+            && next > 0
+            && next < self.steps.len()
+            && self
+                .buy_time
+                .as_ref()
+                .is_some_and(|p| buy_time::buys(p, beats, (self.steps.len() - next) as i64))
     }
 
     /// Where one roll leaves the clock: `(next step, beats left)` for an
@@ -214,13 +357,18 @@ impl Timed {
     #[inline]
     fn stop(&self, step: usize, beats: i64, rolls: i64, failed: bool) -> Option<[i64; FIELDS]> {
         let out_of_time = beats <= 0 && (failed || step < self.steps.len());
-        if out_of_time {
-            Some([0, beats, rolls, 0])
-        } else if step == self.steps.len() {
-            Some([1, beats, rolls, (beats >= 1) as i64])
-        } else {
-            None
+        let completed = !out_of_time && step == self.steps.len();
+        if !out_of_time && !completed {
+            return None;
         }
+        let mut o = [0; FIELDS];
+        o[0] = completed as i64;
+        o[1] = beats;
+        o[2] = rolls;
+        o[3] = (completed && beats >= 1) as i64;
+        // "You also take a Complication from the GM."
+        o[COMPLICATION] = out_of_time as i64;
+        Some(o)
     }
 
     /// Exact marginals.
@@ -233,9 +381,22 @@ impl Timed {
                 [extra, win - extra, 1.0 - win]
             })
             .collect();
+        let helper_odds = self
+            .helpers
+            .iter()
+            .map(|h| {
+                h.basics
+                    .iter()
+                    .map(|b| {
+                        let (extra, win) = b.success_odds();
+                        [extra, win - extra, 1.0 - win]
+                    })
+                    .collect()
+            })
+            .collect();
         let rounds = TimedRounds {
             timed: self,
-            odds: Some(odds),
+            odds: Some((odds, helper_odds)),
         };
         Some(solve(&rounds, FIELDS, Limits::default())?.marginals)
     }
@@ -253,55 +414,118 @@ impl Timed {
     }
 }
 
-/// A timed action as rounds of one roll each: the state is (step, beats
-/// left), the roll an extraordinary success (0), a success (1) or a
-/// failure ([`FAILURE`]).
+/// Where a timed action stands between rolls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Clock {
+    /// The step to roll next (from 0).
+    pub step: usize,
+    pub beats: i64,
+    /// The first helper still able to buy time.
+    pub helper: usize,
+    pub bought: i64,
+    /// A helper rolls to buy time before `step`.
+    pub buying: bool,
+}
+
+/// The odds of (extraordinary success, success, failure): each step's for
+/// the actor, and each helper's for each step.
+type Odds = (Vec<[f64; 3]>, Vec<Vec<[f64; 3]>>);
+
+/// A timed action as rounds of one actor roll each, with a helper's roll
+/// to buy time after it when the policy says so: every roll is an
+/// extraordinary success (0), a success (1) or a failure ([`FAILURE`]).
 struct TimedRounds<'a> {
     timed: &'a Timed,
-    /// Each step's odds of the three, for the solver.
-    odds: Option<Vec<[f64; 3]>>,
+    /// The odds, for the solver.
+    odds: Option<Odds>,
+}
+
+/// One basic action of `actor` (with an optional aid) against `opposition`:
+/// 0 extraordinary, 1 success, [`FAILURE`] failure.
+#[inline]
+fn basic_roll(rng: &mut DiceRng, actor: &[u32], aid: Option<&[u32]>, opposition: &[u32]) -> usize {
+    let a = Rolled::roll(rng, actor).total + aid.map_or(0, |h| roll_best_die(rng, h));
+    let o = Rolled::roll(rng, opposition).total;
+    if a - o >= KNOCKOUT {
+        0
+    } else if a > o {
+        1
+    } else {
+        FAILURE
+    }
 }
 
 impl Rounds for TimedRounds<'_> {
-    type State = (usize, i64);
+    type State = Clock;
     type Roll = usize;
     type Outcome = [i64; FIELDS];
 
-    fn start(&self) -> (usize, i64) {
-        (0, self.timed.beats)
+    fn start(&self) -> Clock {
+        Clock {
+            step: 0,
+            beats: self.timed.beats,
+            helper: 0,
+            bought: 0,
+            buying: false,
+        }
     }
 
-    fn law(&self, _: usize, &(i, _): &(usize, i64), out: &mut Vec<(usize, f64)>) {
-        let odds = self.odds.as_ref().expect("the solver has the odds");
-        out.extend(odds[i].iter().copied().enumerate());
+    fn law(&self, _: usize, c: &Clock, out: &mut Vec<(usize, f64)>) {
+        let (odds, helpers) = self.odds.as_ref().expect("the solver has the odds");
+        let odds = if c.buying {
+            &helpers[c.helper][c.step]
+        } else {
+            &odds[c.step]
+        };
+        out.extend(odds.iter().copied().enumerate());
     }
 
     #[inline]
-    fn roll(&self, _: usize, &(i, _): &(usize, i64), rng: &mut DiceRng) -> usize {
-        let s = &self.timed.steps[i];
-        let a =
-            Rolled::roll(rng, &s.actor).total + s.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
-        let o = Rolled::roll(rng, &s.opposition).total;
-        if a - o >= KNOCKOUT {
-            0
-        } else if a > o {
-            1
+    fn roll(&self, _: usize, c: &Clock, rng: &mut DiceRng) -> usize {
+        let s = &self.timed.steps[c.step];
+        if c.buying {
+            basic_roll(rng, &self.timed.helpers[c.helper].dice, None, &s.opposition)
         } else {
-            FAILURE
+            basic_roll(rng, &s.actor, s.aid.as_deref(), &s.opposition)
         }
     }
 
     #[inline]
-    fn after(
-        &self,
-        round: usize,
-        &(i, b): &(usize, i64),
-        &which: &usize,
-    ) -> After<(usize, i64), [i64; FIELDS]> {
-        let (i, b) = self.timed.moves(i, b)[which];
-        match self.timed.stop(i, b, round as i64, which == FAILURE) {
-            Some(outcome) => After::End(outcome),
-            None => After::Round((i, b)),
+    fn after(&self, round: usize, c: &Clock, &which: &usize) -> After<Clock, [i64; FIELDS]> {
+        let t = self.timed;
+        if c.buying {
+            // "with a success, they give you back one of the beats you've
+            // lost. If they get an Extraordinary Success, it's two beats.
+            // Failure means that Character can't help any more".
+            let mut next = Clock {
+                buying: false,
+                ..*c
+            };
+            match which {
+                FAILURE => next.helper += 1,
+                _ => {
+                    let back = if which == 0 { 2 } else { 1 };
+                    next.beats += back;
+                    next.bought += back;
+                }
+            }
+            return After::Round(next);
+        }
+        let (step, beats) = t.moves(c.step, c.beats)[which];
+        if let Some(mut outcome) = t.stop(step, beats, round as i64, which == FAILURE) {
+            outcome[BEATS_BOUGHT] = c.bought;
+            return After::End(outcome);
+        }
+        let next = Clock {
+            step,
+            beats,
+            buying: step > c.step && t.buys(step, beats, c.helper),
+            ..*c
+        };
+        if next.buying {
+            After::Roll(next)
+        } else {
+            After::Round(next)
         }
     }
 }
