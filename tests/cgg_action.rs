@@ -2,14 +2,13 @@
 //! a brute-force enumeration of every roll, Monte Carlo against exact on
 //! every variant and policy, and the policies' monotonicity as properties.
 
-use oddsmith::sim::{Plan, simulate};
-use oddsmith::stats::{estimate, exact_value, z_score};
 use oddsmith::systems::cgg::Comparison;
 use oddsmith::systems::cgg::DieCode;
 use oddsmith::systems::cgg::action::{
-    Action, FailureRule, Hammer, RiskBase, Rules, Wrench, action_from_values, field, model,
+    Action, ActionMechanic, FailureRule, Hammer, RiskBase, Rules, Wrench, field,
 };
-use oddsmith::systems::{ParamMap, ParamValue};
+use oddsmith::systems::testing::{Sample, assert_agrees};
+use oddsmith::systems::{Define, ParamMap, ParamValue};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
@@ -28,12 +27,13 @@ fn s(v: &str) -> ParamValue {
 #[test]
 fn the_worked_stunt_example() {
     // Dex 6d, pays one (7d), mastery 2 moves two dice: success 9d, risk 4d.
-    let a = action_from_values(&values(&[
-        ("explorer.code", s("6d")),
-        ("stunt.paid", ParamValue::Bool(true)),
-        ("stunt.moved", ParamValue::Int(2)),
-    ]))
-    .unwrap();
+    let a = ActionMechanic
+        .trial(&values(&[
+            ("explorer.code", s("6d")),
+            ("stunt.paid", ParamValue::Bool(true)),
+            ("stunt.moved", ParamValue::Int(2)),
+        ]))
+        .unwrap();
     assert_eq!(a.success_dice, 9);
     assert_eq!(a.risk_code, Some(code("4d")));
     assert_eq!(a.hours_before, 1);
@@ -41,20 +41,23 @@ fn the_worked_stunt_example() {
     let m = a.exact();
     assert!(m.field(field::HOURS_PAID).keys().all(|&h| h >= 1));
     // Moving dice without paying, or more than the risk code has: errors.
-    let err = action_from_values(&values(&[("stunt.moved", ParamValue::Int(1))])).unwrap_err();
+    let err = ActionMechanic
+        .trial(&values(&[("stunt.moved", ParamValue::Int(1))]))
+        .unwrap_err();
     assert_eq!(err.key, "stunt.moved");
-    let err = action_from_values(&values(&[
-        ("explorer.code", s("2d")),
-        ("stunt.paid", ParamValue::Bool(true)),
-        ("stunt.moved", ParamValue::Int(3)),
-    ]))
-    .unwrap_err();
+    let err = ActionMechanic
+        .trial(&values(&[
+            ("explorer.code", s("2d")),
+            ("stunt.paid", ParamValue::Bool(true)),
+            ("stunt.moved", ParamValue::Int(3)),
+        ]))
+        .unwrap_err();
     assert_eq!(err.key, "stunt.moved");
 }
 
 #[test]
 fn difficulty_and_base_risk() {
-    let a = |pairs: &[(&str, ParamValue)]| action_from_values(&values(pairs)).unwrap();
+    let a = |pairs: &[(&str, ParamValue)]| ActionMechanic.trial(&values(pairs)).unwrap();
     // Base risk table 4, 7 … 22; the example variant says 4d gives 9.
     for (b, risk) in (3..=9).zip([4, 7, 10, 13, 16, 19, 22]) {
         let x = a(&[("difficulty.base", ParamValue::Int(b))]);
@@ -85,11 +88,12 @@ fn difficulty_and_base_risk() {
         a(&[("explorer.code", s("5d")), ("difficulty.base", s("easy"))]).difficulty_dice(),
         0
     );
-    let err = action_from_values(&values(&[
-        ("difficulty.base", ParamValue::Int(4)),
-        ("difficulty.opponent", s("3d")),
-    ]))
-    .unwrap_err();
+    let err = ActionMechanic
+        .trial(&values(&[
+            ("difficulty.base", ParamValue::Int(4)),
+            ("difficulty.opponent", s("3d")),
+        ]))
+        .unwrap_err();
     assert_eq!(err.key, "difficulty.opponent");
 }
 
@@ -399,40 +403,11 @@ fn mc_configs() -> Vec<Action> {
 fn monte_carlo_agrees_with_exact_on_every_variant_and_policy() {
     let configs = mc_configs();
     assert!(configs.len() >= 30);
-    let models: Vec<_> = configs.iter().map(|a| model(*a)).collect();
-    let refs: Vec<_> = models
-        .iter()
-        .enumerate()
-        .map(|(i, m)| (i, m.as_ref()))
-        .collect();
-    let plan = Plan {
-        seed: 2026,
-        trials: 1_000_000,
-        precision: None,
-    };
-    let tallies = simulate(&refs, &plan, &());
     let mut worst: f64 = 0.0;
-    for ((a, m), tally) in configs.iter().zip(&models).zip(&tallies) {
-        let exact = m.exact().unwrap();
-        for spec in &m.schema().metrics {
-            let z = z_score(&exact_value(spec, &exact), &estimate(spec, tally));
-            assert!(z.abs() < 5.0, "{} z = {z} for {a:?}", spec.name);
-            worst = worst.max(z.abs());
-        }
-        // every value of the failure count, too
-        for (v, p) in exact.field(field::FAILURES) {
-            let n = tally
-                .field(field::FAILURES)
-                .iter()
-                .find(|(x, _)| x == v)
-                .map(|(_, c)| c)
-                .unwrap_or(0);
-            let se = (p * (1.0 - p) / 1e6).sqrt();
-            assert!(
-                (n as f64 / 1e6 - p).abs() < 5.0 * se + 1e-9,
-                "failures {v} for {a:?}"
-            );
-        }
+    for (i, a) in configs.iter().enumerate() {
+        let m = ActionMechanic.model(*a);
+        let z = assert_agrees(m.as_ref(), Sample::seed(2026).config(i), &format!("{a:?}"));
+        worst = worst.max(z);
     }
     eprintln!("{} configs, worst |z| = {worst:.2}", configs.len());
 }

@@ -2,10 +2,10 @@
 //! an absorbing-chain solution of a scene small enough to write down.
 
 use oddsmith::dice::DiceRng;
-use oddsmith::dist::{Limits, Next, absorb};
-use oddsmith::sim::{Plan, simulate};
-use oddsmith::stats::{estimate, exact_value, z_score};
-use oddsmith::systems::cgg::tension::tension_from;
+use oddsmith::dist::{Limits, Marginals, Next, absorb};
+use oddsmith::systems::Define;
+use oddsmith::systems::cgg::tension::TensionMechanic;
+use oddsmith::systems::testing::{Sample, assert_agrees_with};
 use oddsmith::systems::{ParamMap, ParamValue, find};
 
 fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
@@ -34,7 +34,7 @@ fn trivial_actions_walk_the_track_down() {
     // Two explorers: 3 → 2 → 1, +1 = 2; → 1 → 0 in round 2.
     let mut two = base.to_vec();
     two.push(("explorers", codes(&["5d", "6d"])));
-    let t = tension_from(&values(&two)).unwrap();
+    let t = TensionMechanic.trial(&values(&two)).unwrap();
     let mut rng = DiceRng::from_u64(1);
     assert_eq!(t.sample(&mut rng), [1, 0, 2, 0, 0]);
     // One explorer against a raise of 1 never moves the track: unresolved
@@ -42,7 +42,7 @@ fn trivial_actions_walk_the_track_down() {
     let mut one = base.to_vec();
     one.push(("explorers", codes(&["5d"])));
     one.push(("max_rounds", Int(40)));
-    let t = tension_from(&values(&one)).unwrap();
+    let t = TensionMechanic.trial(&values(&one)).unwrap();
     assert_eq!(t.sample(&mut rng), [0, 0, 40, 0, 0]);
 }
 
@@ -50,12 +50,13 @@ fn trivial_actions_walk_the_track_down() {
 fn a_raise_of_three_from_fourteen_springs_the_pitfall_at_once() {
     use ParamValue::*;
     // One explorer lowers the track by at most 2; 14 − 2 + 3 = 15.
-    let t = tension_from(&values(&[
-        ("explorers", codes(&["2d"])),
-        ("start", Int(14)),
-        ("exec.raise", Int(3)),
-    ]))
-    .unwrap();
+    let t = TensionMechanic
+        .trial(&values(&[
+            ("explorers", codes(&["2d"])),
+            ("start", Int(14)),
+            ("exec.raise", Int(3)),
+        ]))
+        .unwrap();
     let mut rng = DiceRng::from_u64(3);
     for _ in 0..1000 {
         let o = t.sample(&mut rng);
@@ -65,17 +66,18 @@ fn a_raise_of_three_from_fourteen_springs_the_pitfall_at_once() {
 
 #[test]
 fn explorers_may_give_a_separate_risk_code() {
-    let t = tension_from(&values(&[(
-        "explorers",
-        ParamValue::List(vec![
-            ParamValue::Str("4d+1".into()),
-            ParamValue::Table(vec![
-                ("code".into(), ParamValue::Str("5d".into())),
-                ("risk_code".into(), ParamValue::Str("2d+2".into())),
+    let t = TensionMechanic
+        .trial(&values(&[(
+            "explorers",
+            ParamValue::List(vec![
+                ParamValue::Str("4d+1".into()),
+                ParamValue::Table(vec![
+                    ("code".into(), ParamValue::Str("5d".into())),
+                    ("risk_code".into(), ParamValue::Str("2d+2".into())),
+                ]),
             ]),
-        ]),
-    )]))
-    .unwrap();
+        )]))
+        .unwrap();
     assert_eq!(t.actions[0].success_dice, 4);
     assert_eq!(t.actions[0].risk_code, Some("4d+1".parse().unwrap()));
     assert_eq!(t.actions[1].success_dice, 5);
@@ -142,36 +144,18 @@ fn monte_carlo_agrees_with_the_chain() {
     .unwrap();
     assert!(exact.leftover < 1e-12);
     let m = find("cgg.tension").unwrap().prepare(&v).unwrap();
-    let plan = Plan {
-        seed: 99,
-        trials: 1_000_000,
-        precision: None,
-    };
-    let tally = simulate(&[(0, m.as_ref())], &plan, &()).remove(0);
-    // p_avoided (field 0) and mean_rounds (field 2 in the mechanic, 1 here)
-    let spec = |name: &str| {
-        m.schema()
-            .metrics
-            .iter()
-            .find(|s| s.name == name)
-            .unwrap()
-            .clone()
-    };
-    let p = spec("p_avoided");
-    let mut ours = oddsmith::dist::Marginals::new(3);
-    for (v, q) in exact.marginals.field(0) {
-        ours.add(0, *v, *q);
+    // The mechanic's fields from the chain's (avoided, rounds): the pitfall
+    // is the only other ending, and with no risk roll there is no venture,
+    // so no hours are paid or gained.
+    let mut ours = Marginals::new(5);
+    for (&v, &q) in exact.marginals.field(0) {
+        ours.add(0, v, q);
+        ours.add(1, 1 - v, q);
     }
-    for (v, q) in exact.marginals.field(1) {
-        ours.add(2, *v, *q);
+    for (&v, &q) in exact.marginals.field(1) {
+        ours.add(2, v, q);
     }
-    let z = z_score(&exact_value(&p, &ours), &estimate(&p, &tally));
-    assert!(z.abs() < 5.0, "p_avoided z = {z}");
-    let r = spec("mean_rounds");
-    let z = z_score(&exact_value(&r, &ours), &estimate(&r, &tally));
-    assert!(z.abs() < 5.0, "mean_rounds z = {z}");
-    // the pitfall is the only other ending here
-    let pit = spec("p_pitfall");
-    let est = estimate(&pit, &tally).value + estimate(&p, &tally).value;
-    assert!((est - 1.0).abs() < 1e-12);
+    ours.add(3, 0, 1.0);
+    ours.add(4, 0, 1.0);
+    assert_agrees_with(m.as_ref(), &ours, Sample::seed(99), "the chain");
 }

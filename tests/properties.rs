@@ -2,7 +2,8 @@
 //! accidental change of the random streams.
 
 use oddsmith::sim::{self, CHUNK, Plan, Tally};
-use oddsmith::systems::gateway::{Contest, Pool, model};
+use oddsmith::systems::Define;
+use oddsmith::systems::gateway::{Challenge, Contest, Pool};
 use oddsmith::systems::{ParamMap, find};
 use proptest::prelude::*;
 
@@ -107,7 +108,7 @@ const PINNED_WORD: u64 = 0x91e4_a069_1463_2fe2;
 #[test]
 fn model_of_a_contest_matches_the_registry() {
     let c = Contest::new(Pool { dice: 3, bonus: 0 }, Pool { dice: 2, bonus: 0 }, 0, 0);
-    let a = model(c).exact().unwrap();
+    let a = Challenge.model(c).exact().unwrap();
     let b = find("gateway.challenge")
         .unwrap()
         .prepare(&ParamMap::new())

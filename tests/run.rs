@@ -142,8 +142,9 @@ fn both_mode_exits_1_on_disagreement() {
     // a seed whose first trial of config 0 succeeds, and run with it.
     use oddsmith::dice::DiceRng;
     use oddsmith::sim::Tally;
-    use oddsmith::systems::gateway::{Contest, Pool, model};
-    let m = model(Contest::new(
+    use oddsmith::systems::Define;
+    use oddsmith::systems::gateway::{Challenge, Contest, Pool};
+    let m = Challenge.model(Contest::new(
         Pool { dice: 1, bonus: 0 },
         Pool { dice: 4, bonus: 7 },
         0,

@@ -9,7 +9,7 @@ use toml_edit::{Document, InlineTable, Item, Table, Value};
 
 use super::error::Problems;
 use super::{Axis, MAX_CONFIGS, Scenario, ScenarioError};
-use crate::systems::{self, Mechanic, ParamMap, ParamSpec, ParamValue};
+use crate::systems::{self, Mechanic, ParamMap, ParamSpec, ParamValue, suggest};
 
 /// Top-level keys a scenario may have.
 const TOP_KEYS: &[&str] = &[
@@ -542,34 +542,4 @@ fn axis_values(
         }
     };
     Ok(values)
-}
-
-/// ` (did you mean `x`?)` when a known name is close to `got`.
-fn suggest<'a>(got: &str, known: impl Iterator<Item = &'a str>) -> String {
-    known
-        .map(|k| (edit_distance(got, k), k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 4))
-        .min()
-        .map(|(_, k)| format!(" (did you mean `{k}`?)"))
-        .unwrap_or_default()
-}
-
-/// Levenshtein distance between two short strings.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(cur).min(row[j])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }

@@ -1,15 +1,17 @@
 //! The mechanics of the five dice systems, behind one trait, and their
 //! registry.
 //!
-//! A [`Mechanic`] (e.g. `gateway.challenge`) declares its parameters with
-//! ranges and defaults and turns a set of parameter values into a [`Model`]
-//! through a checking constructor: once a model exists, sampling and solving
-//! cannot fail. Everything downstream (sweeps, the engine, exports) is
-//! generic over this trait, so a new system only adds a file here and a
-//! line in [`registry`].
+//! A mechanic (e.g. `gateway.challenge`) is defined once, by implementing
+//! [`Define`]: its parameters with ranges and defaults, one schema, and a
+//! checking constructor that builds a [`Trial`]; once a trial exists,
+//! sampling and solving cannot fail. [`Mechanic`] and [`Model`], the
+//! object-safe faces everything downstream (sweeps, the engine, exports)
+//! is generic over, are derived from it, so a new system only adds a file
+//! here and a line in [`registry`].
 
 pub mod cgg;
 pub mod cortex;
+mod define;
 pub mod dice;
 pub mod gateway;
 mod params;
@@ -17,8 +19,13 @@ pub mod policy;
 pub mod questworlds;
 mod schema;
 pub mod statements;
+pub mod testing;
 
-pub use params::{Args, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue};
+pub use define::{Define, Trial};
+pub use params::{
+    Args, Choice, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, from_value,
+    suggest,
+};
 pub use schema::{FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema};
 
 use crate::dice::DiceRng;
@@ -26,6 +33,7 @@ use crate::dist::Marginals;
 use crate::sim::Tally;
 
 /// A named dice mechanic: its parameters, outcome fields and metrics.
+/// Provided for every [`Define`].
 pub trait Mechanic: Sync {
     /// Dotted name, `system.mechanic`.
     fn name(&self) -> &'static str;
@@ -43,7 +51,8 @@ pub trait Mechanic: Sync {
     fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError>;
 }
 
-/// One fully checked configuration of a mechanic.
+/// One fully checked configuration of a mechanic: a [`Trial`] with its
+/// schema, as [`Define::model`] makes it.
 pub trait Model: Send + Sync {
     /// Outcome fields and headline metrics for this configuration.
     fn schema(&self) -> &Schema;

@@ -29,6 +29,16 @@ impl FieldSpec {
         }
     }
 
+    /// An integer field.
+    pub fn int(name: impl Into<String>, doc: &'static str) -> Self {
+        FieldSpec::new(name, FieldKind::Int, doc)
+    }
+
+    /// A true/false field.
+    pub fn bool(name: impl Into<String>, doc: &'static str) -> Self {
+        FieldSpec::new(name, FieldKind::Bool, doc)
+    }
+
     /// The human label of a value of this field.
     pub fn label(&self, value: i64) -> String {
         match &self.kind {
@@ -88,6 +98,16 @@ impl MetricSpec {
             kind,
             doc,
         }
+    }
+
+    /// The probability that field `field` satisfies `pred`.
+    pub fn prob(name: impl Into<String>, field: usize, pred: Pred, doc: &'static str) -> Self {
+        MetricSpec::new(name, MetricKind::Prob { field, pred }, doc)
+    }
+
+    /// The mean of field `field`.
+    pub fn mean(name: impl Into<String>, field: usize, doc: &'static str) -> Self {
+        MetricSpec::new(name, MetricKind::Mean { field }, doc)
     }
 }
 

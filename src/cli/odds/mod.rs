@@ -11,8 +11,9 @@ use anyhow::{anyhow, bail};
 use oddsmith::report::{self, Basis};
 use oddsmith::sim::{self, Plan};
 use oddsmith::stats;
+use oddsmith::systems::Define;
 use oddsmith::systems::gateway::notation::{parse_pool, parse_raises};
-use oddsmith::systems::gateway::{Contest, model};
+use oddsmith::systems::gateway::{Challenge, Contest};
 
 use super::{OddsArgs, Outcome};
 
@@ -95,7 +96,7 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
         let one_in = report::odds(p, Basis::Exact);
         print!("{r:>6}  {p:>10.6}  {one_in:>16}  {expected:>15.4}");
         if args.check {
-            let m = model(contest);
+            let m = Challenge.model(contest);
             let plan = Plan {
                 seed: args.seed,
                 trials: args.trials,

@@ -15,8 +15,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
 
 /// "You can never have more than six dice of difficulty."
@@ -43,6 +42,11 @@ pub enum RiskBase {
     Example,
 }
 
+crate::choice!(RiskBase {
+    Table = "table",
+    Example = "example",
+});
+
 impl RiskBase {
     pub fn risk(self, base: u32) -> i64 {
         let b = 3 * base as i64;
@@ -62,6 +66,11 @@ pub enum FailureRule {
     /// The summary sentence: dice showing 1..5 fail ("50% each").
     Half,
 }
+
+crate::choice!(FailureRule {
+    Procedure = "procedure",
+    Half = "half",
+});
 
 impl FailureRule {
     /// The highest face that counts as a failure.
@@ -88,6 +97,11 @@ pub enum Wrench {
     Greedy,
 }
 
+crate::choice!(Wrench {
+    None = "none",
+    Greedy = "greedy",
+});
+
 /// The Exec's hammer policy ("Can't do it!": one more failure).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hammer {
@@ -97,6 +111,12 @@ pub enum Hammer {
     /// Only when the action would otherwise succeed.
     OnlyOnSuccess,
 }
+
+crate::choice!(Hammer {
+    None = "none",
+    Always = "always",
+    OnlyOnSuccess = "only-on-success",
+});
 
 /// The rule variants and policies of an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -428,10 +448,7 @@ static PARAMS: [ParamSpec; 19] = [
     ),
     ParamSpec {
         path: "explorer.risk_code",
-        kind: ParamKind::Custom {
-            expects: super::CODE_EXPECTS,
-            check: super::check_code,
-        },
+        kind: super::CODE,
         default: Lit::Absent,
         doc: "The code rolled for risk; defaults to explorer.code.",
     },
@@ -471,200 +488,131 @@ pub fn stunt(code: DieCode, risk_code: DieCode, paid: bool, moved: u32) -> (u32,
     (success, risk_code.add_dice(-(moved as i64)))
 }
 
-/// Build the action a set of `cgg.action` values describes.
-pub fn action_from_values(values: &ParamMap) -> Result<Action, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let code = read_code(&args, "explorer.code")?;
-    let risk_code = if args.is_set("explorer.risk_code") {
-        read_code(&args, "explorer.risk_code")?
-    } else {
-        code
-    };
-    let paid = args.bool("stunt.paid")?;
-    let moved = args.int("stunt.moved")? as u32;
-    if moved > 0 && !paid {
-        return Err(ParamError::new(
-            "stunt.moved",
-            "moving dice is part of a stunt; set stunt.paid = true",
-        ));
-    }
-    if moved > risk_code.dice() {
-        return Err(ParamError::new(
-            "stunt.moved",
-            format!("{moved} is more dice than the risk code {risk_code} has"),
-        ));
-    }
-    let (success_dice, risk_code) = stunt(code, risk_code, paid, moved);
-    action_from(&args, success_dice, risk_code, paid as u32)
-}
-
-fn schema() -> Schema {
-    use field::*;
-    let prob = |name: &str, f: usize, pred: Pred, doc: &'static str| {
-        MetricSpec::new(name, MetricKind::Prob { field: f, pred }, doc)
-    };
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "failures",
-                FieldKind::Int,
-                "Failure count after venture (0 = success).",
-            ),
-            FieldSpec::new("success", FieldKind::Bool, "No failure after venture."),
-            FieldSpec::new(
-                "avoided",
-                FieldKind::Bool,
-                "Risk avoided (after \"That was close!\"; always with no risk).",
-            ),
-            FieldSpec::new("clean", FieldKind::Bool, "Success and risk avoided."),
-            FieldSpec::new(
-                "venture",
-                FieldKind::Int,
-                "Venture rolled (6s on the risk roll).",
-            ),
-            FieldSpec::new(
-                "venture_left",
-                FieldKind::Int,
-                "Venture neither side spent.",
-            ),
-            FieldSpec::new(
-                "wrench_used",
-                FieldKind::Int,
-                "Wrench uses by the player (0..=3).",
-            ),
-            FieldSpec::new(
-                "hammer_used",
-                FieldKind::Int,
-                "Hammer uses by the Exec (0..=1).",
-            ),
-            FieldSpec::new(
-                "hours_paid",
-                FieldKind::Int,
-                "Crisis-clock hours paid: wrench uses plus a stunt's hour.",
-            ),
-            FieldSpec::new(
-                "hours_gained",
-                FieldKind::Int,
-                "Crisis-clock hours gained from hammer uses.",
-            ),
-        ],
-        metrics: vec![
-            prob(
-                "p_success",
-                SUCCESS,
-                Pred::Eq(1),
-                "Probability of success (no failure after venture).",
-            ),
-            prob(
-                "p_avoided",
-                AVOIDED,
-                Pred::Eq(1),
-                "Probability the risk is avoided.",
-            ),
-            prob(
-                "p_clean",
-                CLEAN,
-                Pred::Eq(1),
-                "Probability of success with the risk avoided.",
-            ),
-            prob(
-                "p_fail_1",
-                FAILURES,
-                Pred::Eq(1),
-                "Barely failed (1 failure).",
-            ),
-            prob(
-                "p_fail_2",
-                FAILURES,
-                Pred::Eq(2),
-                "Failed badly (2 failures).",
-            ),
-            prob(
-                "p_fail_3plus",
-                FAILURES,
-                Pred::Ge(3),
-                "Failed horribly (3+ failures).",
-            ),
-            prob(
-                "p_venture_1plus",
-                VENTURE,
-                Pred::Ge(1),
-                "Probability of rolling at least one venture.",
-            ),
-            MetricSpec::new(
-                "mean_venture",
-                MetricKind::Mean { field: VENTURE },
-                "Mean venture rolled.",
-            ),
-            MetricSpec::new(
-                "mean_hours_paid",
-                MetricKind::Mean { field: HOURS_PAID },
-                "Mean crisis-clock hours paid.",
-            ),
-            MetricSpec::new(
-                "mean_hours_gained",
-                MetricKind::Mean {
-                    field: HOURS_GAINED,
-                },
-                "Mean crisis-clock hours gained.",
-            ),
-        ],
-    }
-}
-
-/// The model of one resolved action.
-pub fn model(action: Action) -> Box<dyn Model> {
-    Box::new(ActionModel {
-        action,
-        schema: schema(),
-    })
-}
-
-struct ActionModel {
-    action: Action,
-    schema: Schema,
-}
-
-impl Model for ActionModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Action {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let a = self.action;
+        let a = *self;
         tally.record_trials(rng, trials, |rng| a.sample(rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(self.action.exact())
+        Some(Action::exact(self))
     }
 }
 
 /// The mechanic `cgg.action`.
 pub struct ActionMechanic;
 
-impl Mechanic for ActionMechanic {
-    fn name(&self) -> &'static str {
-        "cgg.action"
-    }
-
-    fn summary(&self) -> &'static str {
-        "One action: the Exec's d10 failure dice against the explorer's code, the player's d6 risk roll, then venture (wrench, then hammer)."
-    }
+impl Define for ActionMechanic {
+    type Trial = Action;
+    const NAME: &'static str = "cgg.action";
+    const SUMMARY: &'static str = "One action: the Exec's d10 failure dice against the explorer's code, the player's d6 risk roll, then venture (wrench, then hammer).";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        use field::*;
+        Schema {
+            fields: vec![
+                FieldSpec::int("failures", "Failure count after venture (0 = success)."),
+                FieldSpec::bool("success", "No failure after venture."),
+                FieldSpec::bool(
+                    "avoided",
+                    "Risk avoided (after \"That was close!\"; always with no risk).",
+                ),
+                FieldSpec::bool("clean", "Success and risk avoided."),
+                FieldSpec::int("venture", "Venture rolled (6s on the risk roll)."),
+                FieldSpec::int("venture_left", "Venture neither side spent."),
+                FieldSpec::int("wrench_used", "Wrench uses by the player (0..=3)."),
+                FieldSpec::int("hammer_used", "Hammer uses by the Exec (0..=1)."),
+                FieldSpec::int(
+                    "hours_paid",
+                    "Crisis-clock hours paid: wrench uses plus a stunt's hour.",
+                ),
+                FieldSpec::int(
+                    "hours_gained",
+                    "Crisis-clock hours gained from hammer uses.",
+                ),
+            ],
+            metrics: vec![
+                MetricSpec::prob(
+                    "p_success",
+                    SUCCESS,
+                    Pred::Eq(1),
+                    "Probability of success (no failure after venture).",
+                ),
+                MetricSpec::prob(
+                    "p_avoided",
+                    AVOIDED,
+                    Pred::Eq(1),
+                    "Probability the risk is avoided.",
+                ),
+                MetricSpec::prob(
+                    "p_clean",
+                    CLEAN,
+                    Pred::Eq(1),
+                    "Probability of success with the risk avoided.",
+                ),
+                MetricSpec::prob(
+                    "p_fail_1",
+                    FAILURES,
+                    Pred::Eq(1),
+                    "Barely failed (1 failure).",
+                ),
+                MetricSpec::prob(
+                    "p_fail_2",
+                    FAILURES,
+                    Pred::Eq(2),
+                    "Failed badly (2 failures).",
+                ),
+                MetricSpec::prob(
+                    "p_fail_3plus",
+                    FAILURES,
+                    Pred::Ge(3),
+                    "Failed horribly (3+ failures).",
+                ),
+                MetricSpec::prob(
+                    "p_venture_1plus",
+                    VENTURE,
+                    Pred::Ge(1),
+                    "Probability of rolling at least one venture.",
+                ),
+                MetricSpec::mean("mean_venture", VENTURE, "Mean venture rolled."),
+                MetricSpec::mean(
+                    "mean_hours_paid",
+                    HOURS_PAID,
+                    "Mean crisis-clock hours paid.",
+                ),
+                MetricSpec::mean(
+                    "mean_hours_gained",
+                    HOURS_GAINED,
+                    "Mean crisis-clock hours gained.",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(model(action_from_values(values)?))
+    fn build(&self, args: &Args) -> Result<Action, ParamError> {
+        let code = read_code(args, "explorer.code")?;
+        let risk_code = args
+            .parsed_if_set("explorer.risk_code", super::code_of)?
+            .unwrap_or(code);
+        let paid = args.bool("stunt.paid")?;
+        let moved = args.int("stunt.moved")? as u32;
+        if moved > 0 && !paid {
+            return Err(ParamError::new(
+                "stunt.moved",
+                "moving dice is part of a stunt; set stunt.paid = true",
+            ));
+        }
+        if moved > risk_code.dice() {
+            return Err(ParamError::new(
+                "stunt.moved",
+                format!("{moved} is more dice than the risk code {risk_code} has"),
+            ));
+        }
+        let (success_dice, risk_code) = stunt(code, risk_code, paid, moved);
+        action_from(args, success_dice, risk_code, paid as u32)
     }
 }

@@ -11,7 +11,8 @@ use std::str::FromStr;
 pub const PIPS_PER_DIE: u32 = 3;
 
 /// A die code `Xd+Y`, always normalised so that Y ∈ {0, 1, 2}.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Deserialize)]
+#[serde(try_from = "crate::systems::ParamValue")]
 pub struct DieCode {
     pips: u32,
 }

@@ -11,8 +11,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 2] = [
@@ -23,10 +22,7 @@ static PARAMS: [ParamSpec; 2] = [
     ),
     ParamSpec {
         path: "enhancing",
-        kind: ParamKind::Custom {
-            expects: super::CODE_EXPECTS,
-            check: super::check_code,
-        },
+        kind: super::CODE,
         default: Lit::Absent,
         doc: "An existing leverage code being enhanced: it gains ⌈total / 3⌉ bonus pips. Unset: the total is a new code.",
     },
@@ -74,129 +70,73 @@ impl Diligence {
     }
 }
 
-fn schema() -> Schema {
-    let dice = |name: &str, at_least: i64, doc: &'static str| {
-        MetricSpec::new(
-            name,
-            MetricKind::Prob {
-                field: 2,
-                pred: Pred::Ge(at_least),
-            },
-            doc,
-        )
-    };
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "pips",
-                FieldKind::Int,
-                "The rolled total: dice showing 1..5 plus Y.",
-            ),
-            FieldSpec::new(
-                "leverage_pips",
-                FieldKind::Int,
-                "Pips of the resulting leverage code.",
-            ),
-            FieldSpec::new(
-                "leverage_dice",
-                FieldKind::Int,
-                "Dice of the resulting leverage code.",
-            ),
-            FieldSpec::new("discarded", FieldKind::Int, "Dice showing 6, discarded."),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "mean_leverage_pips",
-                MetricKind::Mean { field: 1 },
-                "Mean pips of leverage.",
-            ),
-            MetricSpec::new(
-                "mean_leverage_dice",
-                MetricKind::Mean { field: 2 },
-                "Mean dice of the leverage code.",
-            ),
-            dice(
-                "p_leverage_1d_plus",
-                1,
-                "Probability the leverage is at least 1d.",
-            ),
-            dice(
-                "p_leverage_2d_plus",
-                2,
-                "Probability the leverage is at least 2d.",
-            ),
-            dice(
-                "p_leverage_3d_plus",
-                3,
-                "Probability the leverage is at least 3d.",
-            ),
-            dice(
-                "p_leverage_4d_plus",
-                4,
-                "Probability the leverage is at least 4d.",
-            ),
-        ],
-    }
-}
-
-struct DiligenceModel {
-    diligence: Diligence,
-    schema: Schema,
-}
-
-impl Model for DiligenceModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Diligence {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let d = self.diligence;
+        let d = *self;
         tally.record_trials(rng, trials, |rng| d.sample(rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(self.diligence.exact())
+        Some(Diligence::exact(self))
     }
 }
 
 /// The mechanic `cgg.diligence`.
 pub struct DiligenceMechanic;
 
-impl Mechanic for DiligenceMechanic {
-    fn name(&self) -> &'static str {
-        "cgg.diligence"
-    }
-
-    fn summary(&self) -> &'static str {
-        "A diligence roll: X d6 + Y with 6s discarded; the total, read as pips, is the leverage code."
-    }
+impl Define for DiligenceMechanic {
+    type Trial = Diligence;
+    const NAME: &'static str = "cgg.diligence";
+    const SUMMARY: &'static str = "A diligence roll: X d6 + Y with 6s discarded; the total, read as pips, is the leverage code.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
-    }
-
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        let args = Args::new(&PARAMS, values)?;
-        let enhancing = if args.is_set("enhancing") {
-            Some(read_code(&args, "enhancing")?)
-        } else {
-            None
+        let dice = |name: &str, at_least: i64, doc: &'static str| {
+            MetricSpec::prob(name, 2, Pred::Ge(at_least), doc)
         };
-        Ok(Box::new(DiligenceModel {
-            diligence: Diligence {
-                code: read_code(&args, "code")?,
-                enhancing,
-            },
-            schema: schema(),
-        }))
+        Schema {
+            fields: vec![
+                FieldSpec::int("pips", "The rolled total: dice showing 1..5 plus Y."),
+                FieldSpec::int("leverage_pips", "Pips of the resulting leverage code."),
+                FieldSpec::int("leverage_dice", "Dice of the resulting leverage code."),
+                FieldSpec::int("discarded", "Dice showing 6, discarded."),
+            ],
+            metrics: vec![
+                MetricSpec::mean("mean_leverage_pips", 1, "Mean pips of leverage."),
+                MetricSpec::mean("mean_leverage_dice", 2, "Mean dice of the leverage code."),
+                dice(
+                    "p_leverage_1d_plus",
+                    1,
+                    "Probability the leverage is at least 1d.",
+                ),
+                dice(
+                    "p_leverage_2d_plus",
+                    2,
+                    "Probability the leverage is at least 2d.",
+                ),
+                dice(
+                    "p_leverage_3d_plus",
+                    3,
+                    "Probability the leverage is at least 3d.",
+                ),
+                dice(
+                    "p_leverage_4d_plus",
+                    4,
+                    "Probability the leverage is at least 4d.",
+                ),
+            ],
+        }
+    }
+
+    fn build(&self, args: &Args) -> Result<Diligence, ParamError> {
+        let enhancing = args.parsed_if_set("enhancing", super::code_of)?;
+        Ok(Diligence {
+            code: read_code(args, "code")?,
+            enhancing,
+        })
     }
 }
 
@@ -239,27 +179,17 @@ mod tests {
 
     #[test]
     fn monte_carlo_agrees_with_exact() {
-        use crate::sim::{Plan, simulate};
-        use crate::stats::{estimate, exact_value, z_score};
+        use crate::systems::testing::{Sample, assert_agrees};
         for (code, enh) in [("1d", None), ("4d+1", None), ("3d", Some("2d+2"))] {
-            let m: Box<dyn Model> = Box::new(DiligenceModel {
-                diligence: Diligence {
-                    code: c(code),
-                    enhancing: enh.map(c),
-                },
-                schema: schema(),
+            let m = DiligenceMechanic.model(Diligence {
+                code: c(code),
+                enhancing: enh.map(c),
             });
-            let plan = Plan {
-                seed: 5,
-                trials: 1_000_000,
-                precision: None,
-            };
-            let tally = simulate(&[(0, m.as_ref())], &plan, &()).remove(0);
-            let exact = m.exact().unwrap();
-            for spec in &m.schema().metrics {
-                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(z.abs() < 5.0, "{} z = {z} for {code}", spec.name);
-            }
+            assert_agrees(
+                m.as_ref(),
+                Sample::seed(5),
+                &format!("{code} enhancing {enh:?}"),
+            );
         }
     }
 }

@@ -10,8 +10,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Mechanic, MetricKind, MetricSpec, Model, ParamError, ParamMap,
-    ParamSpec, Pred, Schema,
+    Args, Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 /// A fallout die adds a grade when it shows less than this.
@@ -69,105 +68,77 @@ impl Fallout {
     }
 }
 
-fn schema() -> Schema {
-    let grade = |name: &str, pred: Pred, doc: &'static str| {
-        MetricSpec::new(name, MetricKind::Prob { field: 0, pred }, doc)
-    };
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "grade",
-                FieldKind::Category(GRADES.to_vec()),
-                "Fallout grade: minor, moderate, major, critical (3+).",
-            ),
-            FieldSpec::new(
-                "count",
-                FieldKind::Int,
-                "Fallout dice showing less than four (uncapped grade).",
-            ),
-        ],
-        metrics: vec![
-            grade(
-                "p_major_plus",
-                Pred::Ge(2),
-                "Probability of Major or Critical fallout.",
-            ),
-            grade(
-                "p_minor",
-                Pred::Eq(0),
-                "Probability the fallout stays Minor.",
-            ),
-            grade(
-                "p_moderate",
-                Pred::Eq(1),
-                "Probability of Moderate fallout.",
-            ),
-            grade("p_major", Pred::Eq(2), "Probability of Major fallout."),
-            grade(
-                "p_critical",
-                Pred::Ge(3),
-                "Probability of Critical fallout.",
-            ),
-            MetricSpec::new(
-                "mean_count",
-                MetricKind::Mean { field: 1 },
-                "Mean dice under four.",
-            ),
-        ],
-    }
-}
-
-struct FalloutModel {
-    fallout: Fallout,
-    schema: Schema,
-}
-
-impl Model for FalloutModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Fallout {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let f = self.fallout;
+        let f = *self;
         tally.record_trials(rng, trials, |rng| f.sample(rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(self.fallout.exact())
+        Some(Fallout::exact(self))
     }
 }
 
 /// The mechanic `cgg.fallout`.
 pub struct FalloutMechanic;
 
-impl Mechanic for FalloutMechanic {
-    fn name(&self) -> &'static str {
-        "cgg.fallout"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Fallout: (fallout dice − resistance dice) d10, each below four one grade up from Minor."
-    }
+impl Define for FalloutMechanic {
+    type Trial = Fallout;
+    const NAME: &'static str = "cgg.fallout";
+    const SUMMARY: &'static str =
+        "Fallout: (fallout dice − resistance dice) d10, each below four one grade up from Minor.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        let grade =
+            |name: &str, pred: Pred, doc: &'static str| MetricSpec::prob(name, 0, pred, doc);
+        Schema {
+            fields: vec![
+                FieldSpec::new(
+                    "grade",
+                    FieldKind::Category(GRADES.to_vec()),
+                    "Fallout grade: minor, moderate, major, critical (3+).",
+                ),
+                FieldSpec::int(
+                    "count",
+                    "Fallout dice showing less than four (uncapped grade).",
+                ),
+            ],
+            metrics: vec![
+                grade(
+                    "p_major_plus",
+                    Pred::Ge(2),
+                    "Probability of Major or Critical fallout.",
+                ),
+                grade(
+                    "p_minor",
+                    Pred::Eq(0),
+                    "Probability the fallout stays Minor.",
+                ),
+                grade(
+                    "p_moderate",
+                    Pred::Eq(1),
+                    "Probability of Moderate fallout.",
+                ),
+                grade("p_major", Pred::Eq(2), "Probability of Major fallout."),
+                grade(
+                    "p_critical",
+                    Pred::Ge(3),
+                    "Probability of Critical fallout.",
+                ),
+                MetricSpec::mean("mean_count", 1, "Mean dice under four."),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        let args = Args::new(&PARAMS, values)?;
-        let fallout = Fallout::new(read_code(&args, "code")?, read_code(&args, "resistance")?);
-        Ok(Box::new(FalloutModel {
-            fallout,
-            schema: schema(),
-        }))
+    fn build(&self, args: &Args) -> Result<Fallout, ParamError> {
+        Ok(Fallout::new(
+            read_code(args, "code")?,
+            read_code(args, "resistance")?,
+        ))
     }
 }
 
@@ -208,24 +179,10 @@ mod tests {
 
     #[test]
     fn monte_carlo_agrees_with_exact() {
-        use crate::sim::{Plan, simulate};
-        use crate::stats::{estimate, exact_value, z_score};
+        use crate::systems::testing::{Sample, assert_agrees};
         for dice in [0, 1, 3, 6] {
-            let m: Box<dyn Model> = Box::new(FalloutModel {
-                fallout: Fallout { dice },
-                schema: schema(),
-            });
-            let plan = Plan {
-                seed: 11,
-                trials: 1_000_000,
-                precision: None,
-            };
-            let tally = simulate(&[(0, m.as_ref())], &plan, &()).remove(0);
-            let exact = m.exact().unwrap();
-            for spec in &m.schema().metrics {
-                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(z.abs() < 5.0, "{} z = {z} for {dice} dice", spec.name);
-            }
+            let m = FalloutMechanic.model(Fallout { dice });
+            assert_agrees(m.as_ref(), Sample::seed(11), &format!("{dice} dice"));
         }
     }
 }

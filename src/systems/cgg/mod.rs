@@ -24,11 +24,25 @@ use crate::systems::{Args, Lit, ParamError, ParamKind, ParamSpec, ParamValue};
 /// What a die-code parameter accepts, in words.
 pub const CODE_EXPECTS: &str = "a die code like \"4d\", \"3d+2\" or \"0d+1\"";
 
-/// The check of a die-code parameter.
-pub fn check_code(v: &ParamValue) -> Result<(), String> {
+/// The kind of a die-code parameter.
+pub const CODE: ParamKind = ParamKind::Custom {
+    expects: CODE_EXPECTS,
+};
+
+/// The die code a parameter value writes.
+pub fn code_of(v: &ParamValue) -> Result<DieCode, String> {
     match v {
-        ParamValue::Str(s) => s.parse::<DieCode>().map(|_| ()),
+        ParamValue::Str(s) => s.parse(),
         other => Err(format!("{} is the wrong type", other.type_name())),
+    }
+}
+
+/// A die code inside a table (an explorer).
+impl TryFrom<ParamValue> for DieCode {
+    type Error = String;
+
+    fn try_from(v: ParamValue) -> Result<DieCode, String> {
+        code_of(&v)
     }
 }
 
@@ -36,26 +50,15 @@ pub fn check_code(v: &ParamValue) -> Result<(), String> {
 pub const fn code_param(path: &'static str, default: &'static str, doc: &'static str) -> ParamSpec {
     ParamSpec {
         path,
-        kind: ParamKind::Custom {
-            expects: CODE_EXPECTS,
-            check: check_code,
-        },
+        kind: CODE,
         default: Lit::Str(default),
         doc,
     }
 }
 
-/// The die code at `path` (checked already by [`Args::new`]).
+/// The die code at `path` (its value or default).
 pub fn read_code(args: &Args, path: &str) -> Result<DieCode, ParamError> {
-    match args.value(path) {
-        Some(ParamValue::Str(s)) => s.parse().map_err(|why: String| {
-            ParamError::new(path, format!("{why}; allowed: {CODE_EXPECTS}"))
-        }),
-        other => Err(ParamError::new(
-            path,
-            format!("expected {CODE_EXPECTS}, found {other:?}"),
-        )),
-    }
+    args.parsed(path, code_of)
 }
 
 /// How a risk total is compared with its target.
@@ -67,6 +70,11 @@ pub enum Comparison {
     Gt,
 }
 
+crate::choice!(Comparison {
+    Ge = "ge",
+    Gt = "gt",
+});
+
 impl Comparison {
     #[inline(always)]
     pub fn meets(self, total: i64, target: i64) -> bool {
@@ -74,13 +82,5 @@ impl Comparison {
             Comparison::Ge => total >= target,
             Comparison::Gt => total > target,
         }
-    }
-
-    /// Read a `ge` | `gt` choice.
-    pub fn read(args: &Args, path: &str) -> Result<Self, ParamError> {
-        Ok(match args.choice(path)?.as_str() {
-            "gt" => Comparison::Gt,
-            _ => Comparison::Ge,
-        })
     }
 }

@@ -10,8 +10,8 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
+    Schema, Trial,
 };
 
 /// The face that is discarded and earns venture.
@@ -100,61 +100,11 @@ static PARAMS: [ParamSpec; 3] = [
     },
     ParamSpec {
         path: "comparison",
-        kind: ParamKind::Choice(&["ge", "gt"]),
+        kind: ParamKind::Choice(Comparison::NAMES),
         default: Lit::Str("ge"),
         doc: "\"ge\": avoided on total ≥ target (the text); \"gt\": total > target.",
     },
 ];
-
-fn schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new("avoided", FieldKind::Bool, "The total reaches the target."),
-            FieldSpec::new(
-                "total",
-                FieldKind::Int,
-                "Sum of the dice showing 1..5, plus Y.",
-            ),
-            FieldSpec::new("venture", FieldKind::Int, "Dice showing 6: venture earned."),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_avoided",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the risk is avoided.",
-            ),
-            MetricSpec::new(
-                "mean_venture",
-                MetricKind::Mean { field: 2 },
-                "Mean venture per roll (X/6).",
-            ),
-            MetricSpec::new(
-                "p_venture_1plus",
-                MetricKind::Prob {
-                    field: 2,
-                    pred: Pred::Ge(1),
-                },
-                "Probability of at least one venture.",
-            ),
-            MetricSpec::new(
-                "p_venture_2plus",
-                MetricKind::Prob {
-                    field: 2,
-                    pred: Pred::Ge(2),
-                },
-                "Probability of at least two venture.",
-            ),
-            MetricSpec::new(
-                "mean_total",
-                MetricKind::Mean { field: 1 },
-                "Mean risk total.",
-            ),
-        ],
-    }
-}
 
 /// A resolved bare risk roll.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,18 +134,9 @@ impl RiskRoll {
     }
 }
 
-struct RiskModel {
-    roll: RiskRoll,
-    schema: Schema,
-}
-
-impl Model for RiskModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for RiskRoll {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let r = self.roll;
+        let r = *self;
         tally.record_trials(rng, trials, |rng| {
             let (v, t) = roll(rng, r.code);
             r.outcome(v, t)
@@ -203,45 +144,61 @@ impl Model for RiskModel {
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(self.roll.exact())
+        Some(RiskRoll::exact(self))
     }
 }
 
 /// The mechanic `cgg.risk`.
 pub struct Risk;
 
-impl Mechanic for Risk {
-    fn name(&self) -> &'static str {
-        "cgg.risk"
-    }
-
-    fn summary(&self) -> &'static str {
-        "A bare risk roll: X d6 + Y, each 6 discarded for one venture, avoided on total ≥ target."
-    }
+impl Define for Risk {
+    type Trial = RiskRoll;
+    const NAME: &'static str = "cgg.risk";
+    const SUMMARY: &'static str =
+        "A bare risk roll: X d6 + Y, each 6 discarded for one venture, avoided on total ≥ target.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        Schema {
+            fields: vec![
+                FieldSpec::bool("avoided", "The total reaches the target."),
+                FieldSpec::int("total", "Sum of the dice showing 1..5, plus Y."),
+                FieldSpec::int("venture", "Dice showing 6: venture earned."),
+            ],
+            metrics: vec![
+                MetricSpec::prob(
+                    "p_avoided",
+                    0,
+                    Pred::Eq(1),
+                    "Probability the risk is avoided.",
+                ),
+                MetricSpec::mean("mean_venture", 2, "Mean venture per roll (X/6)."),
+                MetricSpec::prob(
+                    "p_venture_1plus",
+                    2,
+                    Pred::Ge(1),
+                    "Probability of at least one venture.",
+                ),
+                MetricSpec::prob(
+                    "p_venture_2plus",
+                    2,
+                    Pred::Ge(2),
+                    "Probability of at least two venture.",
+                ),
+                MetricSpec::mean("mean_total", 1, "Mean risk total."),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        let args = Args::new(&PARAMS, values)?;
-        let roll = RiskRoll {
-            code: read_code(&args, "code")?,
+    fn build(&self, args: &Args) -> Result<RiskRoll, ParamError> {
+        Ok(RiskRoll {
+            code: read_code(args, "code")?,
             target: args.int("target")?,
-            comparison: Comparison::read(&args, "comparison")?,
-        };
-        Ok(Box::new(RiskModel {
-            roll,
-            schema: schema(),
-        }))
+            comparison: args.choice_of("comparison")?,
+        })
     }
 }
 
@@ -312,28 +269,14 @@ mod tests {
 
     #[test]
     fn monte_carlo_agrees_with_exact() {
-        use crate::sim::{Plan, simulate};
-        use crate::stats::{estimate, exact_value, z_score};
+        use crate::systems::testing::{Sample, assert_agrees};
+        use crate::systems::{Mechanic, ParamMap, ParamValue};
         for (code, target) in [("1d", 3), ("3d+2", 10), ("6d+1", 20), ("0d+1", 1)] {
             let mut values = ParamMap::new();
-            values.set("code", crate::systems::ParamValue::Str(code.into()));
-            values.set("target", crate::systems::ParamValue::Int(target));
+            values.set("code", ParamValue::Str(code.into()));
+            values.set("target", ParamValue::Int(target));
             let m = Risk.prepare(&values).unwrap();
-            let plan = Plan {
-                seed: 7,
-                trials: 1_000_000,
-                precision: None,
-            };
-            let tally = simulate(&[(0, m.as_ref())], &plan, &()).remove(0);
-            let exact = m.exact().unwrap();
-            for spec in &m.schema().metrics {
-                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(
-                    z.abs() < 5.0,
-                    "{} z = {z} for {code} vs {target}",
-                    spec.name
-                );
-            }
+            assert_agrees(m.as_ref(), Sample::seed(7), &format!("{code} vs {target}"));
         }
     }
 }

@@ -4,7 +4,120 @@
 
 use super::action::{Action, BASE_NAMES, FailureRule, Hammer, RiskBase, Rules, Wrench};
 use super::{Comparison, DieCode, read_code};
-use crate::systems::{Args, Lit, ParamError, ParamKind, ParamSpec};
+use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec};
+
+crate::choice! {
+    /// Lacking the ability (a difficulty adjustment).
+    pub enum Lacking {
+        No = "no",
+        Yes = "yes",
+        /// A specialist is needed.
+        Specialist = "specialist",
+    }
+}
+
+crate::choice! {
+    /// Time pressure (a difficulty adjustment).
+    pub enum Time {
+        Normal = "normal",
+        AllTheTime = "all-the-time",
+        Rushed = "rushed",
+        ExtremeRush = "extreme-rush",
+    }
+}
+
+crate::choice! {
+    /// Help from others (a difficulty adjustment).
+    pub enum Assistance {
+        None = "none",
+        Teamwork = "teamwork",
+        Organised = "organised",
+    }
+}
+
+crate::choice! {
+    /// A condition of the explorer (a difficulty adjustment).
+    pub enum Condition {
+        None = "none",
+        Impairs = "impairs",
+        Enhances = "enhances",
+    }
+}
+
+crate::choice! {
+    /// Technological (or other) standing (a difficulty adjustment).
+    pub enum Technology {
+        Even = "even",
+        Disadvantage = "disadvantage",
+        Advantage = "advantage",
+    }
+}
+
+crate::choice! {
+    /// Whether the action has a risk roll.
+    pub enum RiskRule {
+        /// No risk roll, and no venture either.
+        None = "none",
+        /// A risk roll against base risk + kept difficulty dice + extra.
+        Base = "base",
+    }
+}
+
+impl Lacking {
+    /// Difficulty dice it adds (removes, when negative).
+    pub fn adjust(self) -> i64 {
+        match self {
+            Lacking::No => 0,
+            Lacking::Yes => 1,
+            Lacking::Specialist => 2,
+        }
+    }
+}
+
+impl Time {
+    /// Difficulty dice it adds (removes, when negative).
+    pub fn adjust(self) -> i64 {
+        match self {
+            Time::Normal => 0,
+            Time::AllTheTime => -1,
+            Time::Rushed => 1,
+            Time::ExtremeRush => 2,
+        }
+    }
+}
+
+impl Assistance {
+    /// Difficulty dice it adds (removes, when negative).
+    pub fn adjust(self) -> i64 {
+        match self {
+            Assistance::None => 0,
+            Assistance::Teamwork => -1,
+            Assistance::Organised => -2,
+        }
+    }
+}
+
+impl Condition {
+    /// Difficulty dice it adds (removes, when negative).
+    pub fn adjust(self) -> i64 {
+        match self {
+            Condition::None => 0,
+            Condition::Impairs => 1,
+            Condition::Enhances => -1,
+        }
+    }
+}
+
+impl Technology {
+    /// Difficulty dice it adds (removes, when negative).
+    pub fn adjust(self) -> i64 {
+        match self {
+            Technology::Even => 0,
+            Technology::Disadvantage => 1,
+            Technology::Advantage => -1,
+        }
+    }
+}
 
 /// The parameters shared by `cgg.action` and `cgg.tension`: difficulty,
 /// risk, variants and policies.
@@ -21,10 +134,7 @@ pub const RULE_PARAMS: [ParamSpec; 15] = [
     },
     ParamSpec {
         path: "difficulty.opponent",
-        kind: ParamKind::Custom {
-            expects: super::CODE_EXPECTS,
-            check: super::check_code,
-        },
+        kind: super::CODE,
         default: Lit::Absent,
         doc: "A contest: the opponent's attribute code; B = its dice + 1 (2d..=20d+2). Replaces difficulty.base when set.",
     },
@@ -36,37 +146,37 @@ pub const RULE_PARAMS: [ParamSpec; 15] = [
     },
     ParamSpec {
         path: "difficulty.lacking_ability",
-        kind: ParamKind::Choice(&["no", "yes", "specialist"]),
+        kind: ParamKind::Choice(Lacking::NAMES),
         default: Lit::Str("no"),
         doc: "Lacking the ability: \"yes\" +1, \"specialist\" (a specialist is needed) +2.",
     },
     ParamSpec {
         path: "difficulty.time",
-        kind: ParamKind::Choice(&["normal", "all-the-time", "rushed", "extreme-rush"]),
+        kind: ParamKind::Choice(Time::NAMES),
         default: Lit::Str("normal"),
         doc: "All the time in the world −1; rushed +1; extreme rush +2.",
     },
     ParamSpec {
         path: "difficulty.assistance",
-        kind: ParamKind::Choice(&["none", "teamwork", "organised"]),
+        kind: ParamKind::Choice(Assistance::NAMES),
         default: Lit::Str("none"),
         doc: "Teamwork −1; organised assistance −2.",
     },
     ParamSpec {
         path: "difficulty.condition",
-        kind: ParamKind::Choice(&["none", "impairs", "enhances"]),
+        kind: ParamKind::Choice(Condition::NAMES),
         default: Lit::Str("none"),
         doc: "A condition impairs +1 / enhances −1.",
     },
     ParamSpec {
         path: "difficulty.technology",
-        kind: ParamKind::Choice(&["even", "disadvantage", "advantage"]),
+        kind: ParamKind::Choice(Technology::NAMES),
         default: Lit::Str("even"),
         doc: "Technological (or other) disadvantage +1 / advantage −1.",
     },
     ParamSpec {
         path: "risk",
-        kind: ParamKind::Choice(&["none", "base"]),
+        kind: ParamKind::Choice(RiskRule::NAMES),
         default: Lit::Str("base"),
         doc: "\"base\": a risk roll against base risk + kept difficulty dice + risk_extra; \"none\": no risk roll (no venture either).",
     },
@@ -78,31 +188,31 @@ pub const RULE_PARAMS: [ParamSpec; 15] = [
     },
     ParamSpec {
         path: "comparison",
-        kind: ParamKind::Choice(&["ge", "gt"]),
+        kind: ParamKind::Choice(Comparison::NAMES),
         default: Lit::Str("ge"),
         doc: "Risk avoided on total ≥ target (\"ge\") or > target (\"gt\").",
     },
     ParamSpec {
         path: "variant.risk_base",
-        kind: ParamKind::Choice(&["table", "example"]),
+        kind: ParamKind::Choice(RiskBase::NAMES),
         default: Lit::Str("table"),
         doc: "Base risk: \"table\" 3B − 5 (4, 7 … 22); \"example\" 3B − 3 (the text's \"4d gives 9\").",
     },
     ParamSpec {
         path: "variant.failure",
-        kind: ParamKind::Choice(&["procedure", "half"]),
+        kind: ParamKind::Choice(FailureRule::NAMES),
         default: Lit::Str("procedure"),
         doc: "Failure dice: \"procedure\" those showing 1..3; \"half\" those showing 1..5 (risk still raised by the 1..3s).",
     },
     ParamSpec {
         path: "policy.wrench",
-        kind: ParamKind::Choice(&["none", "greedy"]),
+        kind: ParamKind::Choice(Wrench::NAMES),
         default: Lit::Str("greedy"),
         doc: "Player: \"greedy\" spends venture where it avoids the risk or removes failures; \"none\" never.",
     },
     ParamSpec {
         path: "policy.hammer",
-        kind: ParamKind::Choice(&["none", "always", "only-on-success"]),
+        kind: ParamKind::Choice(Hammer::NAMES),
         default: Lit::Str("always"),
         doc: "Exec: \"Can't do it!\" (+1 failure) with leftover venture: always, only when the action would succeed, or never.",
     },
@@ -134,55 +244,34 @@ pub fn action_from(
     } else {
         args.int("difficulty.base")? as u32
     };
-    let pick = |path: &str, table: &[(&str, i64)]| -> Result<i64, ParamError> {
-        let name = args.choice(path)?;
-        Ok(table
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| *v)
-            .unwrap_or(0))
-    };
     let adjust = args.int("difficulty.adjust")?
-        + pick(
-            "difficulty.lacking_ability",
-            &[("no", 0), ("yes", 1), ("specialist", 2)],
-        )?
-        + pick(
-            "difficulty.time",
-            &[("all-the-time", -1), ("rushed", 1), ("extreme-rush", 2)],
-        )?
-        + pick(
-            "difficulty.assistance",
-            &[("teamwork", -1), ("organised", -2)],
-        )?
-        + pick("difficulty.condition", &[("impairs", 1), ("enhances", -1)])?
-        + pick(
-            "difficulty.technology",
-            &[("disadvantage", 1), ("advantage", -1)],
-        )?;
+        + args
+            .choice_of::<Lacking>("difficulty.lacking_ability")?
+            .adjust()
+        + args.choice_of::<Time>("difficulty.time")?.adjust()
+        + args
+            .choice_of::<Assistance>("difficulty.assistance")?
+            .adjust()
+        + args
+            .choice_of::<Condition>("difficulty.condition")?
+            .adjust()
+        + args
+            .choice_of::<Technology>("difficulty.technology")?
+            .adjust();
     let rules = Rules {
-        risk_base: match args.choice("variant.risk_base")?.as_str() {
-            "example" => RiskBase::Example,
-            _ => RiskBase::Table,
-        },
-        failure: match args.choice("variant.failure")?.as_str() {
-            "half" => FailureRule::Half,
-            _ => FailureRule::Procedure,
-        },
-        wrench: match args.choice("policy.wrench")?.as_str() {
-            "none" => Wrench::None,
-            _ => Wrench::Greedy,
-        },
-        hammer: match args.choice("policy.hammer")?.as_str() {
-            "none" => Hammer::None,
-            "only-on-success" => Hammer::OnlyOnSuccess,
-            _ => Hammer::Always,
-        },
-        comparison: Comparison::read(args, "comparison")?,
+        risk_base: args.choice_of("variant.risk_base")?,
+        failure: args.choice_of("variant.failure")?,
+        wrench: args.choice_of("policy.wrench")?,
+        hammer: args.choice_of("policy.hammer")?,
+        comparison: args.choice_of("comparison")?,
+    };
+    let risk_code = match args.choice_of("risk")? {
+        RiskRule::None => None,
+        RiskRule::Base => Some(risk_code),
     };
     Ok(Action {
         success_dice,
-        risk_code: (args.choice("risk")? == "base").then_some(risk_code),
+        risk_code,
         base,
         adjust,
         risk_extra: args.int("risk_extra")?,

@@ -9,13 +9,14 @@
 
 use super::action::{Action, field};
 use super::rules::{RULE_PARAMS, action_from};
-use super::{CODE_EXPECTS, DieCode};
+use serde::Deserialize;
+
+use super::{DieCode, code_of};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue, Pred,
+    Schema, Trial, from_value,
 };
 
 /// The track value at which the pitfall happens.
@@ -25,42 +26,50 @@ pub const MAX_EXPLORERS: usize = 12;
 
 const EXPLORERS_EXPECT: &str = "a non-empty list of explorers, each a die code or a table with `code` and optional `risk_code`, e.g. [\"3d\", { code = \"4d+1\", risk_code = \"3d\" }]";
 
-fn check_explorers(v: &ParamValue) -> Result<(), String> {
-    explorers(v).map(|_| ())
+/// One explorer of the list: a die code for both rolls, or a table
+/// `{ code, risk_code }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "ParamValue")]
+struct Explorer {
+    code: DieCode,
+    risk_code: DieCode,
 }
 
-/// One explorer of the list: `(success code, risk code)`.
-fn explorer(item: &ParamValue) -> Result<(DieCode, DieCode), String> {
-    let code = |v: &ParamValue| match v {
-        ParamValue::Str(s) => s.parse::<DieCode>(),
-        other => Err(format!("{other} is not {CODE_EXPECTS}")),
-    };
-    match item {
-        ParamValue::Table(entries) => {
-            let mut success = None;
-            let mut risk = None;
-            for (k, v) in entries {
-                match k.as_str() {
-                    "code" => success = Some(code(v)?),
-                    "risk_code" => risk = Some(code(v)?),
-                    other => return Err(format!("`{other}` is not a key of an explorer")),
-                }
-            }
-            let success = success.ok_or("an explorer table needs a `code`")?;
-            Ok((success, risk.unwrap_or(success)))
+/// An explorer written as a table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExplorerTable {
+    code: DieCode,
+    risk_code: Option<DieCode>,
+}
+
+impl TryFrom<ParamValue> for Explorer {
+    type Error = String;
+
+    fn try_from(v: ParamValue) -> Result<Explorer, String> {
+        if let ParamValue::Table(_) = v {
+            let t: ExplorerTable = from_value("explorer", &v)?;
+            return Ok(Explorer {
+                code: t.code,
+                risk_code: t.risk_code.unwrap_or(t.code),
+            });
         }
-        other => code(other).map(|c| (c, c)),
+        let code = code_of(&v)?;
+        Ok(Explorer {
+            code,
+            risk_code: code,
+        })
     }
 }
 
-fn explorers(v: &ParamValue) -> Result<Vec<(DieCode, DieCode)>, String> {
-    match v {
-        ParamValue::List(items) if !items.is_empty() && items.len() <= MAX_EXPLORERS => {
-            items.iter().map(explorer).collect()
-        }
-        ParamValue::List(items) if items.is_empty() => Err("the list is empty".into()),
-        ParamValue::List(_) => Err(format!("more than {MAX_EXPLORERS} explorers")),
-        other => Err(format!("{} is the wrong type", other.type_name())),
+fn explorers(v: &ParamValue) -> Result<Vec<Explorer>, String> {
+    let ParamValue::List(items) = v else {
+        return Err(format!("{} is the wrong type", v.type_name()));
+    };
+    match items.len() {
+        0 => Err("the list is empty".into()),
+        n if n > MAX_EXPLORERS => Err(format!("more than {MAX_EXPLORERS} explorers")),
+        _ => from_value("explorers", v),
     }
 }
 
@@ -69,7 +78,6 @@ static PARAMS: [ParamSpec; 19] = [
         path: "explorers",
         kind: ParamKind::Custom {
             expects: EXPLORERS_EXPECT,
-            check: check_explorers,
         },
         default: Lit::Absent,
         doc: "Each explorer's code for the action (success and risk); default two explorers at 3d.",
@@ -160,137 +168,85 @@ impl Tension {
     }
 }
 
-fn schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "avoided",
-                FieldKind::Bool,
-                "The track reached 0: pitfall avoided.",
-            ),
-            FieldSpec::new(
-                "pitfall",
-                FieldKind::Bool,
-                "The track reached 15: the pitfall happened.",
-            ),
-            FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
-            FieldSpec::new(
-                "hours_paid",
-                FieldKind::Int,
-                "Crisis-clock hours paid by all explorers.",
-            ),
-            FieldSpec::new(
-                "hours_gained",
-                FieldKind::Int,
-                "Crisis-clock hours gained by all explorers.",
-            ),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_avoided",
-                MetricKind::Prob {
-                    field: AVOIDED,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the pitfall is avoided.",
-            ),
-            MetricSpec::new(
-                "p_pitfall",
-                MetricKind::Prob {
-                    field: PITFALL_SPRUNG,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the pitfall happens.",
-            ),
-            MetricSpec::new(
-                "mean_rounds",
-                MetricKind::Mean { field: ROUNDS },
-                "Mean rounds until the scene ends.",
-            ),
-            MetricSpec::new(
-                "mean_hours_paid",
-                MetricKind::Mean { field: HOURS_PAID },
-                "Mean hours paid over the scene.",
-            ),
-            MetricSpec::new(
-                "mean_hours_gained",
-                MetricKind::Mean {
-                    field: HOURS_GAINED,
-                },
-                "Mean hours gained over the scene.",
-            ),
-        ],
-    }
-}
-
-/// Build the scene a set of `cgg.tension` values describes.
-pub fn tension_from(values: &ParamMap) -> Result<Tension, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let codes = match args.value("explorers") {
-        Some(v) => explorers(&v).map_err(|why| {
-            ParamError::new("explorers", format!("{why}; allowed: {EXPLORERS_EXPECT}"))
-        })?,
-        None => vec![(DieCode::new(3, 0), DieCode::new(3, 0)); 2],
-    };
-    let actions = codes
-        .into_iter()
-        .map(|(code, risk)| action_from(&args, code.dice(), risk, 0))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Tension {
-        actions,
-        start: args.int("start")?,
-        raise: args.int("exec.raise")? as u32,
-        max_rounds: args.int("max_rounds")? as u32,
-    })
-}
-
-struct TensionModel {
-    tension: Tension,
-    schema: Schema,
-}
-
-impl Model for TensionModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Tension {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.tension.sample(rng));
-    }
-
-    fn exact(&self) -> Option<Marginals> {
-        None
+        tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
 }
 
 /// The mechanic `cgg.tension`.
 pub struct TensionMechanic;
 
-impl Mechanic for TensionMechanic {
-    fn name(&self) -> &'static str {
-        "cgg.tension"
-    }
-
-    fn summary(&self) -> &'static str {
-        "A tension scene: every explorer acts each round (success −1, −2 with venture to spare), then the Exec raises the track 1d3; 0 avoids the pitfall, 15 springs it."
-    }
+impl Define for TensionMechanic {
+    type Trial = Tension;
+    const NAME: &'static str = "cgg.tension";
+    const SUMMARY: &'static str = "A tension scene: every explorer acts each round (success −1, −2 with venture to spare), then the Exec raises the track 1d3; 0 avoids the pitfall, 15 springs it.";
+    const EXACT: bool = false;
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        Schema {
+            fields: vec![
+                FieldSpec::bool("avoided", "The track reached 0: pitfall avoided."),
+                FieldSpec::bool("pitfall", "The track reached 15: the pitfall happened."),
+                FieldSpec::int("rounds", "Rounds played."),
+                FieldSpec::int("hours_paid", "Crisis-clock hours paid by all explorers."),
+                FieldSpec::int(
+                    "hours_gained",
+                    "Crisis-clock hours gained by all explorers.",
+                ),
+            ],
+            metrics: vec![
+                MetricSpec::prob(
+                    "p_avoided",
+                    AVOIDED,
+                    Pred::Eq(1),
+                    "Probability the pitfall is avoided.",
+                ),
+                MetricSpec::prob(
+                    "p_pitfall",
+                    PITFALL_SPRUNG,
+                    Pred::Eq(1),
+                    "Probability the pitfall happens.",
+                ),
+                MetricSpec::mean("mean_rounds", ROUNDS, "Mean rounds until the scene ends."),
+                MetricSpec::mean(
+                    "mean_hours_paid",
+                    HOURS_PAID,
+                    "Mean hours paid over the scene.",
+                ),
+                MetricSpec::mean(
+                    "mean_hours_gained",
+                    HOURS_GAINED,
+                    "Mean hours gained over the scene.",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        false
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(Box::new(TensionModel {
-            tension: tension_from(values)?,
-            schema: schema(),
-        }))
+    fn build(&self, args: &Args) -> Result<Tension, ParamError> {
+        let three = DieCode::new(3, 0);
+        let codes = args
+            .parsed_if_set("explorers", explorers)?
+            .unwrap_or_else(|| {
+                let both = Explorer {
+                    code: three,
+                    risk_code: three,
+                };
+                vec![both; 2]
+            });
+        let actions = codes
+            .into_iter()
+            .map(|e| action_from(args, e.code.dice(), e.risk_code, 0))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Tension {
+            actions,
+            start: args.int("start")?,
+            raise: args.int("exec.raise")? as u32,
+            max_rounds: args.int("max_rounds")? as u32,
+        })
     }
 }

@@ -17,8 +17,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Mechanic, MetricKind, MetricSpec, Model, ParamError, ParamMap,
-    ParamSpec, Pred, Schema,
+    Args, Define, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 8] = [
@@ -42,81 +41,6 @@ const JINXES: usize = 5;
 const PUSH_STEPS: usize = 6;
 const TRAUMA: usize = 7;
 const FIELDS: usize = 8;
-
-fn schema() -> Schema {
-    let [takes, rating, trauma] = fate_fields();
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "win",
-                FieldKind::Bool,
-                "The actor beats the stakes (a tie goes to the opposition).",
-            ),
-            FieldSpec::new(
-                "margin",
-                FieldKind::Int,
-                "The actor's total − the stakes, after any final push: positive when the actor wins, negative when it loses (|margin| is the winner's lead).",
-            ),
-            FieldSpec::new(
-                "extraordinary",
-                FieldKind::Bool,
-                "The actor wins by 5 or more.",
-            ),
-            takes,
-            rating,
-            FieldSpec::new(
-                "jinxes",
-                FieldKind::Int,
-                "Dice of the actor's pool that showed 1.",
-            ),
-            FieldSpec::new(
-                "push_steps",
-                FieldKind::Int,
-                "Trait steps the actor gave up in a final push.",
-            ),
-            trauma,
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_win",
-                MetricKind::Prob {
-                    field: WIN,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the actor wins.",
-            ),
-            MetricSpec::new(
-                "p_extraordinary",
-                MetricKind::Prob {
-                    field: EXTRAORDINARY,
-                    pred: Pred::Eq(1),
-                },
-                "Probability of an extraordinary success.",
-            ),
-            MetricSpec::new(
-                "p_trauma_dealt",
-                MetricKind::Prob {
-                    field: TRAUMA,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the actor knocks the opposition out (trauma).",
-            ),
-            MetricSpec::new(
-                "p_trauma_taken",
-                MetricKind::Prob {
-                    field: TRAUMA,
-                    pred: Pred::Eq(2),
-                },
-                "Probability the actor is knocked out (trauma).",
-            ),
-            MetricSpec::new(
-                "mean_jinxes",
-                MetricKind::Mean { field: JINXES },
-                "Mean number of 1s the actor rolls.",
-            ),
-        ],
-    }
-}
 
 /// How one pair of totals ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,15 +93,6 @@ impl Basic {
     pub fn tie_complication(mut self, on: bool) -> Basic {
         self.tie_deals = on;
         self
-    }
-
-    /// Build from scenario values.
-    pub fn from_values(values: &ParamMap) -> Result<Basic, ParamError> {
-        let args = Args::new(&PARAMS, values)?;
-        Ok(
-            Basic::new(Sides::from_args(&args)?, rating_tie(&args)?, pushes(&args)?)
-                .tie_complication(tie_deals(&args)?),
-        )
     }
 
     /// The rule: the actor wins on a total above the stakes; the loser's
@@ -282,58 +197,79 @@ impl Basic {
     }
 }
 
-/// The mechanic `cortex.basic`.
-pub struct BasicAction;
-
-/// The model of one basic action.
-pub fn model(basic: Basic) -> Box<dyn Model> {
-    Box::new(BasicModel {
-        basic,
-        schema: schema(),
-    })
-}
-
-struct BasicModel {
-    basic: Basic,
-    schema: Schema,
-}
-
-impl Model for BasicModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Basic {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.basic.sample(rng));
+        tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(self.basic.exact())
+        Some(Basic::exact(self))
     }
 }
 
-impl Mechanic for BasicAction {
-    fn name(&self) -> &'static str {
-        "cortex.basic"
-    }
+/// The mechanic `cortex.basic`.
+pub struct BasicAction;
 
-    fn summary(&self) -> &'static str {
-        "One basic action: two highest non-1 dice against stakes the opposition rolls; ties to the opposition; complications and trauma rated by a re-roll."
-    }
+impl Define for BasicAction {
+    type Trial = Basic;
+    const NAME: &'static str = "cortex.basic";
+    const SUMMARY: &'static str = "One basic action: two highest non-1 dice against stakes the opposition rolls; ties to the opposition; complications and trauma rated by a re-roll.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        let [takes, rating, trauma] = fate_fields();
+        Schema {
+            fields: vec![
+                FieldSpec::bool(
+                    "win",
+                    "The actor beats the stakes (a tie goes to the opposition).",
+                ),
+                FieldSpec::int(
+                    "margin",
+                    "The actor's total − the stakes, after any final push: positive when the actor wins, negative when it loses (|margin| is the winner's lead).",
+                ),
+                FieldSpec::bool("extraordinary", "The actor wins by 5 or more."),
+                takes,
+                rating,
+                FieldSpec::int("jinxes", "Dice of the actor's pool that showed 1."),
+                FieldSpec::int(
+                    "push_steps",
+                    "Trait steps the actor gave up in a final push.",
+                ),
+                trauma,
+            ],
+            metrics: vec![
+                MetricSpec::prob("p_win", WIN, Pred::Eq(1), "Probability the actor wins."),
+                MetricSpec::prob(
+                    "p_extraordinary",
+                    EXTRAORDINARY,
+                    Pred::Eq(1),
+                    "Probability of an extraordinary success.",
+                ),
+                MetricSpec::prob(
+                    "p_trauma_dealt",
+                    TRAUMA,
+                    Pred::Eq(1),
+                    "Probability the actor knocks the opposition out (trauma).",
+                ),
+                MetricSpec::prob(
+                    "p_trauma_taken",
+                    TRAUMA,
+                    Pred::Eq(2),
+                    "Probability the actor is knocked out (trauma).",
+                ),
+                MetricSpec::mean("mean_jinxes", JINXES, "Mean number of 1s the actor rolls."),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(model(Basic::from_values(values)?))
+    fn build(&self, args: &Args) -> Result<Basic, ParamError> {
+        Ok(
+            Basic::new(Sides::from_args(args)?, rating_tie(args)?, pushes(args)?)
+                .tie_complication(tie_deals(args)?),
+        )
     }
 }

@@ -21,8 +21,8 @@ use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
+    Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 10] = [
@@ -36,7 +36,7 @@ static PARAMS: [ParamSpec; 10] = [
     FINAL_PUSH,
     ParamSpec {
         path: "initiator",
-        kind: ParamKind::Choice(&["actor", "opposition"]),
+        kind: ParamKind::Choice(Initiator::NAMES),
         default: Lit::Str("actor"),
         doc: "The side that rolls first to set the stakes.",
     },
@@ -48,6 +48,14 @@ static PARAMS: [ParamSpec; 10] = [
     },
 ];
 
+crate::choice! {
+    /// The side that rolls first to set the stakes.
+    pub enum Initiator {
+        Actor = "actor",
+        Opposition = "opposition",
+    }
+}
+
 const WIN: usize = 0;
 const EXCHANGES: usize = 1;
 const MARGIN: usize = 2;
@@ -57,77 +65,6 @@ const GAVE_IN: usize = 5;
 const PUSH_STEPS: usize = 6;
 const TRAUMA: usize = 7;
 const FIELDS: usize = 8;
-
-fn schema() -> Schema {
-    let [takes, rating, trauma] = fate_fields();
-    Schema {
-        fields: vec![
-            FieldSpec::new("win", FieldKind::Bool, "The actor wins the contest."),
-            FieldSpec::new(
-                "exchanges",
-                FieldKind::Int,
-                "Rolls made, the failing one included.",
-            ),
-            FieldSpec::new(
-                "margin",
-                FieldKind::Int,
-                "Last stakes − the failing total, after any final push, from the actor's side: positive when the opposition failed, negative when the actor did (0 on giving in).",
-            ),
-            takes,
-            rating,
-            FieldSpec::new(
-                "gave_in",
-                FieldKind::Bool,
-                "The actor gave in (no complication dealt by the roll).",
-            ),
-            FieldSpec::new(
-                "push_steps",
-                FieldKind::Int,
-                "Trait steps the actor gave up in a final push.",
-            ),
-            trauma,
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_win",
-                MetricKind::Prob {
-                    field: WIN,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the actor wins.",
-            ),
-            MetricSpec::new(
-                "p_trauma_dealt",
-                MetricKind::Prob {
-                    field: TRAUMA,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the actor knocks the opposition out.",
-            ),
-            MetricSpec::new(
-                "p_trauma_taken",
-                MetricKind::Prob {
-                    field: TRAUMA,
-                    pred: Pred::Eq(2),
-                },
-                "Probability the actor is knocked out.",
-            ),
-            MetricSpec::new(
-                "mean_exchanges",
-                MetricKind::Mean { field: EXCHANGES },
-                "Mean number of rolls.",
-            ),
-            MetricSpec::new(
-                "p_gave_in",
-                MetricKind::Prob {
-                    field: GAVE_IN,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the actor gives in.",
-            ),
-        ],
-    }
-}
 
 /// Gang dice a raise of `by` over the stakes knocks out.
 #[inline]
@@ -224,23 +161,6 @@ impl Contested {
     pub fn tie_complication(mut self, on: bool) -> Contested {
         self.tie_deals = on;
         self
-    }
-
-    pub fn from_values(values: &ParamMap) -> Result<Contested, ParamError> {
-        let args = Args::new(&PARAMS, values)?;
-        let give_in = if args.is_set("policy.give_in") {
-            Some(args.int("policy.give_in")?)
-        } else {
-            None
-        };
-        Ok(Contested::new(
-            Sides::from_args(&args)?,
-            rating_tie(&args)?,
-            pushes(&args)?,
-            args.choice("initiator")? == "actor",
-            give_in,
-        )
-        .tie_complication(tie_deals(&args)?))
     }
 
     /// The actor gives in facing `stakes` after its last total `last`.
@@ -465,57 +385,91 @@ impl Rounds for ContestRounds<'_> {
     }
 }
 
-/// The mechanic `cortex.contested`.
-pub struct ContestedAction;
-
-pub fn model(contested: Contested) -> Box<dyn Model> {
-    Box::new(ContestedModel {
-        contested,
-        schema: schema(),
-    })
-}
-
-struct ContestedModel {
-    contested: Contested,
-    schema: Schema,
-}
-
-impl Model for ContestedModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Contested {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.contested.sample(rng));
+        tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
-        self.contested.exact()
+        Contested::exact(self)
     }
 }
 
-impl Mechanic for ContestedAction {
-    fn name(&self) -> &'static str {
-        "cortex.contested"
-    }
+/// The mechanic `cortex.contested`.
+pub struct ContestedAction;
 
-    fn summary(&self) -> &'static str {
-        "A contested action: sides alternate raising the stakes until one fails to beat them; ganging up, aiding, giving in, final push."
-    }
+impl Define for ContestedAction {
+    type Trial = Contested;
+    const NAME: &'static str = "cortex.contested";
+    const SUMMARY: &'static str = "A contested action: sides alternate raising the stakes until one fails to beat them; ganging up, aiding, giving in, final push.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        let [takes, rating, trauma] = fate_fields();
+        Schema {
+            fields: vec![
+                FieldSpec::bool("win", "The actor wins the contest."),
+                FieldSpec::int("exchanges", "Rolls made, the failing one included."),
+                FieldSpec::int(
+                    "margin",
+                    "Last stakes − the failing total, after any final push, from the actor's side: positive when the opposition failed, negative when the actor did (0 on giving in).",
+                ),
+                takes,
+                rating,
+                FieldSpec::bool(
+                    "gave_in",
+                    "The actor gave in (no complication dealt by the roll).",
+                ),
+                FieldSpec::int(
+                    "push_steps",
+                    "Trait steps the actor gave up in a final push.",
+                ),
+                trauma,
+            ],
+            metrics: vec![
+                MetricSpec::prob("p_win", WIN, Pred::Eq(1), "Probability the actor wins."),
+                MetricSpec::prob(
+                    "p_trauma_dealt",
+                    TRAUMA,
+                    Pred::Eq(1),
+                    "Probability the actor knocks the opposition out.",
+                ),
+                MetricSpec::prob(
+                    "p_trauma_taken",
+                    TRAUMA,
+                    Pred::Eq(2),
+                    "Probability the actor is knocked out.",
+                ),
+                MetricSpec::mean("mean_exchanges", EXCHANGES, "Mean number of rolls."),
+                MetricSpec::prob(
+                    "p_gave_in",
+                    GAVE_IN,
+                    Pred::Eq(1),
+                    "Probability the actor gives in.",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(model(Contested::from_values(values)?))
+    fn build(&self, args: &Args) -> Result<Contested, ParamError> {
+        let give_in = if args.is_set("policy.give_in") {
+            Some(args.int("policy.give_in")?)
+        } else {
+            None
+        };
+        Ok(Contested::new(
+            Sides::from_args(args)?,
+            rating_tie(args)?,
+            pushes(args)?,
+            match args.choice_of("initiator")? {
+                Initiator::Actor => true,
+                Initiator::Opposition => false,
+            },
+            give_in,
+        )
+        .tie_complication(tie_deals(args)?))
     }
 }

@@ -23,7 +23,7 @@ pub use pool::{Pool, PoolError};
 pub use roll::RatingTie;
 
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, ParamError, ParamKind, ParamSpec, ParamValue,
+    Args, Choice, FieldKind, FieldSpec, Lit, ParamError, ParamKind, ParamSpec, ParamValue,
 };
 
 /// Labels of `loser_takes`.
@@ -35,19 +35,16 @@ pub const KNOCKOUT: i64 = 5;
 /// A final push adds this to the pusher's total per step.
 pub const PUSH: i64 = 5;
 
-fn check_pool(v: &ParamValue) -> Result<(), String> {
+/// The pool a pool value names.
+pub(crate) fn pool_of(v: &ParamValue) -> Result<Pool, String> {
     match v {
-        ParamValue::Str(s) => s
-            .parse::<Pool>()
-            .map(|_| ())
-            .map_err(|e| format!("\"{s}\": {e}")),
+        ParamValue::Str(s) => s.parse().map_err(|e: PoolError| format!("\"{s}\": {e}")),
         other => Err(format!("{} is the wrong type", other.type_name())),
     }
 }
 
 const POOL_KIND: ParamKind = ParamKind::Custom {
     expects: "a pool of 1..=20 step dice such as \"d8 d6 d6\" or \"2d6 d10\" (sizes d4, d6, d8, d10, d12)",
-    check: check_pool,
 };
 
 pub(crate) const ACTOR_POOL: ParamSpec = ParamSpec {
@@ -82,31 +79,25 @@ pub(crate) const OPPOSITION_GANG: ParamSpec = ParamSpec {
 };
 pub(crate) const RATING_TIE: ParamSpec = ParamSpec {
     path: "variant.rating_tie",
-    kind: ParamKind::Choice(&["larger", "smaller"]),
+    kind: ParamKind::Choice(RatingTie::NAMES),
     default: Lit::Str("larger"),
     doc: "Which die rates a complication when re-rolled dice tie on the highest value.",
 };
+crate::choice! {
+    /// The actor's final-push policy.
+    pub enum FinalPush {
+        Never = "never",
+        /// Facing trauma, step down a trait for +5 per step until within 5.
+        UntilSafe = "until-safe",
+    }
+}
+
 pub(crate) const FINAL_PUSH: ParamSpec = ParamSpec {
     path: "policy.final_push",
-    kind: ParamKind::Choice(&["never", "until-safe"]),
+    kind: ParamKind::Choice(FinalPush::NAMES),
     default: Lit::Str("never"),
     doc: "The actor, facing trauma, steps down a trait for +5 per step until within 5 (never to win).",
 };
-
-/// The pool a pool key holds, if set.
-pub(crate) fn pool_arg(args: &Args, path: &str) -> Result<Option<Pool>, ParamError> {
-    match args.value(path) {
-        None => Ok(None),
-        Some(ParamValue::Str(s)) => s
-            .parse()
-            .map(Some)
-            .map_err(|e: PoolError| ParamError::new(path, format!("\"{s}\": {e}"))),
-        Some(other) => Err(ParamError::new(
-            path,
-            format!("{} is the wrong type", other.type_name()),
-        )),
-    }
-}
 
 /// Both sides of an action as the scenario sets them.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,9 +114,9 @@ pub struct Sides {
 impl Sides {
     /// Read `actor.*` and `opposition.*`.
     pub(crate) fn from_args(args: &Args) -> Result<Sides, ParamError> {
-        let actor = pool_arg(args, "actor.pool")?.expect("actor.pool has a default");
-        let aid = pool_arg(args, "actor.aid")?;
-        let opposition = match pool_arg(args, "opposition.pool")? {
+        let actor = args.parsed("actor.pool", pool_of)?;
+        let aid = args.parsed_if_set("actor.aid", pool_of)?;
+        let opposition = match args.parsed_if_set("opposition.pool", pool_of)? {
             Some(pool) => {
                 if args.is_set("opposition.trouble") {
                     return Err(ParamError::new(
@@ -141,7 +132,8 @@ impl Sides {
                     .map_err(|e| ParamError::new("opposition.trouble", e.to_string()))?
             }
         };
-        let gang = pool_arg(args, "opposition.gang")?
+        let gang = args
+            .parsed_if_set("opposition.gang", pool_of)?
             .map(|p| p.dice().to_vec())
             .unwrap_or_default();
         Ok(Sides {
@@ -161,15 +153,15 @@ impl Sides {
 
 /// The rating tie rule a scenario chose.
 pub(crate) fn rating_tie(args: &Args) -> Result<RatingTie, ParamError> {
-    Ok(match args.choice("variant.rating_tie")?.as_str() {
-        "smaller" => RatingTie::Smaller,
-        _ => RatingTie::Larger,
-    })
+    args.choice_of("variant.rating_tie")
 }
 
 /// Whether the actor pushes until safe.
 pub(crate) fn pushes(args: &Args) -> Result<bool, ParamError> {
-    Ok(args.choice("policy.final_push")? == "until-safe")
+    Ok(match args.choice_of("policy.final_push")? {
+        FinalPush::Never => false,
+        FinalPush::UntilSafe => true,
+    })
 }
 
 /// What the loser of a roll-off by `margin` (winner − loser ≥ 0) takes:
@@ -196,16 +188,29 @@ pub fn fate_with(margin: i64, loser_pushes: bool, tie_deals: bool) -> (i64, i64,
     (m, takes, steps)
 }
 
+crate::choice! {
+    /// What a tie (margin 0) deals the side that rolled (`variant.tie`).
+    pub enum TieRule {
+        /// A complication: a tie is a GM win by 0.
+        Complication = "complication",
+        /// Nothing (the old reading).
+        Nothing = "nothing",
+    }
+}
+
 pub(crate) const TIE: ParamSpec = ParamSpec {
     path: "variant.tie",
-    kind: ParamKind::Choice(&["complication", "nothing"]),
+    kind: ParamKind::Choice(TieRule::NAMES),
     default: Lit::Str("complication"),
     doc: "A tie (margin 0) is a GM win by 0: the side that rolled takes a complication (RULES.md §2.2, corrected 2026-11-22: \"less than or equal to the stakes\"), or, as the old reading, nothing.",
 };
 
 /// Whether a tie deals a complication.
 pub(crate) fn tie_deals(args: &Args) -> Result<bool, ParamError> {
-    Ok(args.choice("variant.tie")? == "complication")
+    Ok(match args.choice_of("variant.tie")? {
+        TieRule::Complication => true,
+        TieRule::Nothing => false,
+    })
 }
 
 /// The derived `trauma` field: 1 when the actor deals trauma, 2 when it
@@ -227,9 +232,8 @@ pub(crate) fn fate_fields() -> [FieldSpec; 3] {
             FieldKind::Category(TAKES.to_vec()),
             "What the loser takes: margin 1..=4 a complication, 5+ trauma (after any final push).",
         ),
-        FieldSpec::new(
+        FieldSpec::int(
             "rating",
-            FieldKind::Int,
             "Die size rating the complication or trauma (re-roll of the winner's pool minus its 1s); 0 when none.",
         ),
         FieldSpec::new(

@@ -43,6 +43,11 @@ pub enum RatingTie {
     Smaller,
 }
 
+crate::choice!(RatingTie {
+    Larger = "larger",
+    Smaller = "smaller",
+});
+
 impl RatingTie {
     /// Precedence of a die of `sides` faces among dice tied on value.
     #[inline]

@@ -1,15 +1,14 @@
 //! Hand-worked numbers for the three Cortex mechanics, and Monte Carlo
 //! against the exact solvers at fixed seeds.
 
-use super::basic::{self, Basic};
-use super::contested::{self, Contested};
+use super::basic::{Basic, BasicAction};
+use super::contested::{Contested, ContestedAction};
 use super::roll::RollLaw;
-use super::timed::{self, Timed};
+use super::timed::{Timed, TimedAction};
 use super::{Pool, RatingTie, Sides};
 use crate::dist::Marginals;
-use crate::sim::{Plan, Tally, simulate};
-use crate::stats::{estimate, exact_value, z_score};
-use crate::systems::{Model, ParamMap, ParamValue};
+use crate::systems::testing::{Sample, assert_agrees};
+use crate::systems::{Define, ParamMap, ParamValue};
 
 fn sides(actor: &str, aid: Option<&str>, opposition: &str, gang: Option<&str>) -> Sides {
     Sides {
@@ -85,8 +84,8 @@ fn ties_deal_a_complication_in_the_seed_text_variant() {
     close(p(&c.exact().unwrap(), 3, 0), 0.0);
     let mut v = ParamMap::new();
     v.set("variant.tie", ParamValue::Str("complication".into()));
-    assert!(Basic::from_values(&v).unwrap().tie_deals);
-    assert!(Contested::from_values(&v).unwrap().tie_deals);
+    assert!(BasicAction.trial(&v).unwrap().tie_deals);
+    assert!(ContestedAction.trial(&v).unwrap().tie_deals);
 }
 
 #[test]
@@ -131,53 +130,21 @@ fn ganging_up_adds_dice_and_parameters_check() {
     v.set("actor.pool", ParamValue::Str("2d6 d10".into()));
     v.set("opposition.pool", ParamValue::Str("d8".into()));
     v.set("opposition.gang", ParamValue::Str("3d6".into()));
-    let b = Basic::from_values(&v).unwrap();
+    let b = BasicAction.trial(&v).unwrap();
     assert_eq!(b.sides.opposition_with(3).dice(), &[8, 6, 6, 6]);
     assert_eq!(b.sides.opposition_with(1).dice(), &[8, 6]);
     v.set("opposition.trouble", ParamValue::Int(3));
-    assert_eq!(
-        Basic::from_values(&v).unwrap_err().key,
-        "opposition.trouble"
-    );
+    assert_eq!(BasicAction.trial(&v).unwrap_err().key, "opposition.trouble");
     let mut v = ParamMap::new();
     v.set("actor.pool", ParamValue::Str("d8 d7".into()));
-    let e = Basic::from_values(&v).unwrap_err();
+    let e = BasicAction.trial(&v).unwrap_err();
     assert_eq!(e.key, "actor.pool");
     assert!(
         e.message.contains("d7") && e.message.contains("allowed"),
         "{e}"
     );
-    let b = Basic::from_values(&ParamMap::new()).unwrap();
+    let b = BasicAction.trial(&ParamMap::new()).unwrap();
     assert_eq!(b.sides.opposition.dice(), &[6, 6]);
-}
-
-/// Run `model` for `trials` and check every metric and every value of
-/// every field against the exact marginals, |z| < 5.
-fn agrees(model: &dyn Model, seed: u64, trials: u64, what: &str) {
-    let plan = Plan {
-        seed,
-        trials,
-        precision: None,
-    };
-    let tally: Tally = simulate(&[(0, model)], &plan, &()).remove(0);
-    let exact = model.exact().unwrap();
-    for spec in &model.schema().metrics {
-        let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-        assert!(z.abs() < 5.0, "{what}: {} z = {z}", spec.name);
-    }
-    let n = trials as f64;
-    for f in 0..exact.len() {
-        let seen: std::collections::BTreeMap<i64, u64> = tally.field(f).iter().collect();
-        for v in exact.field(f).keys().chain(seen.keys()) {
-            let p = exact.field(f).get(v).copied().unwrap_or(0.0);
-            let got = *seen.get(v).unwrap_or(&0) as f64 / n;
-            let se = (p * (1.0 - p) / n).max(0.0).sqrt();
-            assert!(
-                (got - p).abs() < 5.0 * se + 1e-9,
-                "{what}: field {f} value {v}: mc {got}, exact {p}"
-            );
-        }
-    }
 }
 
 #[test]
@@ -207,7 +174,11 @@ fn basic_monte_carlo_agrees_with_exact_on_30_configs() {
             let what = format!(
                 "{a} aid {aid:?} vs {o} gang {gang:?} {tie:?} push {push} tie deals {tie_deals}"
             );
-            agrees(basic::model(b).as_ref(), 100 + i as u64, 1_000_000, &what);
+            assert_agrees(
+                BasicAction.model(b).as_ref(),
+                Sample::seed(100 + i as u64),
+                &what,
+            );
             n += 1;
         }
     }
@@ -265,10 +236,9 @@ fn contested_monte_carlo_agrees_with_exact() {
         )
         .tie_complication(i == 1 || i == 4);
         let what = format!("contest {a} vs {o} gang {gang:?} give_in {give_in:?}");
-        agrees(
-            contested::model(c).as_ref(),
-            300 + i as u64,
-            1_000_000,
+        assert_agrees(
+            ContestedAction.model(c).as_ref(),
+            Sample::seed(300 + i as u64),
             &what,
         );
     }
@@ -464,7 +434,11 @@ fn timed_monte_carlo_agrees_with_exact() {
         let opp: Vec<Pool> = steps.iter().map(|t| t.parse().unwrap()).collect();
         let t = Timed::new(&s, &opp, beats, repeat);
         let what = format!("timed {a} {steps:?} beats {beats} repeat {repeat}");
-        agrees(timed::model(t).as_ref(), 500 + i as u64, 1_000_000, &what);
+        assert_agrees(
+            TimedAction.model(t).as_ref(),
+            Sample::seed(500 + i as u64),
+            &what,
+        );
     }
 }
 

@@ -31,19 +31,11 @@ const MAX_SPAN: i64 = 1 << 22;
 const VAR_MIN: i64 = -1_000_000;
 const VAR_MAX: i64 = 1_000_000;
 
-fn check_expr(v: &ParamValue) -> Result<(), String> {
-    match v {
-        ParamValue::Str(s) => Expr::parse(s).map(|_| ()).map_err(|e| e.to_string()),
-        other => Err(format!("{} is the wrong type", other.type_name())),
-    }
-}
-
 static PARAMS: [ParamSpec; 2] = [
     ParamSpec {
         path: "expr",
         kind: ParamKind::Custom {
             expects: EXPR_EXPECT,
-            check: check_expr,
         },
         default: Lit::Str(DEFAULT_EXPR),
         doc: "The roll: dice, keep/drop, explosions, rerolls, success counts, arithmetic, comparisons; {name} for a parameter.",

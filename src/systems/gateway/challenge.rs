@@ -8,8 +8,8 @@ use crate::dice::{D8, DiceRng, PACKED_D8_MAX, d8_highest_packed};
 use crate::dist::{Counts, Marginals};
 use crate::sim::{Hist, Tally};
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
+    Schema, Trial,
 };
 
 /// Trait relevance names and their dice (Table 1.1).
@@ -30,8 +30,17 @@ const CHALLENGE_NAMES: &[(&str, i64)] = &[
     ("taxing", 8),
     ("impossible", 10),
 ];
-/// Background relevance (Table 1.2).
-pub(super) const RELEVANCE: &[&str] = &["full", "partial", "none"];
+crate::choice! {
+    /// Background relevance (Table 1.2).
+    pub enum Relevance {
+        /// The level counts.
+        Full = "full",
+        /// The level counts but costs one forced raise.
+        Partial = "partial",
+        /// No background, no specialisation.
+        None = "none",
+    }
+}
 
 /// Points the opposition gains per raise.
 pub const RAISE_STEP: i64 = 2;
@@ -65,7 +74,7 @@ macro_rules! character_params {
             },
             ParamSpec {
                 path: concat!($side, ".background_relevance"),
-                kind: ParamKind::Choice(RELEVANCE),
+                kind: ParamKind::Choice(Relevance::NAMES),
                 default: Lit::Str("full"),
                 doc: "\"full\": level counts; \"partial\": level counts but costs one forced raise (+2 to the other side); \"none\": no background, no specialisation.",
             },
@@ -251,149 +260,9 @@ impl Contest {
     }
 }
 
-/// The mechanic `gateway.challenge` (RULES.md §1.1).
-pub struct Challenge;
-
-fn schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "success",
-                FieldKind::Bool,
-                "The actor equals or beats the opposition.",
-            ),
-            FieldSpec::new(
-                "margin",
-                FieldKind::Int,
-                "Actor result − opposition result (raises included).",
-            ),
-            FieldSpec::new(
-                "raises_banked",
-                FieldKind::Int,
-                "Chosen plus free raises on success; 0 on failure.",
-            ),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_success",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(1),
-                },
-                "Probability of success.",
-            ),
-            MetricSpec::new(
-                "expected_raises",
-                MetricKind::Mean { field: 2 },
-                "Mean raises banked: (raises + free) × P(success).",
-            ),
-        ],
-    }
-}
-
-/// One character's pool and forced raises from its keys under `prefix`.
-pub(super) fn character(args: &Args, prefix: &str) -> Result<(Pool, u32), ParamError> {
-    let key = |k: &str| format!("{prefix}.{k}");
-    let dice = args.int(&key("trait"))? + args.int(&key("essence"))?;
-    character_pool(args, prefix, dice)
-}
-
-/// A character's pool of `dice` d8 and its forced raises, from the
-/// background, specialisation and equipment keys under `prefix` (`"a."`
-/// style prefixes end in a dot, `"actor"` style ones get one).
-pub(super) fn character_pool(
-    args: &Args,
-    prefix: &str,
-    dice: i64,
-) -> Result<(Pool, u32), ParamError> {
-    let key = |k: &str| {
-        if prefix.is_empty() || prefix.ends_with('.') {
-            format!("{prefix}{k}")
-        } else {
-            format!("{prefix}.{k}")
-        }
-    };
-    let level = args.int(&key("background"))?;
-    let relevance = args.choice(&key("background_relevance"))?;
-    // A level-0 background is no background: nothing to use, so no forced
-    // raise and no specialisation either.
-    let usable = relevance != "none" && level > 0;
-    let mut bonus = if usable { level } else { 0 };
-    if usable && args.bool(&key("specialisation"))? {
-        bonus += SPECIALISATION_BONUS;
-    }
-    bonus += args.int(&key("equipment"))?.min(EQUIPMENT_CAP);
-    let forced = u32::from(usable && relevance == "partial");
-    Ok((
-        Pool {
-            dice: dice as u32,
-            bonus,
-        },
-        forced,
-    ))
-}
-
-/// Build the contest a set of scenario values describes.
-pub fn contest_from(values: &ParamMap) -> Result<Contest, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let (mut actor, forced) = character(&args, "actor")?;
-    actor.bonus += args.int("actor.edge")?;
-    let as_character = CHARACTER_KEYS.iter().find(|k| args.is_set(k));
-    let mut opposition = match as_character {
-        Some(ck) => {
-            for entity_key in ["opposition.variability", "opposition.challenge"] {
-                if args.is_set(entity_key) {
-                    return Err(ParamError::new(
-                        entity_key,
-                        format!(
-                            "the opposition is either an entity (variability, challenge) or a character (`{ck}` is set), not both"
-                        ),
-                    ));
-                }
-            }
-            let (pool, its_forced) = character(&args, "opposition")?;
-            // Reading: a character's partially relevant background costs it
-            // the same 2 points a forced raise costs the actor.
-            Pool {
-                dice: pool.dice,
-                bonus: pool.bonus - RAISE_STEP * its_forced as i64,
-            }
-        }
-        None => Pool {
-            dice: args.int("opposition.variability")? as u32,
-            bonus: args.int("opposition.challenge")?,
-        },
-    };
-    opposition.bonus += args.int("opposition.edge")?;
-    let raises = args.int("raises")? as u32;
-    let free = args.int("free_raises")? as u32;
-    let mut contest = Contest::new(actor, opposition, raises, free);
-    // The forced raise adds to the opposition but is never banked.
-    contest.opposition.bonus += RAISE_STEP * forced as i64;
-    Ok(contest)
-}
-
-/// The model of one resolved contest (for callers that build a
-/// [`Contest`] directly, like `oddsmith odds`).
-pub fn model(contest: Contest) -> Box<dyn Model> {
-    Box::new(ChallengeModel {
-        contest,
-        schema: schema(),
-    })
-}
-
-struct ChallengeModel {
-    contest: Contest,
-    schema: Schema,
-}
-
-impl Model for ChallengeModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Contest {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let c = self.contest;
+        let c = *self;
         let (a, o) = (c.actor.dice, c.opposition.dice);
         if a > PACKED_D8_MAX || o > PACKED_D8_MAX {
             tally.record_keyed(rng, trials, |rng| c.sample_margin(rng), |m| c.outcome(m));
@@ -424,40 +293,137 @@ impl Model for ChallengeModel {
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(self.contest.exact())
+        Some(Contest::exact(self))
     }
 }
 
-impl Mechanic for Challenge {
-    fn name(&self) -> &'static str {
-        "gateway.challenge"
-    }
+/// One character's pool and forced raises from its keys under `prefix`.
+pub(super) fn character(args: &Args, prefix: &str) -> Result<(Pool, u32), ParamError> {
+    let key = |k: &str| format!("{prefix}.{k}");
+    let dice = args.int(&key("trait"))? + args.int(&key("essence"))?;
+    character_pool(args, prefix, dice)
+}
 
-    fn summary(&self) -> &'static str {
-        "One challenge roll: highest d8 of the actor's pool + bonuses against the opposition's, +2 per raise; success on equal or better."
+/// A character's pool of `dice` d8 and its forced raises, from the
+/// background, specialisation and equipment keys under `prefix` (`"a."`
+/// style prefixes end in a dot, `"actor"` style ones get one).
+pub(super) fn character_pool(
+    args: &Args,
+    prefix: &str,
+    dice: i64,
+) -> Result<(Pool, u32), ParamError> {
+    let key = |k: &str| {
+        if prefix.is_empty() || prefix.ends_with('.') {
+            format!("{prefix}{k}")
+        } else {
+            format!("{prefix}.{k}")
+        }
+    };
+    let level = args.int(&key("background"))?;
+    let (counts, costs_a_raise) = match args.choice_of(&key("background_relevance"))? {
+        Relevance::Full => (true, false),
+        Relevance::Partial => (true, true),
+        Relevance::None => (false, false),
+    };
+    // A level-0 background is no background: nothing to use, so no forced
+    // raise and no specialisation either.
+    let usable = counts && level > 0;
+    let mut bonus = if usable { level } else { 0 };
+    if usable && args.bool(&key("specialisation"))? {
+        bonus += SPECIALISATION_BONUS;
     }
+    bonus += args.int(&key("equipment"))?.min(EQUIPMENT_CAP);
+    let forced = u32::from(usable && costs_a_raise);
+    Ok((
+        Pool {
+            dice: dice as u32,
+            bonus,
+        },
+        forced,
+    ))
+}
+
+/// The mechanic `gateway.challenge` (RULES.md §1.1).
+pub struct Challenge;
+
+impl Define for Challenge {
+    type Trial = Contest;
+    const NAME: &'static str = "gateway.challenge";
+    const SUMMARY: &'static str = "One challenge roll: highest d8 of the actor's pool + bonuses against the opposition's, +2 per raise; success on equal or better.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        Schema {
+            fields: vec![
+                FieldSpec::bool("success", "The actor equals or beats the opposition."),
+                FieldSpec::int(
+                    "margin",
+                    "Actor result − opposition result (raises included).",
+                ),
+                FieldSpec::int(
+                    "raises_banked",
+                    "Chosen plus free raises on success; 0 on failure.",
+                ),
+            ],
+            metrics: vec![
+                MetricSpec::prob("p_success", 0, Pred::Eq(1), "Probability of success."),
+                MetricSpec::mean(
+                    "expected_raises",
+                    2,
+                    "Mean raises banked: (raises + free) × P(success).",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(model(contest_from(values)?))
+    /// The contest a set of scenario values describes.
+    fn build(&self, args: &Args) -> Result<Contest, ParamError> {
+        let (mut actor, forced) = character(args, "actor")?;
+        actor.bonus += args.int("actor.edge")?;
+        let as_character = CHARACTER_KEYS.iter().find(|k| args.is_set(k));
+        let mut opposition = match as_character {
+            Some(ck) => {
+                for entity_key in ["opposition.variability", "opposition.challenge"] {
+                    if args.is_set(entity_key) {
+                        return Err(ParamError::new(
+                            entity_key,
+                            format!(
+                                "the opposition is either an entity (variability, challenge) or a character (`{ck}` is set), not both"
+                            ),
+                        ));
+                    }
+                }
+                let (pool, its_forced) = character(args, "opposition")?;
+                // Reading: a character's partially relevant background costs it
+                // the same 2 points a forced raise costs the actor.
+                Pool {
+                    dice: pool.dice,
+                    bonus: pool.bonus - RAISE_STEP * its_forced as i64,
+                }
+            }
+            None => Pool {
+                dice: args.int("opposition.variability")? as u32,
+                bonus: args.int("opposition.challenge")?,
+            },
+        };
+        opposition.bonus += args.int("opposition.edge")?;
+        let raises = args.int("raises")? as u32;
+        let free = args.int("free_raises")? as u32;
+        let mut contest = Contest::new(actor, opposition, raises, free);
+        // The forced raise adds to the opposition but is never banked.
+        contest.opposition.bonus += RAISE_STEP * forced as i64;
+        Ok(contest)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::ParamValue;
+    use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::{ParamMap, ParamValue};
 
     fn pools(ad: u32, ab: i64, od: u32, ob: i64) -> (Pool, Pool) {
         (
@@ -520,7 +486,7 @@ mod tests {
 
     #[test]
     fn defaults_are_full_trait_against_variable_entity() {
-        let c = contest_from(&ParamMap::new()).unwrap();
+        let c = Challenge.trial(&ParamMap::new()).unwrap();
         assert_eq!(c.actor, Pool { dice: 3, bonus: 0 });
         assert_eq!(c.opposition, Pool { dice: 2, bonus: 0 });
         assert_eq!(c.banked, 0);
@@ -529,21 +495,22 @@ mod tests {
     #[test]
     fn rules_for_bonuses_and_raises() {
         use ParamValue::*;
-        let c = contest_from(&values(&[
-            ("actor.trait", Str("partial".into())),
-            ("actor.essence", Int(1)),
-            ("actor.background", Int(3)),
-            ("actor.background_relevance", Str("partial".into())),
-            ("actor.specialisation", Bool(true)),
-            ("actor.equipment", Int(5)),
-            ("actor.edge", Int(-1)),
-            ("opposition.variability", Str("tough".into())),
-            ("opposition.challenge", Str("tricky".into())),
-            ("opposition.edge", Int(1)),
-            ("raises", Int(2)),
-            ("free_raises", Int(1)),
-        ]))
-        .unwrap();
+        let c = Challenge
+            .trial(&values(&[
+                ("actor.trait", Str("partial".into())),
+                ("actor.essence", Int(1)),
+                ("actor.background", Int(3)),
+                ("actor.background_relevance", Str("partial".into())),
+                ("actor.specialisation", Bool(true)),
+                ("actor.equipment", Int(5)),
+                ("actor.edge", Int(-1)),
+                ("opposition.variability", Str("tough".into())),
+                ("opposition.challenge", Str("tricky".into())),
+                ("opposition.edge", Int(1)),
+                ("raises", Int(2)),
+                ("free_raises", Int(1)),
+            ]))
+            .unwrap();
         // 2 + 1 dice; 3 + 2 + min(5, 2) − 1 = 6
         assert_eq!(c.actor, Pool { dice: 3, bonus: 6 });
         // 4 dice; 4 + 1 edge + 2×(2 chosen + 1 forced) = 11
@@ -554,12 +521,13 @@ mod tests {
     #[test]
     fn unusable_background_gives_nothing() {
         use ParamValue::*;
-        let c = contest_from(&values(&[
-            ("actor.background", Int(4)),
-            ("actor.background_relevance", Str("none".into())),
-            ("actor.specialisation", Bool(true)),
-        ]))
-        .unwrap();
+        let c = Challenge
+            .trial(&values(&[
+                ("actor.background", Int(4)),
+                ("actor.background_relevance", Str("none".into())),
+                ("actor.specialisation", Bool(true)),
+            ]))
+            .unwrap();
         assert_eq!(c.actor.bonus, 0);
         assert_eq!(c.opposition.bonus, 0);
     }
@@ -567,27 +535,27 @@ mod tests {
     #[test]
     fn character_opposition() {
         use ParamValue::*;
-        let c = contest_from(&values(&[
-            ("opposition.trait", Int(2)),
-            ("opposition.background", Int(2)),
-            ("opposition.edge", Int(1)),
-        ]))
-        .unwrap();
+        let c = Challenge
+            .trial(&values(&[
+                ("opposition.trait", Int(2)),
+                ("opposition.background", Int(2)),
+                ("opposition.edge", Int(1)),
+            ]))
+            .unwrap();
         assert_eq!(c.opposition, Pool { dice: 2, bonus: 3 });
-        let err = contest_from(&values(&[
-            ("opposition.trait", Int(2)),
-            ("opposition.challenge", Int(2)),
-        ]))
-        .unwrap_err();
+        let err = Challenge
+            .trial(&values(&[
+                ("opposition.trait", Int(2)),
+                ("opposition.challenge", Int(2)),
+            ]))
+            .unwrap_err();
         assert_eq!(err.key, "opposition.challenge");
     }
 
     #[test]
     fn monte_carlo_agrees_with_exact_on_both_sampling_paths() {
-        use crate::sim::{Plan, simulate};
-        use crate::stats::{estimate, exact_value, z_score};
         // Up to four dice a side takes the packed fast path; nine dice take
-        // the general one. 10^6 trials each, |z| < 5 on every metric.
+        // the general one. Every metric and every margin, 10^6 trials each.
         for (ad, ab, od, ob, r) in [
             (3, 0, 2, 0, 0),
             (1, 2, 4, 0, 2),
@@ -595,39 +563,15 @@ mod tests {
             (2, 5, 9, 0, 3),
         ] {
             let (a, o) = pools(ad, ab, od, ob);
-            let m = model(Contest::new(a, o, r, 1));
-            let plan = Plan {
-                seed: 42,
-                trials: 1_000_000,
-                precision: None,
-            };
-            let tally = simulate(&[(0, m.as_ref())], &plan, &()).remove(0);
-            let exact = m.exact().unwrap();
-            for spec in &m.schema().metrics {
-                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(
-                    z.abs() < 5.0,
-                    "{} z = {z} for {ad}d8+{ab} vs {od}d8+{ob}, {r} raises",
-                    spec.name
-                );
-            }
-            // and the full margin distribution, value by value
-            for (v, p) in exact.field(1) {
-                let n = tally
-                    .field(1)
-                    .iter()
-                    .find(|(x, _)| x == v)
-                    .map(|(_, c)| c)
-                    .unwrap_or(0);
-                let se = (p * (1.0 - p) / 1e6).sqrt();
-                assert!((n as f64 / 1e6 - p).abs() < 5.0 * se + 1e-9, "margin {v}");
-            }
+            let m = Challenge.model(Contest::new(a, o, r, 1));
+            let what = format!("{ad}d8+{ab} vs {od}d8+{ob}, {r} raises");
+            assert_agrees(m.as_ref(), Sample::seed(42), &what);
         }
     }
 
     #[test]
     fn exact_marginals_sum_to_one() {
-        let c = contest_from(&ParamMap::new()).unwrap();
+        let c = Challenge.trial(&ParamMap::new()).unwrap();
         let m = c.exact();
         for f in 0..3 {
             let total: f64 = m.field(f).values().sum();

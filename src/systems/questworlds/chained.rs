@@ -7,14 +7,12 @@
 
 use super::Exchange;
 use super::sequence::{
-    self, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
+    self, OPPONENT, PC, SIDE_PARAMS, Sequence, Sequenced, essential, round_table,
 };
 use super::{Matchup, RESISTANCE_PARAMS, Rating, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::{After, Rounds};
-use crate::systems::{
-    Args, Lit, Mechanic, Model, ParamError, ParamKind, ParamMap, ParamSpec, Schema,
-};
+use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// Named resolve levels (§5.4.3, 5.4.5).
 pub const RESOLVE_NAMES: &[(&str, i64)] = &[("pc", 5), ("named", 3), ("mook", 1)];
@@ -25,8 +23,6 @@ pub const PENALTY_PER_POINT: i64 = 5;
 pub const MAX_TRADE: i64 = 4;
 
 /// When the PC trades a resolve loss for a consequence.
-pub const TRADE_POLICIES: &[&str] = &["never", "when-it-saves", "always"];
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Trade {
     Never,
@@ -35,6 +31,12 @@ pub enum Trade {
     /// Every loss that can be traded.
     Always,
 }
+
+crate::choice!(Trade {
+    Never = "never",
+    WhenItSaves = "when-it-saves",
+    Always = "always",
+});
 
 /// Final degree from the resolve the loser lost: 1 → 0, 2–3 → 1, 4–5 → 2,
 /// 6–7 → 3, 8+ → 4.
@@ -184,88 +186,58 @@ static PARAMS: [ParamSpec; 11] = [
     },
     ParamSpec {
         path: "pc.trade",
-        kind: ParamKind::Choice(TRADE_POLICIES),
+        kind: ParamKind::Choice(Trade::NAMES),
         default: Lit::Str("never"),
         doc: "When the PC trades a resolve loss of 1..4 for a consequence of −5 TN per point for the rest of the sequence: \"never\", \"when-it-saves\" (the loss would take it out), \"always\"; never when the TN would fall below 1.",
     },
 ];
 
-fn schema() -> Schema {
-    sequence::schema(&[
-        ("pc_resolve", "The PC's resolve at the end (≤ 0 when out)."),
-        (
-            "opponent_resolve",
-            "The opposition's resolve at the end (≤ 0 when out).",
-        ),
-        (
-            "pc_consequence",
-            "The PC's total consequence penalty from traded resolve (−5 per point).",
-        ),
-    ])
-}
-
-/// Build a chained sequence from scenario values.
-pub fn chained_from(values: &ParamMap) -> Result<Chained, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let (pc, opp) = sequence::sides(&args)?;
-    let trade = match args.choice("pc.trade")?.as_str() {
-        "when-it-saves" => Trade::WhenItSaves,
-        "always" => Trade::Always,
-        _ => Trade::Never,
-    };
-    Ok(Chained::new(
-        pc,
-        opp,
-        args.int("pc.resolve")?,
-        args.int("opponent.resolve")?,
-        trade,
-    ))
-}
-
-/// The model of a chained sequence.
-pub fn model(chained: Chained, max_rounds: usize) -> Box<dyn Model> {
-    Box::new(SequenceModel::<Chained, 6> {
-        sequence: chained,
-        schema: schema(),
-        max_rounds,
-    })
-}
-
 /// The mechanic `questworlds.chained`.
 pub struct ChainedSequence;
 
-impl Mechanic for ChainedSequence {
-    fn name(&self) -> &'static str {
-        "questworlds.chained"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Chained sequence: contests wearing down resolve until one side is out."
-    }
+impl Define for ChainedSequence {
+    type Trial = Sequenced<Chained, 6>;
+    const NAME: &'static str = "questworlds.chained";
+    const SUMMARY: &'static str =
+        "Chained sequence: contests wearing down resolve until one side is out.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        sequence::schema(&[
+            ("pc_resolve", "The PC's resolve at the end (≤ 0 when out)."),
+            (
+                "opponent_resolve",
+                "The opposition's resolve at the end (≤ 0 when out).",
+            ),
+            (
+                "pc_consequence",
+                "The PC's total consequence penalty from traded resolve (−5 per point).",
+            ),
+        ])
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        let args = Args::new(&PARAMS, values)?;
-        Ok(model(chained_from(values)?, sequence::max_rounds(&args)?))
+    fn build(&self, args: &Args) -> Result<Sequenced<Chained, 6>, ParamError> {
+        let (pc, opp) = sequence::sides(args)?;
+        let chained = Chained::new(
+            pc,
+            opp,
+            args.int("pc.resolve")?,
+            args.int("opponent.resolve")?,
+            args.choice_of("pc.trade")?,
+        );
+        Ok(Sequenced::new(chained, sequence::max_rounds(args)?))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::sequence::testing::{assert_agrees, p_victory, values};
+    use super::super::sequence::testing::{p_victory, values};
     use super::*;
-    use crate::systems::ParamValue;
+    use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::{Mechanic, ParamValue};
 
     fn ex(verdict: Verdict, degree: i64) -> Exchange {
         Exchange {
@@ -384,7 +356,11 @@ mod tests {
                     ("pc.trade", ParamValue::Str(trades[(i + 2 * j) % 3].into())),
                 ];
                 let m = ChainedSequence.prepare(&values(&pairs)).unwrap();
-                assert_agrees(400 + n, m.as_ref(), &format!("{pairs:?}"));
+                assert_agrees(
+                    m.as_ref(),
+                    Sample::seed(11).config(400 + n),
+                    &format!("{pairs:?}"),
+                );
                 n += 1;
             }
         }

@@ -8,12 +8,19 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
+    Pred, Schema, Trial,
 };
 
-/// Story point policies (§4.3).
-pub const STORY_POINT_POLICIES: &[&str] = &["never", "when-it-flips-defeat"];
+crate::choice! {
+    /// When the PC spends story points (§4.3).
+    pub enum StoryPoints {
+        Never = "never",
+        /// After the roll, the fewest points that turn a defeat into a
+        /// victory or tie.
+        WhenItFlipsDefeat = "when-it-flips-defeat",
+    }
+}
 
 static PARAMS: [ParamSpec; 11] = [
     ParamSpec {
@@ -42,7 +49,7 @@ static PARAMS: [ParamSpec; 11] = [
     },
     ParamSpec {
         path: "pc.story_point_policy",
-        kind: ParamKind::Choice(STORY_POINT_POLICIES),
+        kind: ParamKind::Choice(StoryPoints::NAMES),
         default: Lit::Str("when-it-flips-defeat"),
         doc: "\"never\", or \"when-it-flips-defeat\": after the roll, spend the fewest points that turn a defeat into a victory or tie.",
     },
@@ -70,69 +77,6 @@ static PARAMS: [ParamSpec; 11] = [
 ];
 
 const OPPONENT_KEYS: [&str; 3] = ["opponent.rating", "opponent.modifier", "opponent.augment"];
-
-fn schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "result",
-                FieldKind::Category(vec!["victory", "tie", "defeat"]),
-                "The PC's result: more successes wins, then the higher roll; equal rolls tie.",
-            ),
-            FieldSpec::new(
-                "degree",
-                FieldKind::Int,
-                "Difference in successes (story points included).",
-            ),
-            FieldSpec::new(
-                "signed_degree",
-                FieldKind::Int,
-                "Degree, positive for PC victories, negative for defeats.",
-            ),
-            FieldSpec::new(
-                "pc_successes",
-                FieldKind::Int,
-                "The PC's successes: die, masteries and story points.",
-            ),
-            FieldSpec::new(
-                "story_points_spent",
-                FieldKind::Int,
-                "Story points the policy spent.",
-            ),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_victory",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(0),
-                },
-                "Probability the PC wins.",
-            ),
-            MetricSpec::new(
-                "p_tie",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(1),
-                },
-                "Probability of a tie (equal successes and equal rolls).",
-            ),
-            MetricSpec::new(
-                "p_defeat",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(2),
-                },
-                "Probability the PC loses.",
-            ),
-            MetricSpec::new(
-                "mean_degree",
-                MetricKind::Mean { field: 2 },
-                "Mean signed degree (positive for victories).",
-            ),
-        ],
-    }
-}
 
 /// The fields of one contest outcome.
 fn fields(ex: &Exchange) -> [i64; 5] {
@@ -204,107 +148,95 @@ impl Config {
     }
 }
 
-/// Build a contest configuration from scenario values.
-pub fn config_from(values: &ParamMap) -> Result<Config, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let pc = rating::rating(&args, "pc.rating")?.plus(super::modifier(&args, "pc.modifier")?);
-    let augment = super::augment(&args, "pc.augment")?;
-    let story_points = match args.choice("pc.story_point_policy")?.as_str() {
-        "never" => 0,
-        _ => args.int("pc.story_points")?,
-    };
-    let base = rating::rating(&args, "resistance.base")?;
-    let opposition = match OPPONENT_KEYS.iter().find(|k| args.is_set(k)) {
-        Some(key) => {
-            for rk in ["resistance.rating", "resistance.level"] {
-                if args.is_set(rk) {
-                    return Err(ParamError::new(
-                        rk,
-                        format!(
-                            "the PC faces either a resistance or a character (`{key}` is set), not both"
-                        ),
-                    ));
-                }
-            }
-            if !args.is_set("opponent.rating") {
-                return Err(ParamError::new(
-                    "opponent.rating",
-                    format!("is required when `{key}` is set"),
-                ));
-            }
-            Opposition::Character {
-                rating: rating::rating(&args, "opponent.rating")?
-                    .plus(super::modifier(&args, "opponent.modifier")?),
-                augment: super::augment(&args, "opponent.augment")?,
-            }
-        }
-        None => Opposition::Resistance(super::resistance(&args)?),
-    };
-    Ok(Config {
-        pc,
-        augment,
-        story_points,
-        opposition,
-        base,
-    })
+impl Trial for Config {
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        let c = *self;
+        tally.record_trials(rng, trials, |rng| fields(&c.sample(rng)));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        Some(Config::exact(self))
+    }
 }
 
 /// The mechanic `questworlds.contest`.
 pub struct Contest;
 
-struct ContestModel {
-    config: Config,
-    schema: Schema,
-}
-
-impl Model for ContestModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
-    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let c = self.config;
-        tally.record_trials(rng, trials, |rng| fields(&c.sample(rng)));
-    }
-
-    fn exact(&self) -> Option<Marginals> {
-        Some(self.config.exact())
-    }
-}
-
-impl Mechanic for Contest {
-    fn name(&self) -> &'static str {
-        "questworlds.contest"
-    }
-
-    fn summary(&self) -> &'static str {
-        "One contest: d20 against the PC's rating and the resistance's; more successes wins, then the higher roll."
-    }
+impl Define for Contest {
+    type Trial = Config;
+    const NAME: &'static str = "questworlds.contest";
+    const SUMMARY: &'static str = "One contest: d20 against the PC's rating and the resistance's; more successes wins, then the higher roll.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        Schema {
+            fields: vec![
+                FieldSpec::new(
+                    "result",
+                    FieldKind::Category(vec!["victory", "tie", "defeat"]),
+                    "The PC's result: more successes wins, then the higher roll; equal rolls tie.",
+                ),
+                FieldSpec::int("degree", "Difference in successes (story points included)."),
+                FieldSpec::int(
+                    "signed_degree",
+                    "Degree, positive for PC victories, negative for defeats.",
+                ),
+                FieldSpec::int(
+                    "pc_successes",
+                    "The PC's successes: die, masteries and story points.",
+                ),
+                FieldSpec::int("story_points_spent", "Story points the policy spent."),
+            ],
+            metrics: vec![
+                MetricSpec::prob("p_victory", 0, Pred::Eq(0), "Probability the PC wins."),
+                MetricSpec::prob(
+                    "p_tie",
+                    0,
+                    Pred::Eq(1),
+                    "Probability of a tie (equal successes and equal rolls).",
+                ),
+                MetricSpec::prob("p_defeat", 0, Pred::Eq(2), "Probability the PC loses."),
+                MetricSpec::mean(
+                    "mean_degree",
+                    2,
+                    "Mean signed degree (positive for victories).",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(Box::new(ContestModel {
-            config: config_from(values)?,
-            schema: schema(),
-        }))
+    fn build(&self, args: &Args) -> Result<Config, ParamError> {
+        let pc = rating::rating(args, "pc.rating")?.plus(super::modifier(args, "pc.modifier")?);
+        let augment = super::augment(args, "pc.augment")?;
+        let story_points = match args.choice_of("pc.story_point_policy")? {
+            StoryPoints::Never => 0,
+            StoryPoints::WhenItFlipsDefeat => args.int("pc.story_points")?,
+        };
+        let base = rating::rating(args, "resistance.base")?;
+        let opposition = match super::opponent(args, &OPPONENT_KEYS)? {
+            Some(rating) => Opposition::Character {
+                rating,
+                augment: super::augment(args, "opponent.augment")?,
+            },
+            None => Opposition::Resistance(super::resistance(args)?),
+        };
+        Ok(Config {
+            pc,
+            augment,
+            story_points,
+            opposition,
+            base,
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::ParamValue;
+    use crate::systems::{Mechanic, ParamMap, ParamValue};
 
     fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
         ParamMap::from_pairs(pairs)
@@ -317,21 +249,23 @@ mod tests {
     #[test]
     fn ratings_levels_and_modifiers_resolve() {
         use ParamValue::*;
-        let c = config_from(&values(&[
-            ("pc.rating", Str("4M2".into())),
-            ("pc.modifier", Int(-5)),
-            ("resistance.level", Str("punishing".into())),
-        ]))
-        .unwrap();
+        let c = Contest
+            .trial(&values(&[
+                ("pc.rating", Str("4M2".into())),
+                ("pc.modifier", Int(-5)),
+                ("resistance.level", Str("punishing".into())),
+            ]))
+            .unwrap();
         assert_eq!(c.pc, Rating(39));
         assert_eq!(c.opposition, Opposition::Resistance(Rating(25)));
-        let c = config_from(&values(&[
-            ("resistance.level", Str("simple".into())),
-            ("resistance.base", Str("1M".into())),
-        ]))
-        .unwrap();
+        let c = Contest
+            .trial(&values(&[
+                ("resistance.level", Str("simple".into())),
+                ("resistance.base", Str("1M".into())),
+            ]))
+            .unwrap();
         assert_eq!(c.opposition, Opposition::Resistance(Rating(1)));
-        let c = config_from(&ParamMap::new()).unwrap();
+        let c = Contest.trial(&ParamMap::new()).unwrap();
         assert_eq!(c.opposition, Opposition::Resistance(Rating(10)));
         assert_eq!(c.pc, Rating(15));
     }
@@ -345,38 +279,45 @@ mod tests {
             ("pc.augment", Int(7)),
             ("pc.augment", Table(vec![("bonus".into(), Int(5))])),
         ] {
-            let err = config_from(&values(&[(k, v)])).unwrap_err();
+            let err = Contest.trial(&values(&[(k, v)])).unwrap_err();
             assert_eq!(err.key, k);
         }
-        let err = config_from(&values(&[
-            ("resistance.level", Str("hard".into())),
-            ("resistance.rating", Int(12)),
-        ]))
-        .unwrap_err();
+        let err = Contest
+            .trial(&values(&[
+                ("resistance.level", Str("hard".into())),
+                ("resistance.rating", Int(12)),
+            ]))
+            .unwrap_err();
         assert_eq!(err.key, "resistance.level");
-        let err = config_from(&values(&[
-            ("opponent.rating", Int(12)),
-            ("resistance.rating", Int(12)),
-        ]))
-        .unwrap_err();
+        let err = Contest
+            .trial(&values(&[
+                ("opponent.rating", Int(12)),
+                ("resistance.rating", Int(12)),
+            ]))
+            .unwrap_err();
         assert_eq!(err.key, "resistance.rating");
-        let err = config_from(&values(&[("opponent.modifier", Int(5))])).unwrap_err();
+        let err = Contest
+            .trial(&values(&[("opponent.modifier", Int(5))]))
+            .unwrap_err();
         assert_eq!(err.key, "opponent.rating");
     }
 
     #[test]
     fn simple_resistance_at_base_10_is_assured() {
-        let c = config_from(&values(&[(
-            "resistance.level",
-            ParamValue::Str("simple".into()),
-        )]))
-        .unwrap();
+        let c = Contest
+            .trial(&values(&[(
+                "resistance.level",
+                ParamValue::Str("simple".into()),
+            )]))
+            .unwrap();
         assert_eq!(p_victory(&c.exact()), 1.0);
     }
 
     #[test]
     fn ten_vs_ten_is_symmetric_and_augments_help() {
-        let c = config_from(&values(&[("pc.rating", ParamValue::Int(10))])).unwrap();
+        let c = Contest
+            .trial(&values(&[("pc.rating", ParamValue::Int(10))]))
+            .unwrap();
         let m = c.exact();
         let (v, t, d) = (m.field(0)[&0], m.field(0)[&1], m.field(0)[&2]);
         assert!((v - d).abs() < 1e-15 && (v + t + d - 1.0).abs() < 1e-15);
@@ -394,11 +335,12 @@ mod tests {
             ParamValue::Table(vec![("rating".into(), ParamValue::Str("5M".into()))]),
             ParamValue::Int(10),
         ] {
-            let c = config_from(&values(&[
-                ("pc.rating", ParamValue::Int(10)),
-                ("pc.augment", aug.clone()),
-            ]))
-            .unwrap();
+            let c = Contest
+                .trial(&values(&[
+                    ("pc.rating", ParamValue::Int(10)),
+                    ("pc.augment", aug.clone()),
+                ]))
+                .unwrap();
             let pv = p_victory(&c.exact());
             assert!(pv > last - 0.06, "{aug}: {pv}");
             assert!(pv > v, "{aug}");
@@ -409,11 +351,12 @@ mod tests {
     #[test]
     fn rolled_augment_is_the_mixture_of_its_bonuses() {
         // 15 + rolled augment (rating 15 vs base 10) against 10.
-        let c = config_from(&values(&[(
-            "pc.augment",
-            ParamValue::Table(vec![("rating".into(), ParamValue::Int(15))]),
-        )]))
-        .unwrap();
+        let c = Contest
+            .trial(&values(&[(
+                "pc.augment",
+                ParamValue::Table(vec![("rating".into(), ParamValue::Int(15))]),
+            )]))
+            .unwrap();
         let mixed: f64 = Augment::Rolled(Rating(15))
             .bonuses(Rating(10))
             .iter()
@@ -451,8 +394,7 @@ mod tests {
 
     #[test]
     fn monte_carlo_agrees_with_exact() {
-        use crate::sim::{Plan, simulate};
-        use crate::stats::{estimate, exact_value, z_score};
+        use crate::systems::testing::{Sample, assert_agrees};
         use ParamValue::*;
         let configs = [
             vec![("pc.rating", Int(1)), ("resistance.rating", Int(1))],
@@ -477,17 +419,7 @@ mod tests {
         ];
         for (i, pairs) in configs.iter().enumerate() {
             let m = Contest.prepare(&values(pairs)).unwrap();
-            let plan = Plan {
-                seed: 7,
-                trials: 1_000_000,
-                precision: None,
-            };
-            let tally = simulate(&[(i, m.as_ref())], &plan, &()).remove(0);
-            let exact = m.exact().unwrap();
-            for spec in &m.schema().metrics {
-                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(z.abs() < 5.0, "{} z = {z} for {pairs:?}", spec.name);
-            }
+            assert_agrees(m.as_ref(), Sample::seed(7).config(i), &format!("{pairs:?}"));
         }
     }
 }

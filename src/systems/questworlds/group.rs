@@ -13,8 +13,8 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
+    ParamValue, Pred, Schema, Trial,
 };
 
 /// The most characters in one group or prize contest.
@@ -23,7 +23,6 @@ pub const MAX_SIDE: usize = 8;
 /// A list of ratings: `["15", "5M", 12]`, or a string `"15 5M 12"`.
 pub const RATINGS: ParamKind = ParamKind::Custom {
     expects: "a list of 1..=8 ratings, e.g. [\"15\", \"5M\", 12] or \"15 5M 12\"",
-    check: check_ratings,
 };
 
 fn ratings_of(v: &ParamValue) -> Result<Vec<Rating>, String> {
@@ -44,15 +43,8 @@ fn ratings_of(v: &ParamValue) -> Result<Vec<Rating>, String> {
     Ok(list)
 }
 
-fn check_ratings(v: &ParamValue) -> Result<(), String> {
-    ratings_of(v).map(|_| ())
-}
-
 pub(super) fn ratings(args: &Args, path: &str) -> Result<Vec<Rating>, ParamError> {
-    let v = args
-        .value(path)
-        .ok_or_else(|| ParamError::new(path, "is required"))?;
-    ratings_of(&v).map_err(|why| ParamError::new(path, why))
+    args.parsed(path, ratings_of)
 }
 
 /// Faces a rating rolls (one "no roll" case at TN ≤ 0).
@@ -136,6 +128,16 @@ impl Group {
     }
 }
 
+crate::choice! {
+    /// What equal sums are.
+    pub enum EqualSums {
+        /// A stalemate (the rules).
+        Stalemate = "stalemate",
+        /// A zero-degree victory for the PCs (variant).
+        PcsWin = "pcs-win",
+    }
+}
+
 static GROUP_PARAMS: [ParamSpec; 5] = [
     ParamSpec {
         path: "pcs",
@@ -148,128 +150,77 @@ static GROUP_PARAMS: [ParamSpec; 5] = [
     RESISTANCE_PARAMS[2],
     ParamSpec {
         path: "stalemate",
-        kind: ParamKind::Choice(&["stalemate", "pcs-win"]),
+        kind: ParamKind::Choice(EqualSums::NAMES),
         default: Lit::Str("stalemate"),
         doc: "Equal sums: \"stalemate\" (the rules), or \"pcs-win\" (variant: a zero-degree PC victory).",
     },
 ];
 
-fn group_schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "result",
-                FieldKind::Category(GROUP_RESULTS.to_vec()),
-                "More summed successes wins; equal sums are a stalemate.",
-            ),
-            FieldSpec::new("degree", FieldKind::Int, "Difference of the sums."),
-            FieldSpec::new("signed_degree", FieldKind::Int, "PC sum − resistance sum."),
-            FieldSpec::new("pc_successes", FieldKind::Int, "The PCs' summed successes."),
-            FieldSpec::new(
-                "resistance_successes",
-                FieldKind::Int,
-                "The resistance's summed successes.",
-            ),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_victory",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(0),
-                },
-                "Probability the PCs win.",
-            ),
-            MetricSpec::new(
-                "p_stalemate",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(1),
-                },
-                "Probability of a stalemate.",
-            ),
-            MetricSpec::new(
-                "p_defeat",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(2),
-                },
-                "Probability the PCs lose.",
-            ),
-            MetricSpec::new(
-                "mean_degree",
-                MetricKind::Mean { field: 2 },
-                "Mean signed degree (positive for PC victories).",
-            ),
-        ],
-    }
-}
-
-/// Build a group contest from scenario values.
-pub fn group_from(values: &ParamMap) -> Result<Group, ParamError> {
-    let args = Args::new(&GROUP_PARAMS, values)?;
-    Ok(Group {
-        pcs: ratings(&args, "pcs")?,
-        resistance: super::resistance(&args)?,
-        pcs_win_stalemates: args.choice("stalemate")? == "pcs-win",
-    })
-}
-
-struct GroupModel {
-    group: Group,
-    schema: Schema,
-}
-
-impl Model for GroupModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Group {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.group.sample(rng));
+        tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(self.group.exact())
+        Some(Group::exact(self))
     }
 }
 
 /// The mechanic `questworlds.group`.
 pub struct GroupContest;
 
-impl Mechanic for GroupContest {
-    fn name(&self) -> &'static str {
-        "questworlds.group"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Group contest: each PC rolls against the resistance; summed successes decide, equal sums stalemate."
-    }
+impl Define for GroupContest {
+    type Trial = Group;
+    const NAME: &'static str = "questworlds.group";
+    const SUMMARY: &'static str = "Group contest: each PC rolls against the resistance; summed successes decide, equal sums stalemate.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &GROUP_PARAMS
     }
 
     fn schema(&self) -> Schema {
-        group_schema()
+        Schema {
+            fields: vec![
+                FieldSpec::new(
+                    "result",
+                    FieldKind::Category(GROUP_RESULTS.to_vec()),
+                    "More summed successes wins; equal sums are a stalemate.",
+                ),
+                FieldSpec::int("degree", "Difference of the sums."),
+                FieldSpec::int("signed_degree", "PC sum − resistance sum."),
+                FieldSpec::int("pc_successes", "The PCs' summed successes."),
+                FieldSpec::int("resistance_successes", "The resistance's summed successes."),
+            ],
+            metrics: vec![
+                MetricSpec::prob("p_victory", 0, Pred::Eq(0), "Probability the PCs win."),
+                MetricSpec::prob("p_stalemate", 0, Pred::Eq(1), "Probability of a stalemate."),
+                MetricSpec::prob("p_defeat", 0, Pred::Eq(2), "Probability the PCs lose."),
+                MetricSpec::mean(
+                    "mean_degree",
+                    2,
+                    "Mean signed degree (positive for PC victories).",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(Box::new(GroupModel {
-            group: group_from(values)?,
-            schema: group_schema(),
-        }))
+    fn build(&self, args: &Args) -> Result<Group, ParamError> {
+        Ok(Group {
+            pcs: ratings(args, "pcs")?,
+            resistance: super::resistance(args)?,
+            pcs_win_stalemates: match args.choice_of("stalemate")? {
+                EqualSums::Stalemate => false,
+                EqualSums::PcsWin => true,
+            },
+        })
     }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::super::prize::{PrizeContest, prize_from};
+    use super::super::prize::PrizeContest;
     use super::*;
+    use crate::systems::{Mechanic, Model, ParamMap};
 
     /// The two marginals agree to 1e-10, value by value.
     pub(crate) fn close(a: &Marginals, b: &Marginals) {
@@ -323,7 +274,7 @@ pub(crate) mod tests {
 
     #[test]
     fn stalemate_variant_moves_stalemates_to_victories() {
-        let mut g = group_from(&ParamMap::new()).unwrap();
+        let mut g = GroupContest.trial(&ParamMap::new()).unwrap();
         let m = g.exact();
         g.pcs_win_stalemates = true;
         let v = g.exact();
@@ -340,30 +291,27 @@ pub(crate) mod tests {
             "pcs",
             ParamValue::List(vec![ParamValue::Str("5M".into()), ParamValue::Int(12)]),
         );
-        assert_eq!(group_from(&set).unwrap().pcs, vec![Rating(25), Rating(12)]);
+        assert_eq!(
+            GroupContest.trial(&set).unwrap().pcs,
+            vec![Rating(25), Rating(12)]
+        );
         let mut set = ParamMap::new();
         set.set("contestants", ParamValue::Str("4M2 7 1M".into()));
         assert_eq!(
-            prize_from(&set).unwrap().contestants,
+            PrizeContest.trial(&set).unwrap().contestants,
             vec![Rating(44), Rating(7), Rating(21)]
         );
         let mut set = ParamMap::new();
         set.set("contestants", ParamValue::Str("15".into()));
-        assert_eq!(prize_from(&set).unwrap_err().key, "contestants");
+        assert_eq!(PrizeContest.trial(&set).unwrap_err().key, "contestants");
         let mut set = ParamMap::new();
         set.set("pcs", ParamValue::Str("15 X".into()));
-        assert_eq!(group_from(&set).unwrap_err().key, "pcs");
+        assert_eq!(GroupContest.trial(&set).unwrap_err().key, "pcs");
     }
 
     #[test]
     fn monte_carlo_agrees_with_exact() {
-        use crate::sim::{Plan, simulate};
-        use crate::stats::{estimate, exact_value, z_score};
-        let plan = Plan {
-            seed: 3,
-            trials: 1_000_000,
-            precision: None,
-        };
+        use crate::systems::testing::{Sample, assert_agrees};
         let models: Vec<Box<dyn Model>> = vec![
             GroupContest.prepare(&ParamMap::new()).unwrap(),
             {
@@ -380,12 +328,7 @@ pub(crate) mod tests {
             },
         ];
         for (i, m) in models.iter().enumerate() {
-            let tally = simulate(&[(i, m.as_ref())], &plan, &()).remove(0);
-            let exact = m.exact().unwrap();
-            for spec in &m.schema().metrics {
-                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(z.abs() < 5.0, "{} z = {z} for model {i}", spec.name);
-            }
+            assert_agrees(m.as_ref(), Sample::seed(3).config(i), &format!("model {i}"));
         }
     }
 }

@@ -22,33 +22,39 @@ pub mod wagered;
 pub use rating::Rating;
 pub use roll::{Augment, Exchange, Matchup, Roll, Verdict};
 
-use crate::systems::{Args, Lit, ParamError, ParamKind, ParamSpec, ParamValue};
+use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec, ParamValue, from_value};
 
-/// The resistance ladder (Table 2.3.3.1): modifiers to the base resistance.
-pub const LEVELS: &[(&str, i64)] = &[
-    ("simple", -20),
-    ("easy", -15),
-    ("routine", -10),
-    ("straightforward", -5),
-    ("base", 0),
-    ("challenging", 5),
-    ("hard", 10),
-    ("punishing", 15),
-    ("exceptional", 20),
-];
+crate::choice! {
+    /// The resistance ladder (Table 2.3.3.1).
+    pub enum Level {
+        Simple = "simple",
+        Easy = "easy",
+        Routine = "routine",
+        Straightforward = "straightforward",
+        Base = "base",
+        Challenging = "challenging",
+        Hard = "hard",
+        Punishing = "punishing",
+        Exceptional = "exceptional",
+    }
+}
 
-/// Names of the resistance levels, for a `Choice` parameter.
-pub const LEVEL_NAMES: &[&str] = &[
-    "simple",
-    "easy",
-    "routine",
-    "straightforward",
-    "base",
-    "challenging",
-    "hard",
-    "punishing",
-    "exceptional",
-];
+impl Level {
+    /// The modifier to the base resistance.
+    pub fn offset(self) -> i64 {
+        match self {
+            Level::Simple => -20,
+            Level::Easy => -15,
+            Level::Routine => -10,
+            Level::Straightforward => -5,
+            Level::Base => 0,
+            Level::Challenging => 5,
+            Level::Hard => 10,
+            Level::Punishing => 15,
+            Level::Exceptional => 20,
+        }
+    }
+}
 
 /// The default base resistance (§2.3.3).
 pub const BASE_RESISTANCE: i64 = 10;
@@ -59,18 +65,16 @@ pub const MODIFIER_STEP: i64 = 5;
 /// A rating parameter kind.
 pub const RATING: ParamKind = ParamKind::Custom {
     expects: rating::RATING_EXPECTS,
-    check: rating::check_rating,
 };
 
 /// A modifier: a multiple of 5 in -100..=100.
 pub const MODIFIER: ParamKind = ParamKind::Custom {
     expects: "a multiple of 5 in -100..=100",
-    check: check_modifier,
 };
 
-fn check_modifier(v: &ParamValue) -> Result<(), String> {
+fn modifier_of(v: &ParamValue) -> Result<i64, String> {
     match v {
-        ParamValue::Int(x) if (-100..=100).contains(x) && x % MODIFIER_STEP == 0 => Ok(()),
+        ParamValue::Int(x) if (-100..=100).contains(x) && x % MODIFIER_STEP == 0 => Ok(*x),
         ParamValue::Int(x) => Err(format!("{x} is not a multiple of 5 in range")),
         other => Err(format!("{} is the wrong type", other.type_name())),
     }
@@ -79,38 +83,35 @@ fn check_modifier(v: &ParamValue) -> Result<(), String> {
 /// An augment: 0, 5, 10, or `{ rating = "15" }`.
 pub const AUGMENT: ParamKind = ParamKind::Custom {
     expects: "0, 5 or 10 (assured), or { rating = \"15\" } (rolled against the base resistance)",
-    check: check_augment,
 };
+
+/// A rolled augment as a table: `{ rating = "15" }`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RolledAugment {
+    rating: Rating,
+}
 
 fn augment_of(v: &ParamValue) -> Result<Augment, String> {
     match v {
         ParamValue::Int(b @ (0 | 5 | 10)) => Ok(Augment::Assured(*b)),
         ParamValue::Int(b) => Err(format!("{b} is not an assured augment")),
-        ParamValue::Table(entries) => match entries.as_slice() {
-            [(k, r)] if k == "rating" => Ok(Augment::Rolled(rating::rating_of(r)?)),
-            _ => Err(format!("{v} is not {{ rating = … }}")),
-        },
+        ParamValue::Table(_) => {
+            let t: RolledAugment = from_value("augment", v)?;
+            Ok(Augment::Rolled(t.rating))
+        }
         other => Err(format!("{} is the wrong type", other.type_name())),
     }
 }
 
-fn check_augment(v: &ParamValue) -> Result<(), String> {
-    augment_of(v).map(|_| ())
-}
-
 /// Read an augment parameter.
 pub fn augment(args: &Args, path: &str) -> Result<Augment, ParamError> {
-    let v = args.value(path).unwrap_or(ParamValue::Int(0));
-    augment_of(&v).map_err(|why| ParamError::new(path, why))
+    args.parsed(path, augment_of)
 }
 
 /// Read a modifier parameter.
 pub fn modifier(args: &Args, path: &str) -> Result<i64, ParamError> {
-    match args.value(path) {
-        Some(ParamValue::Int(x)) => Ok(x),
-        None => Ok(0),
-        Some(other) => Err(ParamError::new(path, format!("{other} is not a modifier"))),
-    }
+    args.parsed(path, modifier_of)
 }
 
 /// The resistance a PC faces, from `resistance.rating`, or
@@ -126,16 +127,35 @@ pub fn resistance(args: &Args) -> Result<Rating, ParamError> {
         }
         return rating::rating(args, "resistance.rating");
     }
-    if args.is_set("resistance.level") {
-        let name = args.choice("resistance.level")?;
-        let offset = LEVELS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, o)| *o)
-            .ok_or_else(|| ParamError::new("resistance.level", format!("\"{name}\" is unknown")))?;
-        return Ok(base.plus(offset));
+    let level = args.choice_if_set::<Level>("resistance.level")?;
+    Ok(base.plus(level.map_or(0, Level::offset)))
+}
+
+/// PC against another character: its TN (`opponent.rating` plus
+/// `opponent.modifier`) when any of `keys` is set, which rules out a
+/// resistance; `None` when the PC faces a resistance.
+pub fn opponent(args: &Args, keys: &[&str]) -> Result<Option<Rating>, ParamError> {
+    let Some(key) = keys.iter().find(|k| args.is_set(k)) else {
+        return Ok(None);
+    };
+    for rk in ["resistance.rating", "resistance.level"] {
+        if args.is_set(rk) {
+            return Err(ParamError::new(
+                rk,
+                format!(
+                    "the PC faces either a resistance or a character (`{key}` is set), not both"
+                ),
+            ));
+        }
     }
-    Ok(base)
+    if !args.is_set("opponent.rating") {
+        return Err(ParamError::new(
+            "opponent.rating",
+            format!("is required when `{key}` is set"),
+        ));
+    }
+    let rating = rating::rating(args, "opponent.rating")?;
+    Ok(Some(rating.plus(modifier(args, "opponent.modifier")?)))
 }
 
 /// The three resistance keys.
@@ -148,7 +168,7 @@ pub const RESISTANCE_PARAMS: [ParamSpec; 3] = [
     },
     ParamSpec {
         path: "resistance.level",
-        kind: ParamKind::Choice(LEVEL_NAMES),
+        kind: ParamKind::Choice(Level::NAMES),
         default: Lit::Absent,
         doc: "A level of the resistance ladder applied to `resistance.base`: simple −20, easy −15, routine −10, straightforward −5, base 0, challenging +5, hard +10, punishing +15, exceptional +20.",
     },

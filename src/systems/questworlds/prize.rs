@@ -9,8 +9,7 @@ use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError, ParamMap,
-    ParamSpec, Pred, Schema,
+    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 /// One prize among several contestants; the first is the PC.
@@ -106,103 +105,68 @@ static PRIZE_PARAMS: [ParamSpec; 1] = [ParamSpec {
     doc: "Every contestant's rating, the PC first (2..=8 contestants).",
 }];
 
-fn prize_schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "winner",
-                FieldKind::Int,
-                "The contestant who takes the prize (1 = the PC), 0 when shared.",
-            ),
-            FieldSpec::new("pc_wins", FieldKind::Bool, "The PC takes the prize alone."),
-            FieldSpec::new(
-                "shared",
-                FieldKind::Bool,
-                "The best successes and rolls are equal: the prize is shared.",
-            ),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_pc_wins",
-                MetricKind::Prob {
-                    field: 1,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the PC takes the prize alone.",
-            ),
-            MetricSpec::new(
-                "p_shared",
-                MetricKind::Prob {
-                    field: 2,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the prize is shared.",
-            ),
-        ],
-    }
-}
-
-/// Build a prize contest from scenario values.
-pub fn prize_from(values: &ParamMap) -> Result<Prize, ParamError> {
-    let args = Args::new(&PRIZE_PARAMS, values)?;
-    let contestants = ratings(&args, "contestants")?;
-    if contestants.len() < 2 {
-        return Err(ParamError::new(
-            "contestants",
-            "a prize needs at least 2 contestants",
-        ));
-    }
-    Ok(Prize { contestants })
-}
-
-struct PrizeModel {
-    prize: Prize,
-    schema: Schema,
-}
-
-impl Model for PrizeModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Prize {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.prize.sample(rng));
+        tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(self.prize.exact())
+        Some(Prize::exact(self))
     }
 }
 
 /// The mechanic `questworlds.prize`.
 pub struct PrizeContest;
 
-impl Mechanic for PrizeContest {
-    fn name(&self) -> &'static str {
-        "questworlds.prize"
-    }
-
-    fn summary(&self) -> &'static str {
-        "One prize among many: most successes wins, then the highest roll, else shared."
-    }
+impl Define for PrizeContest {
+    type Trial = Prize;
+    const NAME: &'static str = "questworlds.prize";
+    const SUMMARY: &'static str =
+        "One prize among many: most successes wins, then the highest roll, else shared.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PRIZE_PARAMS
     }
 
     fn schema(&self) -> Schema {
-        prize_schema()
+        Schema {
+            fields: vec![
+                FieldSpec::int(
+                    "winner",
+                    "The contestant who takes the prize (1 = the PC), 0 when shared.",
+                ),
+                FieldSpec::bool("pc_wins", "The PC takes the prize alone."),
+                FieldSpec::bool(
+                    "shared",
+                    "The best successes and rolls are equal: the prize is shared.",
+                ),
+            ],
+            metrics: vec![
+                MetricSpec::prob(
+                    "p_pc_wins",
+                    1,
+                    Pred::Eq(1),
+                    "Probability the PC takes the prize alone.",
+                ),
+                MetricSpec::prob(
+                    "p_shared",
+                    2,
+                    Pred::Eq(1),
+                    "Probability the prize is shared.",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(Box::new(PrizeModel {
-            prize: prize_from(values)?,
-            schema: prize_schema(),
-        }))
+    fn build(&self, args: &Args) -> Result<Prize, ParamError> {
+        let contestants = ratings(args, "contestants")?;
+        if contestants.len() < 2 {
+            return Err(ParamError::new(
+                "contestants",
+                "a prize needs at least 2 contestants",
+            ));
+        }
+        Ok(Prize { contestants })
     }
 }
 

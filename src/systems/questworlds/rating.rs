@@ -19,7 +19,8 @@ pub const MAX_RATING: i64 = 400;
 
 /// A target number: masteries `m = (TN − 1) div 20`, die target
 /// `t = TN − 20m` (1..=20) for TN ≥ 1; TN ≤ 0 fails automatically.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[serde(try_from = "ParamValue")]
 pub struct Rating(pub i64);
 
 impl Rating {
@@ -41,6 +42,15 @@ impl Rating {
     /// The same rating with `by` added to its TN.
     pub fn plus(self, by: i64) -> Rating {
         Rating(self.0 + by)
+    }
+}
+
+/// A rating inside a table (a rolled augment).
+impl TryFrom<ParamValue> for Rating {
+    type Error = String;
+
+    fn try_from(v: ParamValue) -> Result<Rating, String> {
+        rating_of(&v)
     }
 }
 
@@ -103,17 +113,9 @@ pub fn rating_of(v: &ParamValue) -> Result<Rating, String> {
     }
 }
 
-/// `ParamKind::Custom` check for ratings.
-pub fn check_rating(v: &ParamValue) -> Result<(), String> {
-    rating_of(v).map(|_| ())
-}
-
 /// Read a rating parameter (its value or default).
 pub fn rating(args: &Args, path: &str) -> Result<Rating, ParamError> {
-    let v = args
-        .value(path)
-        .ok_or_else(|| ParamError::new(path, "is required"))?;
-    rating_of(&v).map_err(|why| ParamError::new(path, format!("{why}; allowed: {RATING_EXPECTS}")))
+    args.parsed(path, rating_of)
 }
 
 #[cfg(test)]
@@ -164,8 +166,8 @@ mod tests {
         for s in ["", "M", "0M", "21M", "5M0", "5X", "5M-1", "M2", "five"] {
             assert!(s.parse::<Rating>().is_err(), "{s}");
         }
-        assert!(check_rating(&ParamValue::Int(401)).is_err());
-        assert!(check_rating(&ParamValue::Bool(true)).is_err());
-        assert!(check_rating(&ParamValue::Str("4M2".into())).is_ok());
+        assert!(rating_of(&ParamValue::Int(401)).is_err());
+        assert!(rating_of(&ParamValue::Bool(true)).is_err());
+        assert_eq!(rating_of(&ParamValue::Str("4M2".into())), Ok(Rating(44)));
     }
 }

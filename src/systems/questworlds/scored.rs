@@ -6,21 +6,17 @@
 
 use super::Exchange;
 use super::sequence::{
-    self, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
+    self, OPPONENT, PC, SIDE_PARAMS, Sequence, Sequenced, essential, round_table,
 };
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::{After, Rounds};
-use crate::systems::{
-    Args, Lit, Mechanic, Model, ParamError, ParamKind, ParamMap, ParamSpec, Schema,
-};
+use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// RP at which a side loses.
 pub const RP_TO_LOSE: i64 = 5;
 
 /// When a side uses a tactic.
-pub const POLICIES: &[&str] = &["never", "always", "when-behind"];
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     Never,
@@ -29,15 +25,13 @@ pub enum Policy {
     WhenBehind,
 }
 
-impl Policy {
-    fn parse(s: &str) -> Policy {
-        match s {
-            "always" => Policy::Always,
-            "when-behind" => Policy::WhenBehind,
-            _ => Policy::Never,
-        }
-    }
+crate::choice!(Policy {
+    Never = "never",
+    Always = "always",
+    WhenBehind = "when-behind",
+});
 
+impl Policy {
     fn applies(self, behind: bool) -> bool {
         match self {
             Policy::Never => false,
@@ -195,106 +189,85 @@ static PARAMS: [ParamSpec; 12] = [
     RESISTANCE_PARAMS[2],
     ParamSpec {
         path: "pc.risky_gambit",
-        kind: ParamKind::Choice(POLICIES),
+        kind: ParamKind::Choice(Policy::NAMES),
         default: Lit::Str("never"),
         doc: "When the PC makes a risky gambit: win, lodge 1 more RP; lose, 2 more are lodged against it (\"when-behind\": when it has more RP against it).",
     },
     ParamSpec {
         path: "pc.defensive_response",
-        kind: ParamKind::Choice(POLICIES),
+        kind: ParamKind::Choice(Policy::NAMES),
         default: Lit::Str("never"),
         doc: "When the PC makes a defensive response: win, lodge 1 fewer RP; lose, 2 fewer against it. A gamble takes precedence in the same round.",
     },
     ParamSpec {
         path: "opponent.risky_gambit",
-        kind: ParamKind::Choice(POLICIES),
+        kind: ParamKind::Choice(Policy::NAMES),
         default: Lit::Str("never"),
         doc: "When the opposition makes a risky gambit (as `pc.risky_gambit`).",
     },
     ParamSpec {
         path: "opponent.defensive_response",
-        kind: ParamKind::Choice(POLICIES),
+        kind: ParamKind::Choice(Policy::NAMES),
         default: Lit::Str("never"),
         doc: "When the opposition makes a defensive response (as `pc.defensive_response`).",
     },
 ];
 
-fn schema() -> Schema {
-    sequence::schema(&[
-        (
-            "pc_rp",
-            "Resolution points lodged against the PC at the end.",
-        ),
-        (
-            "opponent_rp",
-            "Resolution points lodged against the opposition at the end.",
-        ),
-    ])
-}
-
-/// Build a scored sequence from scenario values.
-pub fn scored_from(values: &ParamMap) -> Result<Scored, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let (pc, opp) = sequence::sides(&args)?;
-    let tactics = |side: &str| -> Result<Tactics, ParamError> {
-        Ok(Tactics {
-            gambit: Policy::parse(&args.choice(&format!("{side}.risky_gambit"))?),
-            defensive: Policy::parse(&args.choice(&format!("{side}.defensive_response"))?),
-        })
-    };
-    Ok(Scored::new(
-        sequence::matchup(pc, opp),
-        tactics("pc")?,
-        tactics("opponent")?,
-    ))
-}
-
-/// The model of a scored sequence.
-pub fn model(scored: Scored, max_rounds: usize) -> Box<dyn Model> {
-    Box::new(SequenceModel::<Scored, 5> {
-        sequence: scored,
-        schema: schema(),
-        max_rounds,
-    })
-}
-
 /// The mechanic `questworlds.scored`.
 pub struct ScoredSequence;
 
-impl Mechanic for ScoredSequence {
-    fn name(&self) -> &'static str {
-        "questworlds.scored"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Scored sequence: contests until one side has 5 resolution points lodged against it."
-    }
+impl Define for ScoredSequence {
+    type Trial = Sequenced<Scored, 5>;
+    const NAME: &'static str = "questworlds.scored";
+    const SUMMARY: &'static str =
+        "Scored sequence: contests until one side has 5 resolution points lodged against it.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        sequence::schema(&[
+            (
+                "pc_rp",
+                "Resolution points lodged against the PC at the end.",
+            ),
+            (
+                "opponent_rp",
+                "Resolution points lodged against the opposition at the end.",
+            ),
+        ])
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        let args = Args::new(&PARAMS, values)?;
-        Ok(model(scored_from(values)?, sequence::max_rounds(&args)?))
+    fn build(&self, args: &Args) -> Result<Sequenced<Scored, 5>, ParamError> {
+        let (pc, opp) = sequence::sides(args)?;
+        let tactics = |side: &str| -> Result<Tactics, ParamError> {
+            Ok(Tactics {
+                gambit: args.choice_of(&format!("{side}.risky_gambit"))?,
+                defensive: args.choice_of(&format!("{side}.defensive_response"))?,
+            })
+        };
+        let scored = Scored::new(
+            sequence::matchup(pc, opp),
+            tactics("pc")?,
+            tactics("opponent")?,
+        );
+        Ok(Sequenced::new(scored, sequence::max_rounds(args)?))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::Rating;
-    use super::super::sequence::testing::{assert_agrees, p_victory, values};
+    use super::super::sequence::testing::{p_victory, values};
     use super::*;
-    use crate::systems::ParamValue;
+    use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::{Mechanic, Model, ParamValue};
     use Tactic::*;
+
+    fn model(sequence: Scored, max_rounds: usize) -> Box<dyn Model> {
+        ScoredSequence.model(Sequenced::new(sequence, max_rounds))
+    }
 
     #[test]
     fn resolution_points_lodged() {
@@ -415,7 +388,7 @@ mod tests {
         let exact = m.exact().unwrap();
         assert_eq!(exact.field(0)[&sequence::DRAW], 1.0);
         assert_eq!(exact.field(1)[&7], 1.0);
-        assert_agrees(99, m.as_ref(), "stalemate");
+        assert_agrees(m.as_ref(), Sample::seed(11).config(99), "stalemate");
     }
 
     #[test]
@@ -451,7 +424,11 @@ mod tests {
                     ("opponent.defensive_response", ParamValue::Str(od.into())),
                 ];
                 let m = ScoredSequence.prepare(&values(&pairs)).unwrap();
-                assert_agrees(n, m.as_ref(), &format!("{pairs:?}"));
+                assert_agrees(
+                    m.as_ref(),
+                    Sample::seed(11).config(n),
+                    &format!("{pairs:?}"),
+                );
                 n += 1;
             }
         }

@@ -16,8 +16,8 @@ use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, Model, ParamError, ParamKind,
-    ParamSpec, Pred, Schema,
+    Args, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
+    Trial,
 };
 
 /// Bounds of the exact solvers. Above `max_states` live states (e.g. a
@@ -88,33 +88,19 @@ pub fn max_rounds(args: &Args) -> Result<usize, ParamError> {
 /// and `opponent.modifier`), never both.
 pub fn sides(args: &Args) -> Result<(Rating, Rating), ParamError> {
     let pc = rating::rating(args, "pc.rating")?.plus(super::modifier(args, "pc.modifier")?);
-    let character = ["opponent.rating", "opponent.modifier"]
-        .into_iter()
-        .find(|k| args.is_set(k));
-    let opp = match character {
-        Some(key) => {
-            for rk in ["resistance.rating", "resistance.level"] {
-                if args.is_set(rk) {
-                    return Err(ParamError::new(
-                        rk,
-                        format!(
-                            "the PC faces either a resistance or a character (`{key}` is set), not both"
-                        ),
-                    ));
-                }
-            }
-            if !args.is_set("opponent.rating") {
-                return Err(ParamError::new(
-                    "opponent.rating",
-                    format!("is required when `{key}` is set"),
-                ));
-            }
-            rating::rating(args, "opponent.rating")?
-                .plus(super::modifier(args, "opponent.modifier")?)
-        }
+    let opp = match super::opponent(args, &["opponent.rating", "opponent.modifier"])? {
+        Some(rating) => rating,
         None => super::resistance(args)?,
     };
     Ok((pc, opp))
+}
+
+/// The key that set the opposition's TN, for errors about it.
+pub fn opposition_key(args: &Args) -> &'static str {
+    ["opponent.rating", "resistance.rating", "resistance.level"]
+        .into_iter()
+        .find(|k| args.is_set(k))
+        .unwrap_or("resistance.base")
 }
 
 /// The round contest between the two sides (the opposition is a
@@ -154,46 +140,35 @@ pub fn schema(tallies: &[(&'static str, &'static str)]) -> Schema {
             FieldKind::Category(WINNERS.to_vec()),
             "Who won the sequence (a draw when both sides fall at once, or at `max_rounds`).",
         ),
-        FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
-        FieldSpec::new(
+        FieldSpec::int("rounds", "Rounds played."),
+        FieldSpec::int(
             "degree",
-            FieldKind::Int,
             "Final degree of victory or defeat, 0..=4, from the sequence's table.",
         ),
     ];
     for (name, doc) in tallies {
-        fields.push(FieldSpec::new(*name, FieldKind::Int, doc));
+        fields.push(FieldSpec::int(*name, doc));
     }
     let mut metrics = vec![
-        MetricSpec::new(
+        MetricSpec::prob(
             "p_victory",
-            MetricKind::Prob {
-                field: 0,
-                pred: Pred::Eq(PC),
-            },
+            0,
+            Pred::Eq(PC),
             "Probability the PC wins the sequence.",
         ),
-        MetricSpec::new(
+        MetricSpec::prob(
             "p_defeat",
-            MetricKind::Prob {
-                field: 0,
-                pred: Pred::Eq(OPPONENT),
-            },
+            0,
+            Pred::Eq(OPPONENT),
             "Probability the opposition wins the sequence.",
         ),
-        MetricSpec::new(
+        MetricSpec::prob(
             "p_draw",
-            MetricKind::Prob {
-                field: 0,
-                pred: Pred::Eq(DRAW),
-            },
+            0,
+            Pred::Eq(DRAW),
             "Probability of a draw: both sides fall at once, or the sequence reaches `max_rounds`.",
         ),
-        MetricSpec::new(
-            "mean_rounds",
-            MetricKind::Mean { field: 1 },
-            "Mean number of rounds.",
-        ),
+        MetricSpec::mean("mean_rounds", 1, "Mean number of rounds."),
     ];
     const DEGREE_NAMES: [&str; 5] = [
         "p_degree_0",
@@ -203,12 +178,10 @@ pub fn schema(tallies: &[(&'static str, &'static str)]) -> Schema {
         "p_degree_4",
     ];
     for (d, name) in DEGREE_NAMES.into_iter().enumerate() {
-        metrics.push(MetricSpec::new(
+        metrics.push(MetricSpec::prob(
             name,
-            MetricKind::Prob {
-                field: 2,
-                pred: Pred::Eq(d as i64),
-            },
+            2,
+            Pred::Eq(d as i64),
             "Probability the final degree (either winner) is this.",
         ));
     }
@@ -265,15 +238,22 @@ impl<Q: Sequence> Rounds for Capped<'_, Q> {
     }
 }
 
-/// A sequence with `N` outcome fields as a [`Model`].
-pub struct SequenceModel<Q: Sequence, const N: usize> {
+/// A sequence with `N` outcome fields, cut at `max_rounds`: the trial of
+/// every sequence mechanic.
+pub struct Sequenced<Q: Sequence, const N: usize> {
     pub sequence: Q,
-    pub schema: Schema,
     /// Rounds before a stalemate.
     pub max_rounds: usize,
 }
 
-impl<Q: Sequence, const N: usize> SequenceModel<Q, N> {
+impl<Q: Sequence, const N: usize> Sequenced<Q, N> {
+    pub fn new(sequence: Q, max_rounds: usize) -> Self {
+        Sequenced {
+            sequence,
+            max_rounds,
+        }
+    }
+
     fn capped(&self) -> Capped<'_, Q> {
         Capped {
             sequence: &self.sequence,
@@ -289,11 +269,7 @@ impl<Q: Sequence, const N: usize> SequenceModel<Q, N> {
     }
 }
 
-impl<Q: Sequence, const N: usize> Model for SequenceModel<Q, N> {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl<Q: Sequence, const N: usize> Trial for Sequenced<Q, N> {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
@@ -303,11 +279,10 @@ impl<Q: Sequence, const N: usize> Model for SequenceModel<Q, N> {
     }
 }
 
-/// Test helpers shared by the sequences' tests.
+/// Test helpers shared by the sequences' tests (the agreement check
+/// itself is [`crate::systems::testing`]).
 #[cfg(test)]
 pub mod testing {
-    use crate::sim::{Plan, simulate};
-    use crate::stats::{estimate, exact_value, z_score};
     use crate::systems::{Model, ParamMap, ParamValue};
 
     pub fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
@@ -318,27 +293,6 @@ pub mod testing {
     pub fn p_victory(model: &dyn Model) -> f64 {
         let m = model.exact().expect("solvable");
         m.field(0).get(&0).copied().unwrap_or(0.0)
-    }
-
-    /// Every metric of `model` by 10^6 trials against its exact value.
-    pub fn assert_agrees(id: usize, model: &dyn Model, what: &str) {
-        let plan = Plan {
-            seed: 11,
-            trials: 1_000_000,
-            precision: None,
-        };
-        let tally = simulate(&[(id, model)], &plan, &()).remove(0);
-        let exact = model.exact().expect("solvable");
-        for spec in &model.schema().metrics {
-            let (x, e) = (exact_value(spec, &exact), estimate(spec, &tally));
-            let z = z_score(&x, &e);
-            // A point mass solved in floating point keeps a spread of
-            // ~1e-15, which makes z meaningless when both sides agree.
-            let same = (x.value - e.value).abs() < 1e-9;
-            assert!(z.abs() < 5.0 || same, "{} z = {z} for {what}", spec.name);
-        }
-        let mass: f64 = exact.field(0).values().sum();
-        assert!((mass - 1.0).abs() < 1e-9, "{what}: mass {mass}");
     }
 }
 

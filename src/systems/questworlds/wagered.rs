@@ -8,20 +8,15 @@
 
 use super::Exchange;
 use super::sequence::{
-    self, DRAW, OPPONENT, PC, SIDE_PARAMS, Sequence, SequenceModel, essential, round_table,
+    self, DRAW, OPPONENT, PC, SIDE_PARAMS, Sequence, Sequenced, essential, round_table,
 };
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
 use crate::dist::{After, Rounds};
-use crate::systems::{
-    Args, Lit, Mechanic, Model, ParamError, ParamKind, ParamMap, ParamSpec, Schema,
-};
+use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// The wager when none is declared (§5.3.1.2).
 pub const DEFAULT_WAGER: i64 = 3;
-
-/// Desperation stake policies.
-pub const DESPERATION: &[&str] = &["keep", "never", "when-behind"];
 
 /// How the PC stakes when its wager is more than the AP it has left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +29,12 @@ pub enum Desperation {
     /// When behind on AP, stake the whole starting AP.
     WhenBehind,
 }
+
+crate::choice!(Desperation {
+    Keep = "keep",
+    Never = "never",
+    WhenBehind = "when-behind",
+});
 
 /// Who leads an exchange.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -217,102 +218,76 @@ static PARAMS: [ParamSpec; 11] = [
     },
     ParamSpec {
         path: "pc.desperation_stake",
-        kind: ParamKind::Choice(DESPERATION),
+        kind: ParamKind::Choice(Desperation::NAMES),
         default: Lit::Str("keep"),
         doc: "\"keep\": the PC keeps its wager even above the AP it has left (a desperation stake); \"never\": it stakes at most what it has; \"when-behind\": with fewer AP than the GM it stakes its whole starting AP.",
     },
 ];
 
-fn schema() -> Schema {
-    sequence::schema(&[
-        ("pc_ap", "The PC's advantage points at the end."),
-        (
-            "opponent_ap",
-            "The opposition's advantage points at the end.",
-        ),
-    ])
-}
-
-/// Build a wagered sequence from scenario values.
-pub fn wagered_from(values: &ParamMap) -> Result<Wagered, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let (pc, opp) = sequence::sides(&args)?;
-    for (key, r) in [("pc.rating", pc), ("opponent.rating", opp)] {
-        if r.tn() < 1 {
-            return Err(ParamError::new(
-                key,
-                format!(
-                    "with its modifier the TN is {}; starting AP are the TN and must be ≥ 1",
-                    r.tn()
-                ),
-            ));
-        }
-    }
-    let pc_wager = args.int("pc.wager")?;
-    if pc_wager > pc.tn() {
-        return Err(ParamError::new(
-            "pc.wager",
-            format!("{pc_wager} is more than the PC's starting AP ({})", pc.tn()),
-        ));
-    }
-    let desperation = match args.choice("pc.desperation_stake")?.as_str() {
-        "never" => Desperation::Never,
-        "when-behind" => Desperation::WhenBehind,
-        _ => Desperation::Keep,
-    };
-    Ok(Wagered::new(
-        sequence::matchup(pc, opp),
-        pc_wager,
-        args.int("opponent.wager")?,
-        desperation,
-    ))
-}
-
-/// The model of a wagered sequence.
-pub fn model(wagered: Wagered, max_rounds: usize) -> Box<dyn Model> {
-    Box::new(SequenceModel::<Wagered, 5> {
-        sequence: wagered,
-        schema: schema(),
-        max_rounds,
-    })
-}
-
 /// The mechanic `questworlds.wagered`.
 pub struct WageredSequence;
 
-impl Mechanic for WageredSequence {
-    fn name(&self) -> &'static str {
-        "questworlds.wagered"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Wagered sequence: pairs of exchanges staking advantage points until one side has none."
-    }
+impl Define for WageredSequence {
+    type Trial = Sequenced<Wagered, 5>;
+    const NAME: &'static str = "questworlds.wagered";
+    const SUMMARY: &'static str =
+        "Wagered sequence: pairs of exchanges staking advantage points until one side has none.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        sequence::schema(&[
+            ("pc_ap", "The PC's advantage points at the end."),
+            (
+                "opponent_ap",
+                "The opposition's advantage points at the end.",
+            ),
+        ])
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        let args = Args::new(&PARAMS, values)?;
-        Ok(model(wagered_from(values)?, sequence::max_rounds(&args)?))
+    fn build(&self, args: &Args) -> Result<Sequenced<Wagered, 5>, ParamError> {
+        let (pc, opp) = sequence::sides(args)?;
+        for (key, r) in [("pc.rating", pc), (sequence::opposition_key(args), opp)] {
+            if r.tn() < 1 {
+                return Err(ParamError::new(
+                    key,
+                    format!(
+                        "with its modifier the TN is {}; starting AP are the TN and must be ≥ 1",
+                        r.tn()
+                    ),
+                ));
+            }
+        }
+        let pc_wager = args.int("pc.wager")?;
+        if pc_wager > pc.tn() {
+            return Err(ParamError::new(
+                "pc.wager",
+                format!("{pc_wager} is more than the PC's starting AP ({})", pc.tn()),
+            ));
+        }
+        let wagered = Wagered::new(
+            sequence::matchup(pc, opp),
+            pc_wager,
+            args.int("opponent.wager")?,
+            args.choice_of("pc.desperation_stake")?,
+        );
+        Ok(Sequenced::new(wagered, sequence::max_rounds(args)?))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::Rating;
-    use super::super::sequence::testing::{assert_agrees, values};
+    use super::super::sequence::testing::values;
     use super::*;
-    use crate::systems::ParamValue;
+    use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::{Mechanic, Model, ParamValue};
+
+    fn model(sequence: Wagered, max_rounds: usize) -> Box<dyn Model> {
+        WageredSequence.model(Sequenced::new(sequence, max_rounds))
+    }
 
     fn ex(verdict: Verdict, degree: i64, victor_big: bool) -> Exchange {
         Exchange {
@@ -401,14 +376,22 @@ mod tests {
     #[test]
     fn wagers_are_checked_against_starting_ap() {
         use ParamValue::*;
-        let err = wagered_from(&values(&[("pc.rating", Int(5)), ("pc.wager", Int(6))]))
+        let err = WageredSequence
+            .trial(&values(&[("pc.rating", Int(5)), ("pc.wager", Int(6))]))
             .err()
             .unwrap();
         assert_eq!(err.key, "pc.wager");
-        let err = wagered_from(&values(&[("pc.rating", Int(5)), ("pc.modifier", Int(-5))]))
+        let err = WageredSequence
+            .trial(&values(&[("pc.rating", Int(5)), ("pc.modifier", Int(-5))]))
             .err()
             .unwrap();
         assert_eq!(err.key, "pc.rating");
+        // A resistance below 1 is named by the key that set it.
+        let err = WageredSequence
+            .trial(&values(&[("resistance.level", Str("simple".into()))]))
+            .err()
+            .unwrap();
+        assert_eq!(err.key, "resistance.level");
     }
 
     #[test]
@@ -469,7 +452,11 @@ mod tests {
                     ),
                 ];
                 let m = WageredSequence.prepare(&values(&pairs)).unwrap();
-                assert_agrees(200 + n, m.as_ref(), &format!("{pairs:?}"));
+                assert_agrees(
+                    m.as_ref(),
+                    Sample::seed(11).config(200 + n),
+                    &format!("{pairs:?}"),
+                );
                 n += 1;
             }
         }

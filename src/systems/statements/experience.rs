@@ -5,13 +5,12 @@
 //! its traits and resources with three weighted rolls: one success or more
 //! improves a trait or resource, three improve an attribute.
 
-use super::roll::{self, FACTORS_EXPECT, Roll, Rolls};
+use super::roll::{self, Roll, Rolls};
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 2] = [
@@ -23,10 +22,7 @@ static PARAMS: [ParamSpec; 2] = [
     },
     ParamSpec {
         path: "traits",
-        kind: ParamKind::Custom {
-            expects: FACTORS_EXPECT,
-            check: roll::check_factors,
-        },
+        kind: roll::FACTORS,
         default: Lit::Int(10),
         doc: "The character's traits and resources (their degrees, summed): the opposing side.",
     },
@@ -50,73 +46,13 @@ pub fn test_roll(failures: u64, traits: u64) -> Roll {
     Roll::new(failures, traits)
 }
 
-fn exact(roll: &Roll) -> Marginals {
-    let mut m = Marginals::new(3);
-    for (s, p) in roll
-        .success_probabilities(Rolls::Three)
-        .into_iter()
-        .enumerate()
-    {
-        m.add_outcome(&outcome(s as u32), p);
-    }
-    m
+/// The experience test of one character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExperienceTest {
+    pub roll: Roll,
 }
 
-fn schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "successes",
-                FieldKind::Int,
-                "Successes on the experience test, 0..=3.",
-            ),
-            FieldSpec::new(
-                "improve",
-                FieldKind::Bool,
-                "One success or more: +1 to a trait or resource.",
-            ),
-            FieldSpec::new(
-                "attribute",
-                FieldKind::Bool,
-                "Three successes: +1 to an attribute.",
-            ),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_improve",
-                MetricKind::Prob {
-                    field: 1,
-                    pred: Pred::Eq(1),
-                },
-                "Probability of improving a trait or resource.",
-            ),
-            MetricSpec::new(
-                "p_attribute",
-                MetricKind::Prob {
-                    field: 2,
-                    pred: Pred::Eq(1),
-                },
-                "Probability of improving an attribute.",
-            ),
-            MetricSpec::new(
-                "mean_successes",
-                MetricKind::Mean { field: 0 },
-                "Mean successes.",
-            ),
-        ],
-    }
-}
-
-struct ExperienceModel {
-    roll: Roll,
-    schema: Schema,
-}
-
-impl Model for ExperienceModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for ExperienceTest {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let r = self.roll;
         tally.record_keyed(
@@ -128,54 +64,71 @@ impl Model for ExperienceModel {
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(exact(&self.roll))
+        let mut m = Marginals::new(3);
+        for (s, p) in self
+            .roll
+            .success_probabilities(Rolls::Three)
+            .into_iter()
+            .enumerate()
+        {
+            m.add_outcome(&outcome(s as u32), p);
+        }
+        Some(m)
     }
 }
 
 /// The mechanic `statements.experience`.
 pub struct Experience;
 
-impl Mechanic for Experience {
-    fn name(&self) -> &'static str {
-        "statements.experience"
-    }
-
-    fn summary(&self) -> &'static str {
-        "The experience test: the scene's failures against the character's traits and resources, three rolls."
-    }
+impl Define for Experience {
+    type Trial = ExperienceTest;
+    const NAME: &'static str = "statements.experience";
+    const SUMMARY: &'static str = "The experience test: the scene's failures against the character's traits and resources, three rolls.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        Schema {
+            fields: vec![
+                FieldSpec::int("successes", "Successes on the experience test, 0..=3."),
+                FieldSpec::bool("improve", "One success or more: +1 to a trait or resource."),
+                FieldSpec::bool("attribute", "Three successes: +1 to an attribute."),
+            ],
+            metrics: vec![
+                MetricSpec::prob(
+                    "p_improve",
+                    1,
+                    Pred::Eq(1),
+                    "Probability of improving a trait or resource.",
+                ),
+                MetricSpec::prob(
+                    "p_attribute",
+                    2,
+                    Pred::Eq(1),
+                    "Probability of improving an attribute.",
+                ),
+                MetricSpec::mean("mean_successes", 0, "Mean successes."),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        let args = Args::new(&PARAMS, values)?;
+    fn build(&self, args: &Args) -> Result<ExperienceTest, ParamError> {
         let failures = args.int("failures")? as u64;
-        let traits = args
-            .value("traits")
-            .map(|v| roll::factor_sum(&v))
-            .unwrap_or(0);
-        Ok(Box::new(ExperienceModel {
+        let traits = args.parsed("traits", roll::factors_of)?;
+        Ok(ExperienceTest {
             roll: test_roll(failures, traits),
-            schema: schema(),
-        }))
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Plan, simulate};
-    use crate::stats::{estimate, exact_value, z_score};
     use crate::systems::ParamValue::{self, *};
+    use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::{Mechanic, Model, ParamMap};
 
     fn prepare(pairs: &[(&str, ParamValue)]) -> Box<dyn Model> {
         let mut m = ParamMap::new();
@@ -258,21 +211,8 @@ mod tests {
             .enumerate()
         {
             let m = prepare(&[("failures", Int(failures)), ("traits", Int(traits))]);
-            let plan = Plan {
-                seed: 4,
-                trials: 1_000_000,
-                precision: None,
-            };
-            let tally = simulate(&[(i, m.as_ref())], &plan, &()).remove(0);
-            let exact = m.exact().unwrap();
-            for spec in &m.schema().metrics {
-                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(
-                    z.abs() < 5.0,
-                    "{failures} vs {traits}: {} z = {z}",
-                    spec.name
-                );
-            }
+            let what = format!("{failures} vs {traits}");
+            assert_agrees(m.as_ref(), Sample::seed(4).config(i), &what);
         }
     }
 }

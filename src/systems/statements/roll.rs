@@ -6,7 +6,7 @@
 //! rolls, so they can be compared with enumeration bit for bit.
 
 use crate::dice::DiceRng;
-use crate::systems::ParamValue;
+use crate::systems::{ParamKind, ParamValue};
 
 /// Most successes (or failures) one statement can get.
 pub const MAX_ROLLS: u32 = 3;
@@ -20,10 +20,16 @@ const MAX_FACTORS: usize = 20;
 pub const FACTORS_EXPECT: &str =
     "a non-negative integer or a list of them (summed), e.g. 7 or [4, 3]";
 
-/// Check a factor value: an integer 0..=1000 or a list of up to 20 such.
-pub fn check_factors(v: &ParamValue) -> Result<(), String> {
+/// The kind of a factor parameter.
+pub const FACTORS: ParamKind = ParamKind::Custom {
+    expects: FACTORS_EXPECT,
+};
+
+/// The sum of a factor value: an integer 0..=1000, or a list of up to 20
+/// such.
+pub fn factors_of(v: &ParamValue) -> Result<u64, String> {
     let one = |x: &ParamValue| match x {
-        ParamValue::Int(i) if (0..=MAX_FACTOR).contains(i) => Ok(()),
+        ParamValue::Int(i) if (0..=MAX_FACTOR).contains(i) => Ok(*i as u64),
         ParamValue::Int(i) => Err(format!("factor {i} is out of range 0..={MAX_FACTOR}")),
         other => Err(format!(
             "a factor must be an integer, not {}",
@@ -35,17 +41,21 @@ pub fn check_factors(v: &ParamValue) -> Result<(), String> {
             "{} factors is more than {MAX_FACTORS}",
             items.len()
         )),
-        ParamValue::List(items) => items.iter().try_for_each(one),
+        ParamValue::List(items) => items.iter().map(one).sum(),
         other => one(other),
     }
 }
 
-/// The sum of a factor value that [`check_factors`] accepted.
-pub fn factor_sum(v: &ParamValue) -> u64 {
-    match v {
-        ParamValue::Int(i) => *i as u64,
-        ParamValue::List(items) => items.iter().map(factor_sum).sum(),
-        _ => 0,
+/// Summed factors inside a table (a scene's statements).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(try_from = "ParamValue")]
+pub struct Factors(pub u64);
+
+impl TryFrom<ParamValue> for Factors {
+    type Error = String;
+
+    fn try_from(v: ParamValue) -> Result<Factors, String> {
+        factors_of(&v).map(Factors)
     }
 }
 
@@ -58,19 +68,10 @@ pub enum Rolls {
     UntilFailure,
 }
 
-/// The names of [`Rolls`] as scenarios write them.
-pub const ROLLS_NAMES: &[&str] = &["three", "until-failure"];
-
-impl Rolls {
-    /// Parse a name from [`ROLLS_NAMES`].
-    pub fn from_name(name: &str) -> Rolls {
-        if name == "until-failure" {
-            Rolls::UntilFailure
-        } else {
-            Rolls::Three
-        }
-    }
-}
+crate::choice!(Rolls {
+    Three = "three",
+    UntilFailure = "until-failure",
+});
 
 /// One weighted roll: succeed on 1..=`favour` of a d`sides`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,14 +170,16 @@ mod tests {
     #[test]
     fn worked_example_is_a_d16_succeeding_on_seven() {
         // Will 4 + Charismatic 3 against Acuity 5 + Shrewd 4.
-        let favour = factor_sum(&ParamValue::List(vec![
+        let favour = factors_of(&ParamValue::List(vec![
             ParamValue::Int(4),
             ParamValue::Int(3),
-        ]));
-        let opposing = factor_sum(&ParamValue::List(vec![
+        ]))
+        .unwrap();
+        let opposing = factors_of(&ParamValue::List(vec![
             ParamValue::Int(5),
             ParamValue::Int(4),
-        ]));
+        ]))
+        .unwrap();
         let roll = Roll::new(favour, opposing);
         assert_eq!((roll.favour, roll.sides), (7, 16));
         // P(success) per roll = 7/16: exactly the faces 1..=7 succeed.
@@ -220,20 +223,15 @@ mod tests {
     #[test]
     fn factors_are_checked_and_summed() {
         use ParamValue::*;
-        assert!(check_factors(&Int(7)).is_ok());
-        assert!(check_factors(&List(vec![Int(4), Int(3)])).is_ok());
-        assert_eq!(factor_sum(&List(vec![Int(4), Int(3), Int(0)])), 7);
+        assert_eq!(factors_of(&Int(7)), Ok(7));
+        assert_eq!(factors_of(&List(vec![Int(4), Int(3), Int(0)])), Ok(7));
+        assert!(factors_of(&Int(-1)).unwrap_err().contains("out of range"));
         assert!(
-            check_factors(&Int(-1))
-                .unwrap_err()
-                .contains("out of range")
-        );
-        assert!(
-            check_factors(&List(vec![Int(1), Str("x".into())]))
+            factors_of(&List(vec![Int(1), Str("x".into())]))
                 .unwrap_err()
                 .contains("must be an integer")
         );
-        assert!(check_factors(&Bool(true)).is_err());
+        assert!(factors_of(&Bool(true)).is_err());
     }
 
     #[test]

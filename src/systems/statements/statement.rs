@@ -1,44 +1,53 @@
 //! `statements.statement`: one statement's three weighted rolls, its
 //! successes, failures and weight (RULES.md §5.1–5.2).
 
-use super::roll::{self, FACTORS_EXPECT, ROLLS_NAMES, Roll, Rolls};
+use super::roll::{self, Roll, Rolls};
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue,
+    Pred, Schema, Trial,
 };
 
 /// Difficulty modifiers run from 2 (very easy) to 12 (nearly impossible);
 /// 0 means none.
-pub fn check_difficulty(v: &ParamValue) -> Result<(), String> {
+pub fn difficulty_of(v: &ParamValue) -> Result<u64, String> {
     match v {
-        ParamValue::Int(0) | ParamValue::Int(2..=12) => Ok(()),
+        ParamValue::Int(i @ (0 | 2..=12)) => Ok(*i as u64),
         ParamValue::Int(i) => Err(format!("{i} is not a difficulty modifier")),
         other => Err(format!("{} is the wrong type", other.type_name())),
     }
 }
 
-/// What [`check_difficulty`] accepts.
+/// What [`difficulty_of`] accepts.
 pub const DIFFICULTY_EXPECT: &str = "0 (none) or an integer 2..=12 (very easy … nearly impossible)";
+
+/// A difficulty modifier inside a table (a scene's statements).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(try_from = "ParamValue")]
+pub struct Difficulty(pub u64);
+
+impl TryFrom<ParamValue> for Difficulty {
+    type Error = String;
+
+    fn try_from(v: ParamValue) -> Result<Difficulty, String> {
+        difficulty_of(&v)
+            .map(Difficulty)
+            .map_err(|why| format!("{why}; allowed: {DIFFICULTY_EXPECT}"))
+    }
+}
 
 static PARAMS: [ParamSpec; 7] = [
     ParamSpec {
         path: "favouring",
-        kind: ParamKind::Custom {
-            expects: FACTORS_EXPECT,
-            check: roll::check_factors,
-        },
+        kind: roll::FACTORS,
         default: Lit::Int(7),
         doc: "Traits, attributes and resources supporting the statement, summed (the text's Will 4 + Charismatic 3 = 7).",
     },
     ParamSpec {
         path: "opposing",
-        kind: ParamKind::Custom {
-            expects: FACTORS_EXPECT,
-            check: roll::check_factors,
-        },
+        kind: roll::FACTORS,
         default: Lit::Int(9),
         doc: "Factors opposing the statement, summed (the text's Acuity 5 + Shrewd 4 = 9).",
     },
@@ -46,7 +55,6 @@ static PARAMS: [ParamSpec; 7] = [
         path: "difficulty",
         kind: ParamKind::Custom {
             expects: DIFFICULTY_EXPECT,
-            check: check_difficulty,
         },
         default: Lit::Int(0),
         doc: "Difficulty modifier added to the opposing sum.",
@@ -65,7 +73,7 @@ static PARAMS: [ParamSpec; 7] = [
     },
     ParamSpec {
         path: "variant.rolls",
-        kind: ParamKind::Choice(ROLLS_NAMES),
+        kind: ParamKind::Choice(Rolls::NAMES),
         default: Lit::Str("three"),
         doc: "\"three\": always three rolls; \"until-failure\": roll until the first failure or the third success.",
     },
@@ -130,84 +138,9 @@ impl Resolution {
     }
 }
 
-/// Build the statement a set of scenario values describes.
-pub fn resolution_from(values: &ParamMap) -> Result<Resolution, ParamError> {
-    let args = Args::new(&PARAMS, values)?;
-    let factors = |key: &str| args.value(key).map(|v| roll::factor_sum(&v)).unwrap_or(0);
-    let favouring = factors("favouring");
-    let opposing = factors("opposing") + args.int("difficulty")? as u64;
-    let luck = args.int("luck")? as u64;
-    if favouring + luck + opposing == 0 {
-        return Err(ParamError::new(
-            "favouring",
-            "favouring, luck, opposing and difficulty are all 0, so there is no die to roll (d0); give at least one a value",
-        ));
-    }
-    let weight_luck = args.bool("variant.weight_luck")?;
-    Ok(Resolution {
-        roll: Roll::new(favouring + luck, opposing),
-        rolls: Rolls::from_name(&args.choice("variant.rolls")?),
-        support: args.int("support")?,
-        weight_per_success: favouring + if weight_luck { luck } else { 0 },
-    })
-}
-
-fn schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "successes",
-                FieldKind::Int,
-                "Successes, after support, 0..=3.",
-            ),
-            FieldSpec::new("failures", FieldKind::Int, "3 − successes."),
-            FieldSpec::new(
-                "weight",
-                FieldKind::Int,
-                "Successes × favouring sum, the luck bid included (excluded under variant.weight_luck = false).",
-            ),
-            FieldSpec::new(
-                "true",
-                FieldKind::Bool,
-                "Weight above 0: the statement can come true.",
-            ),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_true",
-                MetricKind::Prob {
-                    field: 3,
-                    pred: Pred::Eq(1),
-                },
-                "Probability the statement has weight.",
-            ),
-            MetricSpec::new(
-                "mean_successes",
-                MetricKind::Mean { field: 0 },
-                "Mean successes.",
-            ),
-            MetricSpec::new("mean_weight", MetricKind::Mean { field: 2 }, "Mean weight."),
-            MetricSpec::new(
-                "mean_failures",
-                MetricKind::Mean { field: 1 },
-                "Mean failures.",
-            ),
-        ],
-    }
-}
-
-struct StatementModel {
-    resolution: Resolution,
-    schema: Schema,
-}
-
-impl Model for StatementModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Resolution {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let r = self.resolution;
+        let r = *self;
         // The successes rolled decide every field: count them only.
         tally.record_keyed(
             rng,
@@ -218,47 +151,73 @@ impl Model for StatementModel {
     }
 
     fn exact(&self) -> Option<Marginals> {
-        Some(self.resolution.exact())
+        Some(Resolution::exact(self))
     }
 }
 
 /// The mechanic `statements.statement`.
 pub struct Statement;
 
-impl Mechanic for Statement {
-    fn name(&self) -> &'static str {
-        "statements.statement"
-    }
-
-    fn summary(&self) -> &'static str {
-        "One statement: three rolls of a d(F+O), success on F or less; weight = successes × favouring."
-    }
+impl Define for Statement {
+    type Trial = Resolution;
+    const NAME: &'static str = "statements.statement";
+    const SUMMARY: &'static str = "One statement: three rolls of a d(F+O), success on F or less; weight = successes × favouring.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        Schema {
+            fields: vec![
+                FieldSpec::int("successes", "Successes, after support, 0..=3."),
+                FieldSpec::int("failures", "3 − successes."),
+                FieldSpec::int(
+                    "weight",
+                    "Successes × favouring sum, the luck bid included (excluded under variant.weight_luck = false).",
+                ),
+                FieldSpec::bool("true", "Weight above 0: the statement can come true."),
+            ],
+            metrics: vec![
+                MetricSpec::prob(
+                    "p_true",
+                    3,
+                    Pred::Eq(1),
+                    "Probability the statement has weight.",
+                ),
+                MetricSpec::mean("mean_successes", 0, "Mean successes."),
+                MetricSpec::mean("mean_weight", 2, "Mean weight."),
+                MetricSpec::mean("mean_failures", 1, "Mean failures."),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(Box::new(StatementModel {
-            resolution: resolution_from(values)?,
-            schema: schema(),
-        }))
+    fn build(&self, args: &Args) -> Result<Resolution, ParamError> {
+        let favouring = args.parsed("favouring", roll::factors_of)?;
+        let opposing = args.parsed("opposing", roll::factors_of)?
+            + args.parsed("difficulty", difficulty_of)?;
+        let luck = args.int("luck")? as u64;
+        if favouring + luck + opposing == 0 {
+            return Err(ParamError::new(
+                "favouring",
+                "favouring, luck, opposing and difficulty are all 0, so there is no die to roll (d0); give at least one a value",
+            ));
+        }
+        let weight_luck = args.bool("variant.weight_luck")?;
+        Ok(Resolution {
+            roll: Roll::new(favouring + luck, opposing),
+            rolls: args.choice_of("variant.rolls")?,
+            support: args.int("support")?,
+            weight_per_success: favouring + if weight_luck { luck } else { 0 },
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Plan, simulate};
-    use crate::stats::{estimate, exact_value, z_score};
+    use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::{Mechanic, ParamMap};
     use ParamValue::*;
 
     fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
@@ -267,11 +226,12 @@ mod tests {
 
     #[test]
     fn text_example_two_successes_weigh_fourteen() {
-        let r = resolution_from(&values(&[
-            ("favouring", List(vec![Int(4), Int(3)])),
-            ("opposing", List(vec![Int(5), Int(4)])),
-        ]))
-        .unwrap();
+        let r = Statement
+            .trial(&values(&[
+                ("favouring", List(vec![Int(4), Int(3)])),
+                ("opposing", List(vec![Int(5), Int(4)])),
+            ]))
+            .unwrap();
         assert_eq!(
             r.roll,
             Roll {
@@ -294,7 +254,7 @@ mod tests {
             ("opposing", Int(4)),
             ("luck", Int(2)),
         ];
-        let r = resolution_from(&values(&base)).unwrap();
+        let r = Statement.trial(&values(&base)).unwrap();
         assert_eq!(
             r.roll,
             Roll {
@@ -304,25 +264,30 @@ mod tests {
         );
         assert_eq!(r.outcome(3)[2], 15);
         // "Luck can be used by itself": three successes on luck 3 weigh 9.
-        let r = resolution_from(&values(&[("favouring", Int(0)), ("luck", Int(3))])).unwrap();
+        let r = Statement
+            .trial(&values(&[("favouring", Int(0)), ("luck", Int(3))]))
+            .unwrap();
         assert_eq!(r.outcome(3), [3, 0, 9, 1]);
         assert!(r.exact().field(3)[&1] > 0.0);
         // variant.weight_luck = false: the old reading, luck only rolls.
         let mut without = base.to_vec();
         without.push(("variant.weight_luck", Bool(false)));
-        assert_eq!(resolution_from(&values(&without)).unwrap().outcome(3)[2], 9);
-        let r = resolution_from(&values(&[
-            ("favouring", Int(0)),
-            ("luck", Int(3)),
-            ("variant.weight_luck", Bool(false)),
-        ]))
-        .unwrap();
+        assert_eq!(Statement.trial(&values(&without)).unwrap().outcome(3)[2], 9);
+        let r = Statement
+            .trial(&values(&[
+                ("favouring", Int(0)),
+                ("luck", Int(3)),
+                ("variant.weight_luck", Bool(false)),
+            ]))
+            .unwrap();
         assert_eq!(r.outcome(3), [3, 0, 0, 0]);
     }
 
     #[test]
     fn difficulty_and_errors() {
-        let r = resolution_from(&values(&[("difficulty", Int(12))])).unwrap();
+        let r = Statement
+            .trial(&values(&[("difficulty", Int(12))]))
+            .unwrap();
         assert_eq!(
             r.roll,
             Roll {
@@ -330,15 +295,19 @@ mod tests {
                 sides: 28
             }
         );
-        let err = resolution_from(&values(&[("difficulty", Int(1))])).unwrap_err();
+        let err = Statement
+            .trial(&values(&[("difficulty", Int(1))]))
+            .unwrap_err();
         assert_eq!(err.key, "difficulty");
         assert!(err.message.contains("2..=12"), "{err}");
-        let err =
-            resolution_from(&values(&[("opposing", List(vec![Int(2), Int(-3)]))])).unwrap_err();
+        let err = Statement
+            .trial(&values(&[("opposing", List(vec![Int(2), Int(-3)]))]))
+            .unwrap_err();
         assert_eq!(err.key, "opposing");
         assert!(err.message.contains("-3"), "{err}");
-        let err =
-            resolution_from(&values(&[("favouring", Int(0)), ("opposing", Int(0))])).unwrap_err();
+        let err = Statement
+            .trial(&values(&[("favouring", Int(0)), ("opposing", Int(0))]))
+            .unwrap_err();
         assert!(err.message.contains("d0"), "{err}");
     }
 
@@ -376,14 +345,15 @@ mod tests {
                     2 => (0, -1, "until-failure"),
                     _ => (2, 0, "until-failure"),
                 };
-                let r = resolution_from(&values(&[
-                    ("favouring", Int(f as i64)),
-                    ("opposing", Int(o as i64)),
-                    ("luck", Int(luck as i64)),
-                    ("support", Int(support)),
-                    ("variant.rolls", Str(rolls.into())),
-                ]))
-                .unwrap();
+                let r = Statement
+                    .trial(&values(&[
+                        ("favouring", Int(f as i64)),
+                        ("opposing", Int(o as i64)),
+                        ("luck", Int(luck as i64)),
+                        ("support", Int(support)),
+                        ("variant.rolls", Str(rolls.into())),
+                    ]))
+                    .unwrap();
                 assert_eq!(
                     r.outcome_counts(),
                     enumerate(f, luck, o, support, r.rolls),
@@ -403,21 +373,12 @@ mod tests {
                     ("difficulty", Int(if k % 3 == 0 { 0 } else { 2 + k % 11 })),
                     ("luck", Int(k % 6)),
                     ("support", Int(k % 3 - 1)),
-                    ("variant.rolls", Str(ROLLS_NAMES[(k % 2) as usize].into())),
+                    ("variant.rolls", Str(Rolls::NAMES[(k % 2) as usize].into())),
                     ("variant.weight_luck", Bool(k % 4 == 1)),
                 ]))
                 .unwrap();
-            let plan = Plan {
-                seed: 6,
-                trials: 1_000_000,
-                precision: None,
-            };
-            let tally = simulate(&[(k as usize, m.as_ref())], &plan, &()).remove(0);
-            let exact = m.exact().unwrap();
-            for spec in &m.schema().metrics {
-                let z = z_score(&exact_value(spec, &exact), &estimate(spec, &tally));
-                assert!(z.abs() < 5.0, "config {k}: {} z = {z}", spec.name);
-            }
+            let sample = Sample::seed(6).config(k as usize);
+            assert_agrees(m.as_ref(), sample, &format!("config {k}"));
         }
     }
 }

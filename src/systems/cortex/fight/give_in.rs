@@ -149,11 +149,6 @@ pub fn parse(v: &ParamValue) -> Result<GiveIn, String> {
     policy::parse::<GiveInRule>(v)
 }
 
-/// `check` for the parameter kind.
-pub fn check(v: &ParamValue) -> Result<(), String> {
-    parse(v).map(|_| ())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

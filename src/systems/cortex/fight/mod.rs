@@ -20,7 +20,7 @@
 
 mod give_in;
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;
 
 pub use give_in::{GiveIn, Price, View, When};
 
@@ -31,12 +31,42 @@ use super::{
 };
 use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
-use crate::systems::{Args, Lit, ParamError, ParamKind, ParamSpec, ParamValue};
+use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec};
 
 /// Ratings a complication or trauma may have, 0 for none.
 const RATINGS: [u32; 6] = [0, 4, 6, 8, 10, 12];
-/// Labels of the trauma ratings a side may bring into the fight.
-const TRAUMA_NAMES: &[&str] = &["none", "d4", "d6", "d8", "d10", "d12"];
+
+crate::choice! {
+    /// Each action of the fight (`kind`).
+    pub enum Kind {
+        /// The opposition sets the stakes, the actor must beat them.
+        Basic = "basic",
+        /// The sides raise the stakes in turn until one fails.
+        Contested = "contested",
+    }
+}
+
+crate::choice! {
+    /// Trauma a side brings into the fight.
+    pub enum Trauma {
+        None = "none",
+        D4 = "d4",
+        D6 = "d6",
+        D8 = "d8",
+        D10 = "d10",
+        D12 = "d12",
+    }
+}
+
+impl Trauma {
+    /// The rating, 0 for none.
+    fn rating(self) -> u32 {
+        RATINGS[Trauma::NAMES
+            .iter()
+            .position(|n| *n == self.name())
+            .expect("a listed name")]
+    }
+}
 /// A price of giving in: a complication of this size.
 pub const GIVE_IN_RATING: u32 = 6;
 
@@ -50,19 +80,19 @@ static PARAMS: [ParamSpec; 12] = [
     TIE,
     ParamSpec {
         path: "kind",
-        kind: ParamKind::Choice(&["basic", "contested"]),
+        kind: ParamKind::Choice(Kind::NAMES),
         default: Lit::Str("basic"),
         doc: "Each action of the fight: a basic action (the opposition sets the stakes, the actor must beat them) or a contested action (the opposition sets the stakes, then the sides raise them in turn until one fails).",
     },
     ParamSpec {
         path: "actor.trauma",
-        kind: ParamKind::Choice(TRAUMA_NAMES),
+        kind: ParamKind::Choice(Trauma::NAMES),
         default: Lit::Str("none"),
         doc: "Trauma the actor brings into the fight; more trauma on a d12 trauma is death.",
     },
     ParamSpec {
         path: "opposition.trauma",
-        kind: ParamKind::Choice(TRAUMA_NAMES),
+        kind: ParamKind::Choice(Trauma::NAMES),
         default: Lit::Str("none"),
         doc: "Trauma the opposition brings into the fight.",
     },
@@ -70,7 +100,6 @@ static PARAMS: [ParamSpec; 12] = [
         path: "policy.give_in",
         kind: ParamKind::Custom {
             expects: "a list of rule tables { give_in = \"complication\" | \"plot-point\", when = { stakes_at_least = n, out_of_reach_by_more_than = n, complication_at_least = n } }, or { name = \"…\", rules = [ … ] }",
-            check: give_in::check,
         },
         default: Lit::Absent,
         doc: "When the actor gives in, before it rolls, and at which price (free before its first roll). Unset: never.",
@@ -99,13 +128,6 @@ pub const FIELDS: usize = 9;
 pub const WINNERS: [&str; 3] = ["actor", "opposition", "none"];
 /// Labels of `dead`.
 pub const DEAD_LABELS: [&str; 3] = ["none", "opposition", "actor"];
-
-/// Each action of the fight.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Basic,
-    Contested,
-}
 
 /// A complication (or trauma) of rating `r` on one of `cur` (0: none):
 /// the new rating, or `None` when it steps past d12 (RULES.md §2.5: "If
@@ -241,28 +263,16 @@ impl Fight {
 
     /// Read the scenario's parameters.
     pub fn from_args(args: &Args) -> Result<Fight, ParamError> {
-        let kind = match args.choice("kind")?.as_str() {
-            "contested" => Kind::Contested,
-            _ => Kind::Basic,
-        };
         let mut f = Fight::new(
             &Sides::from_args(args)?,
-            kind,
+            args.choice_of("kind")?,
             rating_tie(args)?,
             tie_deals(args)?,
         );
-        let trauma = |path: &str| -> Result<u32, ParamError> {
-            let name = args.choice(path)?;
-            let i = TRAUMA_NAMES.iter().position(|n| *n == name).unwrap_or(0);
-            Ok(RATINGS[i])
-        };
-        f.actor_trauma = trauma("actor.trauma")?;
-        f.opposition_trauma = trauma("opposition.trauma")?;
+        f.actor_trauma = args.choice_of::<Trauma>("actor.trauma")?.rating();
+        f.opposition_trauma = args.choice_of::<Trauma>("opposition.trauma")?.rating();
         f.max_actions = args.int("max_actions")? as u32;
-        f.give_in = match args.value("policy.give_in") {
-            None => None,
-            Some(v) => Some(give_in_arg(&v)?),
-        };
+        f.give_in = args.parsed_if_set("policy.give_in", give_in::parse)?;
         Ok(f)
     }
 
@@ -353,11 +363,6 @@ impl Fight {
         };
         After::Round(s)
     }
-}
-
-/// Parse the give-in policy value.
-fn give_in_arg(v: &ParamValue) -> Result<GiveIn, ParamError> {
-    give_in::parse(v).map_err(|e| ParamError::new("policy.give_in", e))
 }
 
 /// The roll laws the solver needs, by complication die index.

@@ -2,19 +2,17 @@
 //! through the one `after` both solver and sampler use; the exact chain
 //! against Monte Carlo on 20 configs.
 
-use super::declare::model;
 use super::*;
 use crate::dist::{After, Rounds};
-use crate::sim::{Plan, Tally, simulate};
-use crate::stats::{estimate, exact_value, z_score};
-use crate::systems::{Model, ParamMap, ParamValue};
+use crate::systems::testing::{Sample, assert_agrees};
+use crate::systems::{Define, ParamMap, ParamValue};
 
 fn fight(values: &[(&str, ParamValue)]) -> Fight {
     let mut map = ParamMap::new();
     for (k, v) in values {
         map.set(k.to_string(), v.clone());
     }
-    Fight::from_values(&map).unwrap()
+    FightAction.trial(&map).unwrap()
 }
 
 fn s(x: &str) -> ParamValue {
@@ -148,52 +146,6 @@ fn a_fight_over_in_one_action_is_a_first_win_by_five() {
     );
 }
 
-/// Monte Carlo of `model` agrees with its exact answer: every metric
-/// within 5 standard errors, every value of every field within 5 standard
-/// errors of its count plus 3 counts (rare values). The largest metric |z|.
-pub(crate) fn agrees(model: &dyn Model, seed: u64, trials: u64, what: &str) -> f64 {
-    let plan = Plan {
-        seed,
-        trials,
-        precision: None,
-    };
-    let tally: Tally = simulate(&[(0, model)], &plan, &()).remove(0);
-    let exact = model.exact().expect("the fight is small");
-    let mut worst: f64 = 0.0;
-    for spec in &model.schema().metrics {
-        let (x, e) = (exact_value(spec, &exact), estimate(spec, &tally));
-        // A constant field the chain leaves 1e-13 short of mass 1 is
-        // solver rounding, not disagreement.
-        if (x.value - e.value).abs() < 1e-9 {
-            continue;
-        }
-        let z = z_score(&x, &e);
-        assert!(z.abs() < 5.0, "{what}: {} z = {z}", spec.name);
-        worst = worst.max(z.abs());
-    }
-    let n = trials as f64;
-    for f in 0..exact.len() {
-        let mass: f64 = exact.field(f).values().sum();
-        assert!((mass - 1.0).abs() < 1e-9, "{what}: field {f} mass {mass}");
-        let seen: std::collections::BTreeMap<i64, u64> = tally.field(f).iter().collect();
-        for v in exact.field(f).keys().chain(seen.keys()) {
-            let p = exact.field(f).get(v).copied().unwrap_or(0.0);
-            let k = *seen.get(v).unwrap_or(&0) as f64;
-            let bound = if p > 0.0 {
-                5.0 * (n * p * (1.0 - p)).max(0.0).sqrt() + 3.0
-            } else {
-                0.0
-            };
-            assert!(
-                (k - n * p).abs() <= bound + 1e-9 * n,
-                "{what}: field {f} value {v}: seen {k}, expected {}",
-                n * p
-            );
-        }
-    }
-    worst
-}
-
 fn give_in(rules: &[(&str, &str, i64)]) -> ParamValue {
     ParamValue::List(
         rules
@@ -306,12 +258,8 @@ fn monte_carlo_agrees_with_exact_on_20_configs() {
         let values: Vec<(&str, ParamValue)> =
             c.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
         let what = format!("config {i}: {c:?}");
-        let z = agrees(
-            model(fight(&values)).as_ref(),
-            900 + i as u64,
-            1_000_000,
-            &what,
-        );
+        let sample = Sample::seed(900 + i as u64);
+        let z = assert_agrees(FightAction.model(fight(&values)).as_ref(), sample, &what);
         worst = worst.max(z);
     }
     eprintln!("cortex.fight: worst metric |z| over 20 configs = {worst:.2}");

@@ -113,11 +113,6 @@ pub fn parse(v: &ParamValue) -> Result<BuyTime, String> {
     policy::parse::<BuyRule>(v)
 }
 
-/// `check` for the parameter kind.
-pub fn check(v: &ParamValue) -> Result<(), String> {
-    parse(v).map(|_| ())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,29 +34,33 @@ use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue,
+    Pred, Schema, Trial,
 };
 
 /// The most steps a timed action may have.
 pub const MAX_STEPS: usize = 20;
 
-fn check_steps(v: &ParamValue) -> Result<(), String> {
+/// The steps of a timed action as a scenario gives them.
+enum Steps {
+    /// This many steps against the opposition.
+    Count(usize),
+    /// One step against each of these pools.
+    Pools(Vec<Pool>),
+}
+
+fn steps_of(v: &ParamValue) -> Result<Steps, String> {
     match v {
-        ParamValue::Int(n) if (1..=MAX_STEPS as i64).contains(n) => Ok(()),
+        ParamValue::Int(n) if (1..=MAX_STEPS as i64).contains(n) => Ok(Steps::Count(*n as usize)),
         ParamValue::Int(n) => Err(format!("{n} is out of range")),
-        ParamValue::List(items) if (1..=MAX_STEPS).contains(&items.len()) => {
-            for item in items {
-                match item {
-                    ParamValue::Str(s) => {
-                        s.parse::<Pool>()
-                            .map_err(|e| format!("step \"{s}\": {e}"))?;
-                    }
-                    other => return Err(format!("a step is {}, not a pool", other.type_name())),
-                }
-            }
-            Ok(())
-        }
+        ParamValue::List(items) if (1..=MAX_STEPS).contains(&items.len()) => items
+            .iter()
+            .map(|item| match item {
+                ParamValue::Str(s) => s.parse::<Pool>().map_err(|e| format!("step \"{s}\": {e}")),
+                other => Err(format!("a step is {}, not a pool", other.type_name())),
+            })
+            .collect::<Result<_, _>>()
+            .map(Steps::Pools),
         ParamValue::List(items) => Err(format!("{} steps is out of range", items.len())),
         other => Err(format!("{} is the wrong type", other.type_name())),
     }
@@ -64,10 +68,6 @@ fn check_steps(v: &ParamValue) -> Result<(), String> {
 
 /// The most helpers a timed action may have.
 pub const MAX_HELPERS: usize = 8;
-
-fn check_helpers(v: &ParamValue) -> Result<(), String> {
-    helper_pools(v).map(|_| ())
-}
 
 /// The helpers' pools from the `helpers` value.
 fn helper_pools(v: &ParamValue) -> Result<Vec<Pool>, String> {
@@ -86,10 +86,7 @@ fn helper_pools(v: &ParamValue) -> Result<Vec<Pool>, String> {
                 )),
             })
             .collect(),
-        ParamValue::List(items) => Err(format!(
-            "{} helpers is out of range; allowed: 0..={MAX_HELPERS}",
-            items.len()
-        )),
+        ParamValue::List(items) => Err(format!("{} helpers is out of range", items.len())),
         other => Err(format!("{} is the wrong type", other.type_name())),
     }
 }
@@ -104,7 +101,6 @@ static PARAMS: [ParamSpec; 10] = [
         path: "steps",
         kind: ParamKind::Custom {
             expects: "a number of steps 1..=20 (each against the opposition), or a list of 1..=20 opposition pools such as [\"2d6\", \"d8 d6\"]",
-            check: check_steps,
         },
         default: Lit::Int(3),
         doc: "The steps of the action: how many basic actions against the opposition, or each step's opposing pool.",
@@ -117,7 +113,7 @@ static PARAMS: [ParamSpec; 10] = [
     },
     ParamSpec {
         path: "variant.failure",
-        kind: ParamKind::Choice(&["move-on", "repeat"]),
+        kind: ParamKind::Choice(AfterFailure::NAMES),
         default: Lit::Str("move-on"),
         doc: "After a failed step: move on to the next (default) or repeat it.",
     },
@@ -125,7 +121,6 @@ static PARAMS: [ParamSpec; 10] = [
         path: "helpers",
         kind: ParamKind::Custom {
             expects: "a list of 0..=8 pools such as [\"d8 d6\", \"d6 d6\"]",
-            check: check_helpers,
         },
         default: Lit::Absent,
         doc: "Helpers who may buy time, tried in this order; a helper that fails helps no more.",
@@ -134,81 +129,27 @@ static PARAMS: [ParamSpec; 10] = [
         path: "policy.buy_time",
         kind: ParamKind::Custom {
             expects: "a list of rule tables { buy_time = true | false, when = { beats_at_most = n, steps_left_at_least = n } }, or { name = \"…\", rules = [ … ] }",
-            check: buy_time::check,
         },
         default: Lit::Absent,
         doc: "When a helper tries to buy time between two steps. Unset: never.",
     },
 ];
 
+crate::choice! {
+    /// What follows a failed step (`variant.failure`).
+    pub enum AfterFailure {
+        /// The next step (the text).
+        MoveOn = "move-on",
+        /// The same step again.
+        Repeat = "repeat",
+    }
+}
+
 const FIELDS: usize = 6;
 const BEATS_BOUGHT: usize = 4;
 const COMPLICATION: usize = 5;
 /// The index of a failure among [`Timed::moves`].
 const FAILURE: usize = 2;
-
-fn schema() -> Schema {
-    Schema {
-        fields: vec![
-            FieldSpec::new(
-                "completed",
-                FieldKind::Bool,
-                "Every step was passed before the time ran out.",
-            ),
-            FieldSpec::new(
-                "beats_left",
-                FieldKind::Int,
-                "Beats on the clock at the end (0 or less when out of time).",
-            ),
-            FieldSpec::new("rolls", FieldKind::Int, "Basic actions rolled."),
-            FieldSpec::new(
-                "clean",
-                FieldKind::Bool,
-                "Completed with at least one beat left (no choice between getaway and objective).",
-            ),
-            FieldSpec::new(
-                "beats_bought",
-                FieldKind::Int,
-                "Beats the helpers gave back by buying time.",
-            ),
-            FieldSpec::new(
-                "complication",
-                FieldKind::Bool,
-                "Out of time deals the actor a complication (its rating is not modelled).",
-            ),
-        ],
-        metrics: vec![
-            MetricSpec::new(
-                "p_completed",
-                MetricKind::Prob {
-                    field: 0,
-                    pred: Pred::Eq(1),
-                },
-                "Probability every step is done in time.",
-            ),
-            MetricSpec::new(
-                "p_clean",
-                MetricKind::Prob {
-                    field: 3,
-                    pred: Pred::Eq(1),
-                },
-                "Probability of finishing with time left.",
-            ),
-            MetricSpec::new(
-                "mean_rolls",
-                MetricKind::Mean { field: 2 },
-                "Mean number of rolls.",
-            ),
-            MetricSpec::new(
-                "mean_beats_bought",
-                MetricKind::Mean {
-                    field: BEATS_BOUGHT,
-                },
-                "Mean beats bought back by helpers.",
-            ),
-        ],
-    }
-}
 
 /// One step: a basic action against its own opposition.
 #[derive(Clone, Debug, PartialEq)]
@@ -287,40 +228,6 @@ impl Timed {
             .collect();
         self.buy_time = policy;
         self
-    }
-
-    pub fn from_values(values: &ParamMap) -> Result<Timed, ParamError> {
-        let args = Args::new(&PARAMS, values)?;
-        let sides = Sides::from_args(&args)?;
-        let oppositions = match args.value("steps") {
-            Some(ParamValue::List(items)) => items
-                .iter()
-                .map(|v| match v {
-                    ParamValue::Str(s) => s
-                        .parse::<Pool>()
-                        .map_err(|e| ParamError::new("steps", format!("step \"{s}\": {e}"))),
-                    other => Err(ParamError::new("steps", format!("{other} is not a pool"))),
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-            _ => vec![sides.opposition.clone(); args.int("steps")? as usize],
-        };
-        let helpers = match args.value("helpers") {
-            Some(v) => helper_pools(&v).map_err(|e| ParamError::new("helpers", e))?,
-            None => Vec::new(),
-        };
-        let policy = match args.value("policy.buy_time") {
-            Some(v) => {
-                Some(buy_time::parse(&v).map_err(|e| ParamError::new("policy.buy_time", e))?)
-            }
-            None => None,
-        };
-        Ok(Timed::new(
-            &sides,
-            &oppositions,
-            args.int("beats")?,
-            args.choice("variant.failure")? == "repeat",
-        )
-        .with_helpers(&helpers, policy))
     }
 
     /// Whether a helper tries to buy time before step `next` (a step was
@@ -530,57 +437,96 @@ impl Rounds for TimedRounds<'_> {
     }
 }
 
-/// The mechanic `cortex.timed`.
-pub struct TimedAction;
-
-pub fn model(timed: Timed) -> Box<dyn Model> {
-    Box::new(TimedModel {
-        timed,
-        schema: schema(),
-    })
-}
-
-struct TimedModel {
-    timed: Timed,
-    schema: Schema,
-}
-
-impl Model for TimedModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Timed {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.timed.sample(rng));
+        tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
-        self.timed.exact()
+        Timed::exact(self)
     }
 }
 
-impl Mechanic for TimedAction {
-    fn name(&self) -> &'static str {
-        "cortex.timed"
-    }
+/// The mechanic `cortex.timed`.
+pub struct TimedAction;
 
-    fn summary(&self) -> &'static str {
-        "A timed action: basic-action steps against a clock of beats; extraordinary successes cost no time, failures an extra beat."
-    }
+impl Define for TimedAction {
+    type Trial = Timed;
+    const NAME: &'static str = "cortex.timed";
+    const SUMMARY: &'static str = "A timed action: basic-action steps against a clock of beats; extraordinary successes cost no time, failures an extra beat.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
     fn schema(&self) -> Schema {
-        schema()
+        Schema {
+            fields: vec![
+                FieldSpec::bool(
+                    "completed",
+                    "Every step was passed before the time ran out.",
+                ),
+                FieldSpec::int(
+                    "beats_left",
+                    "Beats on the clock at the end (0 or less when out of time).",
+                ),
+                FieldSpec::int("rolls", "Basic actions rolled."),
+                FieldSpec::bool(
+                    "clean",
+                    "Completed with at least one beat left (no choice between getaway and objective).",
+                ),
+                FieldSpec::int(
+                    "beats_bought",
+                    "Beats the helpers gave back by buying time.",
+                ),
+                FieldSpec::bool(
+                    "complication",
+                    "Out of time deals the actor a complication (its rating is not modelled).",
+                ),
+            ],
+            metrics: vec![
+                MetricSpec::prob(
+                    "p_completed",
+                    0,
+                    Pred::Eq(1),
+                    "Probability every step is done in time.",
+                ),
+                MetricSpec::prob(
+                    "p_clean",
+                    3,
+                    Pred::Eq(1),
+                    "Probability of finishing with time left.",
+                ),
+                MetricSpec::mean("mean_rolls", 2, "Mean number of rolls."),
+                MetricSpec::mean(
+                    "mean_beats_bought",
+                    BEATS_BOUGHT,
+                    "Mean beats bought back by helpers.",
+                ),
+            ],
+        }
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(model(Timed::from_values(values)?))
+    fn build(&self, args: &Args) -> Result<Timed, ParamError> {
+        let sides = Sides::from_args(args)?;
+        let oppositions = match args.parsed("steps", steps_of)? {
+            Steps::Count(n) => vec![sides.opposition.clone(); n],
+            Steps::Pools(pools) => pools,
+        };
+        Ok(Timed::new(
+            &sides,
+            &oppositions,
+            args.int("beats")?,
+            match args.choice_of("variant.failure")? {
+                AfterFailure::MoveOn => false,
+                AfterFailure::Repeat => true,
+            },
+        )
+        .with_helpers(
+            &args
+                .parsed_if_set("helpers", helper_pools)?
+                .unwrap_or_default(),
+            args.parsed_if_set("policy.buy_time", buy_time::parse)?,
+        ))
     }
 }

@@ -6,7 +6,8 @@ use proptest::prelude::*;
 
 use super::buy_time::{self, BuyTime};
 use super::*;
-use crate::systems::cortex::fight::tests::agrees;
+use crate::systems::Define;
+use crate::systems::testing::{Sample, assert_agrees};
 
 fn pool(s: &str) -> Pool {
     s.parse().unwrap()
@@ -143,7 +144,8 @@ fn monte_carlo_agrees_with_exact_when_buying_time() {
         let t = Timed::new(&sides(a, o), &vec![pool(o); steps], beats, repeat)
             .with_helpers(&helpers, Some(at_most(n)));
         let what = format!("timed config {i}");
-        worst = worst.max(agrees(model(t).as_ref(), 1400 + i as u64, 1_000_000, &what));
+        let sample = Sample::seed(1400 + i as u64);
+        worst = worst.max(assert_agrees(TimedAction.model(t).as_ref(), sample, &what));
     }
     eprintln!("cortex.timed with helpers: worst metric |z| = {worst:.2}");
 }

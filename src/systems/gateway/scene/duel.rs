@@ -10,13 +10,13 @@ use super::entity::{
     AID_NAMES, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params, entity,
     policy_at,
 };
-use super::rules::{POLICY_EXPECTS, Policy, check_policy, shorthand_policy, toml_form};
+use super::rules::{POLICY_EXPECTS, Policy, shorthand_policy, toml_form};
 use super::state::{Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, Outcome, Start, f_edge, f_essence};
 use super::{Pick, TIE_NAMES, pick, project, tie_from};
 use crate::dice::DiceRng;
 use crate::dist::{Marginals, play};
 use crate::sim::Tally;
-use crate::systems::gateway::challenge::{RELEVANCE, TRAIT_NAMES};
+use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{
     Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
     ParamKind, ParamMap, ParamSpec, Pred, Schema,
@@ -54,8 +54,16 @@ macro_rules! shorthand_params {
 const A_SHORT: [ParamSpec; 3] = shorthand_params!("a.");
 const B_SHORT: [ParamSpec; 3] = shorthand_params!("b.");
 
-/// Who holds the initiative in round 1.
-const INITIATIVE: &[&str] = &["a", "b", "random"];
+// Who holds the initiative in round 1.
+crate::choice! {
+    enum FirstHolder {
+        A = "a",
+        B = "b",
+        Random = "random",
+    }
+}
+
+const INITIATIVE: &[&str] = <FirstHolder as crate::systems::Choice>::NAMES;
 
 const SCENE: [ParamSpec; 5] = [
     ParamSpec {
@@ -142,10 +150,10 @@ fn side_policy(args: &Args, side: &str) -> Result<Policy, ParamError> {
 pub fn drama_from(args: &Args) -> Result<Drama, ParamError> {
     let a = entity(args, "a.", "a", side_policy(args, "a")?)?;
     let b = entity(args, "b.", "b", side_policy(args, "b")?)?;
-    let start = match args.choice("initiative")?.as_str() {
-        "a" => Start::Holder(1),
-        "b" => Start::Holder(KEY),
-        _ => Start::Coin,
+    let start = match args.choice_of("initiative")? {
+        FirstHolder::A => Start::Holder(1),
+        FirstHolder::B => Start::Holder(KEY),
+        FirstHolder::Random => Start::Coin,
     };
     Ok(Drama {
         entities: vec![b, a],

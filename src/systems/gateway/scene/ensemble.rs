@@ -10,7 +10,7 @@ use super::entity::{
     AID_NAMES, Entity, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params,
     entity, policy_at, table_entries,
 };
-use super::rules::{POLICY_EXPECTS, check_policy, shorthand_policy};
+use super::rules::{POLICY_EXPECTS, shorthand_policy};
 use super::state::{
     Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, KEY_CLIMAX, MAX_PCS, Outcome, PCS_CLIMAX, Start,
     f_edge,
@@ -19,7 +19,7 @@ use super::{Pick, TIE_NAMES, pick, project, tie_from};
 use crate::dice::DiceRng;
 use crate::dist::{Marginals, play};
 use crate::sim::Tally;
-use crate::systems::gateway::challenge::{RELEVANCE, TRAIT_NAMES};
+use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{
     Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
     ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
@@ -37,7 +37,6 @@ const PC_EXTRA: [ParamSpec; 2] = [
         path: "name",
         kind: ParamKind::Custom {
             expects: "a name of letters, digits, `_` or `-`",
-            check: check_name,
         },
         default: Lit::Absent,
         doc: "The PC's name in field names (default pc1, pc2, …).",
@@ -56,14 +55,21 @@ static PC_PARAMS: [ParamSpec; 13] = concat_params(&[&KEY_PARAMS, &PC_EXTRA]);
 const PCS_EXPECTS: &str = "a list of 1..=6 PC tables { name, start_edge, trait, background, background_relevance, specialisation, equipment, essence, essence_policy, passengers, aid, initiative_order, policy } (every key optional)";
 const KEY_EXPECTS: &str = "a table { trait, background, background_relevance, specialisation, equipment, essence, essence_policy, passengers, aid, initiative_order, policy } (every key optional)";
 
-const INITIATIVE: &[&str] = &["key", "pcs"];
+// Who holds the initiative in round 1.
+crate::choice! {
+    enum FirstHolder {
+        Key = "key",
+        Pcs = "pcs",
+    }
+}
+
+const INITIATIVE: &[&str] = <FirstHolder as crate::systems::Choice>::NAMES;
 
 static PARAMS: [ParamSpec; 6] = [
     ParamSpec {
         path: "pcs",
         kind: ParamKind::Custom {
             expects: PCS_EXPECTS,
-            check: check_pcs,
         },
         default: Lit::Absent,
         doc: "The PCs, each on its own tension line to K (required).",
@@ -72,7 +78,6 @@ static PARAMS: [ParamSpec; 6] = [
         path: "key",
         kind: ParamKind::Custom {
             expects: KEY_EXPECTS,
-            check: check_key,
         },
         default: Lit::Absent,
         doc: "The key entity K (default: a full trait, no background, the default policy).",
@@ -142,8 +147,11 @@ fn entity_table(
     let is_pc = specs.iter().any(|s| s.path == "start_edge");
     let (name, edge) = if is_pc {
         let name = match args.value("name") {
-            Some(ParamValue::Str(s)) => s,
-            _ => default_name.to_string(),
+            Some(v) => {
+                check_name(&v).map_err(|e| format!("{what}: `name`: {e}"))?;
+                v.to_string()
+            }
+            None => default_name.to_string(),
         };
         (name, args.int("start_edge").map_err(say)?)
     } else {
@@ -180,14 +188,6 @@ fn parse_pcs(v: &ParamValue) -> Result<Vec<(Entity, i64)>, String> {
         pcs.push(pc);
     }
     Ok(pcs)
-}
-
-fn check_pcs(v: &ParamValue) -> Result<(), String> {
-    parse_pcs(v).map(|_| ())
-}
-
-fn check_key(v: &ParamValue) -> Result<(), String> {
-    entity_table(v, &KEY_PARAMS, "the key entity", "key").map(|_| ())
 }
 
 /// The scene a set of scenario values describes.
@@ -229,9 +229,9 @@ pub fn drama_from(args: &Args) -> Result<Drama, ParamError> {
         ladder: args.int("ladder")?,
         start_edges,
         round_cap: args.int("round_cap")? as u32,
-        start: match args.choice("initiative")?.as_str() {
-            "pcs" => Start::Holder(1),
-            _ => Start::Holder(KEY),
+        start: match args.choice_of("initiative")? {
+            FirstHolder::Pcs => Start::Holder(1),
+            FirstHolder::Key => Start::Holder(KEY),
         },
         tie: tie_from(args)?,
     })

@@ -20,9 +20,31 @@ pub enum Spend {
     Always,
 }
 
-pub(super) const SPEND_NAMES: &[&str] = &["never", "climax", "always"];
-pub(super) const AID_NAMES: &[&str] = &["always", "never"];
-pub(super) const ORDER_NAMES: &[&str] = &["first", "last"];
+crate::choice!(Spend {
+    Never = "never",
+    Climax = "climax",
+    Always = "always"
+});
+
+crate::choice! {
+    /// Whether passengers Aid Another.
+    pub enum Aid {
+        Always = "always",
+        Never = "never",
+    }
+}
+
+crate::choice! {
+    /// Holding the initiative, act first or last.
+    pub enum Order {
+        First = "first",
+        Last = "last",
+    }
+}
+
+pub(super) const SPEND_NAMES: &[&str] = <Spend as crate::systems::Choice>::NAMES;
+pub(super) const AID_NAMES: &[&str] = <Aid as crate::systems::Choice>::NAMES;
+pub(super) const ORDER_NAMES: &[&str] = <Order as crate::systems::Choice>::NAMES;
 
 /// The keys of one entity under a prefix (`"a."`, `"b."`, or `""` inside a
 /// `pcs`/`key` table).
@@ -43,7 +65,7 @@ macro_rules! entity_params {
             },
             ParamSpec {
                 path: concat!($p, "background_relevance"),
-                kind: ParamKind::Choice(RELEVANCE),
+                kind: ParamKind::Choice(<Relevance as crate::systems::Choice>::NAMES),
                 default: Lit::Str("full"),
                 doc: "\"full\"; \"partial\": one forced raise when acting, 2 points off when targeted; \"none\".",
             },
@@ -91,7 +113,7 @@ macro_rules! entity_params {
             },
             ParamSpec {
                 path: concat!($p, "policy"),
-                kind: ParamKind::Custom { expects: POLICY_EXPECTS, check: check_policy },
+                kind: ParamKind::Custom { expects: POLICY_EXPECTS },
                 default: Lit::Absent,
                 doc: "The action policy (default: Climax when allowed, Anticlimax when allowed, else Edge).",
             },
@@ -158,11 +180,7 @@ pub fn policy_at(args: &Args, path: &str) -> Result<Option<Policy>, ParamError> 
 pub fn entity(args: &Args, prefix: &str, name: &str, policy: Policy) -> Result<Entity, ParamError> {
     let key = |k: &str| format!("{prefix}{k}");
     let (pool, forced) = character_pool(args, prefix, args.int(&key("trait"))?)?;
-    let spend = match args.choice(&key("essence_policy"))?.as_str() {
-        "never" => Spend::Never,
-        "always" => Spend::Always,
-        _ => Spend::Climax,
-    };
+    let spend: Spend = args.choice_of(&key("essence_policy"))?;
     Ok(Entity {
         name: name.to_string(),
         pool,
@@ -170,8 +188,8 @@ pub fn entity(args: &Args, prefix: &str, name: &str, policy: Policy) -> Result<E
         essence: args.int(&key("essence"))? as u8,
         spend,
         passengers: args.int(&key("passengers"))? as u8,
-        aid: args.choice(&key("aid"))? == "always",
-        first: args.choice(&key("initiative_order"))? == "first",
+        aid: args.choice_of::<Aid>(&key("aid"))? == Aid::Always,
+        first: args.choice_of::<Order>(&key("initiative_order"))? == Order::First,
         policy,
     })
 }

@@ -37,14 +37,16 @@ use crate::systems::{Args, ParamError};
 use state::{F_WINNER, KEY_ESCAPE, Outcome, PCS_ESCAPE};
 
 /// Names of the initiative tie rules.
-const TIE_NAMES: &[&str] = &["raises", "edge"];
+const TIE_NAMES: &[&str] = <Tie as crate::systems::Choice>::NAMES;
+
+crate::choice!(Tie {
+    Raises = "raises",
+    Edge = "edge"
+});
 
 /// The tie rule `initiative_tie` names.
 fn tie_from(args: &Args) -> Result<Tie, ParamError> {
-    Ok(match args.choice("initiative_tie")?.as_str() {
-        "edge" => Tie::Edge,
-        _ => Tie::Raises,
-    })
+    args.choice_of("initiative_tie")
 }
 
 /// One field of a mechanic's outcome, read off the engine's.

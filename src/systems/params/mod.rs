@@ -1,6 +1,12 @@
 //! Parameter values, their declared kinds, and the checked accessor that
 //! mechanics read them through.
 
+mod de;
+mod suggest;
+
+pub use de::{InRange, from_value};
+pub use suggest::suggest;
+
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -99,6 +105,62 @@ impl fmt::Display for Lit {
     }
 }
 
+/// A parameter whose value is one of a fixed set of names, read as an
+/// enum: [`ParamKind::Choice`] lists [`Choice::NAMES`], and
+/// [`Args::choice_of`] parses them, so the names a scenario may write and
+/// the variants a mechanic matches on cannot drift apart. Implement it
+/// with [`choice!`](crate::choice).
+pub trait Choice: Copy + 'static {
+    /// Every name, in the order help and errors list them.
+    const NAMES: &'static [&'static str];
+    /// The variant called `name`, if any.
+    fn parse(name: &str) -> Option<Self>;
+    /// The name of this variant.
+    fn name(self) -> &'static str;
+}
+
+/// Implements [`Choice`]: `choice!(Enum { Variant = "name", … })` for an
+/// existing enum, or `choice! { /// doc
+/// pub enum Enum { /// doc
+/// Variant = "name", … } }` to declare the enum too (Copy, Eq, Debug).
+/// The name of every variant is matched exhaustively, so a variant without
+/// a name does not compile, and the names are the only ones `parse`
+/// accepts.
+#[macro_export]
+macro_rules! choice {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $ty:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $name:literal),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis enum $ty {
+            $($(#[$vmeta])* $variant),+
+        }
+        $crate::choice!($ty { $($variant = $name),+ });
+    };
+    ($ty:ident { $($variant:ident = $name:literal),+ $(,)? }) => {
+        impl $crate::systems::Choice for $ty {
+            const NAMES: &'static [&'static str] = &[$($name),+];
+
+            fn parse(name: &str) -> Option<Self> {
+                $(if name == $name {
+                    return Some($ty::$variant);
+                })+
+                None
+            }
+
+            fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name),+
+                }
+            }
+        }
+    };
+}
+
 /// What values a parameter accepts.
 #[derive(Clone, Copy, Debug)]
 pub enum ParamKind {
@@ -114,12 +176,11 @@ pub enum ParamKind {
         max: i64,
         names: &'static [(&'static str, i64)],
     },
-    /// Anything `check` accepts (a rating in mastery notation, a die code, a
-    /// list of factors…); `expects` says what, in words.
-    Custom {
-        expects: &'static str,
-        check: fn(&ParamValue) -> Result<(), String>,
-    },
+    /// A value the mechanic parses into its own type (a rating in mastery
+    /// notation, a die code, a list of players…); `expects` says what, in
+    /// words. The parse is the check: [`Args::parsed`] reports its errors
+    /// with the key and `expects`, so the value is read once.
+    Custom { expects: &'static str },
 }
 
 impl ParamKind {
@@ -138,7 +199,8 @@ impl ParamKind {
         }
     }
 
-    /// Check a value; the error says what is wrong with it.
+    /// Check a value; the error says what is wrong with it. Custom values
+    /// pass: the mechanic's parse checks them (see [`Args::parsed`]).
     pub fn check(&self, v: &ParamValue) -> Result<(), String> {
         let in_range = |x: i64, min: i64, max: i64| {
             if (min..=max).contains(&x) {
@@ -151,7 +213,7 @@ impl ParamKind {
             (ParamKind::Int { min, max }, ParamValue::Int(x)) => in_range(*x, *min, *max),
             (ParamKind::IntOrName { min, max, .. }, ParamValue::Int(x)) => in_range(*x, *min, *max),
             (ParamKind::Bool, ParamValue::Bool(_)) => Ok(()),
-            (ParamKind::Custom { check, .. }, v) => check(v),
+            (ParamKind::Custom { .. }, _) => Ok(()),
             (ParamKind::Choice(names), ParamValue::Str(s)) => {
                 if names.contains(&s.as_str()) {
                     Ok(())
@@ -256,7 +318,8 @@ pub struct Args<'a> {
 }
 
 impl<'a> Args<'a> {
-    /// Check every explicit value against `specs` (unknown keys included).
+    /// Check every explicit value against `specs` (unknown keys included;
+    /// custom values are checked when the mechanic parses them).
     pub fn new(specs: &'static [ParamSpec], set: &'a ParamMap) -> Result<Self, ParamError> {
         for (path, value) in set.iter() {
             let spec = specs
@@ -319,17 +382,78 @@ impl<'a> Args<'a> {
         }
     }
 
-    /// A name parameter.
-    pub fn choice(&self, path: &str) -> Result<String, ParamError> {
+    /// A custom parameter parsed into the type the mechanic keeps:
+    /// explicit, else the default. `parse` is the check; its error reads
+    /// "`key`: why; allowed: …". A parameter without a default must be set.
+    pub fn parsed<T>(
+        &self,
+        path: &str,
+        parse: impl FnOnce(&ParamValue) -> Result<T, String>,
+    ) -> Result<T, ParamError> {
+        self.parsed_if_set(path, parse)?.ok_or_else(|| {
+            ParamError::new(
+                path,
+                format!("is required; allowed: {}", self.spec(path).kind.allowed()),
+            )
+        })
+    }
+
+    /// A custom parameter with no default, parsed as [`Args::parsed`]
+    /// does, if set.
+    pub fn parsed_if_set<T>(
+        &self,
+        path: &str,
+        parse: impl FnOnce(&ParamValue) -> Result<T, String>,
+    ) -> Result<Option<T>, ParamError> {
+        let spec = self.spec(path);
+        assert!(
+            matches!(spec.kind, ParamKind::Custom { .. }),
+            "`{path}` is not a custom parameter"
+        );
         match self.value(path) {
-            Some(ParamValue::Str(s)) => Ok(s),
+            None => Ok(None),
+            Some(v) => parse(&v).map(Some).map_err(|why| {
+                // A parse that names a place inside the value (a table's
+                // keys) says itself what is allowed there.
+                if why.contains("allowed:") {
+                    ParamError::new(path, why)
+                } else {
+                    ParamError::new(path, format!("{why}; allowed: {}", spec.kind.allowed()))
+                }
+            }),
+        }
+    }
+
+    /// A name parameter, as the enum whose names its kind lists.
+    pub fn choice_of<C: Choice>(&self, path: &str) -> Result<C, ParamError> {
+        let spec = self.spec(path);
+        assert!(
+            matches!(spec.kind, ParamKind::Choice(names) if names == C::NAMES),
+            "`{path}` is not declared with the names of the enum it is read as"
+        );
+        match self.value(path) {
+            Some(ParamValue::Str(s)) => C::parse(&s).ok_or_else(|| {
+                ParamError::new(
+                    path,
+                    format!(
+                        "\"{s}\" is not a known name; allowed: {}",
+                        spec.kind.allowed()
+                    ),
+                )
+            }),
             other => Err(ParamError::new(
                 path,
-                format!(
-                    "expected {}, found {other:?}",
-                    self.spec(path).kind.allowed()
-                ),
+                format!("expected {}, found {other:?}", spec.kind.allowed()),
             )),
+        }
+    }
+
+    /// A name parameter with no default, if set.
+    pub fn choice_if_set<C: Choice>(&self, path: &str) -> Result<Option<C>, ParamError> {
+        if self.value(path).is_some() {
+            self.choice_of(path).map(Some)
+        } else {
+            Ok(None)
         }
     }
 }
@@ -368,24 +492,94 @@ mod tests {
         assert_eq!(Args::new(SPECS, &set).unwrap().int("a.n").unwrap(), 4);
     }
 
+    crate::choice! {
+        enum Pick {
+            One = "one",
+            Two = "two",
+        }
+    }
+
+    static PICKS: [ParamSpec; 2] = [
+        ParamSpec {
+            path: "pick",
+            kind: ParamKind::Choice(Pick::NAMES),
+            default: Lit::Str("one"),
+            doc: "",
+        },
+        ParamSpec {
+            path: "other",
+            kind: ParamKind::Choice(&["one", "three"]),
+            default: Lit::Str("one"),
+            doc: "",
+        },
+    ];
+
     #[test]
-    fn custom_kinds_check_with_their_own_function() {
-        fn even(v: &ParamValue) -> Result<(), String> {
+    fn choices_read_as_their_enum() {
+        assert_eq!(Pick::NAMES, ["one", "two"]);
+        assert_eq!(
+            (Pick::parse("two"), Pick::parse("three")),
+            (Some(Pick::Two), None)
+        );
+        assert_eq!(Pick::Two.name(), "two");
+        let none = ParamMap::new();
+        let args = Args::new(&PICKS, &none).unwrap();
+        assert_eq!(args.choice_of::<Pick>("pick").unwrap(), Pick::One);
+        let mut set = ParamMap::new();
+        set.set("pick", ParamValue::Str("two".into()));
+        let args = Args::new(&PICKS, &set).unwrap();
+        assert_eq!(args.choice_of::<Pick>("pick").unwrap(), Pick::Two);
+        set.set("pick", ParamValue::Str("three".into()));
+        let err = Args::new(&PICKS, &set).err().unwrap();
+        assert!(err.message.contains("one of \"one\", \"two\""), "{err}");
+    }
+
+    #[test]
+    #[should_panic(expected = "not declared with the names")]
+    fn a_choice_read_as_an_enum_with_other_names_is_a_bug() {
+        let none = ParamMap::new();
+        let _ = Args::new(&PICKS, &none).unwrap().choice_of::<Pick>("other");
+    }
+
+    #[test]
+    fn custom_values_are_checked_by_their_parse() {
+        static EVEN: [ParamSpec; 2] = [
+            ParamSpec {
+                path: "n",
+                kind: ParamKind::Custom {
+                    expects: "an even integer",
+                },
+                default: Lit::Int(2),
+                doc: "",
+            },
+            ParamSpec {
+                path: "m",
+                kind: ParamKind::Custom {
+                    expects: "an even integer",
+                },
+                default: Lit::Absent,
+                doc: "",
+            },
+        ];
+        fn even(v: &ParamValue) -> Result<i64, String> {
             match v {
-                ParamValue::Int(i) if i % 2 == 0 => Ok(()),
+                ParamValue::Int(i) if i % 2 == 0 => Ok(*i),
                 other => Err(format!("{other} is not even")),
             }
         }
-        let kind = ParamKind::Custom {
-            expects: "an even integer",
-            check: even,
-        };
-        assert!(kind.check(&ParamValue::Int(4)).is_ok());
-        assert_eq!(
-            kind.check(&ParamValue::Int(3)).unwrap_err(),
-            "3 is not even"
-        );
-        assert_eq!(kind.allowed(), "an even integer");
+        let mut set = ParamMap::new();
+        set.set("m", ParamValue::Int(3));
+        // Args::new leaves custom values to the mechanic's parse.
+        let args = Args::new(&EVEN, &set).unwrap();
+        assert_eq!(args.parsed("n", even).unwrap(), 2);
+        let err = args.parsed_if_set("m", even).unwrap_err();
+        assert_eq!(err.key, "m");
+        assert_eq!(err.message, "3 is not even; allowed: an even integer");
+        let none = ParamMap::new();
+        let args = Args::new(&EVEN, &none).unwrap();
+        assert_eq!(args.parsed_if_set("m", even).unwrap(), None);
+        let err = args.parsed("m", even).unwrap_err();
+        assert!(err.message.starts_with("is required"), "{err}");
     }
 
     #[test]

@@ -1,0 +1,217 @@
+//! `statements.scene`: every player's statements resolved together
+//! (RULES.md §5.3), by Monte Carlo.
+//!
+//! Each player states up to three statements. All are rolled; then for the
+//! first statements, the second, then the third, those with weight are made
+//! true heaviest first (equal weight: higher favouring sum first, then a
+//! fair coin), skipping any that conflicts with a statement already true.
+//! Luck bid on a statement is spent only if it comes true; failures on
+//! statements that reflect a drive earn luck; luck never exceeds 10.
+
+mod spec;
+mod table;
+#[cfg(test)]
+mod tests;
+
+pub use spec::{PlayerSpec, Spec, StatementRef, conflicts_of, players_of};
+pub use table::{Entry, Played, Table};
+
+use super::roll::{Roll, Rolls};
+use crate::systems::{
+    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
+    Pred, Schema,
+};
+use spec::LUCK_CAP;
+
+const PLAYERS_EXPECT: &str = "a list of 1..=8 players, each { name = \"ann\", luck = 0..=10 (optional), statements = [1..=3 statements] }, each statement { favouring = factors, opposing = factors, difficulty = 0 or 2..=12, luck = bid 0..=5, drive = bool, support = -1..=1, supported_by = \"ann.1\", hindered_by = \"bob.1\" } (only favouring is required)";
+const CONFLICTS_EXPECT: &str = "a list of pairs of statements that cannot both be true, e.g. [[\"ann.1\", \"bob.1\"]] (player name, then statement number from 1)";
+
+static PARAMS: [ParamSpec; 5] = [
+    ParamSpec {
+        path: "players",
+        kind: ParamKind::Custom {
+            expects: PLAYERS_EXPECT,
+        },
+        default: Lit::Absent,
+        doc: "The players and their statements, in the order they are resolved within a tier (required).",
+    },
+    ParamSpec {
+        path: "conflicts",
+        kind: ParamKind::Custom {
+            expects: CONFLICTS_EXPECT,
+        },
+        default: Lit::Absent,
+        doc: "Pairs of statements that cannot both come true (none by default).",
+    },
+    ParamSpec {
+        path: "luck",
+        kind: ParamKind::Int {
+            min: 0,
+            max: LUCK_CAP,
+        },
+        default: Lit::Int(0),
+        doc: "Starting luck of every player that does not set its own.",
+    },
+    ParamSpec {
+        path: "variant.rolls",
+        kind: ParamKind::Choice(Rolls::NAMES),
+        default: Lit::Str("three"),
+        doc: "As in statements.statement: \"three\" rolls, or \"until-failure\".",
+    },
+    ParamSpec {
+        path: "variant.weight_luck",
+        kind: ParamKind::Bool,
+        default: Lit::Bool(true),
+        doc: "Whether the luck bid counts in the weight (successes × favouring, luck included): true by default (RULES.md §5.2, corrected 2026-11-22: luck is a favouring factor and can be used by itself); false is the old reading, where luck only helps the roll.",
+    },
+];
+
+/// The mechanic `statements.scene`.
+pub struct Scene;
+
+impl Define for Scene {
+    type Trial = Table;
+    const NAME: &'static str = "statements.scene";
+    const SUMMARY: &'static str = "A scene: every player's statements rolled, then made true tier by tier, heaviest first, skipping conflicts; luck spent and earned.";
+    const EXACT: bool = false;
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        // The real names depend on the players; document the pattern.
+        let field = |name: &str, kind, doc| FieldSpec::new(name, kind, doc);
+        Schema {
+            fields: vec![
+                field(
+                    "<player>.<n>.true",
+                    FieldKind::Bool,
+                    "Statement n of the player came true.",
+                ),
+                field(
+                    "<player>.<n>.successes",
+                    FieldKind::Int,
+                    "Its successes, after support.",
+                ),
+                field(
+                    "<player>.failures",
+                    FieldKind::Int,
+                    "The player's failures over all its statements.",
+                ),
+                field(
+                    "<player>.luck",
+                    FieldKind::Int,
+                    "The player's luck after the scene (at most 10).",
+                ),
+            ],
+            metrics: vec![
+                MetricSpec::prob(
+                    "p_true.<player>.<n>",
+                    0,
+                    Pred::Eq(1),
+                    "Probability each statement comes true (one metric per statement).",
+                ),
+                MetricSpec::mean("mean_failures.<player>", 2, "Mean failures of each player."),
+                MetricSpec::mean(
+                    "mean_luck.<player>",
+                    3,
+                    "Mean luck of each player after the scene.",
+                ),
+            ],
+        }
+    }
+
+    /// Fields and metrics named for this scene's players.
+    fn schema_of(&self, table: &Table) -> Schema {
+        table.schema()
+    }
+
+    /// The scene a set of scenario values describes.
+    fn build(&self, args: &Args) -> Result<Table, ParamError> {
+        let players = args.parsed("players", players_of)?;
+        let default_luck = args.int("luck")?;
+        let weight_luck = args.bool("variant.weight_luck")?;
+        let mut entries = Vec::new();
+        let mut start_luck = Vec::new();
+        for (p, player) in players.iter().enumerate() {
+            let luck = player.luck.map_or(default_luck, |l| l.0);
+            let bids: i64 = player.statements.0.iter().map(|s| s.bid.0).sum();
+            if bids > luck {
+                return Err(ParamError::new(
+                    "players",
+                    format!(
+                        "player {} ({}) bids {bids} luck but starts with {luck}; bids cannot exceed the luck a player has",
+                        p + 1,
+                        player.name.0
+                    ),
+                ));
+            }
+            start_luck.push(luck);
+            for (tier, s) in player.statements.0.iter().enumerate() {
+                let (favouring, bid) = (s.favouring.0, s.bid.0);
+                let opposing = s.opposing.0 + s.difficulty.0;
+                if favouring + opposing + bid as u64 == 0 {
+                    return Err(ParamError::new(
+                        "players",
+                        format!(
+                            "player {}, statement {}: favouring, luck, opposing and difficulty are all 0, so there is no die to roll",
+                            p + 1,
+                            tier + 1
+                        ),
+                    ));
+                }
+                entries.push(Entry {
+                    player: p,
+                    tier,
+                    roll: Roll::new(favouring + bid as u64, opposing),
+                    support: s.support.0,
+                    support_refs: Vec::new(),
+                    weight_per_success: favouring + if weight_luck { bid as u64 } else { 0 },
+                    bid,
+                    drive: s.drive,
+                    conflicts: 0,
+                });
+            }
+        }
+        let slots: Vec<(usize, usize)> = entries.iter().map(|e| (e.player, e.tier)).collect();
+        let find = |r: &StatementRef, key: &str| {
+            slots
+                .iter()
+                .position(|&(p, tier)| players[p].name.0 == r.player && tier + 1 == r.number)
+                .ok_or_else(|| {
+                    ParamError::new(key, format!("\"{r}\" is not a statement of this scene"))
+                })
+        };
+        for (i, &(p, tier)) in slots.iter().enumerate() {
+            for (target, change) in players[p].statements.0[tier].refs() {
+                let j = find(target, "players")?;
+                if slots[j].1 >= tier {
+                    return Err(ParamError::new(
+                        "players",
+                        format!(
+                            "{}.{} is supported or hindered by {target}, which is not an earlier statement (a lower statement number)",
+                            players[p].name.0,
+                            tier + 1,
+                        ),
+                    ));
+                }
+                entries[i].support_refs.push((j, change));
+            }
+        }
+        for [a, b] in args
+            .parsed_if_set("conflicts", conflicts_of)?
+            .unwrap_or_default()
+        {
+            let (i, j) = (find(&a, "conflicts")?, find(&b, "conflicts")?);
+            entries[i].conflicts |= 1 << j;
+            entries[j].conflicts |= 1 << i;
+        }
+        Ok(Table {
+            names: players.into_iter().map(|p| p.name.0).collect(),
+            start_luck,
+            entries,
+            rolls: args.choice_of("variant.rolls")?,
+        })
+    }
+}

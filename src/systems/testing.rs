@@ -1,0 +1,130 @@
+//! The check every mechanic's tests share: Monte Carlo of a model at a
+//! fixed seed agrees with its exact answer, and that answer is a whole
+//! probability law. Public so the integration tests (and the tests of a
+//! mechanic written outside oddsmith) can reach it; it panics with the
+//! config, field and value at fault, as a test wants.
+
+use super::Model;
+use crate::dist::Marginals;
+use crate::sim::{Plan, simulate};
+use crate::stats::{estimate, exact_value, z_score};
+
+/// Agreement within this many standard errors.
+pub const Z_LIMIT: f64 = 5.0;
+
+/// Differences below this are floating-point rounding in a solver (a
+/// chain stopped at a tolerance of 1e-12, a point mass summed from many
+/// paths), which no Monte Carlo run could resolve.
+const SOLVER_ROUNDING: f64 = 1e-9;
+
+/// Counts allowed on top of the 5 standard errors of one value's
+/// frequency: a value expected less than once in the run may still be
+/// seen a few times (a Poisson count, where the normal bound is too
+/// tight), while a value the solver calls impossible must never be seen.
+const RARE_COUNTS: f64 = 3.0;
+
+/// Which Monte Carlo run to compare: a seed, the config id that picks the
+/// random streams (as in a sweep), and the number of trials.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub seed: u64,
+    pub config: usize,
+    pub trials: u64,
+}
+
+impl Sample {
+    /// A million trials at `seed`, on the streams of config 0.
+    pub fn seed(seed: u64) -> Sample {
+        Sample {
+            seed,
+            config: 0,
+            trials: 1_000_000,
+        }
+    }
+
+    /// The same on the streams of config `config`.
+    pub fn config(self, config: usize) -> Sample {
+        Sample { config, ..self }
+    }
+
+    /// The same with `trials` trials.
+    pub fn trials(self, trials: u64) -> Sample {
+        Sample { trials, ..self }
+    }
+}
+
+/// Every field of `exact` has probability mass 1.
+pub fn assert_mass_one(exact: &Marginals, what: &str) {
+    for f in 0..exact.len() {
+        let mass: f64 = exact.field(f).values().sum();
+        assert!(
+            (mass - 1.0).abs() < SOLVER_ROUNDING,
+            "{what}: field {f} has mass {mass}"
+        );
+    }
+}
+
+/// Monte Carlo of `model` agrees with its own exact answer: see
+/// [`assert_agrees_with`]. Returns the largest |z| of a metric.
+pub fn assert_agrees(model: &dyn Model, sample: Sample, what: &str) -> f64 {
+    let exact = model
+        .exact()
+        .unwrap_or_else(|| panic!("{what}: no exact answer to compare with"));
+    assert_agrees_with(model, &exact, sample, what)
+}
+
+/// Monte Carlo of `model` over `sample` agrees with `exact` (its own
+/// solver's answer, or one worked out otherwise): every field of `exact`
+/// has mass 1, every metric of the model's schema is within 5 standard
+/// errors (the spread the exact law predicts), and so is the frequency of
+/// every value of every field. Returns the largest |z| of a metric.
+pub fn assert_agrees_with(model: &dyn Model, exact: &Marginals, sample: Sample, what: &str) -> f64 {
+    let schema = model.schema();
+    assert_eq!(
+        exact.len(),
+        schema.fields.len(),
+        "{what}: the exact answer has the wrong number of fields"
+    );
+    assert_mass_one(exact, what);
+    let plan = Plan {
+        seed: sample.seed,
+        trials: sample.trials,
+        precision: None,
+    };
+    let tally = simulate(&[(sample.config, model)], &plan, &()).remove(0);
+    let mut worst: f64 = 0.0;
+    for spec in &schema.metrics {
+        let (x, e) = (exact_value(spec, exact), estimate(spec, &tally));
+        let z = z_score(&x, &e);
+        let same = (x.value - e.value).abs() < SOLVER_ROUNDING;
+        assert!(
+            z.abs() < Z_LIMIT || same,
+            "{what}: {} is {} exactly, {} by Monte Carlo (z = {z})",
+            spec.name,
+            x.value,
+            e.value
+        );
+        if !same {
+            worst = worst.max(z.abs());
+        }
+    }
+    let n = sample.trials as f64;
+    for (f, field) in schema.fields.iter().enumerate() {
+        let seen: std::collections::BTreeMap<i64, u64> = tally.field(f).iter().collect();
+        for v in exact.field(f).keys().chain(seen.keys()) {
+            let p = exact.field(f).get(v).copied().unwrap_or(0.0);
+            let k = seen.get(v).copied().unwrap_or(0) as f64;
+            let bound = if p > 0.0 {
+                Z_LIMIT * (n * p * (1.0 - p)).max(0.0).sqrt() + RARE_COUNTS
+            } else {
+                0.0
+            };
+            assert!(
+                (k - n * p).abs() <= bound + SOLVER_ROUNDING * n,
+                "{what}: {} = {v} seen {k} times in {n}, {p} exactly",
+                field.name
+            );
+        }
+    }
+    worst
+}

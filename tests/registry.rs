@@ -1,0 +1,194 @@
+//! Every mechanic in the registry, checked alike (as ripgrep's tests loop
+//! over its flags): declarations that hold together, a model at the
+//! defaults, and, where a solver exists, an exact answer of mass 1 that
+//! Monte Carlo agrees with.
+
+use std::collections::BTreeSet;
+
+use oddsmith::systems::testing::{Sample, assert_agrees};
+use oddsmith::systems::{
+    Lit, Mechanic, MetricKind, ParamKind, ParamMap, ParamValue, find, names, registry,
+};
+
+/// The values a mechanic is checked at: its defaults, but for a
+/// parameter with no default that must be set.
+fn example(m: &dyn Mechanic) -> ParamMap {
+    let mut values = ParamMap::new();
+    if m.name() == "gateway.ensemble" {
+        // One PC at every default against the key entity.
+        values.set("pcs", ParamValue::List(vec![ParamValue::Table(vec![])]));
+    }
+    if m.name() == "statements.scene" {
+        let statement = |f: i64| {
+            ParamValue::Table(vec![
+                ("favouring".into(), ParamValue::Int(f)),
+                ("opposing".into(), ParamValue::Int(4)),
+            ])
+        };
+        let player = |name: &str, f: i64| {
+            ParamValue::Table(vec![
+                ("name".into(), ParamValue::Str(name.into())),
+                (
+                    "statements".into(),
+                    ParamValue::List(vec![statement(f), statement(f + 1)]),
+                ),
+            ])
+        };
+        values.set(
+            "players",
+            ParamValue::List(vec![player("ann", 3), player("bob", 5)]),
+        );
+    }
+    values
+}
+
+#[test]
+fn names_are_unique_and_found() {
+    let all = names();
+    assert_eq!(all.len(), 21);
+    assert_eq!(all.iter().collect::<BTreeSet<_>>().len(), all.len());
+    for m in registry() {
+        let (system, mechanic) = m.name().split_once('.').expect("system.mechanic");
+        assert!(!system.is_empty() && !mechanic.is_empty(), "{}", m.name());
+        assert_eq!(find(m.name()).unwrap().name(), m.name());
+        assert!(!m.summary().is_empty(), "{}", m.name());
+    }
+}
+
+#[test]
+fn parameters_are_declared_once_with_defaults_their_kind_accepts() {
+    for m in registry() {
+        let mut seen = BTreeSet::new();
+        for p in m.params() {
+            assert!(seen.insert(p.path), "{}: `{}` twice", m.name(), p.path);
+            assert!(!p.doc.is_empty(), "{}: `{}` has no doc", m.name(), p.path);
+            if let ParamKind::Choice(names) = p.kind {
+                let unique: BTreeSet<_> = names.iter().collect();
+                assert!(!names.is_empty() && unique.len() == names.len());
+            }
+            let default = match p.default {
+                Lit::Int(v) => ParamValue::Int(v),
+                Lit::Bool(v) => ParamValue::Bool(v),
+                Lit::Str(v) => ParamValue::Str(v.into()),
+                Lit::Absent => continue,
+            };
+            assert_eq!(
+                p.kind.check(&default),
+                Ok(()),
+                "{}: the default of `{}`",
+                m.name(),
+                p.path
+            );
+        }
+    }
+}
+
+#[test]
+fn every_mechanic_prepares_at_its_defaults_with_a_schema_that_holds() {
+    for m in registry() {
+        let model = m
+            .prepare(&example(*m))
+            .unwrap_or_else(|e| panic!("{}: {e}", m.name()));
+        for schema in [m.schema(), model.schema().clone()] {
+            assert!(!schema.fields.is_empty(), "{}", m.name());
+            assert!(!schema.metrics.is_empty(), "{}: no headline", m.name());
+            for metric in &schema.metrics {
+                let (MetricKind::Prob { field, .. }
+                | MetricKind::Mean { field }
+                | MetricKind::Sd { field }) = metric.kind;
+                assert!(
+                    field < schema.fields.len(),
+                    "{}: {} reads field {field}",
+                    m.name(),
+                    metric.name
+                );
+            }
+        }
+        // One schema: a model reports the mechanic's own, except where the
+        // names come from the parameters (a scene's players, the PCs of an
+        // ensemble) or a metric exists only for some expressions (`p_true`
+        // for a comparison).
+        if !["statements.scene", "gateway.ensemble", "dice.roll"].contains(&m.name()) {
+            assert_eq!(model.schema(), &m.schema(), "{}", m.name());
+        }
+        assert_eq!(
+            m.has_exact(),
+            model.exact().is_some(),
+            "{}: has_exact says {}",
+            m.name(),
+            m.has_exact()
+        );
+    }
+    // The one parameter that must be set says so.
+    let scene = find("statements.scene").unwrap();
+    let err = scene.prepare(&ParamMap::new()).err().unwrap();
+    assert_eq!(err.key, "players");
+    assert!(err.message.contains("is required"), "{err}");
+}
+
+#[test]
+fn exact_defaults_have_mass_one_and_monte_carlo_agrees() {
+    let mut solved = 0;
+    for (i, m) in registry().iter().enumerate() {
+        let model = m.prepare(&example(*m)).unwrap();
+        if model.exact().is_none() {
+            continue;
+        }
+        let sample = Sample::seed(2026).config(i).trials(200_000);
+        assert_agrees(model.as_ref(), sample, m.name());
+        solved += 1;
+    }
+    assert_eq!(solved, 19);
+}
+
+#[test]
+fn every_name_of_every_choice_is_read() {
+    for m in registry() {
+        for p in m.params() {
+            let ParamKind::Choice(names) = p.kind else {
+                continue;
+            };
+            for name in names {
+                let mut values = example(*m);
+                values.set(p.path, ParamValue::Str(name.to_string()));
+                // A name may be refused for what it means (a wagered
+                // sequence against a "simple" resistance has no AP), never
+                // as unknown.
+                if let Err(e) = m.prepare(&values) {
+                    assert!(
+                        !e.message.contains("not a known name"),
+                        "{}: `{}` = \"{name}\": {e}",
+                        m.name(),
+                        p.path
+                    );
+                }
+            }
+            let mut values = example(*m);
+            values.set(p.path, ParamValue::Str("no-such-name".into()));
+            let err = m.prepare(&values).err().unwrap();
+            assert_eq!(err.key, p.path, "{}", m.name());
+        }
+    }
+}
+
+#[test]
+fn custom_values_are_parsed_and_refused_when_wrong() {
+    // Custom values are checked by the mechanic's own parse, not by the
+    // declared kind: a value of the wrong type must still be refused.
+    for m in registry() {
+        for p in m.params() {
+            let ParamKind::Custom { expects } = p.kind else {
+                continue;
+            };
+            assert!(!expects.is_empty());
+            let mut values = example(*m);
+            values.set(p.path, ParamValue::Bool(true));
+            assert!(
+                m.prepare(&values).is_err(),
+                "{}: `{}` = true was accepted",
+                m.name(),
+                p.path
+            );
+        }
+    }
+}
