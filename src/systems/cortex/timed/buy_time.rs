@@ -87,11 +87,9 @@ impl RuleSyntax for BuyRule {
             Some(Value::String(s)) if s == "always" => None,
             Some(v @ Value::Object(_)) => {
                 let w: When = serde_json::from_value(v)
-                    .map_err(|e| format!("`when`: {e}; allowed keys: {WHEN_KEYS}"))?;
+                    .map_err(|e| format!("`when`: {e}; allowed: {WHEN_KEYS}"))?;
                 if w == When::default() {
-                    return Err(format!(
-                        "`when` is an empty table; allowed keys: {WHEN_KEYS}"
-                    ));
+                    return Err(format!("`when` is an empty table; allowed: {WHEN_KEYS}"));
                 }
                 Some(w)
             }
