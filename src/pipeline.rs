@@ -73,20 +73,11 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<Results, RunError> {
     let mut configs = Vec::with_capacity(scenario.config_count());
-    // Each distinct schema once, and which one each config has: the
-    // support of every field is completed over the whole run.
-    let mut schemas: Vec<Schema> = Vec::new();
-    let mut schema_of: Vec<usize> = Vec::with_capacity(scenario.config_count());
-    let timings = stream(scenario, opts, progress, |c, schema| {
-        if schemas.last() != Some(schema) {
-            schemas.push(schema.clone());
-        }
-        schema_of.push(schemas.len() - 1);
+    let timings = stream(scenario, opts, progress, |mut c, schema| {
+        crate::report::complete_support_of(&mut c, schema);
         configs.push(c);
         Ok::<(), RunError>(())
     })?;
-    let per_config: Vec<&Schema> = schema_of.iter().map(|&i| &schemas[i]).collect();
-    crate::report::complete_support(&mut configs, &per_config);
     Ok(results_of(scenario, opts, configs, timings))
 }
 

@@ -23,7 +23,7 @@ pub use balance::{Finding, Status, Verdict};
 pub use load::{LoadError, load};
 pub use manifest::{Manifest, RunMeta};
 pub use odds::{Basis, odds};
-pub(crate) use support::complete as complete_support;
+pub(crate) use support::{complete as complete_support, complete_one as complete_support_of};
 
 use crate::scenario::Scenario;
 
