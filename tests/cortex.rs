@@ -32,8 +32,13 @@ fn pool_table_is_exact_for_every_pool_and_trouble() {
 }
 
 #[test]
-fn contested_and_timed_scenarios_agree_with_simulation() {
-    for name in ["cortex-contested", "cortex-timed"] {
+fn contested_timed_and_fight_scenarios_agree_with_simulation() {
+    for name in [
+        "cortex-contested",
+        "cortex-timed",
+        "cortex-fight",
+        "cortex-buying-time",
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
         let o = oddsmith(&[
@@ -75,4 +80,39 @@ fn a_bad_pool_names_the_key_and_what_is_allowed() {
         "{e}"
     );
     assert!(e.contains("d4, d6, d8, d10, d12"), "{e}");
+}
+
+#[test]
+fn bad_give_in_and_buy_time_policies_name_the_key_rule_and_choices() {
+    let dir = tempfile::tempdir().unwrap();
+    for (mechanic, line, wanted) in [
+        (
+            "cortex.fight",
+            "\"policy.give_in\" = [{ give_in = \"run\" }]",
+            "`policy.give_in` rule 1: `give_in` = \"run\" is not a price; allowed: \"complication\", \"plot-point\"",
+        ),
+        (
+            "cortex.timed",
+            "\"policy.buy_time\" = [{ buy_time = true, when = { beats = 2 } }]",
+            "`policy.buy_time` rule 1: `when`: unknown field `beats`",
+        ),
+        (
+            "cortex.timed",
+            "helpers = [\"d8\", \"d7\"]",
+            "`helpers` helper 2 \"d7\": d7 is not a step die",
+        ),
+    ] {
+        let text = format!("mechanic = \"{mechanic}\"\n[params]\n{line}\n");
+        let path = scenario(dir.path(), "bad.toml", &text);
+        let o = oddsmith(&[
+            "run",
+            path.to_str().unwrap(),
+            "--out",
+            dir.path().join("out").to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{line}");
+        let e = stderr(&o);
+        assert!(e.contains("bad.toml:3") && e.contains(wanted), "{e}");
+    }
 }

@@ -45,7 +45,7 @@ fn example(m: &dyn Mechanic) -> ParamMap {
 #[test]
 fn names_are_unique_and_found() {
     let all = names();
-    assert_eq!(all.len(), 22);
+    assert_eq!(all.len(), 23);
     assert_eq!(all.iter().collect::<BTreeSet<_>>().len(), all.len());
     for m in registry() {
         let (system, mechanic) = m.name().split_once('.').expect("system.mechanic");
@@ -145,7 +145,7 @@ fn exact_defaults_have_mass_one_and_monte_carlo_agrees() {
         assert_agrees(model.as_ref(), sample, m.name());
         solved += 1;
     }
-    assert_eq!(solved, 19);
+    assert_eq!(solved, 20);
 }
 
 #[test]

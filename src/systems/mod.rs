@@ -71,6 +71,7 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
         &gateway::Ensemble,
         &cortex::basic::BasicAction,
         &cortex::contested::ContestedAction,
+        &cortex::fight::FightAction,
         &cortex::timed::TimedAction,
         &cgg::risk::Risk,
         &cgg::action::ActionMechanic,

@@ -9,6 +9,7 @@
 
 pub mod basic;
 pub mod contested;
+pub mod fight;
 pub mod pool;
 pub mod roll;
 pub mod timed;

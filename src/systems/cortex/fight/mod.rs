@@ -1,0 +1,578 @@
+//! `cortex.fight`: complications over a scene (RULES.md §2.5). The actor
+//! and the opposition repeat basic or contested actions (`kind`) until one
+//! side is taken out. Complications stack (a new one no larger than the
+//! old steps it up a size; one past d12 knocks out with trauma), a loss by
+//! 5 or more knocks out with trauma at once, and more trauma on a d12
+//! trauma is death. Each side's complication die joins the **opponent's**
+//! pool on later rolls. The actor may give in before it rolls (policy),
+//! free before its first roll, else for a d6 complication or a plot point;
+//! an aider takes a complication each action its side loses.
+//!
+//! Each roll of a total is one round of [`Rounds`]; the rating re-roll is
+//! a second roll within it. The state between rounds is (both
+//! complication ratings, actions done, the aider's complications, whether
+//! the actor has rolled, whose turn against which stakes), a few thousand
+//! states at most, so the exact chain is always offered (`solve` gives up,
+//! and Monte Carlo alone answers, past its limits).
+//!
+//! Gang dice stay in the opposition's pool for the whole fight (the
+//! contested action's knocking out of gang dice is not carried over).
+
+mod give_in;
+#[cfg(test)]
+mod tests;
+
+pub use give_in::{GiveIn, Price, View, When};
+
+use super::roll::{RollLaw, Rolled, best_die_law, roll_best_die};
+use super::{
+    ACTOR_AID, ACTOR_POOL, OPPOSITION_GANG, OPPOSITION_POOL, OPPOSITION_TROUBLE, RATING_TIE,
+    RatingTie, Sides, TIE, fate_with, pool::SIZES, rating_tie, tie_deals,
+};
+use crate::dice::DiceRng;
+use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
+use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec};
+
+/// Ratings a complication or trauma may have, 0 for none.
+const RATINGS: [u32; 6] = [0, 4, 6, 8, 10, 12];
+
+crate::choice! {
+    /// Each action of the fight (`kind`).
+    pub enum Kind {
+        /// The opposition sets the stakes, the actor must beat them.
+        Basic = "basic",
+        /// The sides raise the stakes in turn until one fails.
+        Contested = "contested",
+    }
+}
+
+crate::choice! {
+    /// Trauma a side brings into the fight.
+    pub enum Trauma {
+        None = "none",
+        D4 = "d4",
+        D6 = "d6",
+        D8 = "d8",
+        D10 = "d10",
+        D12 = "d12",
+    }
+}
+
+impl Trauma {
+    /// The rating, 0 for none.
+    fn rating(self) -> u32 {
+        RATINGS[Trauma::NAMES
+            .iter()
+            .position(|n| *n == self.name())
+            .expect("a listed name")]
+    }
+}
+/// A price of giving in: a complication of this size.
+pub const GIVE_IN_RATING: u32 = 6;
+
+static PARAMS: [ParamSpec; 12] = [
+    ACTOR_POOL,
+    ACTOR_AID,
+    OPPOSITION_POOL,
+    OPPOSITION_TROUBLE,
+    OPPOSITION_GANG,
+    RATING_TIE,
+    TIE,
+    ParamSpec {
+        path: "kind",
+        kind: ParamKind::Choice(Kind::NAMES),
+        default: Lit::Str("basic"),
+        doc: "Each action of the fight: a basic action (the opposition sets the stakes, the actor must beat them) or a contested action (the opposition sets the stakes, then the sides raise them in turn until one fails).",
+    },
+    ParamSpec {
+        path: "actor.trauma",
+        kind: ParamKind::Choice(Trauma::NAMES),
+        default: Lit::Str("none"),
+        doc: "Trauma the actor brings into the fight; more trauma on a d12 trauma is death.",
+    },
+    ParamSpec {
+        path: "opposition.trauma",
+        kind: ParamKind::Choice(Trauma::NAMES),
+        default: Lit::Str("none"),
+        doc: "Trauma the opposition brings into the fight.",
+    },
+    ParamSpec {
+        path: "policy.give_in",
+        kind: ParamKind::Custom {
+            expects: "a list of rule tables { give_in = \"complication\" | \"plot-point\", when = { stakes_at_least = n, out_of_reach_by_more_than = n, complication_at_least = n } }, or { name = \"…\", rules = [ … ] }",
+        },
+        default: Lit::Absent,
+        doc: "When the actor gives in, before it rolls, and at which price (free before its first roll). Unset: never.",
+    },
+    ParamSpec {
+        path: "max_actions",
+        kind: ParamKind::Int { min: 1, max: 100 },
+        default: Lit::Int(40),
+        doc: "Actions after which the fight is called off with no winner (only reached when ties deal nothing).",
+    },
+];
+
+/// Field positions.
+pub const WINNER: usize = 0;
+pub const ACTIONS: usize = 1;
+pub const ACTOR_COMPLICATION: usize = 2;
+pub const OPPOSITION_COMPLICATION: usize = 3;
+pub const TRAUMA: usize = 4;
+pub const TRAUMA_RATING: usize = 5;
+pub const DEAD: usize = 6;
+pub const GAVE_IN: usize = 7;
+pub const AIDER_COMPLICATIONS: usize = 8;
+pub const FIELDS: usize = 9;
+
+/// Labels of `winner`.
+pub const WINNERS: [&str; 3] = ["actor", "opposition", "none"];
+/// Labels of `dead`.
+pub const DEAD_LABELS: [&str; 3] = ["none", "opposition", "actor"];
+
+/// A complication (or trauma) of rating `r` on one of `cur` (0: none):
+/// the new rating, or `None` when it steps past d12 (RULES.md §2.5: "If
+/// your opponent already has a higher rating for that Complication, it
+/// increases by one step. If the selected Complication is already at d12,
+/// your opponent is Knocked Out").
+#[inline]
+pub fn stack(cur: u32, r: u32) -> Option<u32> {
+    if cur == 0 || r > cur {
+        Some(r)
+    } else if cur == 12 {
+        None
+    } else {
+        Some(cur + 2)
+    }
+}
+
+fn index(rating: u32) -> usize {
+    RATINGS
+        .iter()
+        .position(|&r| r == rating)
+        .expect("ratings are step dice")
+}
+
+/// A fully checked fight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fight {
+    pub kind: Kind,
+    pub tie: RatingTie,
+    pub tie_deals: bool,
+    pub give_in: Option<GiveIn>,
+    pub max_actions: u32,
+    /// Trauma each side brings in (0: none).
+    pub actor_trauma: u32,
+    pub opposition_trauma: u32,
+    aid: Option<Vec<u32>>,
+    /// The actor's dice with the opposition's complication die, by its
+    /// index in [`RATINGS`]; the opposition's with the actor's.
+    actor: Vec<Vec<u32>>,
+    opposition: Vec<Vec<u32>>,
+    /// The highest total the actor can make, by the same index.
+    reach: Vec<i64>,
+}
+
+/// Where a fight stands between rolls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FightState {
+    /// Complication ratings (0: none).
+    pub actor: u32,
+    pub opposition: u32,
+    /// Actions finished.
+    pub actions: u32,
+    /// Complications the aider has taken.
+    pub aider: u32,
+    /// The actor has rolled in this fight (giving in is no longer free).
+    pub rolled: bool,
+    pub phase: Phase,
+}
+
+/// Within an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Phase {
+    /// The opposition (`opp`) or the actor rolls against `stakes` (−1:
+    /// the opening roll that sets them). `setter` is the roll that set
+    /// them, kept by the sampler only, to rate from those very dice.
+    Turn {
+        opp: bool,
+        stakes: i64,
+        setter: Option<Rolled>,
+    },
+    /// The loser takes `takes` (1 a complication, 2 trauma), rated by
+    /// re-rolling the winner's pool whose roll made `total` (`dice`, for
+    /// the sampler).
+    Rate {
+        actor_won: bool,
+        takes: u8,
+        total: i64,
+        dice: Option<Rolled>,
+    },
+}
+
+/// One roll of a fight.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FightRoll {
+    /// The actor gives in instead of rolling, at this price.
+    GiveIn(Price),
+    /// A side's total; the sampler keeps the dice.
+    Total { total: i64, dice: Option<Rolled> },
+    /// The die size rating a complication or trauma.
+    Rating(u32),
+}
+
+impl Fight {
+    pub fn new(sides: &Sides, kind: Kind, tie: RatingTie, tie_deals: bool) -> Fight {
+        let opp = sides.opposition_with(sides.gang.len());
+        let with = |dice: &[u32], r: u32| -> Vec<u32> {
+            let mut v = dice.to_vec();
+            if r > 0 {
+                v.push(r);
+            }
+            v
+        };
+        let actor: Vec<Vec<u32>> = RATINGS
+            .iter()
+            .map(|&r| with(sides.actor.dice(), r))
+            .collect();
+        let aid_top = sides
+            .aid
+            .as_ref()
+            .map_or(0, |p| p.dice().iter().copied().max().unwrap_or(0) as i64);
+        let reach = actor
+            .iter()
+            .map(|d| {
+                let mut s = d.clone();
+                s.sort_unstable_by(|a, b| b.cmp(a));
+                s.iter().take(2).sum::<u32>() as i64 + aid_top
+            })
+            .collect();
+        Fight {
+            kind,
+            tie,
+            tie_deals,
+            give_in: None,
+            max_actions: 40,
+            actor_trauma: 0,
+            opposition_trauma: 0,
+            aid: sides.aid.as_ref().map(|p| p.dice().to_vec()),
+            opposition: RATINGS.iter().map(|&r| with(opp.dice(), r)).collect(),
+            actor,
+            reach,
+        }
+    }
+
+    /// Read the scenario's parameters.
+    pub fn from_args(args: &Args) -> Result<Fight, ParamError> {
+        let mut f = Fight::new(
+            &Sides::from_args(args)?,
+            args.choice_of("kind")?,
+            rating_tie(args)?,
+            tie_deals(args)?,
+        );
+        f.actor_trauma = args.choice_of::<Trauma>("actor.trauma")?.rating();
+        f.opposition_trauma = args.choice_of::<Trauma>("opposition.trauma")?.rating();
+        f.max_actions = args.int("max_actions")? as u32;
+        f.give_in = args.parsed_if_set("policy.give_in", give_in::parse)?;
+        Ok(f)
+    }
+
+    /// Exact marginals, when the chain is small enough.
+    pub fn exact(&self) -> Option<Marginals> {
+        let aid = self.aid.as_ref().map(|h| best_die_law(h));
+        let law = |dice: &Vec<u32>, aided: bool| {
+            let own = RollLaw::of(dice, self.tie);
+            match (&aid, aided) {
+                (Some(h), true) => own.plus(h),
+                _ => own,
+            }
+        };
+        let rounds = FightRounds {
+            fight: self,
+            laws: Some(Laws {
+                actor: self.actor.iter().map(|d| law(d, true)).collect(),
+                opposition: self.opposition.iter().map(|d| law(d, false)).collect(),
+            }),
+        };
+        Some(solve(&rounds, FIELDS, Limits::default())?.marginals)
+    }
+
+    /// One fight.
+    #[inline]
+    pub fn sample(&self, rng: &mut DiceRng) -> [i64; FIELDS] {
+        play(
+            &FightRounds {
+                fight: self,
+                laws: None,
+            },
+            rng,
+        )
+    }
+
+    /// The actor's choice before rolling against `stakes` in `s`.
+    #[inline]
+    fn gives_in(&self, s: &FightState, stakes: i64) -> Option<Price> {
+        let policy = self.give_in.as_ref()?;
+        View {
+            stakes,
+            reach: self.reach[index(s.opposition)],
+            complication: s.actor as i64,
+        }
+        .choose(policy)
+    }
+
+    /// The outcome of a fight over in `s`, the current action counted.
+    fn end(&self, s: &FightState, winner: usize) -> [i64; FIELDS] {
+        let mut o = [0; FIELDS];
+        o[WINNER] = winner as i64;
+        o[ACTIONS] = s.actions as i64 + 1;
+        o[ACTOR_COMPLICATION] = s.actor as i64;
+        o[OPPOSITION_COMPLICATION] = s.opposition as i64;
+        o[AIDER_COMPLICATIONS] = s.aider as i64;
+        o
+    }
+
+    /// The outcome when the actor (`actor_out`) or the opposition is
+    /// knocked out with trauma rated `r`.
+    fn knocked_out(&self, s: &FightState, actor_out: bool, r: u32) -> [i64; FIELDS] {
+        let mut o = self.end(s, if actor_out { 1 } else { 0 });
+        let before = if actor_out {
+            self.actor_trauma
+        } else {
+            self.opposition_trauma
+        };
+        o[TRAUMA] = if actor_out { 2 } else { 1 };
+        o[TRAUMA_RATING] = stack(before, r).unwrap_or(12) as i64;
+        // "If you are already at a d12 Trauma and you take more, you're
+        // dead": stacking steps past d12 exactly then.
+        if stack(before, r).is_none() {
+            o[DEAD] = if actor_out { 2 } else { 1 };
+        }
+        o
+    }
+
+    /// The next action, or the end of the fight at the cap.
+    fn next_action(&self, mut s: FightState) -> After<FightState, [i64; FIELDS]> {
+        if s.actions + 1 >= self.max_actions {
+            return After::End(self.end(&s, 2));
+        }
+        s.actions += 1;
+        s.phase = Phase::Turn {
+            opp: true,
+            stakes: -1,
+            setter: None,
+        };
+        After::Round(s)
+    }
+}
+
+/// The roll laws the solver needs, by complication die index.
+struct Laws {
+    /// The actor's (its helper's die included).
+    actor: Vec<RollLaw>,
+    opposition: Vec<RollLaw>,
+}
+
+/// A fight with its roll laws: what the solver and the sampler run on.
+pub struct FightRounds<'a> {
+    pub fight: &'a Fight,
+    laws: Option<Laws>,
+}
+
+impl FightRounds<'_> {
+    /// For the sampler and for tests of [`Rounds::after`].
+    pub fn sampler(fight: &Fight) -> FightRounds<'_> {
+        FightRounds { fight, laws: None }
+    }
+
+    fn laws(&self) -> &Laws {
+        self.laws.as_ref().expect("the solver has the roll laws")
+    }
+}
+
+impl Rounds for FightRounds<'_> {
+    type State = FightState;
+    type Roll = FightRoll;
+    type Outcome = [i64; FIELDS];
+
+    fn start(&self) -> FightState {
+        FightState {
+            actor: 0,
+            opposition: 0,
+            actions: 0,
+            aider: 0,
+            rolled: false,
+            phase: Phase::Turn {
+                opp: true,
+                stakes: -1,
+                setter: None,
+            },
+        }
+    }
+
+    fn law(&self, _: usize, s: &FightState, out: &mut Vec<(FightRoll, f64)>) {
+        let laws = self.laws();
+        match s.phase {
+            Phase::Turn { opp, stakes, .. } => {
+                if !opp && stakes >= 0 {
+                    if let Some(price) = self.fight.gives_in(s, stakes) {
+                        out.push((FightRoll::GiveIn(price), 1.0));
+                        return;
+                    }
+                }
+                let law = if opp {
+                    &laws.opposition[index(s.actor)]
+                } else {
+                    &laws.actor[index(s.opposition)]
+                };
+                for (t, &p) in law.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+                    let total = FightRoll::Total {
+                        total: t as i64,
+                        dice: None,
+                    };
+                    out.push((total, p));
+                }
+            }
+            Phase::Rate {
+                actor_won, total, ..
+            } => {
+                // The winner's pool as it rolled (complication dice are
+                // only added between actions), given the total it made.
+                let law = if actor_won {
+                    &laws.actor[index(s.opposition)]
+                } else {
+                    &laws.opposition[index(s.actor)]
+                };
+                let t = total as usize;
+                for (k, &size) in SIZES.iter().enumerate() {
+                    out.push((FightRoll::Rating(size), law.rating[t][k] / law.total[t]));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn roll(&self, _: usize, s: &FightState, rng: &mut DiceRng) -> FightRoll {
+        let f = self.fight;
+        match s.phase {
+            Phase::Turn { opp, stakes, .. } => {
+                if !opp && stakes >= 0 {
+                    if let Some(price) = f.gives_in(s, stakes) {
+                        return FightRoll::GiveIn(price);
+                    }
+                }
+                let (dice, total) = if opp {
+                    let r = Rolled::roll(rng, &f.opposition[index(s.actor)]);
+                    (r, r.total)
+                } else {
+                    let r = Rolled::roll(rng, &f.actor[index(s.opposition)]);
+                    let help = f.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
+                    (r, r.total + help)
+                };
+                FightRoll::Total {
+                    total,
+                    dice: Some(dice),
+                }
+            }
+            Phase::Rate { dice, .. } => {
+                let winner = dice.expect("the sampler keeps the winner's dice");
+                FightRoll::Rating(winner.rate(rng, f.tie))
+            }
+        }
+    }
+
+    #[inline]
+    fn after(
+        &self,
+        _: usize,
+        s: &FightState,
+        roll: &FightRoll,
+    ) -> After<FightState, [i64; FIELDS]> {
+        let f = self.fight;
+        match (s.phase, *roll) {
+            (Phase::Turn { .. }, FightRoll::GiveIn(price)) => {
+                let mut o = f.end(s, 1);
+                o[GAVE_IN] = 1;
+                if s.rolled && price == Price::Complication {
+                    match stack(s.actor, GIVE_IN_RATING) {
+                        Some(c) => o[ACTOR_COMPLICATION] = c as i64,
+                        None => {
+                            o = f.knocked_out(s, true, GIVE_IN_RATING);
+                            o[GAVE_IN] = 1;
+                        }
+                    }
+                }
+                After::End(o)
+            }
+            (
+                Phase::Turn {
+                    opp,
+                    stakes,
+                    setter,
+                },
+                FightRoll::Total { total, dice },
+            ) => {
+                let mut next = *s;
+                next.rolled |= !opp;
+                // A raise (the opening roll, or any beaten stakes in a
+                // contest) passes the turn; a basic action ends on the
+                // actor's one roll.
+                let basic_win = f.kind == Kind::Basic && !opp && total > stakes;
+                if total > stakes && !basic_win {
+                    next.phase = Phase::Turn {
+                        opp: !opp,
+                        stakes: total,
+                        setter: dice,
+                    };
+                    return After::Round(next);
+                }
+                let (actor_won, margin, total, dice) = if basic_win {
+                    (true, total - stakes, total, dice)
+                } else {
+                    // The roller failed: the setter of the stakes wins.
+                    (opp, stakes - total, stakes, setter)
+                };
+                let (_, takes, _) = fate_with(margin, false, f.tie_deals);
+                if takes == 0 {
+                    return f.next_action(next);
+                }
+                next.phase = Phase::Rate {
+                    actor_won,
+                    takes: takes as u8,
+                    total,
+                    dice,
+                };
+                After::Roll(next)
+            }
+            (
+                Phase::Rate {
+                    actor_won, takes, ..
+                },
+                FightRoll::Rating(r),
+            ) => {
+                let loser = if actor_won { s.opposition } else { s.actor };
+                let mut next = *s;
+                // "If the side you Aid loses, you also take a Complication."
+                if !actor_won {
+                    next.aider += f.aid.is_some() as u32;
+                }
+                match (takes, stack(loser, r)) {
+                    (1, Some(c)) => {
+                        if actor_won {
+                            next.opposition = c;
+                        } else {
+                            next.actor = c;
+                        }
+                        f.next_action(next)
+                    }
+                    // Trauma, or a complication past d12 (the side keeps
+                    // its d12 and is knocked out with trauma rated `r`).
+                    _ => After::End(f.knocked_out(&next, !actor_won, r)),
+                }
+            }
+            _ => unreachable!("each phase has its own kind of roll"),
+        }
+    }
+}
+
+mod declare;
+pub use declare::FightAction;
