@@ -13,7 +13,7 @@
 //!   its keys, and a conversion into a checked [`Rule`].
 //!
 //! and gets parsing from a scenario value with messages that name the rule
-//! and the key ([`parse`], [`check`] for a `ParamKind::Custom`), the choice
+//! and the key ([`parse`], read once by the builder through `Args::parsed`), the choice
 //! ([`Policy::choose`]) and a short printed form for labels ([`Policy::label`]).
 //!
 //! ## The scenario form
@@ -45,8 +45,8 @@
 //!     type Choice = bool;
 //!     fn into_rule(self) -> Result<Rule<MyCondition, bool>, String> { … }
 //! }
-//! // parameter kind: ParamKind::Custom { expects: "...", check: policy::check::<GiveInRule> }
-//! // in the builder: let p = policy::parse::<GiveInRule>(&value)?;
+//! // parameter kind: ParamKind::Custom { expects: "..." }
+//! // in the builder: let p = args.parsed("policy.give_in", policy::parse::<GiveInRule>)?;
 //! // at decision time: p.choose(|c| c.holds(&view), |a| allowed(a))
 //! ```
 
@@ -157,11 +157,6 @@ pub fn parse<S: RuleSyntax>(v: &ParamValue) -> Result<Policy<S::When, S::Choice>
         .map(|(i, item)| rule::<S>(item).map_err(|e| format!("rule {}: {e}", i + 1)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Policy { name, rules })
-}
-
-/// `check` for a `ParamKind::Custom` that holds a policy.
-pub fn check<S: RuleSyntax>(v: &ParamValue) -> Result<(), String> {
-    parse::<S>(v).map(|_| ())
 }
 
 /// The `{ name = "…", rules = [ … ] }` form.

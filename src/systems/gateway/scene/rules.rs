@@ -242,10 +242,6 @@ fn when(v: &Value) -> Result<Option<When>, String> {
 /// What `expects` says of a policy parameter.
 pub const POLICY_EXPECTS: &str = "a policy: a list of rules { effect = \"edge\" | [\"edge\", \"accelerate\"] …, raises = 0.., when = \"always\" | \"can-climax\" | \"can-anticlimax\" | \"holds-initiative\" | \"has-free-raise\" | \"no-free-raise\" | { edge_at_least | edge_at_most | ladder_at_most | round_at_least = n } }, tried in order (the first that holds and is allowed is taken; else Edge), or { name = \"…\", rules = [ … ] }";
 
-pub fn check_policy(v: &crate::systems::ParamValue) -> Result<(), String> {
-    policy::check::<GatewayRule>(v)
-}
-
 pub fn parse_policy(v: &crate::systems::ParamValue) -> Result<Policy, String> {
     policy::parse::<GatewayRule>(v)
 }
