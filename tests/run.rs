@@ -498,3 +498,50 @@ fn exact_results_are_identical_for_any_thread_count() {
         "results.csv differs between 1 and 2 threads"
     );
 }
+
+/// Peak memory (from the manifest) of an exact `statements.statement`
+/// sweep over `favouring = 1..=n` (1,500 configs per step of n).
+fn peak_memory_of_statement_sweep(dir: &std::path::Path, n: usize) -> f64 {
+    let scenario = dir.join(format!("sweep-{n}.toml"));
+    std::fs::write(
+        &scenario,
+        format!(
+            "name = \"memory\"\nmechanic = \"statements.statement\"\n[sweep]\n\
+             favouring = {{ from = 1, to = {n} }}\nopposing = {{ from = 1, to = 50 }}\n\
+             luck = {{ from = 0, to = 4 }}\nsupport = {{ from = -1, to = 1 }}\n\
+             \"variant.rolls\" = [\"three\", \"until-failure\"]\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.join(format!("out-{n}"));
+    let o = oddsmith(&[
+        "run",
+        scenario.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    manifest["peak_memory_bytes"]
+        .as_f64()
+        .expect("Linux reports the peak")
+}
+
+#[test]
+fn peak_memory_grows_by_the_summary_not_by_the_distributions() {
+    // The long table streams to disk, so 40,000 more configs cost what
+    // their summary rows and chart points cost (about 1.2 KB each), not
+    // their distributions (about 6 KB each when every table was held).
+    let dir = tempfile::tempdir().unwrap();
+    let small = peak_memory_of_statement_sweep(dir.path(), 14);
+    let large = peak_memory_of_statement_sweep(dir.path(), 40);
+    let per_config = (large - small) / (39_000.0);
+    assert!(
+        per_config < 2048.0,
+        "{per_config:.0} bytes a config ({small:.0} → {large:.0} bytes)"
+    );
+}

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use oddsmith::pipeline::{self, Mode, RunOptions};
+use oddsmith::pipeline::{Mode, RunOptions};
 use oddsmith::report::{self, RunMeta, Verdict};
 use oddsmith::scenario::{Rule, Scenario};
 
@@ -50,9 +50,20 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             ..RunOptions::default()
         };
         let bar = Bar::new(None, scenario.config_count() as u64, args.quiet);
-        let results = pool.install(|| pipeline::run(scenario, &opts, &bar));
+        let dest = match &staging {
+            Some(staging) => Some(staging.subdir(subdir)?),
+            None => None,
+        };
+        let mut long = match &dest {
+            Some(dest) if !reports_only => Some(report::LongWriter::create(dest, scenario)?),
+            _ => None,
+        };
+        let results = pool.install(|| super::run::collect(scenario, &opts, &bar, long.as_mut()));
         bar.finish();
         let results = results?;
+        if let Some(long) = long {
+            long.finish()?;
+        }
         let verdicts = report::balance::evaluate(&results, &scenario.expectations);
         let name = path.display().to_string();
         for v in &verdicts {
@@ -81,8 +92,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                 started.elapsed().as_secs_f64()
             );
         }
-        if let Some(staging) = &staging {
-            let dest = staging.subdir(subdir)?;
+        if let Some(dest) = dest {
             if reports_only {
                 dest.write_all(&report::report_files(scenario, &results, &verdicts)?)?;
             } else {
@@ -92,7 +102,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                     threads,
                     wall_seconds: started.elapsed().as_secs_f64(),
                 };
-                report::write_all(&dest, scenario, &results, &verdicts, &meta)?;
+                report::write_rest(&dest, scenario, &results, &verdicts, &meta)?;
             }
         }
     }

@@ -46,9 +46,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         _ => Some(per_config.saturating_mul(scenario.config_count() as u64)),
     };
     let bar = Bar::new(total, scenario.config_count() as u64, args.quiet);
-    let results = pool.install(|| pipeline::run(&scenario, &opts, &bar));
+    let dest = staging.root();
+    let mut long = report::LongWriter::create(&dest, &scenario)?;
+    let results = pool.install(|| collect(&scenario, &opts, &bar, Some(&mut long)));
     bar.finish();
     let results = results?;
+    long.finish()?;
 
     let meta = RunMeta {
         scenario_path: args.scenario.display().to_string(),
@@ -57,7 +60,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         wall_seconds: started.elapsed().as_secs_f64(),
     };
     let verdicts = report::balance::evaluate(&results, &scenario.expectations);
-    let names = report::write_all(&staging.root(), &scenario, &results, &verdicts, &meta)?;
+    let names = report::write_rest(&dest, &scenario, &results, &verdicts, &meta)?;
     let out = interrupt::commit(staging)?;
 
     if !args.quiet {
@@ -115,6 +118,33 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         println!("exact and Monte Carlo agree in every config (largest |z| = {worst:.2})");
     }
     Ok(Outcome::Fine)
+}
+
+/// Run `scenario` as a stream: each config's long table goes to `long`
+/// (when given) as soon as it is ready, and only what the summary, the
+/// checks and the charts read stays in memory, so a sweep's size costs
+/// its summary, not its distributions.
+pub(super) fn collect(
+    scenario: &Scenario,
+    opts: &RunOptions,
+    bar: &Bar,
+    mut long: Option<&mut report::LongWriter>,
+) -> anyhow::Result<report::Results> {
+    let mut configs = Vec::with_capacity(scenario.config_count());
+    let timings = pipeline::stream(scenario, opts, bar, |mut c, schema| {
+        report::complete_support_of(&mut c, schema);
+        if let Some(long) = long.as_deref_mut() {
+            long.push(&c)?;
+        }
+        if !report::keeps_fields(scenario, &c) {
+            for r in &mut c.runs {
+                r.dist = Vec::new();
+            }
+        }
+        configs.push(c);
+        Ok::<(), anyhow::Error>(())
+    })?;
+    Ok(pipeline::results_of(scenario, opts, configs, timings))
 }
 
 fn describe_mode(results: &oddsmith::report::Results) -> String {

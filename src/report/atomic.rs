@@ -305,6 +305,11 @@ impl Dest<'_> {
             })
     }
 
+    /// Where `name` is written, for messages about it.
+    pub fn path_of(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
     /// Write `bytes` as the new file `name`.
     pub fn write(&self, name: &str, bytes: &[u8]) -> Result<(), OutputError> {
         let mut f = self.create(name)?;

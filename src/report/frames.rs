@@ -4,7 +4,7 @@
 use polars::prelude::*;
 
 use super::OutputError;
-use crate::results::{Method, Results};
+use crate::results::{ConfigResult, Method, Results};
 use crate::systems::ParamValue;
 
 fn encode_err(what: &str, e: PolarsError) -> OutputError {
@@ -14,24 +14,61 @@ fn encode_err(what: &str, e: PolarsError) -> OutputError {
     }
 }
 
-/// A column for one swept parameter: integers stay integers, booleans stay
-/// booleans, anything mixed or named becomes text.
+/// How a swept parameter's column is typed: integers stay integers,
+/// booleans stay booleans, anything mixed or named becomes text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColumnKind {
+    Int,
+    Bool,
+    Text,
+}
+
+impl ColumnKind {
+    /// The kind that holds every one of `values`.
+    pub fn of<'a>(values: impl IntoIterator<Item = &'a ParamValue> + Clone) -> ColumnKind {
+        if values
+            .clone()
+            .into_iter()
+            .all(|v| matches!(v, ParamValue::Int(_)))
+        {
+            ColumnKind::Int
+        } else if values
+            .into_iter()
+            .all(|v| matches!(v, ParamValue::Bool(_)))
+        {
+            ColumnKind::Bool
+        } else {
+            ColumnKind::Text
+        }
+    }
+}
+
+/// A column for one swept parameter, typed by the values it holds.
 fn param_column(name: &str, values: &[&ParamValue]) -> Column {
-    if values.iter().all(|v| matches!(v, ParamValue::Int(_))) {
-        let ints: Vec<i64> = values
-            .iter()
-            .map(|v| if let ParamValue::Int(i) = v { *i } else { 0 })
-            .collect();
-        Column::new(name.into(), ints)
-    } else if values.iter().all(|v| matches!(v, ParamValue::Bool(_))) {
-        let bools: Vec<bool> = values
-            .iter()
-            .map(|v| matches!(v, ParamValue::Bool(true)))
-            .collect();
-        Column::new(name.into(), bools)
-    } else {
-        let text: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-        Column::new(name.into(), text)
+    typed_column(name, ColumnKind::of(values.iter().copied()), values)
+}
+
+/// A column for one swept parameter, of the given kind.
+fn typed_column(name: &str, kind: ColumnKind, values: &[&ParamValue]) -> Column {
+    match kind {
+        ColumnKind::Int => {
+            let ints: Vec<i64> = values
+                .iter()
+                .map(|v| if let ParamValue::Int(i) = v { *i } else { 0 })
+                .collect();
+            Column::new(name.into(), ints)
+        }
+        ColumnKind::Bool => {
+            let bools: Vec<bool> = values
+                .iter()
+                .map(|v| matches!(v, ParamValue::Bool(true)))
+                .collect();
+            Column::new(name.into(), bools)
+        }
+        ColumnKind::Text => {
+            let text: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+            Column::new(name.into(), text)
+        }
     }
 }
 
@@ -91,12 +128,16 @@ pub fn summary(results: &Results) -> Result<DataFrame, OutputError> {
     DataFrame::new(rows.len(), columns).map_err(|e| encode_err("summary", e))
 }
 
-/// The long table: one row per (config, method, field, value).
-pub fn long(results: &Results) -> Result<DataFrame, OutputError> {
-    let rows: Vec<_> = results
-        .configs
+/// The long table of `configs`: one row per (config, method, field,
+/// value); `swept` names and types the swept parameters' columns (from the
+/// scenario, so every batch of a streamed run has the same types).
+pub fn long(
+    configs: &[&ConfigResult],
+    swept: &[(String, ColumnKind)],
+) -> Result<DataFrame, OutputError> {
+    let rows: Vec<_> = configs
         .iter()
-        .flat_map(|c| {
+        .flat_map(|&c| {
             c.runs
                 .iter()
                 .flat_map(move |r| r.dist.iter().map(move |d| (c, r, d)))
@@ -108,9 +149,9 @@ pub fn long(results: &Results) -> Result<DataFrame, OutputError> {
             .map(|(c, _, _)| c.index as u64)
             .collect::<Vec<_>>(),
     )];
-    for (i, path) in results.swept.iter().enumerate() {
+    for (i, (path, kind)) in swept.iter().enumerate() {
         let values: Vec<&ParamValue> = rows.iter().map(|(c, _, _)| &c.swept[i]).collect();
-        columns.push(param_column(path, &values));
+        columns.push(typed_column(path, *kind, &values));
     }
     columns.extend([
         Column::new(

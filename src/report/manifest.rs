@@ -37,6 +37,10 @@ struct ManifestDoc<'a> {
     wall_seconds: f64,
     exact_seconds: f64,
     monte_carlo_seconds: f64,
+    /// Peak resident memory of the process when the manifest was written
+    /// (after the data files), in bytes; null where the system does not
+    /// say (it is read from Linux's `/proc/self/status`).
+    peak_memory_bytes: Option<u64>,
 }
 
 #[derive(Serialize)]
@@ -66,6 +70,7 @@ pub(super) fn render(results: &Results, meta: &RunMeta) -> Result<Vec<u8>, Outpu
         wall_seconds: meta.wall_seconds,
         exact_seconds: results.exact_seconds,
         monte_carlo_seconds: results.mc_seconds,
+        peak_memory_bytes: peak_memory_bytes(),
     };
     let mut out = serde_json::to_vec_pretty(&doc).map_err(|e| OutputError::Encode {
         what: "manifest".into(),
@@ -73,4 +78,18 @@ pub(super) fn render(results: &Results, meta: &RunMeta) -> Result<Vec<u8>, Outpu
     })?;
     out.push(b'\n');
     Ok(out)
+}
+
+/// The process's peak resident set (`VmHWM`), when Linux tells.
+fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
 }

@@ -13,6 +13,7 @@ mod document;
 mod frames;
 mod headline;
 mod load;
+mod long;
 mod manifest;
 mod odds;
 mod support;
@@ -21,9 +22,12 @@ pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, R
 pub use atomic::{Dest, OutputError, Staging};
 pub use balance::{Finding, Status, Verdict};
 pub use load::{LoadError, load};
+pub use long::LongWriter;
+use long::LONG_FILES;
 pub use manifest::{Manifest, RunMeta};
 pub use odds::{Basis, odds};
-pub(crate) use support::{complete as complete_support, complete_one as complete_support_of};
+pub(crate) use support::complete as complete_support;
+pub use support::complete_one as complete_support_of;
 
 use crate::scenario::Scenario;
 
@@ -39,10 +43,6 @@ pub trait Exporter {
 pub struct SummaryCsv;
 /// `summary.parquet`: the same table, typed.
 pub struct SummaryParquet;
-/// `results.csv`: the long table.
-pub struct ResultsCsv;
-/// `results.parquet`: the long table, typed.
-pub struct ResultsParquet;
 /// `agreement.csv`: exact against Monte Carlo, per config and metric
 /// (only in `--mode both`).
 pub struct AgreementCsv;
@@ -65,24 +65,6 @@ impl Exporter for SummaryParquet {
     }
 }
 
-impl Exporter for ResultsCsv {
-    fn file_name(&self) -> &'static str {
-        "results.csv"
-    }
-    fn render(&self, results: &Results, _: &RunMeta) -> Result<Vec<u8>, OutputError> {
-        frames::csv(frames::long(results)?)
-    }
-}
-
-impl Exporter for ResultsParquet {
-    fn file_name(&self) -> &'static str {
-        "results.parquet"
-    }
-    fn render(&self, results: &Results, _: &RunMeta) -> Result<Vec<u8>, OutputError> {
-        frames::parquet(frames::long(results)?)
-    }
-}
-
 impl Exporter for AgreementCsv {
     fn file_name(&self) -> &'static str {
         "agreement.csv"
@@ -101,13 +83,12 @@ impl Exporter for Manifest {
     }
 }
 
-/// The exporters a run writes.
+/// The exporters of a run's whole-run files; the long table is written by
+/// [`LongWriter`] as the run streams.
 pub fn exporters(results: &Results) -> Vec<Box<dyn Exporter>> {
     let mut list: Vec<Box<dyn Exporter>> = vec![
         Box::new(SummaryCsv),
         Box::new(SummaryParquet),
-        Box::new(ResultsCsv),
-        Box::new(ResultsParquet),
     ];
     if results.configs.iter().any(|c| !c.agreement.is_empty()) {
         list.push(Box::new(AgreementCsv));
@@ -170,11 +151,30 @@ pub fn write_all(
     verdicts: &[Verdict],
     meta: &RunMeta,
 ) -> Result<Vec<String>, OutputError> {
+    let mut long = LongWriter::create(dir, scenario)?;
+    for c in &results.configs {
+        long.push(c)?;
+    }
+    long.finish()?;
+    write_rest(dir, scenario, results, verdicts, meta)
+}
+
+/// Everything [`write_all`] writes but the long table, for a run that
+/// streamed it through a [`LongWriter`] already (its `results` may then
+/// keep only the distributions its charts draw; see [`keeps_fields`]).
+pub fn write_rest(
+    dir: &Dest,
+    scenario: &Scenario,
+    results: &Results,
+    verdicts: &[Verdict],
+    meta: &RunMeta,
+) -> Result<Vec<String>, OutputError> {
     let mut names = Vec::new();
     for e in exporters(results) {
         dir.write(e.file_name(), &e.render(results, meta)?)?;
         names.push(e.file_name().to_string());
     }
+    names.splice(2..2, LONG_FILES.map(String::from));
     // The scenario travels with its results so `oddsmith report DIR` can
     // rebuild charts and checks later.
     dir.write("scenario.toml", scenario.text.as_bytes())?;
@@ -184,4 +184,19 @@ pub fn write_all(
         names.push(name);
     }
     Ok(names)
+}
+
+/// Whether config `c` of `scenario` must keep its distributions after the
+/// long table has them: only when a chart draws one of its fields.
+pub fn keeps_fields(scenario: &Scenario, c: &ConfigResult) -> bool {
+    scenario.charts.iter().any(|spec| {
+        spec.field.is_some()
+            && spec.filter.iter().all(|(path, v)| {
+                scenario
+                    .sweep
+                    .iter()
+                    .position(|a| &a.path == path)
+                    .is_none_or(|i| &c.swept[i] == v)
+            })
+    })
 }

@@ -29,7 +29,7 @@ pub(crate) fn complete(configs: &mut [ConfigResult], schemas: &[&Schema]) {
 }
 
 /// Fill every run of one config, whose schema is `schema`.
-pub(crate) fn complete_one(c: &mut ConfigResult, schema: &Schema) {
+pub fn complete_one(c: &mut ConfigResult, schema: &Schema) {
     let mut support: BTreeMap<&str, BTreeSet<i64>> = BTreeMap::new();
     for f in &schema.fields {
         let values = support.entry(f.name.as_str()).or_default();
