@@ -32,10 +32,7 @@ impl ColumnKind {
             .all(|v| matches!(v, ParamValue::Int(_)))
         {
             ColumnKind::Int
-        } else if values
-            .into_iter()
-            .all(|v| matches!(v, ParamValue::Bool(_)))
-        {
+        } else if values.into_iter().all(|v| matches!(v, ParamValue::Bool(_))) {
             ColumnKind::Bool
         } else {
             ColumnKind::Text

@@ -22,8 +22,8 @@ pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, R
 pub use atomic::{Dest, OutputError, Staging};
 pub use balance::{Finding, Status, Verdict};
 pub use load::{LoadError, load};
-pub use long::LongWriter;
 use long::LONG_FILES;
+pub use long::LongWriter;
 pub use manifest::{Manifest, RunMeta};
 pub use odds::{Basis, odds};
 pub(crate) use support::complete as complete_support;
@@ -86,10 +86,7 @@ impl Exporter for Manifest {
 /// The exporters of a run's whole-run files; the long table is written by
 /// [`LongWriter`] as the run streams.
 pub fn exporters(results: &Results) -> Vec<Box<dyn Exporter>> {
-    let mut list: Vec<Box<dyn Exporter>> = vec![
-        Box::new(SummaryCsv),
-        Box::new(SummaryParquet),
-    ];
+    let mut list: Vec<Box<dyn Exporter>> = vec![Box::new(SummaryCsv), Box::new(SummaryParquet)];
     if results.configs.iter().any(|c| !c.agreement.is_empty()) {
         list.push(Box::new(AgreementCsv));
     }

@@ -117,9 +117,7 @@ impl LongWriter {
         let df = frames::long(&refs, &self.swept)?;
         self.pending.clear();
         self.pending_rows = 0;
-        self.csv
-            .write_batch(&df)
-            .map_err(|e| encode_err(CSV, e))?;
+        self.csv.write_batch(&df).map_err(|e| encode_err(CSV, e))?;
         let mut rows = match self.carry.take() {
             Some(mut carry) => {
                 carry.vstack_mut(&df).map_err(|e| encode_err(PARQUET, e))?;
@@ -170,7 +168,10 @@ struct Shared(Arc<Mutex<BufWriter<File>>>);
 
 impl Shared {
     fn new(file: File) -> Shared {
-        Shared(Arc::new(Mutex::new(BufWriter::with_capacity(1 << 20, file))))
+        Shared(Arc::new(Mutex::new(BufWriter::with_capacity(
+            1 << 20,
+            file,
+        ))))
     }
 
     fn flush_to_disk(&self, path: &Path) -> Result<(), OutputError> {
@@ -190,7 +191,10 @@ impl Write for Shared {
             .write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).flush()
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .flush()
     }
 }
 

@@ -30,7 +30,11 @@ fn configs(n: usize) -> Vec<ConfigResult> {
                     ParamValue::Str(["one", "two", "three"][i % 3].into()),
                 ],
                 runs: vec![Run {
-                    method: if mc { Method::MonteCarlo } else { Method::Exact },
+                    method: if mc {
+                        Method::MonteCarlo
+                    } else {
+                        Method::Exact
+                    },
                     trials: if mc { 1000 } else { 0 },
                     metrics: Vec::new(),
                     dist,
@@ -42,7 +46,10 @@ fn configs(n: usize) -> Vec<ConfigResult> {
 }
 
 fn columns() -> Vec<(String, ColumnKind)> {
-    vec![("a".into(), ColumnKind::Int), ("b".into(), ColumnKind::Text)]
+    vec![
+        ("a".into(), ColumnKind::Int),
+        ("b".into(), ColumnKind::Text),
+    ]
 }
 
 /// Stream `configs` through a [`LongWriter`] and return the two files.
@@ -100,7 +107,10 @@ fn a_long_streamed_table_cuts_row_groups_at_the_same_rows_whatever_the_batches()
     let back = ParquetReader::new(std::io::Cursor::new(parquet.clone()))
         .finish()
         .unwrap();
-    assert!(back.equals_missing(&all), "the Parquet file holds every row");
+    assert!(
+        back.equals_missing(&all),
+        "the Parquet file holds every row"
+    );
     let groups = row_groups(&parquet);
     assert_eq!(groups.len(), all.height().div_ceil(ROW_GROUP));
     assert!(
