@@ -68,7 +68,8 @@ enum Command {
     /// biggest first. Exit 1 when any did or a config is in one run only.
     Diff(DiffArgs),
     /// Merge the shards of a run (`oddsmith run … --shard I/N`, I = 1..N)
-    /// into the run one machine would have written, byte for byte.
+    /// into the run one machine would have written, byte for byte (but
+    /// for manifest.json's timings and thread count).
     ///
     /// The shards must be of one scenario file, seed, trials, mode,
     /// precision and shard count, each given once, in any order; exit 2
