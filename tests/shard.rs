@@ -502,3 +502,19 @@ fn slurm_recipe_merges_to_the_single_run() {
     run_ok(&args);
     assert_same_run(&single, &dir.path().join("run"));
 }
+
+#[test]
+fn merging_into_one_of_the_shards_is_refused_and_leaves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, shards) = single_and_shards(
+        dir.path(),
+        "scenarios/dice-roll.toml",
+        &["--mode", "mc", "--trials", "70000"],
+        1,
+    );
+    let before = std::fs::read(shards[0].join("shard.json")).unwrap();
+    let o = merge(&[&shards[0]], &shards[0]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is the shard"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(shards[0].join("shard.json")).unwrap(), before);
+}
