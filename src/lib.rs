@@ -13,6 +13,7 @@ pub mod pipeline;
 pub mod report;
 pub mod results;
 pub mod scenario;
+pub mod shard;
 pub mod sim;
 pub mod stats;
 pub mod systems;

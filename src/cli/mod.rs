@@ -4,10 +4,12 @@
 mod check;
 mod diff;
 mod interrupt;
+mod merge;
 mod odds;
 mod progress;
 mod report;
 mod run;
+mod shard;
 mod systems;
 
 use std::path::PathBuf;
@@ -16,6 +18,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use oddsmith::pipeline::Mode;
+use oddsmith::shard::Shard;
 
 /// Exact and Monte Carlo odds for tabletop dice mechanics.
 ///
@@ -64,6 +67,27 @@ enum Command {
     /// allows (exact: 1e-9; Monte Carlo: 5 combined standard errors),
     /// biggest first. Exit 1 when any did or a config is in one run only.
     Diff(DiffArgs),
+    /// Merge the shards of a run (`oddsmith run … --shard I/N`, I = 1..N)
+    /// into the run one machine would have written, byte for byte (but
+    /// for manifest.json's timings and thread count).
+    ///
+    /// The shards must be of one scenario file, seed, trials, mode,
+    /// precision and shard count, each given once, in any order; exit 2
+    /// names any that is missing, doubled or of another run.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct MergeArgs {
+    /// The shards' directories, e.g. shards/*.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Directory for the merged run (created if missing, replaced whole).
+    #[arg(long, short)]
+    out: PathBuf,
+    /// No summary line.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -160,6 +184,15 @@ struct RunArgs {
     /// Trial cap per config in precision mode, kept to the trial.
     #[arg(long, default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_trials: u64,
+    /// Run only shard I of N and write it as a partial run for `oddsmith
+    /// merge` (e.g. 2/3; I counts from 1). The run's work, in order, is
+    /// every config's Monte Carlo chunks (65,536 trials each), or whole
+    /// configs with --mode exact and with --precision (where a config's
+    /// chunk count depends on its own results); shard I takes the I-th of
+    /// N equal slices. Chunks draw the streams a single run draws, so the
+    /// merge is byte-identical to one run.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
     /// No progress bar and no summary line.
     #[arg(long, short)]
     quiet: bool,
@@ -264,7 +297,11 @@ pub const INTERRUPTED: u8 = interrupt::EXIT_CODE;
 /// Run the command; an `Err` is bad input or output trouble (exit 2).
 pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => match args.shard {
+            Some(which) => shard::run(args, which),
+            None => run::run(args),
+        },
+        Command::Merge(args) => merge::merge(args),
         Command::Odds(args) => odds::odds(args),
         Command::Systems(args) => systems::systems(args.filter.as_deref()),
         Command::Check(args) => check::check(args),

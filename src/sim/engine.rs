@@ -98,6 +98,32 @@ pub fn simulate(
     }
 }
 
+/// Simulate chunks `chunks` of every `(config id, model, chunks)` of a run
+/// of `plan.trials` trials per config: one tally per model, in order. A
+/// config's tallies over disjoint chunk ranges add up to the tally
+/// [`simulate`] gives it (the same streams, counted in integers), which is
+/// what lets a run be split into shards at any chunk and merged exactly.
+pub fn simulate_chunks(
+    models: &[(usize, &dyn Model, std::ops::Range<u64>)],
+    plan: &Plan,
+    progress: &dyn Progress,
+) -> Vec<Tally> {
+    models
+        .par_iter()
+        .map(|(c, m, chunks)| {
+            run_chunks(
+                *m,
+                plan.seed,
+                *c,
+                chunks.start,
+                chunks.end,
+                plan.trials,
+                progress,
+            )
+        })
+        .collect()
+}
+
 /// Precision mode. Every config runs in rounds that double its trials,
 /// from `first` trials up to `target.max_trials` exactly; after each round
 /// its headline interval is checked. A round of `n` trials gives the tally

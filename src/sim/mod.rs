@@ -12,5 +12,5 @@
 mod engine;
 mod tally;
 
-pub use engine::{CHUNK, Plan, Precision, Progress, simulate};
+pub use engine::{CHUNK, Plan, Precision, Progress, simulate, simulate_chunks};
 pub use tally::{Hist, Tally};

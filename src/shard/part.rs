@@ -1,0 +1,182 @@
+//! `shard.json`, the partial run a shard writes: which run it is part of
+//! (scenario and its SHA-256, seed, trials, mode, shard count), which
+//! shard, and per piece of work the exact answer and/or the integer tally.
+//!
+//! Floats that feed the results (probabilities, the precision target) are
+//! stored as decimal strings that read back to the same bits, so a merged
+//! run is byte-identical to a single one whatever JSON reader is used.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::Shard;
+use crate::dist::Marginals;
+use crate::pipeline::Mode;
+use crate::report::OutputError;
+use crate::sim::Tally;
+
+/// The file a shard writes beside `scenario.toml`.
+pub const FILE: &str = "shard.json";
+/// The `format` of the files this version writes and reads.
+pub(super) const FORMAT: &str = "oddsmith-shard-1";
+
+/// An `f64` stored as the shortest decimal that reads back to its bits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bits(pub f64);
+
+impl Serialize for Bits {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{:e}", self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for Bits {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Bits, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse::<f64>()
+            .map(Bits)
+            .map_err(|_| serde::de::Error::custom(format!("`{s}` is not a number")))
+    }
+}
+
+/// The scenario a run ran.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioRef {
+    pub name: String,
+    /// The path it was run from, as given (reports name the file).
+    pub path: String,
+    /// SHA-256 of its bytes, hex.
+    pub sha256: String,
+}
+
+/// What every shard of one run shares; shards merge only when these are
+/// equal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    pub oddsmith_version: String,
+    pub scenario: ScenarioRef,
+    pub mechanic: String,
+    /// Configs of the whole run.
+    pub configs: usize,
+    pub mode: Mode,
+    pub seed: u64,
+    /// Trials per config (in precision mode, the first round's).
+    pub trials: u64,
+    pub precision: Option<Bits>,
+    /// The trial cap per config (precision mode only).
+    pub max_trials: Option<u64>,
+    /// N, the number of shards the run was cut into.
+    pub shards: usize,
+}
+
+/// Facts about how the shard ran, for the merged run's manifest.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Timings {
+    pub threads: usize,
+    pub wall_seconds: f64,
+    pub exact_seconds: f64,
+    pub monte_carlo_seconds: f64,
+}
+
+/// A tally as stored: trials, and per field `(value, count)` in
+/// increasing value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredTally {
+    pub trials: u64,
+    pub fields: Vec<Vec<(i64, u64)>>,
+}
+
+impl StoredTally {
+    pub fn of(t: &Tally) -> StoredTally {
+        StoredTally {
+            trials: t.trials(),
+            fields: (0..t.len()).map(|f| t.field(f).iter().collect()).collect(),
+        }
+    }
+}
+
+/// What a shard found for one piece of its work.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Piece {
+    pub config: usize,
+    /// Chunks `[start, end)`; absent when the config is not cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunks: Option<[u64; 2]>,
+    /// Per field `(value, probability)`: only in the piece holding the
+    /// config's chunk 0, when it has an exact answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<Vec<Vec<(i64, Bits)>>>,
+    /// The Monte Carlo tally of these chunks (of the whole config in
+    /// precision mode). A piece with neither was answered exactly by the
+    /// shard holding the config's chunk 0 (`--mode auto`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally: Option<StoredTally>,
+}
+
+impl Piece {
+    pub fn exact_of(m: &Marginals) -> Vec<Vec<(i64, Bits)>> {
+        (0..m.len())
+            .map(|f| m.field(f).iter().map(|(&v, &p)| (v, Bits(p))).collect())
+            .collect()
+    }
+}
+
+/// One shard's partial run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Part {
+    /// `oddsmith-shard-1`.
+    pub format: String,
+    /// I, this shard's index (from 1).
+    pub shard: usize,
+    pub run: Header,
+    pub timings: Timings,
+    pub pieces: Vec<Piece>,
+}
+
+impl Part {
+    /// Which shard this is.
+    pub fn which(&self) -> Shard {
+        Shard {
+            index: self.shard,
+            count: self.run.shards,
+        }
+    }
+
+    /// The file's bytes.
+    pub fn to_json(&self) -> Result<Vec<u8>, OutputError> {
+        let mut out = serde_json::to_vec(self).map_err(|e| OutputError::Encode {
+            what: FILE.into(),
+            message: e.to_string(),
+        })?;
+        out.push(b'\n');
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_floats_read_back_to_the_same_bits() {
+        let values = [
+            0.1,
+            1.0 / 3.0,
+            2.0f64.powi(-1074),
+            f64::MIN_POSITIVE,
+            0.999_999_999_999_999_9,
+            1.0 - f64::EPSILON / 2.0,
+            123_456.789e-300,
+        ];
+        for v in values {
+            let json = serde_json::to_string(&Bits(v)).unwrap();
+            let back: Bits = serde_json::from_str(&json).unwrap();
+            assert_eq!(back.0.to_bits(), v.to_bits(), "{v:e} via {json}");
+        }
+    }
+}
