@@ -44,6 +44,7 @@ fn assert_same_run(single: &Path, merged: &Path) {
             "wall_seconds",
             "exact_seconds",
             "monte_carlo_seconds",
+            "peak_memory_bytes",
         ] {
             m.as_object_mut().unwrap().remove(key).expect(key);
         }
