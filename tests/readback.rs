@@ -316,3 +316,17 @@ fn diff_prints_biggest_moves_first_and_writes_them_as_csv() {
             .all(|n| !n.starts_with(".oddsmith"))
     );
 }
+
+#[test]
+fn report_keeps_the_name_an_unnamed_scenario_took_from_its_file() {
+    // Unnamed, a scenario is named after its file's stem; the copy in the
+    // run is `scenario.toml`, whose stem must not rename it.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run_exact(tmp.path(), "myroll", GATEWAY);
+    let before = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(before.starts_with("# myroll"), "{before}");
+    let o = oddsmith(&["report", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let after = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert_eq!(after, before);
+}

@@ -96,8 +96,11 @@ pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
         )
     })?;
     check_manifest(&manifest, &manifest_path, &scenario, &scenario_path)?;
-    // Reports name the scenario by the file it was run from, not the copy.
-    scenario.path = manifest.scenario.path.clone().into();
+    // Reports name the scenario by the file it was run from, not the copy:
+    // parsed again under that path, an unnamed scenario keeps the name its
+    // file's stem gave it in the run (the text parsed once already, so
+    // this cannot fail on it).
+    scenario = Scenario::parse(Path::new(&manifest.scenario.path), &scenario.text)?;
 
     let parquet = dir.join("results.parquet");
     let runs = read_parquet(&parquet, &scenario)?;
