@@ -197,11 +197,7 @@ pub fn stream<E: From<RunError>>(
         // run beside it.
         let started = Instant::now();
         let wanted: Vec<usize> = (0..batch.len())
-            .filter(|&i| match opts.mode {
-                Mode::Exact => false,
-                Mode::Auto => exact[i].is_none(),
-                Mode::MonteCarlo | Mode::Both => true,
-            })
+            .filter(|&i| opts.mode.simulates(exact[i].is_some()))
             .collect();
         let to_simulate: Vec<(usize, &dyn Model)> = wanted
             .iter()

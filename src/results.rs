@@ -22,6 +22,17 @@ pub enum Mode {
     Both,
 }
 
+impl Mode {
+    /// Whether a config is simulated, given whether it was solved exactly.
+    pub fn simulates(self, solved: bool) -> bool {
+        match self {
+            Mode::Exact => false,
+            Mode::Auto => !solved,
+            Mode::MonteCarlo | Mode::Both => true,
+        }
+    }
+}
+
 /// How a number was obtained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {

@@ -12,31 +12,14 @@ use super::{Outcome, RunArgs, interrupt};
 
 pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
-    let mode: Mode = args.mode.into();
-    if let Some(p) = args.precision {
-        if !(p > 0.0 && p < 1.0) {
-            bail!(
-                "--precision {p} is out of range; allowed: a half-width between 0 and 1, e.g. 0.001"
-            );
-        }
-        if mode == Mode::Exact {
-            bail!("--precision applies to Monte Carlo; it cannot be used with --mode exact");
-        }
-    }
+    let opts = options(&args)?;
+    let mode = opts.mode;
     let scenario = Scenario::load(&args.scenario)?;
     let (threads, pool) = super::worker_pool(args.threads)?;
     interrupt::install();
     // Everything goes to a staging directory beside --out, swapped in only
     // when complete; dropping it on any error below removes it.
     let staging = interrupt::stage(&args.out)?;
-
-    let opts = RunOptions {
-        mode,
-        trials: args.trials,
-        seed: args.seed,
-        precision: args.precision,
-        max_trials: args.max_trials,
-    };
     let per_config = args
         .trials
         .or(scenario.trials)
@@ -118,6 +101,28 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         println!("exact and Monte Carlo agree in every config (largest |z| = {worst:.2})");
     }
     Ok(Outcome::Fine)
+}
+
+/// The run options `args` ask for, checked (a whole run and a shard).
+pub(super) fn options(args: &RunArgs) -> anyhow::Result<RunOptions> {
+    let mode: Mode = args.mode.into();
+    if let Some(p) = args.precision {
+        if !(p > 0.0 && p < 1.0) {
+            bail!(
+                "--precision {p} is out of range; allowed: a half-width between 0 and 1, e.g. 0.001"
+            );
+        }
+        if mode == Mode::Exact {
+            bail!("--precision applies to Monte Carlo; it cannot be used with --mode exact");
+        }
+    }
+    Ok(RunOptions {
+        mode,
+        trials: args.trials,
+        seed: args.seed,
+        precision: args.precision,
+        max_trials: args.max_trials,
+    })
 }
 
 /// Run `scenario` as a stream: each config's long table goes to `long`

@@ -3,8 +3,7 @@
 
 use std::time::Instant;
 
-use anyhow::bail;
-use oddsmith::pipeline::{Mode, RunOptions};
+use oddsmith::pipeline::Mode;
 use oddsmith::scenario::Scenario;
 use oddsmith::shard::{self, Layout, Shard};
 
@@ -13,28 +12,12 @@ use super::{Outcome, RunArgs, interrupt};
 
 pub fn run(args: RunArgs, which: Shard) -> anyhow::Result<Outcome> {
     let started = Instant::now();
-    let mode: Mode = args.mode.into();
-    if let Some(p) = args.precision {
-        if !(p > 0.0 && p < 1.0) {
-            bail!(
-                "--precision {p} is out of range; allowed: a half-width between 0 and 1, e.g. 0.001"
-            );
-        }
-        if mode == Mode::Exact {
-            bail!("--precision applies to Monte Carlo; it cannot be used with --mode exact");
-        }
-    }
+    let opts = super::run::options(&args)?;
+    let mode = opts.mode;
     let scenario = Scenario::load(&args.scenario)?;
     let (threads, pool) = super::worker_pool(args.threads)?;
     interrupt::install();
     let staging = interrupt::stage(&args.out)?;
-    let opts = RunOptions {
-        mode,
-        trials: args.trials,
-        seed: args.seed,
-        precision: args.precision,
-        max_trials: args.max_trials,
-    };
 
     let layout = Layout::of(&scenario, &opts);
     let pieces = layout.pieces(which);

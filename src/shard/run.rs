@@ -83,11 +83,7 @@ pub fn run(
 
         let started = Instant::now();
         let wanted: Vec<usize> = (0..batch.len())
-            .filter(|&i| match opts.mode {
-                Mode::Exact => false,
-                Mode::Auto => exact[i].is_none(),
-                Mode::MonteCarlo | Mode::Both => true,
-            })
+            .filter(|&i| opts.mode.simulates(exact[i].is_some()))
             .collect();
         let simulated: Vec<Tally> = match layout.chunked() {
             // Precision mode: whole configs, run as a single run runs them.
