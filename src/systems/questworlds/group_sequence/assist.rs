@@ -171,12 +171,20 @@ mod tests {
         assert_eq!(decide(&pressed, 2, any), Some(3));
         assert_eq!(pressed.label(), "when pressed by 2");
         let rules = parse(&List(vec![
-            t(&[("assist", Bool(true)), ("when_pressed", Int(5)), ("ap", Int(8))]),
+            t(&[
+                ("assist", Bool(true)),
+                ("when_pressed", Int(5)),
+                ("ap", Int(8)),
+            ]),
             t(&[("assist", Bool(true)), ("ap", Int(2))]),
         ]))
         .unwrap();
         assert_eq!(decide(&rules, 6, any), Some(8));
-        assert_eq!(decide(&rules, 6, |ap| ap < 5), Some(2), "8 AP cannot be spared");
+        assert_eq!(
+            decide(&rules, 6, |ap| ap < 5),
+            Some(2),
+            "8 AP cannot be spared"
+        );
         assert_eq!(decide(&rules, 0, |_| false), None, "nothing to spare: join");
         assert_eq!(rules.label(), "assist 8 AP if pressed by 5; assist 2 AP");
     }

@@ -177,10 +177,7 @@ impl Group {
         }
     }
 
-    fn indices<'a>(
-        &'a self,
-        part: impl Fn(Part) -> bool + 'a,
-    ) -> impl Iterator<Item = usize> + 'a {
+    fn indices<'a>(&'a self, part: impl Fn(Part) -> bool + 'a) -> impl Iterator<Item = usize> + 'a {
         (0..self.members.len()).filter(move |&m| part(self.members[m].part))
     }
 
@@ -528,7 +525,8 @@ impl Group {
 
 /// Both AP totals of a wagered state.
 fn ap_of(s: &WageredState) -> (i64, i64) {
-    let (WageredState::Round(ap) | WageredState::Second { ap, .. } | WageredState::Returned { ap, .. }) =
-        *s;
+    let (WageredState::Round(ap)
+    | WageredState::Second { ap, .. }
+    | WageredState::Returned { ap, .. }) = *s;
     ap
 }

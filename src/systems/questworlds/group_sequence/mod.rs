@@ -162,11 +162,7 @@ impl Define for GroupSequence {
                 3,
                 "Mean number of opponents out at the end.",
             ),
-            MetricSpec::mean(
-                "mean_followers_lost",
-                4,
-                "Mean number of followers lost.",
-            ),
+            MetricSpec::mean("mean_followers_lost", 4, "Mean number of followers lost."),
             MetricSpec::mean("mean_assists", 5, "Mean number of assists made."),
         ];
         Schema { fields, metrics }

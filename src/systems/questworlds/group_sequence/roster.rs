@@ -197,7 +197,10 @@ pub fn opponents_of(v: &ParamValue) -> Result<Vec<Opponent>, String> {
             kind,
             resolve: s.resolve.map_or(kind.resolve(), |r| r.0),
         };
-        out.extend(std::iter::repeat_n(one, s.count.map_or(1, |c| c.0) as usize));
+        out.extend(std::iter::repeat_n(
+            one,
+            s.count.map_or(1, |c| c.0) as usize,
+        ));
     }
     if out.is_empty() || out.len() > MAX_OPPONENTS {
         return Err(format!(
@@ -275,7 +278,10 @@ mod tests {
         assert_eq!((opp[0].resolve, opp[4].resolve), (3, 1));
         let named = opponents_of(&t(&[
             ("name", Str("two".into())),
-            ("roster", List(vec![t(&[("rating", Int(9)), ("count", Int(2))])])),
+            (
+                "roster",
+                List(vec![t(&[("rating", Int(9)), ("count", Int(2))])]),
+            ),
         ]))
         .unwrap();
         assert_eq!(named.len(), 2);
@@ -290,22 +296,28 @@ mod tests {
         .unwrap_err();
         assert!(e.contains("opponent 1: `kind`"), "{e}");
         assert!(e.contains("\"named\", \"mook\", \"impersonal\""), "{e}");
-        let e = opponents_of(&List(vec![t(&[("rating", Int(12)), ("count", Int(13))])]))
-            .unwrap_err();
+        let e =
+            opponents_of(&List(vec![t(&[("rating", Int(12)), ("count", Int(13))])])).unwrap_err();
         assert!(e.contains("`count`") && e.contains("1..=12"), "{e}");
-        let e = opponents_of(&List(vec![t(&[("rating", Int(12)), ("count", Int(7))]); 2]))
-            .unwrap_err();
+        let e =
+            opponents_of(&List(vec![t(&[("rating", Int(12)), ("count", Int(7))]); 2])).unwrap_err();
         assert!(e.contains("14 opponents"), "{e}");
         let e = pcs_of(&List(vec![t(&[
             ("rating", Int(12)),
             (
                 "followers",
-                List(vec![t(&[("rating", Int(9)), ("role", Str("bodyguard".into()))])]),
+                List(vec![t(&[
+                    ("rating", Int(9)),
+                    ("role", Str("bodyguard".into())),
+                ])]),
             ),
         ])]))
         .unwrap_err();
         assert!(e.contains("pc 1, follower 1: `role`"), "{e}");
-        assert!(e.contains("\"contestant\", \"secondary\", \"supporter\""), "{e}");
+        assert!(
+            e.contains("\"contestant\", \"secondary\", \"supporter\""),
+            "{e}"
+        );
         let e = pcs_of(&List(vec![t(&[("rating", Int(12)), ("resolv", Int(3))])])).unwrap_err();
         assert!(e.contains("unknown key `resolv`"), "{e}");
         let e = pcs_of(&Str("15 15 15 15 15 15 15".into())).unwrap_err();

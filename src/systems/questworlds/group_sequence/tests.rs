@@ -59,7 +59,9 @@ impl Script {
 impl Dice for Script {
     fn contest(&mut self, m: Matchup) -> Exchange {
         self.seen.push(m);
-        self.results.pop_front().expect("a contest the script did not plan")
+        self.results
+            .pop_front()
+            .expect("a contest the script did not plan")
     }
 }
 
@@ -99,13 +101,16 @@ fn as_group(plain: &Marginals, out: impl Fn(i64) -> bool) -> Marginals {
     g
 }
 
+/// Whether a final tally (field 3 or 4 of a plain sequence) is out.
+type OutAt = fn(i64) -> bool;
+
 /// RULES.md §4.6: a group of one PC against one opponent is the plain
 /// sequence. The plain winner labels (pc, opponent, draw) are the group's
 /// (pcs, opponents, draw) in the same order.
 #[test]
 fn one_pc_against_one_opponent_is_the_plain_sequence() {
     assert_eq!((PCS, OPPONENTS), (sequence::PC, sequence::OPPONENT));
-    let cases: [(&str, &dyn Mechanic, fn(i64) -> bool); 3] = [
+    let cases: [(&str, &dyn Mechanic, OutAt); 3] = [
         ("scored", &ScoredSequence, |rp| rp >= RP_TO_LOSE),
         ("wagered", &WageredSequence, |ap| ap <= 0),
         ("chained", &ChainedSequence, |resolve| resolve <= 0),
@@ -154,10 +159,10 @@ fn two_against_one(kind: &str, assist: ParamValue) -> Group {
 fn an_assist_removes_rp_and_the_next_faces_5_more() {
     let g = two_against_one("scored", Str("always".into()));
     let mut d = Script::new(&[
-        ex(WIN, 1, false), // B's assist: victory of degree 1 removes 2 RP
-        ex(TIE, 0, false), // A against the opponent: nothing changes
+        ex(WIN, 1, false),  // B's assist: victory of degree 1 removes 2 RP
+        ex(TIE, 0, false),  // A against the opponent: nothing changes
         ex(LOSE, 0, false), // B's second assist fails: 1 RP more
-        ex(WIN, 0, false), // A lodges 1 RP
+        ex(WIN, 0, false),  // A lodges 1 RP
     ]);
     let mut f = g.start(&mut d);
     f.tally[0] = 3;
@@ -181,9 +186,9 @@ fn a_wagered_assist_transfers_ap_and_a_big_success_takes_them() {
     let rules = List(vec![t(&[("assist", Bool(true)), ("ap", Int(5))])]);
     let g = two_against_one("wagered", rules);
     let mut d = Script::new(&[
-        ex(WIN, 0, false), // B's assist against resistance 5: A gains 5
-        ex(WIN, 0, false), // A's exchange (wager 3): zero degree, the opponent loses 2
-        ex(WIN, 1, true),  // the opponent's exchange: A wins by 1 with a big success, 3 AP move to A
+        ex(WIN, 0, false),  // B's assist against resistance 5: A gains 5
+        ex(WIN, 0, false),  // A's exchange (wager 3): zero degree, the opponent loses 2
+        ex(WIN, 1, true), // the opponent's exchange: A wins by 1 with a big success, 3 AP move to A
         ex(LOSE, 0, false), // the next assist fails: B's 5 AP are gone all the same
         ex(TIE, 0, false), // both lose 2
         ex(TIE, 0, false), // both lose 2
@@ -207,7 +212,10 @@ fn a_chained_secondary_follower_augments_then_absorbs_a_defeat() {
         ("resolve", Int(3)),
         (
             "followers",
-            List(vec![t(&[("rating", Int(15)), ("role", Str("secondary".into()))])]),
+            List(vec![t(&[
+                ("rating", Int(15)),
+                ("role", Str("secondary".into())),
+            ])]),
         ),
     ]);
     let g = group(&[
@@ -238,7 +246,10 @@ fn a_scored_secondary_follower_takes_rp_to_keep_its_pc_in() {
         ("rating", Int(15)),
         (
             "followers",
-            List(vec![t(&[("rating", Int(12)), ("role", Str("secondary".into()))])]),
+            List(vec![t(&[
+                ("rating", Int(12)),
+                ("role", Str("secondary".into())),
+            ])]),
         ),
     ]);
     let g = group(&[("pcs", List(vec![pc])), ("opponents", Str("10".into()))]);
@@ -268,7 +279,7 @@ fn a_second_chance_brings_a_pc_back_at_a_quarter_of_its_ap() {
     f.tally[0] = 2;
     assert_eq!(g.round(&mut f, &mut d), None);
     assert_eq!(d.tns()[3], (15, 1), "the resistance is how far below 0");
-    assert_eq!(f.out[0], false);
+    assert!(!f.out[0]);
     assert_eq!(f.tally[..2], [4, 11], "⌈15 / 4⌉ = 4");
     assert_eq!(g.tn(&f, 0).tn(), 9, "−6 for the rest of the sequence");
     assert!(f.chance_used[0]);
