@@ -323,7 +323,9 @@ impl Group {
                     Verdict::Defeat => {
                         let after = before + ex.degree + 1;
                         f.tally[t] = self.shift_rp(f, t, before, after);
-                        f.out[t] = f.tally[t] >= self.members[t].limit;
+                        if f.tally[t] >= self.members[t].limit {
+                            self.knock_out(f, t);
+                        }
                     }
                     Verdict::Tie => {}
                 }
@@ -418,11 +420,22 @@ impl Group {
         f.tally[a] = na;
         f.tally[b] = nb;
         for x in [a, b] {
-            f.out[x] = match self.kind {
+            let out = match self.kind {
                 Type::Scored => f.tally[x] >= self.members[x].limit,
                 Type::Wagered | Type::Chained => f.tally[x] <= 0,
             };
+            if out {
+                self.knock_out(f, x);
+            }
         }
+    }
+
+    /// Member `m` is out; a contestant follower out is a follower lost.
+    fn knock_out(&self, f: &mut Fight, m: usize) {
+        if !f.out[m] && self.members[m].part == Part::Contestant {
+            f.lost += 1;
+        }
+        f.out[m] = true;
     }
 
     /// Chained: a defeat of PC `m` (resolve `before` → `after`) absorbed

@@ -379,3 +379,44 @@ fn a_party_with_followers_and_assists_runs_and_reports() {
         assert!(seen(2).iter().all(|&o| (0..=3).contains(&o)), "{kind}");
     }
 }
+
+#[test]
+fn a_chained_assist_restores_resolve_up_to_the_start() {
+    let g = two_against_one("chained", Str("always".into()));
+    let mut d = Script::new(&[
+        ex(WIN, 2, false), // degree 2: two resolve back
+        ex(TIE, 0, false),
+        ex(WIN, 3, false), // never above the starting 5
+        ex(TIE, 0, false),
+    ]);
+    let mut f = g.start(&mut d);
+    f.tally[0] = 2;
+    g.round(&mut f, &mut d);
+    assert_eq!(f.tally[0], 4);
+    g.round(&mut f, &mut d);
+    assert_eq!((f.tally[0], f.assists), (5, 2));
+    assert_eq!(d.tns()[0], (15, 10), "against the base resistance");
+}
+
+#[test]
+fn a_scored_contestant_follower_is_out_at_3_rp_and_lost() {
+    let pc = t(&[
+        ("rating", Int(15)),
+        (
+            "followers",
+            List(vec![t(&[
+                ("rating", Int(12)),
+                ("role", Str("contestant".into())),
+            ])]),
+        ),
+    ]);
+    let g = group(&[("pcs", List(vec![pc])), ("opponents", Str("10 10".into()))]);
+    let mut d = Script::new(&[ex(TIE, 0, false), ex(LOSE, 2, false)]);
+    let mut f = g.start(&mut d);
+    assert_eq!(g.round(&mut f, &mut d), None);
+    assert_eq!(f.pairs, [(0, 2)], "the follower is out, its pairing gone");
+    assert_eq!((f.tally[1], f.out[1], f.lost), (3, true, 1));
+    // The second opponent, free again, joins the PC next round.
+    g.pair_off(&mut f);
+    assert_eq!(f.pairs, [(0, 2), (0, 3)]);
+}
