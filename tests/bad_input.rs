@@ -311,3 +311,97 @@ fn odds_arguments_get_the_ranges_of_scenario_keys() {
         assert!(stdout(&o).is_empty(), "no table is printed: {}", stdout(&o));
     }
 }
+
+/// `questworlds.group_sequence`: every roster mistake exits 2 naming the
+/// file and line, the key, the place inside the roster, and what is
+/// allowed.
+#[test]
+fn group_sequence_rosters() {
+    let head = "mechanic = \"questworlds.group_sequence\"\n[params]\ntype = \"chained\"\n";
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "pcs = [{ rating = \"5Q\" }]",
+            &["bad.toml:4", "`pcs`", "pc 1: `rating`", "5Q", "4M2"],
+        ),
+        (
+            "pcs = [{ rating = 15, followers = [{ rating = 12, role = \"bodyguard\" }] }]",
+            &[
+                "bad.toml:4",
+                "`pcs`",
+                "pc 1, follower 1: `role`",
+                "\"contestant\", \"secondary\", \"supporter\"",
+            ],
+        ),
+        (
+            "pcs = [{ rating = 15, resolv = 4 }]",
+            &[
+                "bad.toml:4",
+                "unknown key `resolv`",
+                "rating, followers, resolve",
+            ],
+        ),
+        (
+            "pcs = [{ rating = 15, resolve = 11 }]",
+            &["bad.toml:4", "pc 1: `resolve`", "1..=10"],
+        ),
+        (
+            "pcs = \"15 15 15 15 15 15 15\"",
+            &["bad.toml:4", "`pcs`", "7 PCs", "1..=6"],
+        ),
+        (
+            "opponents = [{ rating = 18 }, { rating = 12, kind = \"boss\" }]",
+            &[
+                "bad.toml:4",
+                "`opponents`",
+                "opponent 2: `kind`",
+                "\"named\", \"mook\", \"impersonal\"",
+            ],
+        ),
+        (
+            "opponents = [{ rating = 12, kind = \"mook\", count = 13 }]",
+            &["bad.toml:4", "opponent 1: `count`", "1..=12"],
+        ),
+        (
+            "opponents = [{ rating = 12, count = 7 }, { rating = 12, count = 7 }]",
+            &["bad.toml:4", "`opponents`", "14 opponents", "1..=12"],
+        ),
+        (
+            "opponents = [{ rating = 12, kinds = \"mook\" }]",
+            &["bad.toml:4", "unknown key `kinds`", "did you mean `kind`"],
+        ),
+        (
+            "assist = [{ asist = true }]",
+            &[
+                "bad.toml:4",
+                "`assist`",
+                "unknown key `asist`",
+                "assist, when_pressed, ap",
+            ],
+        ),
+        (
+            "type = \"melee\"",
+            &[
+                "bad.toml:4",
+                "`type`",
+                "\"scored\", \"wagered\", \"chained\"",
+            ],
+        ),
+    ];
+    for (line, expect) in cases {
+        // `type` given again would be a duplicate: replace the header's.
+        let text = if line.starts_with("type") {
+            format!("mechanic = \"questworlds.group_sequence\"\n[params]\n\n{line}\n")
+        } else {
+            format!("{head}{line}\n")
+        };
+        fails(Some(&text), None, "out", expect);
+    }
+    fails(
+        Some(
+            "mechanic = \"questworlds.group_sequence\"\n[params]\ntype = \"wagered\"\npcs = \"15 0\"\n",
+        ),
+        None,
+        "out",
+        &["bad.toml:4", "`pcs`", "no AP", "≥ 1"],
+    );
+}

@@ -84,3 +84,40 @@ fn a_bad_rating_names_key_value_and_notation() {
     );
     assert!(entries(&out).is_empty());
 }
+
+#[test]
+fn party_scenario_runs_every_type_and_gang_with_its_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("party");
+    let o = oddsmith(&[
+        "run",
+        "scenarios/questworlds-party.toml",
+        "--out",
+        out.to_str().unwrap(),
+        "--trials",
+        "2000",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = csv_rows(&out.join("summary.csv"));
+    assert_eq!(rows.len(), 3 * 6 * 2);
+    for r in &rows {
+        for k in [
+            "p_pcs_win",
+            "mean_rounds",
+            "p_no_pc_out",
+            "mean_pcs_out",
+            "mean_followers_lost",
+            "mean_assists",
+        ] {
+            let v: f64 = r[k].parse().unwrap();
+            assert!(v >= 0.0, "{k} in {r:?}");
+        }
+        // Named rosters and policies show their names.
+        assert!(r["opponents"].starts_with("named + "), "{r:?}");
+        assert!(["join", "assist when pressed by 2"].contains(&r["assist"].as_str()));
+        if r["assist"] == "join" {
+            assert_eq!(r["mean_assists"].parse::<f64>().unwrap(), 0.0, "{r:?}");
+        }
+    }
+}

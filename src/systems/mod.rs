@@ -82,6 +82,7 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
         &questworlds::scored::ScoredSequence,
         &questworlds::wagered::WageredSequence,
         &questworlds::chained::ChainedSequence,
+        &questworlds::group_sequence::GroupSequence,
         &questworlds::group::GroupContest,
         &questworlds::prize::PrizeContest,
         &statements::Statement,

@@ -8,12 +8,14 @@
 //! absorbing Markov chains over round-by-round contests ([`sequence`]),
 //! solved by `dist::markov::absorb` below a documented state-space limit and
 //! simulated always, with augments ([`augmented`]) and parting shots
-//! ([`parting`]) in all three.
+//! ([`parting`]) in all three. A party against a gang plays them in
+//! pairings ([`group_sequence`], Monte Carlo).
 
 pub mod augmented;
 pub mod chained;
 pub mod contest;
 pub mod group;
+pub mod group_sequence;
 pub mod parting;
 pub mod prize;
 pub mod rating;

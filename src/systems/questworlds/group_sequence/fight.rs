@@ -1,0 +1,545 @@
+//! One group sequence, round by round (RULES.md §4.6). Every member keeps
+//! its own tally (RP against it, AP, or resolve); pairings are rounds of
+//! the plain sequence between two members, played by the plain sequences'
+//! own round rules ([`Scored::after`], [`Wagered::step`],
+//! [`Chained::after`]) on the members' tallies, so a pairing can only
+//! differ from a plain sequence by what the group adds around it:
+//!
+//! 1. **Pairing.** Each unengaged PC-side contestant, in roster order,
+//!    pairs with the first unengaged opponent; with none free it assists
+//!    (when the `assist` policy says so) or joins the opponent in play
+//!    with the fewest pairings. Then each unengaged opponent joins the
+//!    PC-side contestant with the fewest pairings. New pairings go to the
+//!    end of the roster of pairings; supporters only assist.
+//! 2. **Assists**, helper by helper, for the most pressed engaged teammate.
+//! 3. **Rounds** of every pairing in roster order (a member out by then
+//!    plays no more). Secondary followers take RP (scored) or absorb a
+//!    defeat (chained) by `secondary.shift`.
+//! 4. The side with no contestant in play loses (both at once: a draw).
+//! 5. **Second chances** (wagered) of PCs knocked out while the fight
+//!    goes on; a draw at `max_rounds`.
+//!
+//! The dice come through [`Dice`], so hand-worked tests can script every
+//! contest.
+
+use super::super::chained::{Chained, Trade};
+use super::super::scored::{Scored, Tactics};
+use super::super::sequence::{self, essential};
+use super::super::wagered::{Desperation, Wagered, WageredState};
+use super::super::{Augment, Exchange, Matchup, Rating, Verdict};
+use super::assist::{self, AssistPolicy};
+use crate::dice::DiceRng;
+use crate::dist::After;
+
+crate::choice! {
+    /// The sequence type every pairing plays.
+    pub enum Type {
+        Scored = "scored",
+        Wagered = "wagered",
+        Chained = "chained",
+    }
+}
+
+crate::choice! {
+    /// When a PC hands what a defeat costs to its secondary followers.
+    pub enum Shift {
+        /// Only when it keeps the PC in the sequence.
+        WhenItSaves = "when-it-saves",
+        /// Every time (scored: every RP they can take; chained: the first defeat).
+        Always = "always",
+    }
+}
+
+/// RP at which a follower is removed (§5.2.1.3).
+pub const FOLLOWER_RP: i64 = 3;
+/// A follower's chained resolve (§5.4.4).
+pub const FOLLOWER_RESOLVE: i64 = 3;
+/// The penalty for the rest of the sequence after a second chance (§5.3.5).
+pub const SECOND_CHANCE_PENALTY: i64 = -6;
+
+/// Outcome field values of `winner`.
+pub const PCS: i64 = 0;
+pub const OPPONENTS: i64 = 1;
+pub const DRAW: i64 = 2;
+/// Outcome fields: winner, rounds, PCs out, opponents out, followers
+/// lost, assists made.
+pub const FIELDS: usize = 6;
+
+/// What a member is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Pc,
+    /// A follower rolling as a PC would.
+    Contestant,
+    /// A follower at its PC's side.
+    Secondary,
+    /// A follower that only assists.
+    Supporter,
+    Opponent,
+}
+
+impl Part {
+    /// Rolls in pairings and counts for "last member in play".
+    fn contests(self) -> bool {
+        matches!(self, Part::Pc | Part::Contestant | Part::Opponent)
+    }
+
+    fn pc_side(self) -> bool {
+        self != Part::Opponent
+    }
+}
+
+/// One member of either roster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub part: Part,
+    pub rating: Rating,
+    /// The member's PC (itself for a PC; unused for opponents).
+    pub owner: usize,
+    /// Its tally at the start: RP 0, AP, or resolve.
+    pub start: i64,
+    /// Scored: RP at which it is out.
+    pub limit: i64,
+}
+
+/// Where the dice come from: a contest between two final TNs.
+pub trait Dice {
+    fn contest(&mut self, m: Matchup) -> Exchange;
+}
+
+/// Rolled dice.
+pub struct Rolled<'a>(pub &'a mut DiceRng);
+
+impl Dice for Rolled<'_> {
+    #[inline]
+    fn contest(&mut self, m: Matchup) -> Exchange {
+        essential(m.sample(self.0))
+    }
+}
+
+/// The group's choices and limits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rules {
+    pub assist: AssistPolicy,
+    pub shift: Shift,
+    pub second_chance: bool,
+    /// What every member stakes on the exchanges it leads (wagered).
+    pub wager: i64,
+    /// What assists and follower augments face.
+    pub base: Rating,
+    pub max_rounds: usize,
+}
+
+/// A group sequence: rosters, rules, and the plain sequences' round rules.
+pub struct Group {
+    pub kind: Type,
+    /// PC side in roster order (each PC, then its followers), then opponents.
+    pub members: Vec<Member>,
+    pub rules: Rules,
+    scored: Scored,
+    wagered: Wagered,
+    chained: Chained,
+}
+
+/// A group sequence under way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fight {
+    pub tally: Vec<i64>,
+    pub out: Vec<bool>,
+    /// TN changes for the rest of the sequence (a second chance's −6).
+    pub penalty: Vec<i64>,
+    pub chance_used: Vec<bool>,
+    /// Assists each member has received (scored: each raises the next's resistance).
+    pub assisted: Vec<i64>,
+    /// Chained: the augment each secondary follower gives while present.
+    pub bonus: Vec<i64>,
+    /// (PC-side member, opponent), in roster order.
+    pub pairs: Vec<(usize, usize)>,
+    pub round: usize,
+    pub assists: i64,
+    pub lost: i64,
+}
+
+impl Group {
+    /// A group sequence of `members` (see [`Group::members`]).
+    pub fn new(kind: Type, members: Vec<Member>, rules: Rules) -> Self {
+        // The plain sequences' round rules; each pairing's contest comes
+        // from its own matchup, so the matchups given here are never rolled.
+        let any = sequence::matchup(Rating(10), Rating(10));
+        let wager = rules.wager;
+        Group {
+            kind,
+            members,
+            rules,
+            scored: Scored::new(any, Tactics::NONE, Tactics::NONE),
+            wagered: Wagered::new(any, wager, wager, Desperation::Keep),
+            chained: Chained::new(Rating(10), Rating(10), 1, 1, Trade::Never),
+        }
+    }
+
+    fn indices<'a>(&'a self, part: impl Fn(Part) -> bool + 'a) -> impl Iterator<Item = usize> + 'a {
+        (0..self.members.len()).filter(move |&m| part(self.members[m].part))
+    }
+
+    /// Before the first round: tallies at their start, and each chained
+    /// secondary follower's augment rolled against the base resistance.
+    pub fn start(&self, dice: &mut impl Dice) -> Fight {
+        let n = self.members.len();
+        let mut bonus = vec![0; n];
+        if self.kind == Type::Chained {
+            for s in self.indices(|p| p == Part::Secondary) {
+                let m = Matchup::against_resistance(self.members[s].rating, self.rules.base);
+                bonus[s] = Augment::bonus_for(&dice.contest(m));
+            }
+        }
+        Fight {
+            tally: self.members.iter().map(|m| m.start).collect(),
+            out: vec![false; n],
+            penalty: vec![0; n],
+            chance_used: vec![false; n],
+            assisted: vec![0; n],
+            bonus,
+            pairs: Vec::new(),
+            round: 0,
+            assists: 0,
+            lost: 0,
+        }
+    }
+
+    /// The secondary followers of PC `pc` still at its side.
+    fn secondaries<'a>(&'a self, f: &'a Fight, pc: usize) -> impl Iterator<Item = usize> + 'a {
+        self.indices(|p| p == Part::Secondary)
+            .filter(move |&s| self.members[s].owner == pc && !f.out[s])
+    }
+
+    /// A member's TN now: its rating, penalties, and (chained) the augment
+    /// of its first secondary follower still present.
+    pub fn tn(&self, f: &Fight, m: usize) -> Rating {
+        let augment = match self.kind {
+            Type::Chained => self.secondaries(f, m).next().map_or(0, |s| f.bonus[s]),
+            _ => 0,
+        };
+        self.members[m].rating.plus(f.penalty[m] + augment)
+    }
+
+    fn in_play(&self, f: &Fight, m: usize) -> bool {
+        self.members[m].part.contests() && !f.out[m]
+    }
+
+    fn engagements(f: &Fight, m: usize) -> usize {
+        f.pairs.iter().filter(|&&(a, b)| a == m || b == m).count()
+    }
+
+    /// How far a member is from where it started (the assist policy's
+    /// "pressed"): RP against it, AP or resolve lost.
+    pub fn pressed(&self, f: &Fight, m: usize) -> i64 {
+        match self.kind {
+            Type::Scored => f.tally[m],
+            Type::Wagered | Type::Chained => self.members[m].start - f.tally[m],
+        }
+    }
+
+    /// The engaged PC-side contestant in play most pressed (first in
+    /// roster order on ties), other than `helper`.
+    fn beneficiary(&self, f: &Fight, helper: usize) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for m in self.indices(Part::pc_side) {
+            if m == helper || !self.in_play(f, m) || Self::engagements(f, m) == 0 {
+                continue;
+            }
+            if best.is_none_or(|b| self.pressed(f, m) > self.pressed(f, b)) {
+                best = Some(m);
+            }
+        }
+        best
+    }
+
+    /// The AP of an assist `helper` makes now, or `None` to join.
+    fn wants_to_assist(&self, f: &Fight, helper: usize) -> Option<i64> {
+        let t = self.beneficiary(f, helper)?;
+        let gives = |ap: i64| self.kind != Type::Wagered || f.tally[helper] > ap;
+        assist::decide(&self.rules.assist, self.pressed(f, t), gives)
+    }
+
+    /// Step 1: new pairings; returns who assists, with what AP.
+    pub fn pair_off(&self, f: &mut Fight) -> Vec<(usize, i64)> {
+        let mut helpers = Vec::new();
+        let opponents: Vec<usize> = self.indices(|p| p == Part::Opponent).collect();
+        for c in self.indices(|p| p == Part::Pc || p == Part::Contestant) {
+            if f.out[c] || Self::engagements(f, c) > 0 {
+                continue;
+            }
+            let free = opponents
+                .iter()
+                .copied()
+                .find(|&o| !f.out[o] && Self::engagements(f, o) == 0);
+            if let Some(o) = free {
+                f.pairs.push((c, o));
+            } else if let Some(ap) = self.wants_to_assist(f, c) {
+                helpers.push((c, ap));
+            } else if let Some(o) = opponents
+                .iter()
+                .copied()
+                .filter(|&o| !f.out[o])
+                .min_by_key(|&o| Self::engagements(f, o))
+            {
+                f.pairs.push((c, o));
+            }
+        }
+        for &o in &opponents {
+            if f.out[o] || Self::engagements(f, o) > 0 {
+                continue;
+            }
+            let target = self
+                .indices(|p| p == Part::Pc || p == Part::Contestant)
+                .filter(|&c| !f.out[c] && !helpers.iter().any(|&(h, _)| h == c))
+                .min_by_key(|&c| Self::engagements(f, c));
+            if let Some(c) = target {
+                f.pairs.push((c, o));
+            }
+        }
+        for s in self.indices(|p| p == Part::Supporter) {
+            if let Some(ap) = self.wants_to_assist(f, s) {
+                helpers.push((s, ap));
+            }
+        }
+        helpers
+    }
+
+    /// Step 2: one assist by `helper` (§5.2.6, §5.3.6, §5.4.9).
+    pub fn assist(&self, f: &mut Fight, helper: usize, ap: i64, dice: &mut impl Dice) {
+        let Some(t) = self.beneficiary(f, helper) else {
+            return;
+        };
+        let helper_tn = self.tn(f, helper);
+        match self.kind {
+            Type::Scored => {
+                // +5 for every earlier assist to the same teammate.
+                let resistance = self.rules.base.plus(5 * f.assisted[t]);
+                let ex = dice.contest(Matchup::against_resistance(helper_tn, resistance));
+                let before = f.tally[t];
+                match ex.verdict {
+                    Verdict::Victory => f.tally[t] = (before - (ex.degree + 1)).max(0),
+                    Verdict::Defeat => {
+                        let after = before + ex.degree + 1;
+                        f.tally[t] = self.shift_rp(f, t, before, after);
+                        if f.tally[t] >= self.members[t].limit {
+                            self.knock_out(f, t);
+                        }
+                    }
+                    Verdict::Tie => {}
+                }
+            }
+            Type::Wagered => {
+                // The AP leave the helper whatever the result.
+                f.tally[helper] -= ap;
+                let ex = dice.contest(Matchup::against_resistance(helper_tn, Rating(ap)));
+                if ex.verdict == Verdict::Victory {
+                    f.tally[t] += ap;
+                }
+            }
+            Type::Chained => {
+                let ex = dice.contest(Matchup::against_resistance(helper_tn, self.rules.base));
+                if ex.verdict == Verdict::Victory {
+                    let restored = if ex.degree >= 2 { 2 } else { 1 };
+                    f.tally[t] = (f.tally[t] + restored).min(self.members[t].start);
+                }
+            }
+        }
+        f.assisted[t] += 1;
+        f.assists += 1;
+    }
+
+    /// Scored: RP lodged against PC `m` (from `before` to `after`) moved
+    /// onto its secondary followers by `secondary.shift`, each taking up
+    /// to 3 and then removed. Returns the PC's RP.
+    fn shift_rp(&self, f: &mut Fight, m: usize, before: i64, after: i64) -> i64 {
+        if self.members[m].part != Part::Pc || after <= before {
+            return after;
+        }
+        let secondaries: Vec<usize> = self.secondaries(f, m).collect();
+        let room: i64 = secondaries.iter().map(|&s| FOLLOWER_RP - f.tally[s]).sum();
+        let limit = self.members[m].limit;
+        let mut moved = match self.rules.shift {
+            Shift::WhenItSaves if after >= limit && room >= after - (limit - 1) => {
+                after - (limit - 1)
+            }
+            Shift::WhenItSaves => 0,
+            Shift::Always => (after - before).min(room),
+        };
+        let kept = after - moved;
+        for s in secondaries {
+            let take = moved.min(FOLLOWER_RP - f.tally[s]);
+            f.tally[s] += take;
+            moved -= take;
+            if f.tally[s] >= FOLLOWER_RP {
+                f.out[s] = true;
+                f.lost += 1;
+            }
+        }
+        kept
+    }
+
+    /// Step 3: one round of the pairing of `a` (PC side) and `b`, by the
+    /// plain sequence's rules on the two members' tallies.
+    pub fn pair_round(&self, f: &mut Fight, a: usize, b: usize, dice: &mut impl Dice) {
+        let m = sequence::matchup(self.tn(f, a), self.tn(f, b));
+        let (ta, tb) = (f.tally[a], f.tally[b]);
+        let (na, nb) = match self.kind {
+            Type::Scored => {
+                let ex = dice.contest(m);
+                match self.scored.after(f.round, &(ta, tb), &ex) {
+                    After::Roll(s) | After::Round(s) => s,
+                    After::End(out) => (out[3], out[4]),
+                }
+            }
+            Type::Wagered => {
+                let mut state = WageredState::Round((ta, tb));
+                loop {
+                    let ex = dice.contest(m);
+                    match self.wagered.step(f.round, &state, &ex) {
+                        After::Roll(s) => state = s,
+                        After::Round(s) => break ap_of(&s),
+                        After::End(out) => break (out[3], out[4]),
+                    }
+                }
+            }
+            Type::Chained => {
+                let ex = dice.contest(m);
+                match self.chained.after(f.round, &(ta, tb, 0), &ex) {
+                    After::Roll((x, y, _)) | After::Round((x, y, _)) => (x, y),
+                    After::End(out) => (out[3], out[4]),
+                }
+            }
+        };
+        let na = match self.kind {
+            Type::Scored => self.shift_rp(f, a, ta, na),
+            Type::Chained => self.absorb(f, a, ta, na),
+            Type::Wagered => na,
+        };
+        f.tally[a] = na;
+        f.tally[b] = nb;
+        for x in [a, b] {
+            let out = match self.kind {
+                Type::Scored => f.tally[x] >= self.members[x].limit,
+                Type::Wagered | Type::Chained => f.tally[x] <= 0,
+            };
+            if out {
+                self.knock_out(f, x);
+            }
+        }
+    }
+
+    /// Member `m` is out; a contestant follower out is a follower lost.
+    fn knock_out(&self, f: &mut Fight, m: usize) {
+        if !f.out[m] && self.members[m].part == Part::Contestant {
+            f.lost += 1;
+        }
+        f.out[m] = true;
+    }
+
+    /// Chained: a defeat of PC `m` (resolve `before` → `after`) absorbed
+    /// by its first secondary follower by `secondary.shift`; the follower
+    /// leaves, and its augment with it.
+    fn absorb(&self, f: &mut Fight, m: usize, before: i64, after: i64) -> i64 {
+        if self.members[m].part != Part::Pc || after >= before {
+            return after;
+        }
+        let wanted = match self.rules.shift {
+            Shift::WhenItSaves => after <= 0,
+            Shift::Always => true,
+        };
+        let first = self.secondaries(f, m).next();
+        match first {
+            Some(s) if wanted => {
+                f.tally[s] -= before - after;
+                f.out[s] = true;
+                f.lost += 1;
+                before
+            }
+            _ => after,
+        }
+    }
+
+    /// Step 5: a wagered second chance of PC `m` (§5.3.5): a contest
+    /// against resistance = how far below 0 it is; victory brings it back
+    /// at ⌈starting AP / 4⌉, at −6 for the rest of the sequence.
+    pub fn second_chance(&self, f: &mut Fight, m: usize, dice: &mut impl Dice) {
+        f.chance_used[m] = true;
+        let resistance = Rating(-f.tally[m]);
+        let ex = dice.contest(Matchup::against_resistance(self.tn(f, m), resistance));
+        if ex.verdict == Verdict::Victory {
+            f.out[m] = false;
+            f.tally[m] = (self.members[m].start + 3) / 4;
+            f.penalty[m] += SECOND_CHANCE_PENALTY;
+        }
+    }
+
+    /// The outcome with `winner`.
+    fn outcome(&self, f: &Fight, winner: i64) -> [i64; FIELDS] {
+        let out_of = |part: Part| self.indices(|p| p == part).filter(|&m| f.out[m]).count();
+        [
+            winner,
+            f.round as i64,
+            out_of(Part::Pc) as i64,
+            out_of(Part::Opponent) as i64,
+            f.lost,
+            f.assists,
+        ]
+    }
+
+    /// One whole round; the outcome when the sequence ends with it.
+    pub fn round(&self, f: &mut Fight, dice: &mut impl Dice) -> Option<[i64; FIELDS]> {
+        f.round += 1;
+        let helpers = self.pair_off(f);
+        for (h, ap) in helpers {
+            if !f.out[h] {
+                self.assist(f, h, ap, dice);
+            }
+        }
+        for i in 0..f.pairs.len() {
+            let (a, b) = f.pairs[i];
+            if !f.out[a] && !f.out[b] {
+                self.pair_round(f, a, b, dice);
+            }
+        }
+        f.pairs.retain(|&(a, b)| !f.out[a] && !f.out[b]);
+        let standing = |pc_side: bool| {
+            (0..self.members.len())
+                .filter(|&m| self.members[m].part.pc_side() == pc_side && self.in_play(f, m))
+                .count()
+        };
+        match (standing(true), standing(false)) {
+            (0, 0) => return Some(self.outcome(f, DRAW)),
+            (0, _) => return Some(self.outcome(f, OPPONENTS)),
+            (_, 0) => return Some(self.outcome(f, PCS)),
+            _ => {}
+        }
+        if self.kind == Type::Wagered && self.rules.second_chance {
+            for m in self.indices(|p| p == Part::Pc) {
+                if f.out[m] && !f.chance_used[m] {
+                    self.second_chance(f, m, dice);
+                }
+            }
+        }
+        (f.round >= self.rules.max_rounds).then(|| self.outcome(f, DRAW))
+    }
+
+    /// A whole group sequence.
+    pub fn play(&self, dice: &mut impl Dice) -> [i64; FIELDS] {
+        let mut f = self.start(dice);
+        loop {
+            if let Some(outcome) = self.round(&mut f, dice) {
+                return outcome;
+            }
+        }
+    }
+}
+
+/// Both AP totals of a wagered state.
+fn ap_of(s: &WageredState) -> (i64, i64) {
+    let (WageredState::Round(ap)
+    | WageredState::Second { ap, .. }
+    | WageredState::Returned { ap, .. }) = *s;
+    ap
+}
