@@ -9,6 +9,15 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so printing into a closed pipe (`| head`) is an
+    // error that `println!` turns into a panic. A command-line tool should
+    // end quietly there, as the shell's own tools do.
+    #[cfg(unix)]
+    // SAFETY: called first thing, before any thread exists; resets one
+    // signal's disposition to the default.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let args = cli::Cli::parse();
     match cli::dispatch(args) {
         Ok(outcome) => outcome.exit_code(),

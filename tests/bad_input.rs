@@ -405,3 +405,21 @@ fn group_sequence_rosters() {
         &["bad.toml:4", "`pcs`", "no AP", "≥ 1"],
     );
 }
+
+#[test]
+fn max_trials_without_precision_is_refused() {
+    let o = oddsmith(&[
+        "run",
+        "scenarios/gateway-raises.toml",
+        "--out",
+        "/nonexistent/never-written",
+        "--max-trials",
+        "1000",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--max-trials 1000 caps precision mode; add --precision"),
+        "{}",
+        stderr(&o)
+    );
+}

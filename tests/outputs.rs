@@ -243,6 +243,21 @@ fn an_out_that_is_a_symlink_or_a_foreign_directory_is_refused() {
 
 #[test]
 fn interrupt_leaves_no_temp_files() {
+    stop_a_long_run_with("INT");
+}
+
+#[test]
+fn sigterm_from_a_scheduler_leaves_no_temp_files() {
+    // A Slurm time limit or `kill` sends TERM, a closed terminal HUP: the
+    // run stops as it does at Ctrl-C.
+    stop_a_long_run_with("TERM");
+    stop_a_long_run_with("HUP");
+}
+
+/// Start a run that would take hours over a previous run, send `signal`,
+/// and check it stops within seconds with exit 130, leaving the previous
+/// run as it was and nothing else.
+fn stop_a_long_run_with(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let out = previous_run(dir.path());
     let before = snapshot(&out);
@@ -275,7 +290,7 @@ fn interrupt_leaves_no_temp_files() {
     std::thread::sleep(Duration::from_millis(300));
     let kill = Command::new("sh")
         .arg("-c")
-        .arg(format!("kill -INT {}", child.id()))
+        .arg(format!("kill -{signal} {}", child.id()))
         .status()
         .unwrap();
     assert!(kill.success());

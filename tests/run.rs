@@ -545,3 +545,20 @@ fn peak_memory_grows_by_the_summary_not_by_the_distributions() {
         "{per_config:.0} bytes a config ({small:.0} → {large:.0} bytes)"
     );
 }
+
+#[test]
+fn printing_into_a_closed_pipe_ends_quietly() {
+    // `oddsmith systems | head`: the reader goes away early, and the
+    // listing (87 KB) is more than a pipe holds, so the write fails.
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{}' systems | head -c 1 >/dev/null",
+            env!("CARGO_BIN_EXE_oddsmith")
+        ))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.is_empty(), "{err}");
+}

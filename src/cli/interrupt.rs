@@ -1,4 +1,5 @@
-//! Ctrl-C. The first press asks the run to stop: workers stop at their
+//! Ctrl-C (and SIGTERM or SIGHUP: a scheduler's time limit, a closed
+//! terminal). The first press asks the run to stop: workers stop at their
 //! next chunk, writers before their next file, and the command removes its
 //! staging directory and exits 130. A second press removes the staging
 //! directories at once and exits 130 without waiting.

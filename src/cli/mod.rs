@@ -181,9 +181,10 @@ struct RunArgs {
     /// this half-width (e.g. 0.001), up to --max-trials.
     #[arg(long)]
     precision: Option<f64>,
-    /// Trial cap per config in precision mode, kept to the trial.
-    #[arg(long, default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..))]
-    max_trials: u64,
+    /// Trial cap per config in precision mode, kept to the trial
+    /// [default: 100000000]. Only with --precision.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_trials: Option<u64>,
     /// Run only shard I of N and write it as a partial run for `oddsmith
     /// merge` (e.g. 2/3; I counts from 1). The run's work, in order, is
     /// every config's Monte Carlo chunks (65,536 trials each), or whole

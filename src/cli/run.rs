@@ -115,13 +115,17 @@ pub(super) fn options(args: &RunArgs) -> anyhow::Result<RunOptions> {
         if mode == Mode::Exact {
             bail!("--precision applies to Monte Carlo; it cannot be used with --mode exact");
         }
+    } else if let Some(n) = args.max_trials {
+        bail!(
+            "--max-trials {n} caps precision mode; add --precision (e.g. --precision 0.001) or use --trials for a fixed run"
+        );
     }
     Ok(RunOptions {
         mode,
         trials: args.trials,
         seed: args.seed,
         precision: args.precision,
-        max_trials: args.max_trials,
+        max_trials: args.max_trials.unwrap_or(RunOptions::default().max_trials),
     })
 }
 
