@@ -330,3 +330,66 @@ fn report_keeps_the_name_an_unnamed_scenario_took_from_its_file() {
     let after = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert_eq!(after, before);
 }
+
+#[test]
+fn a_metric_over_two_fields_survives_report_and_shards() {
+    // The long table holds fields one by one; a metric that reads two at
+    // once comes back from summary.parquet, and a shard keeps whole
+    // outcomes, so `report` and `merge` give the run's own numbers.
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "mechanic = \"gateway.scene\"\ntrials = 70000\n[sweep]\n\"a.trait\" = [2, 4]\n[[chart]]\nkind = \"line\"\nmetric = \"p_a_wins_within_7\"\nx = \"a.trait\"\nfile = \"quick\"\n";
+    for mode in ["exact", "mc", "both"] {
+        let s = scenario(tmp.path(), &format!("{mode}.toml"), text);
+        let out = tmp.path().join(format!("run-{mode}"));
+        let run = |extra: &[&str]| {
+            let mut args = vec!["run", s.to_str().unwrap(), "--mode", mode, "-q"];
+            args.extend_from_slice(extra);
+            let o = oddsmith(&args);
+            assert!(o.status.success(), "{mode}: {}", stderr(&o));
+        };
+        run(&["--out", out.to_str().unwrap()]);
+        let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+        assert!(
+            summary
+                .lines()
+                .next()
+                .unwrap()
+                .contains("p_a_wins_within_7")
+        );
+        assert!(!summary.contains("NaN"), "{mode}: {summary}");
+        let before = std::fs::read_to_string(out.join("report.md")).unwrap();
+        let o = oddsmith(&["report", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{mode}: {}", stderr(&o));
+        let after = std::fs::read_to_string(out.join("report.md")).unwrap();
+        assert_eq!(after, before, "{mode}: report DIR changed the report");
+
+        let shards: Vec<String> = (1..=2)
+            .map(|i| {
+                tmp.path()
+                    .join(format!("{mode}-shard-{i}"))
+                    .display()
+                    .to_string()
+            })
+            .collect();
+        for (i, dir) in shards.iter().enumerate() {
+            run(&["--shard", &format!("{}/2", i + 1), "--out", dir]);
+        }
+        let merged = tmp.path().join(format!("merged-{mode}"));
+        let o = oddsmith(&[
+            "merge",
+            &shards[0],
+            &shards[1],
+            "--out",
+            merged.to_str().unwrap(),
+            "-q",
+        ]);
+        assert!(o.status.success(), "{mode}: {}", stderr(&o));
+        for file in ["summary.csv", "results.csv", "report.md"] {
+            assert_eq!(
+                std::fs::read(merged.join(file)).unwrap(),
+                std::fs::read(out.join(file)).unwrap(),
+                "{mode}: merged {file}"
+            );
+        }
+    }
+}

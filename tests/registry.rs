@@ -6,9 +6,7 @@
 use std::collections::BTreeSet;
 
 use oddsmith::systems::testing::{Sample, assert_agrees};
-use oddsmith::systems::{
-    Lit, Mechanic, MetricKind, ParamKind, ParamMap, ParamValue, find, names, registry,
-};
+use oddsmith::systems::{Lit, Mechanic, ParamKind, ParamMap, ParamValue, find, names, registry};
 
 /// The values a mechanic is checked at: its defaults, but for a
 /// parameter with no default that must be set.
@@ -93,15 +91,14 @@ fn every_mechanic_prepares_at_its_defaults_with_a_schema_that_holds() {
             assert!(!schema.fields.is_empty(), "{}", m.name());
             assert!(!schema.metrics.is_empty(), "{}: no headline", m.name());
             for metric in &schema.metrics {
-                let (MetricKind::Prob { field, .. }
-                | MetricKind::Mean { field }
-                | MetricKind::Sd { field }) = metric.kind;
-                assert!(
-                    field < schema.fields.len(),
-                    "{}: {} reads field {field}",
-                    m.name(),
-                    metric.name
-                );
+                for field in metric.kind.fields() {
+                    assert!(
+                        field < schema.fields.len(),
+                        "{}: {} reads field {field}",
+                        m.name(),
+                        metric.name
+                    );
+                }
             }
         }
         // One schema: a model reports the mechanic's own, except where the
@@ -138,9 +135,16 @@ fn exact_defaults_have_mass_one_and_monte_carlo_agrees() {
     let mut solved = 0;
     for (i, m) in registry().iter().enumerate() {
         let model = m.prepare(&example(*m)).unwrap();
-        if model.exact().is_none() {
+        let Some(exact) = model.exact() else {
             continue;
-        }
+        };
+        // A metric over two fields is read off whole outcomes: the
+        // solver must give every probability as one.
+        assert!(
+            !model.schema().needs_joint() || exact.joint().is_some(),
+            "{}: a metric reads two fields, but the solver gave fields alone",
+            m.name()
+        );
         let sample = Sample::seed(2026).config(i).trials(200_000);
         assert_agrees(model.as_ref(), sample, m.name());
         solved += 1;

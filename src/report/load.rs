@@ -251,6 +251,9 @@ pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
 
     let schemas: Vec<&crate::systems::Schema> = models.iter().map(|(_, m)| m.schema()).collect();
     super::complete_support(&mut configs, &schemas);
+    if schemas.iter().any(|s| s.needs_joint()) {
+        joint_metrics_from_summary(&dir.join("summary.parquet"), &mut configs)?;
+    }
 
     let results = Results {
         name: scenario.name.clone(),
@@ -270,6 +273,70 @@ pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
         mc_seconds: manifest.monte_carlo_seconds,
     };
     Ok((scenario, results))
+}
+
+/// Metrics over two fields at once need whole outcomes, which the long
+/// table (one row per field and value) does not hold: their values and
+/// intervals come from `summary.parquet`, whose rows are the configs' runs
+/// in order. Only the metrics the long table cannot give (NaN after the
+/// rebuild) are taken.
+fn joint_metrics_from_summary(path: &Path, configs: &mut [ConfigResult]) -> Result<(), LoadError> {
+    let file = std::fs::File::open(path).map_err(|e| bad(path, format!("cannot read: {e}")))?;
+    let df = match quietly(|| ParquetReader::new(file).finish()) {
+        Ok(Ok(df)) => df,
+        Ok(Err(e)) => return Err(bad(path, format!("is not a readable Parquet file: {e}"))),
+        Err(panic) => {
+            return Err(bad(
+                path,
+                format!("is damaged; the Parquet reader gave up: {panic}"),
+            ));
+        }
+    };
+    let runs: usize = configs.iter().map(|c| c.runs.len()).sum();
+    if df.height() != runs {
+        return Err(bad(
+            path,
+            format!(
+                "has {} rows, but the run has {runs} (config, method) pairs",
+                df.height()
+            ),
+        ));
+    }
+    let column = |name: &str| -> Result<Vec<Option<f64>>, LoadError> {
+        let c = df
+            .column(name)
+            .map_err(|e| bad(path, format!("has no column `{name}`: {e}")))?;
+        let c = c
+            .f64()
+            .map_err(|e| bad(path, format!("column `{name}` has the wrong type: {e}")))?;
+        Ok((0..c.len()).map(|i| c.get(i)).collect())
+    };
+    let mut row = 0;
+    let mut cached: HashMap<String, [Vec<Option<f64>>; 3]> = HashMap::new();
+    for c in configs.iter_mut() {
+        for run in &mut c.runs {
+            for m in run.metrics.iter_mut().filter(|m| m.value.is_nan()) {
+                if !cached.contains_key(&m.name) {
+                    let lo = format!("{}_lo", m.name);
+                    let hi = format!("{}_hi", m.name);
+                    let read = |name: &str| match df.column(name) {
+                        Ok(_) => column(name),
+                        Err(_) => Ok(vec![None; runs]),
+                    };
+                    cached.insert(m.name.clone(), [column(&m.name)?, read(&lo)?, read(&hi)?]);
+                }
+                let [value, lo, hi] = &cached[&m.name];
+                m.value = value[row].ok_or_else(|| {
+                    bad(path, format!("config {}: `{}` is missing", c.index, m.name))
+                })?;
+                if let Some(interval) = &mut m.interval {
+                    *interval = (lo[row].unwrap_or(f64::NAN), hi[row].unwrap_or(f64::NAN));
+                }
+            }
+            row += 1;
+        }
+    }
+    Ok(())
 }
 
 /// The manifest must describe the scenario copy beside it.

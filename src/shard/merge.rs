@@ -375,7 +375,16 @@ fn config_answer(
                     "has an exact answer, but only the piece holding a config's chunk 0 may".into(),
                 ));
             }
-            exact = Some(exact_of(e, schema).map_err(wrong)?);
+            let m = exact_of(e, schema).map_err(wrong)?;
+            exact = Some(match &piece.exact_joint {
+                Some(joint) => m.with_joint(
+                    joint
+                        .iter()
+                        .map(|(o, Bits(p))| (o.clone().into_boxed_slice(), *p))
+                        .collect(),
+                ),
+                None => m,
+            });
         }
         if let Some(t) = &piece.tally {
             let due = piece.chunks.map(|[a, b]| layout.trials_in(&(a..b)));
@@ -508,5 +517,23 @@ fn tally_of(
         .iter()
         .enumerate()
         .flat_map(|(f, rows)| rows.iter().map(move |&(v, c)| (f, v, c)));
-    Ok(Tally::from_counts(fields, n, triples))
+    let tally = Tally::from_counts(fields, n, triples);
+    Ok(match &stored.joint {
+        Some(joint) => {
+            if joint.iter().any(|(o, _)| o.len() != fields)
+                || joint.iter().map(|(_, c)| c).sum::<u64>() != n
+            {
+                return Err(format!(
+                    "the tally's whole outcomes do not count its {n} trials of {fields} fields"
+                ));
+            }
+            tally.with_stored_joint(
+                joint
+                    .iter()
+                    .map(|(o, c)| (o.clone().into_boxed_slice(), *c))
+                    .collect(),
+            )
+        }
+        None => tally,
+    })
 }

@@ -13,6 +13,7 @@ use crate::dist::Marginals;
 use crate::pipeline::Mode;
 use crate::report::OutputError;
 use crate::sim::Tally;
+use crate::systems::Schema;
 
 /// The file a shard writes beside `scenario.toml`.
 pub const FILE: &str = "shard.json";
@@ -87,6 +88,10 @@ pub struct Timings {
 pub struct StoredTally {
     pub trials: u64,
     pub fields: Vec<Vec<(i64, u64)>>,
+    /// Whole outcomes and their counts, for a mechanic with a metric over
+    /// two fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub joint: Option<Vec<(Vec<i64>, u64)>>,
 }
 
 impl StoredTally {
@@ -94,6 +99,9 @@ impl StoredTally {
         StoredTally {
             trials: t.trials(),
             fields: (0..t.len()).map(|f| t.field(f).iter().collect()).collect(),
+            joint: t
+                .joint()
+                .map(|j| j.iter().map(|(o, &n)| (o.to_vec(), n)).collect()),
         }
     }
 }
@@ -110,6 +118,10 @@ pub struct Piece {
     /// config's chunk 0, when it has an exact answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact: Option<Vec<Vec<(i64, Bits)>>>,
+    /// The exact answer's whole outcomes, when the solver gave them and a
+    /// metric reads two fields at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_joint: Option<Vec<(Vec<i64>, Bits)>>,
     /// The Monte Carlo tally of these chunks (of the whole config in
     /// precision mode). A piece with neither was answered exactly by the
     /// shard holding the config's chunk 0 (`--mode auto`).
@@ -122,6 +134,16 @@ impl Piece {
         (0..m.len())
             .map(|f| m.field(f).iter().map(|(&v, &p)| (v, Bits(p))).collect())
             .collect()
+    }
+
+    /// `m`'s whole outcomes, kept when `schema` has a metric that reads
+    /// them.
+    pub fn exact_joint_of(m: &Marginals, schema: &Schema) -> Option<Vec<(Vec<i64>, Bits)>> {
+        if !schema.needs_joint() {
+            return None;
+        }
+        m.joint()
+            .map(|j| j.iter().map(|(o, &p)| (o.to_vec(), Bits(p))).collect())
     }
 }
 

@@ -114,10 +114,14 @@ pub fn run(
         for (&i, tally) in wanted.iter().zip(simulated) {
             tallies[i] = Some(tally);
         }
-        for ((p, exact), tally) in batch.iter().zip(exact).zip(tallies) {
+        for (((p, exact), tally), model) in batch.iter().zip(exact).zip(tallies).zip(&models) {
             stored.push(part::Piece {
                 config: p.config,
                 chunks: p.chunks.as_ref().map(|r| [r.start, r.end]),
+                exact_joint: exact
+                    .as_ref()
+                    .filter(|_| p.first())
+                    .and_then(|m| part::Piece::exact_joint_of(m, model.schema())),
                 exact: exact
                     .filter(|_| p.first())
                     .map(|m| part::Piece::exact_of(&m)),

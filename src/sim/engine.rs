@@ -61,11 +61,11 @@ fn run_chunks(
     total: u64,
     progress: &dyn Progress,
 ) -> Tally {
-    let fields = model.schema().fields.len();
+    let empty = || Tally::for_schema(model.schema());
     (from..to)
         .into_par_iter()
         .map(|k| {
-            let mut tally = Tally::new(fields);
+            let mut tally = empty();
             if progress.stopped() {
                 return tally;
             }
@@ -75,7 +75,7 @@ fn run_chunks(
             progress.advance(n);
             tally
         })
-        .reduce(|| Tally::new(fields), |a, b| a + b)
+        .reduce(empty, |a, b| a + b)
 }
 
 /// Simulate every `(config id, model)` under `plan`; one tally per model,
@@ -142,9 +142,8 @@ fn simulate_to_precision(
         .par_iter()
         .map(|&(c, m)| {
             let headline = &m.schema().metrics[0];
-            let fields = m.schema().fields.len();
             // Whole chunks done so far, kept across rounds.
-            let mut whole = Tally::new(fields);
+            let mut whole = Tally::for_schema(m.schema());
             let mut whole_chunks = 0u64;
             let mut n = first.clamp(1, cap);
             loop {

@@ -1,5 +1,8 @@
-//! Tallies: per-field histograms of integer counts that merge with `+`.
+//! Tallies: per-field histograms of integer counts that merge with `+`,
+//! and, for mechanics with a metric over two fields, the counts of whole
+//! outcomes.
 
+use std::collections::{BTreeMap, HashMap};
 use std::ops::{Add, AddAssign};
 
 use crate::dice::DiceRng;
@@ -75,12 +78,17 @@ impl AddAssign<&Hist> for Hist {
     }
 }
 
-/// The record of a batch of trials: how many, and a histogram per outcome
-/// field (in the mechanic's field order).
+/// Counts of whole outcomes (one value per field).
+pub type Joint = BTreeMap<Box<[i64]>, u64>;
+
+/// The record of a batch of trials: how many, a histogram per outcome
+/// field (in the mechanic's field order), and the counts of whole outcomes
+/// when asked for ([`Tally::with_joint`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     trials: u64,
     fields: Vec<Hist>,
+    joint: Option<Joint>,
 }
 
 impl Tally {
@@ -89,6 +97,39 @@ impl Tally {
         Tally {
             trials: 0,
             fields: vec![Hist::default(); fields],
+            joint: None,
+        }
+    }
+
+    /// An empty tally that also counts whole outcomes, for metrics over
+    /// two fields at once.
+    pub fn with_joint(fields: usize) -> Self {
+        Tally {
+            joint: Some(Joint::new()),
+            ..Tally::new(fields)
+        }
+    }
+
+    /// The empty tally a model of `schema` records into: with whole
+    /// outcomes when one of its metrics needs them.
+    pub fn for_schema(schema: &crate::systems::Schema) -> Self {
+        match schema.needs_joint() {
+            true => Tally::with_joint(schema.fields.len()),
+            false => Tally::new(schema.fields.len()),
+        }
+    }
+
+    /// The counts of whole outcomes, when this tally kept them (every part
+    /// of a merged tally must have).
+    pub fn joint(&self) -> Option<&Joint> {
+        self.joint.as_ref()
+    }
+
+    fn add_joint(&mut self, outcome: &[i64], n: u64) {
+        if let Some(joint) = &mut self.joint
+            && n > 0
+        {
+            *joint.entry(outcome.into()).or_insert(0) += n;
         }
     }
 
@@ -105,6 +146,12 @@ impl Tally {
         }
         t.trials = trials;
         t
+    }
+
+    /// This tally with its whole outcomes restored (as stored by a shard).
+    pub fn with_stored_joint(mut self, joint: Joint) -> Tally {
+        self.joint = Some(joint);
+        self
     }
 
     /// Number of trials recorded.
@@ -142,10 +189,29 @@ impl Tally {
         let hists: &mut [Hist; N] = (&mut self.fields[..])
             .try_into()
             .expect("length checked above");
-        for _ in 0..trials {
-            let outcome = sample(rng);
-            for (h, v) in hists.iter_mut().zip(outcome) {
-                h.record(v);
+        match &mut self.joint {
+            None => {
+                for _ in 0..trials {
+                    let outcome = sample(rng);
+                    for (h, v) in hists.iter_mut().zip(outcome) {
+                        h.record(v);
+                    }
+                }
+            }
+            Some(joint) => {
+                // Whole outcomes counted in a hash map, folded into the
+                // ordered table once per call.
+                let mut seen: HashMap<[i64; N], u64> = HashMap::new();
+                for _ in 0..trials {
+                    let outcome = sample(rng);
+                    for (h, v) in hists.iter_mut().zip(outcome) {
+                        h.record(v);
+                    }
+                    *seen.entry(outcome).or_insert(0) += 1;
+                }
+                for (outcome, n) in seen {
+                    *joint.entry(outcome[..].into()).or_insert(0) += n;
+                }
             }
         }
         self.trials += trials;
@@ -166,6 +232,7 @@ impl Tally {
         for (h, &v) in self.fields.iter_mut().zip(outcome) {
             h.record(v);
         }
+        self.add_joint(outcome, 1);
         self.trials += 1;
     }
 
@@ -195,9 +262,11 @@ impl Tally {
     pub fn add_keys<const N: usize>(&mut self, keys: &Hist, expand: impl Fn(i64) -> [i64; N]) {
         assert_eq!(self.fields.len(), N, "tally has the wrong number of fields");
         for (key, count) in keys.iter() {
-            for (h, v) in self.fields.iter_mut().zip(expand(key)) {
+            let outcome = expand(key);
+            for (h, v) in self.fields.iter_mut().zip(outcome) {
                 h.add_count(v, count);
             }
+            self.add_joint(&outcome, count);
         }
         self.trials += keys.total();
     }
@@ -207,6 +276,19 @@ impl AddAssign<&Tally> for Tally {
     fn add_assign(&mut self, other: &Tally) {
         if self.fields.is_empty() {
             self.fields = vec![Hist::default(); other.fields.len()];
+        }
+        // Whole outcomes are known only if every part kept them; an empty
+        // tally takes the other's as they are.
+        match (&mut self.joint, &other.joint) {
+            (Some(a), Some(b)) => {
+                for (outcome, n) in b {
+                    *a.entry(outcome.clone()).or_insert(0) += n;
+                }
+            }
+            (None, Some(b)) if self.trials == 0 => self.joint = Some(b.clone()),
+            (Some(_), None) if other.trials == 0 => {}
+            (None, None) => {}
+            _ => self.joint = None,
         }
         assert_eq!(
             self.fields.len(),
@@ -269,6 +351,50 @@ mod tests {
             one.record_outcome(&[d, -d]);
         }
         assert_eq!(fixed, one);
+    }
+
+    #[test]
+    fn whole_outcomes_are_counted_however_recorded_and_merged() {
+        let sample = |r: &mut DiceRng| {
+            let d = r.d8() as i64;
+            [d, (d >= 4) as i64]
+        };
+        let mut fixed = Tally::with_joint(2);
+        fixed.record_trials(&mut DiceRng::from_u64(5), 5000, sample);
+        let mut one = Tally::with_joint(2);
+        let mut rng = DiceRng::from_u64(5);
+        for _ in 0..5000 {
+            one.record_outcome(&sample(&mut rng));
+        }
+        let mut keyed = Tally::with_joint(2);
+        keyed.record_keyed(
+            &mut DiceRng::from_u64(5),
+            5000,
+            |r| r.d8() as i64,
+            |d| [d, (d >= 4) as i64],
+        );
+        assert_eq!(fixed, one);
+        assert_eq!(fixed, keyed);
+        let joint = fixed.joint().unwrap();
+        assert_eq!(joint.values().sum::<u64>(), 5000);
+        assert_eq!(joint.len(), 8, "d8 faces, each with its flag");
+        // The marginals are the joint's sums.
+        let fours: u64 = joint
+            .iter()
+            .filter(|(o, _)| o[0] == 4)
+            .map(|(_, n)| n)
+            .sum();
+        assert_eq!(
+            fixed.field(0).iter().find(|(v, _)| *v == 4).unwrap().1,
+            fours
+        );
+        // Merging keeps them, from an empty start too; a part without
+        // them makes them unknown.
+        let merged = Tally::new(2) + fixed.clone() + one.clone();
+        assert_eq!(merged.joint().unwrap().values().sum::<u64>(), 10_000);
+        let mut plain = Tally::new(2);
+        plain.record_trials(&mut DiceRng::from_u64(5), 10, sample);
+        assert!((fixed + plain).joint().is_none());
     }
 
     #[test]

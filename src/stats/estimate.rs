@@ -34,19 +34,27 @@ pub fn estimate(metric: &MetricSpec, tally: &Tally) -> Estimate {
                 .filter(|(v, _)| pred.holds(*v))
                 .map(|(_, c)| c)
                 .sum();
-            let p = if n == 0 { 0.0 } else { k as f64 / n as f64 };
-            let (lo, hi) = wilson(k, n);
-            let se = if n == 0 {
-                f64::INFINITY
-            } else {
-                (p * (1.0 - p) / n as f64).sqrt()
-            };
-            Estimate {
-                value: p,
-                lo,
-                hi,
-                se,
-                trials: n,
+            proportion(k, n)
+        }
+        MetricKind::Both { first, second } => {
+            // Unknown without whole outcomes (a tally read back from the
+            // long table): NaN, never a wrong number.
+            let k: Option<u64> = tally.joint().map(|joint| {
+                joint
+                    .iter()
+                    .filter(|(o, _)| first.1.holds(o[first.0]) && second.1.holds(o[second.0]))
+                    .map(|(_, c)| c)
+                    .sum()
+            });
+            match k {
+                Some(k) => proportion(k, n),
+                None => Estimate {
+                    value: f64::NAN,
+                    lo: f64::NAN,
+                    hi: f64::NAN,
+                    se: f64::NAN,
+                    trials: n,
+                },
             }
         }
         MetricKind::Mean { field } => {
@@ -118,6 +126,25 @@ pub fn estimate(metric: &MetricSpec, tally: &Tally) -> Estimate {
     }
 }
 
+/// The estimate of a probability from `k` of `n` trials, with its Wilson
+/// interval.
+fn proportion(k: u64, n: u64) -> Estimate {
+    let p = if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    let (lo, hi) = wilson(k, n);
+    let se = if n == 0 {
+        f64::INFINITY
+    } else {
+        (p * (1.0 - p) / n as f64).sqrt()
+    };
+    Estimate {
+        value: p,
+        lo,
+        hi,
+        se,
+        trials: n,
+    }
+}
+
 /// The spread of a sample standard deviation, from the second and fourth
 /// central moments. The variance of the sample variance is exactly
 /// (μ₄ − σ⁴)/n + 2σ⁴/(n(n − 1)) (e.g. Cramér, *Mathematical Methods of
@@ -175,6 +202,24 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
                 // print as "-0.0" for an impossible event.
                 .fold(0.0, |a, b| a + b)
                 .clamp(0.0, 1.0);
+            ExactValue {
+                value: p,
+                sd: (p * (1.0 - p)).sqrt(),
+                sd2: 0.0,
+            }
+        }
+        MetricKind::Both { first, second } => {
+            let p = match exact.joint() {
+                Some(joint) => joint
+                    .iter()
+                    .filter(|(o, _)| first.1.holds(o[first.0]) && second.1.holds(o[second.0]))
+                    .map(|(_, p)| *p)
+                    .fold(0.0, |a, b| a + b)
+                    .clamp(0.0, 1.0),
+                // A solver that gave fields alone, or an answer read back
+                // from the long table.
+                None => f64::NAN,
+            };
             ExactValue {
                 value: p,
                 sd: (p * (1.0 - p)).sqrt(),
@@ -299,5 +344,37 @@ mod tests {
             &t,
         );
         assert!(six.lo < 1.0 / 6.0 && 1.0 / 6.0 < six.hi, "{six:?}");
+    }
+
+    #[test]
+    fn a_metric_over_two_fields_reads_the_joint_outcome_not_the_marginals() {
+        // (winner, rounds): A wins only quickly, B only slowly. P(A wins
+        // within 2 rounds) is 1/2; the marginals' product would say 1/4.
+        let outcomes = [
+            ([0, 1], 0.25),
+            ([0, 2], 0.25),
+            ([1, 3], 0.25),
+            ([1, 4], 0.25),
+        ];
+        let mut exact = Marginals::new(2);
+        for (o, p) in outcomes {
+            exact.add_outcome(&o, p);
+        }
+        let spec = MetricSpec::both("p_a_quick", (0, Pred::Eq(0)), (1, Pred::Le(2)), "");
+        assert_eq!(exact_value(&spec, &exact).value, 0.5);
+        let mut t = Tally::with_joint(2);
+        let mut rng = DiceRng::from_u64(11);
+        t.record_trials(&mut rng, 100_000, |r| outcomes[(r.d8() as usize - 1) % 4].0);
+        let e = estimate(&spec, &t);
+        assert!((e.value - 0.5).abs() < 5.0 * e.se, "{e:?}");
+        assert!(e.lo < 0.5 && 0.5 < e.hi);
+        // Without whole outcomes (a field given alone, a tally read back
+        // from the long table) the metric is unknown, not wrong.
+        let mut alone = exact.clone();
+        alone.add(0, 0, 0.0 + f64::MIN_POSITIVE);
+        assert!(exact_value(&spec, &alone).value.is_nan());
+        let mut plain = Tally::new(2);
+        plain.record_trials(&mut rng, 10, |r| outcomes[(r.d8() as usize - 1) % 4].0);
+        assert!(estimate(&spec, &plain).value.is_nan());
     }
 }

@@ -72,11 +72,18 @@ impl Pred {
     }
 }
 
-/// How a metric is read off one field.
+/// How a metric is read off the outcome fields.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum MetricKind {
     /// The probability that the field's value satisfies `pred`.
     Prob { field: usize, pred: Pred },
+    /// The probability that two fields satisfy their predicates in the
+    /// same trial ("A climaxes within 5 rounds"): read off the joint
+    /// outcome, which per-field marginals cannot answer.
+    Both {
+        first: (usize, Pred),
+        second: (usize, Pred),
+    },
     /// The mean of the field.
     Mean { field: usize },
     /// The standard deviation of the field.
@@ -109,6 +116,40 @@ impl MetricSpec {
     pub fn mean(name: impl Into<String>, field: usize, doc: &'static str) -> Self {
         MetricSpec::new(name, MetricKind::Mean { field }, doc)
     }
+
+    /// The probability that both `(field, pred)` hold in one trial.
+    pub fn both(
+        name: impl Into<String>,
+        first: (usize, Pred),
+        second: (usize, Pred),
+        doc: &'static str,
+    ) -> Self {
+        MetricSpec::new(name, MetricKind::Both { first, second }, doc)
+    }
+}
+
+impl MetricKind {
+    /// Whether it needs the joint outcome, not just each field's marginal.
+    pub fn is_joint(&self) -> bool {
+        matches!(self, MetricKind::Both { .. })
+    }
+
+    /// Whether it is a probability (of one field's event, or two at once).
+    pub fn is_probability(&self) -> bool {
+        matches!(self, MetricKind::Prob { .. } | MetricKind::Both { .. })
+    }
+
+    /// The fields it reads.
+    pub fn fields(&self) -> Vec<usize> {
+        match *self {
+            MetricKind::Prob { field, .. }
+            | MetricKind::Mean { field }
+            | MetricKind::Sd { field } => {
+                vec![field]
+            }
+            MetricKind::Both { first, second } => vec![first.0, second.0],
+        }
+    }
 }
 
 /// Fields and metrics of one mechanic (or one configuration of it). The
@@ -117,4 +158,11 @@ impl MetricSpec {
 pub struct Schema {
     pub fields: Vec<FieldSpec>,
     pub metrics: Vec<MetricSpec>,
+}
+
+impl Schema {
+    /// Whether a metric needs the joint outcome, so tallies must keep it.
+    pub fn needs_joint(&self) -> bool {
+        self.metrics.iter().any(|m| m.kind.is_joint())
+    }
 }

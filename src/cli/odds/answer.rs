@@ -9,7 +9,7 @@ use oddsmith::expr::Expr;
 use oddsmith::report::{Basis, odds};
 use oddsmith::sim::{self, Plan, Tally};
 use oddsmith::stats;
-use oddsmith::systems::{self, FieldSpec, Mechanic, MetricKind, Model, ParamMap, ParamValue};
+use oddsmith::systems::{self, FieldSpec, Mechanic, Model, ParamMap, ParamValue};
 
 use super::super::{OddsArgs, Outcome};
 
@@ -264,7 +264,7 @@ fn report(model: &dyn Model, args: &OddsArgs) -> anyhow::Result<Outcome> {
     }
     println!();
     for spec in &schema.metrics {
-        let is_prob = matches!(spec.kind, MetricKind::Prob { .. });
+        let is_prob = spec.kind.is_probability();
         match (&exact, &tally) {
             (Some(m), t) => {
                 let e = stats::exact_value(spec, m);

@@ -260,6 +260,12 @@ fn schema() -> Schema {
                 prob(1, Pred::Le(10)),
                 "Probability the scene ends within 10 rounds.",
             ),
+            MetricSpec::both(
+                "p_a_wins_within_7",
+                (0, Pred::Eq(A_CLIMAX)),
+                (1, Pred::Le(7)),
+                "Probability A brings the scene to its climax within 7 rounds (winner and rounds read together, from the joint outcome).",
+            ),
         ],
     }
 }

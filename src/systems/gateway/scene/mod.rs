@@ -65,8 +65,11 @@ fn pick(o: &Outcome, p: Pick) -> i64 {
     }
 }
 
-/// The marginals of `picks` from the engine's marginals (each pick is a
-/// function of one engine field, so marginals suffice).
+/// The answer in `picks` from the engine's: each pick from its engine
+/// field's marginal (each pick is a function of one engine field, so
+/// marginals suffice, and sum as they always did), and the whole outcomes
+/// mapped one by one when the engine gave them, for metrics over two
+/// fields.
 fn project(m: &Marginals, picks: &[Pick]) -> Marginals {
     let mut out = Marginals::new(picks.len());
     for (k, &p) in picks.iter().enumerate() {
@@ -82,5 +85,14 @@ fn project(m: &Marginals, picks: &[Pick]) -> Marginals {
             out.add(k, value, q);
         }
     }
-    out
+    let Some(joint) = m.joint() else {
+        return out;
+    };
+    let mut mapped = std::collections::BTreeMap::new();
+    for (outcome, &q) in joint {
+        let o: Outcome = outcome[..].try_into().expect("engine outcomes");
+        let picked: Box<[i64]> = picks.iter().map(|&p| pick(&o, p)).collect();
+        *mapped.entry(picked).or_insert(0.0) += q;
+    }
+    out.with_joint(mapped)
 }
