@@ -45,7 +45,7 @@ fn example(m: &dyn Mechanic) -> ParamMap {
 #[test]
 fn names_are_unique_and_found() {
     let all = names();
-    assert_eq!(all.len(), 23);
+    assert_eq!(all.len(), 24);
     assert_eq!(all.iter().collect::<BTreeSet<_>>().len(), all.len());
     for m in registry() {
         let (system, mechanic) = m.name().split_once('.').expect("system.mechanic");
