@@ -6,7 +6,7 @@
 use oddsmith::dist::After;
 use oddsmith::systems::cgg::action::ActionMechanic;
 use oddsmith::systems::cgg::session::{
-    CRISES, CRISIS, Clock, FIRST_CRISIS, HOURS_LEFT, Roll, Session, SessionMechanic,
+    CRISES, CRISIS, Clock, FIRST_CRISIS, HOURS_LEFT, Roll, Session, SessionMechanic, Step,
 };
 use oddsmith::systems::testing::{Sample, assert_agrees};
 use oddsmith::systems::{Define, ParamMap, ParamValue};
@@ -102,7 +102,7 @@ proptest! {
     ) {
         let full = [12, 9][roles - 1];
         let s = Session {
-            actions: vec![ActionMechanic.trial(&ParamMap::new()).unwrap(); rolls.len()],
+            actions: vec![Step::Action(ActionMechanic.trial(&ParamMap::new()).unwrap()); rolls.len()],
             full,
             start: start.min(full),
             weakness,
@@ -242,4 +242,53 @@ fn bad_sessions_name_the_key_and_the_action() {
         e.message.starts_with("action 1: an integer is not a table"),
         "{e}"
     );
+}
+
+#[test]
+fn a_tension_scene_carries_the_clock_in_and_out() {
+    use ParamValue::*;
+    // A scene of one-hour stunts at a standstill (trivial actions, the
+    // Exec raising 1) for 20 rounds: 12 hours run out in round 12 of the
+    // first scene; an action of weakness; refilled to 3 + d (4..=9), the
+    // second scene empties the clock again.
+    let scene = Table(vec![
+        (
+            "tension".into(),
+            Table(vec![
+                (
+                    "explorers".into(),
+                    List(vec![Table(vec![
+                        ("name".into(), s("ann")),
+                        ("code".into(), s("5d")),
+                        ("stunt".into(), Bool(true)),
+                    ])]),
+                ),
+                ("difficulty.base".into(), s("easy")),
+                ("risk".into(), s("none")),
+                ("exec.raise".into(), Int(1)),
+                ("max_rounds".into(), Int(20)),
+                ("start".into(), Int(5)),
+            ]),
+        ),
+        ("explorer".into(), s("ann")),
+    ]);
+    let rest = Table(vec![("risk".into(), s("none"))]);
+    let sess = session(&[("sequence", List(vec![scene.clone(), rest, scene]))]);
+    assert!(sess.exact().is_none(), "scenes are Monte Carlo only");
+    let mut rng = oddsmith::dice::DiceRng::from_u64(9);
+    for _ in 0..200 {
+        let o = sess.sample(&mut rng);
+        assert_eq!(o[..3], [1, 2, 1], "{o:?}");
+        assert_eq!(o[HOURS_LEFT], 0);
+    }
+    let e = SessionMechanic
+        .trial(&ParamMap::from_pairs(&[(
+            "sequence",
+            List(vec![Table(vec![
+                ("tension".into(), Table(vec![])),
+                ("explorer".into(), s("zed")),
+            ])]),
+        )]))
+        .unwrap_err();
+    assert!(e.message.contains("\"zed\" is not in the scene"), "{e}");
 }

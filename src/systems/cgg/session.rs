@@ -3,21 +3,25 @@
 //!
 //! One explorer's clock holds 12 hours (9 with two roles), never more,
 //! never less than 0. The explorer plays a list of actions (`sequence`,
-//! each a table of `cgg.action` keys over the session's own, or `actions`
-//! repeats of the one action the session's keys describe). After each
-//! action its hours are settled: the hours paid (wrench venture, a
-//! stunt's hour) come off, then the hours gained (hammer venture) go on.
+//! each a table of `cgg.action` keys over the session's own, or a tension
+//! scene `{ tension = { … }, explorer = "name" }`; or `actions` repeats of
+//! the one action the session's keys describe). After each action its
+//! hours are settled: the hours paid (wrench venture, a stunt's hour) come
+//! off, then the hours gained (hammer venture) go on; a scene carries the
+//! clock in and out.
 //! At 0 the explorer is in **crisis**: a period of weakness in which it
 //! may neither pay nor gain hours, for `crisis.actions` actions; then the
 //! crisis is addressed and the clock refilled to 3 + 1d6.
 //!
-//! Each action is one round of [`Rounds`], the refill a second roll in the
-//! round that needs it. Between rounds the state is (clock, weakness left,
-//! crises so far, the first crisis's action), a few thousand states at
-//! most, so the exact chain is always offered; the law of an action's
-//! hours is its exact joint law of (paid, gained).
+//! Each action (or scene) is one round of [`Rounds`], the refill a second
+//! roll in the round that needs it. Between rounds the state is (clock,
+//! weakness left, crises so far, the first crisis's action), a few
+//! thousand states at most, so the exact chain is offered whenever the
+//! session has no tension scene (those are Monte Carlo only); the law of
+//! an action's hours is its exact joint law of (paid, gained).
 
 use super::action::{Action, ActionMechanic, PARAMS as ACTION_PARAMS, field};
+use super::tension::{Tension, TensionMechanic};
 use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
@@ -33,7 +37,7 @@ pub const REFILL_BASE: u32 = 3;
 /// The longest session.
 pub const MAX_ACTIONS: usize = 200;
 
-const SEQUENCE_EXPECTS: &str = "a list of 1..=200 tables of cgg.action keys, one per action, e.g. [{ \"difficulty.base\" = 5 }, { \"stunt.paid\" = true }]";
+const SEQUENCE_EXPECTS: &str = "a list of 1..=200 tables, one per action, each of cgg.action keys or a tension scene { tension = { cgg.tension keys }, explorer = \"name\" }, e.g. [{ \"difficulty.base\" = 5 }, { \"stunt.paid\" = true }]";
 
 /// The session's own keys, after those of `cgg.action`.
 const OWN: [ParamSpec; 5] = [
@@ -98,11 +102,22 @@ pub const FIRST_CRISIS: usize = 2;
 pub const HOURS_LEFT: usize = 3;
 pub const FIELDS: usize = 4;
 
+/// One step of a session.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Action(Action),
+    /// A tension scene the explorer plays as explorer `who` of its list.
+    Scene {
+        tension: Box<Tension>,
+        who: usize,
+    },
+}
+
 /// A checked session.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Session {
-    /// The actions in order.
-    pub actions: Vec<Action>,
+    /// The actions (and scenes) in order.
+    pub actions: Vec<Step>,
     /// A full clock.
     pub full: u32,
     /// Hours at the start.
@@ -129,32 +144,39 @@ pub struct Clock {
 pub enum Roll {
     /// An action's hours: paid, gained.
     Hours(u32, u32),
+    /// A scene: the hours it leaves on the clock, and whether the clock
+    /// ran out in it.
+    Scene(u32, bool),
     /// The refill's d6.
     Refill(u32),
 }
 
 impl Session {
-    /// The hours law of every action, computed once per distinct action.
-    fn laws(&self) -> Vec<Vec<((u32, u32), f64)>> {
+    /// The hours law of every action, computed once per distinct action;
+    /// `None` when a step is a tension scene.
+    fn laws(&self) -> Option<Vec<Vec<((u32, u32), f64)>>> {
         let mut seen: Vec<(Action, Vec<((u32, u32), f64)>)> = Vec::new();
         self.actions
             .iter()
-            .map(|a| {
+            .map(|step| {
+                let Step::Action(a) = step else {
+                    return None;
+                };
                 if let Some((_, l)) = seen.iter().find(|(b, _)| b == a) {
-                    return l.clone();
+                    return Some(l.clone());
                 }
                 let l = a.hours_law();
                 seen.push((*a, l.clone()));
-                l
+                Some(l)
             })
             .collect()
     }
 
-    /// Exact marginals of the four fields.
+    /// Exact marginals of the four fields (none with a tension scene).
     pub fn exact(&self) -> Option<Marginals> {
         let chain = Chained {
             s: self,
-            laws: self.laws(),
+            laws: self.laws()?,
         };
         Some(solve(&chain, FIELDS, Limits::default())?.marginals)
     }
@@ -193,6 +215,19 @@ impl Session {
                 c.hours = (REFILL_BASE + d).min(self.full);
                 c.refill = false;
                 return self.next(round, c);
+            }
+            Roll::Scene(hours, ran_out) => {
+                if ran_out {
+                    c.hours = 0;
+                    c.crises += 1;
+                    if c.first == 0 {
+                        c.first = round as u32;
+                    }
+                    c.weak = self.weakness;
+                    c.refill = c.weak == 0;
+                } else {
+                    c.hours = hours.min(self.full);
+                }
             }
             Roll::Hours(paid, gained) => {
                 if c.weak > 0 {
@@ -265,8 +300,17 @@ impl Rounds for Chained<'_> {
             // Nothing the action does reaches the clock.
             Roll::Hours(0, 0)
         } else {
-            let o = self.s.actions[round - 1].sample(rng);
-            Roll::Hours(o[field::HOURS_PAID] as u32, o[field::HOURS_GAINED] as u32)
+            match &self.s.actions[round - 1] {
+                Step::Action(a) => {
+                    let o = a.sample(rng);
+                    Roll::Hours(o[field::HOURS_PAID] as u32, o[field::HOURS_GAINED] as u32)
+                }
+                Step::Scene { tension, who } => {
+                    let (hours, ran_out) =
+                        tension.play_with(rng, Some((*who, c.hours)), &mut Vec::new());
+                    Roll::Scene(hours, ran_out)
+                }
+            }
         }
     }
 
@@ -285,9 +329,60 @@ impl Trial for Session {
     }
 }
 
-/// The action of one `sequence` entry: the session's action keys, then the
-/// entry's.
-fn entry_action(args: &Args, i: usize, entry: &ParamValue) -> Result<Action, ParamError> {
+/// A tension scene entry `{ tension = { … }, explorer = "name" }`.
+fn entry_scene(
+    keys: &[(String, ParamValue)],
+    full: u32,
+    bad: impl Fn(String) -> ParamError,
+) -> Result<Step, ParamError> {
+    let mut values = ParamMap::new();
+    let mut name = None;
+    for (k, v) in keys {
+        match (k.as_str(), v) {
+            ("tension", ParamValue::Table(t)) => {
+                for (tk, tv) in t {
+                    values.set(tk.clone(), tv.clone());
+                }
+            }
+            ("explorer", ParamValue::Str(n)) => name = Some(n.clone()),
+            _ => {
+                return Err(bad(format!(
+                    "`{k}` does not belong in a scene; allowed: tension (a table of cgg.tension keys), explorer (a name)"
+                )));
+            }
+        }
+    }
+    let mut tension = TensionMechanic
+        .trial(&values)
+        .map_err(|e| bad(format!("tension: `{}`: {}", e.key, e.message)))?;
+    let who = match name {
+        None => 0,
+        Some(n) => tension
+            .explorers
+            .iter()
+            .position(|e| e.name == n)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`explorer`: \"{n}\" is not in the scene; allowed: {}",
+                    tension
+                        .explorers
+                        .iter()
+                        .map(|e| format!("\"{}\"", e.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?,
+    };
+    tension.explorers[who].full = full;
+    Ok(Step::Scene {
+        tension: Box::new(tension),
+        who,
+    })
+}
+
+/// The step of one `sequence` entry: a scene, or an action of the
+/// session's action keys, then the entry's.
+fn entry_step(args: &Args, i: usize, entry: &ParamValue, full: u32) -> Result<Step, ParamError> {
     let bad = |msg: String| ParamError::new("sequence", format!("action {}: {msg}", i + 1));
     let ParamValue::Table(keys) = entry else {
         return Err(bad(format!(
@@ -295,6 +390,9 @@ fn entry_action(args: &Args, i: usize, entry: &ParamValue) -> Result<Action, Par
             entry.type_name()
         )));
     };
+    if keys.iter().any(|(k, _)| k == "tension") {
+        return entry_scene(keys, full, bad);
+    }
     let mut values = ParamMap::new();
     for spec in ACTION_PARAMS.iter() {
         if args.is_set(spec.path) {
@@ -308,6 +406,7 @@ fn entry_action(args: &Args, i: usize, entry: &ParamValue) -> Result<Action, Par
     }
     ActionMechanic
         .trial(&values)
+        .map(Step::Action)
         .map_err(|e| bad(format!("`{}`: {}", e.key, e.message)))
 }
 
@@ -317,7 +416,7 @@ pub struct SessionMechanic;
 impl Define for SessionMechanic {
     type Trial = Session;
     const NAME: &'static str = "cgg.session";
-    const SUMMARY: &'static str = "One explorer's crisis clock over a session of actions: hours paid and gained, crises, the weakness and the 3 + 1d6 refill.";
+    const SUMMARY: &'static str = "One explorer's crisis clock over a session of actions or tension scenes: hours paid and gained, crises, the weakness and the 3 + 1d6 refill.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
@@ -357,6 +456,7 @@ impl Define for SessionMechanic {
     }
 
     fn build(&self, args: &Args) -> Result<Session, ParamError> {
+        let full = FULL[args.int("explorer.roles")? as usize - 1];
         let actions = match args.parsed_if_set("sequence", |v| match v {
             ParamValue::List(items) if (1..=MAX_ACTIONS).contains(&items.len()) => {
                 Ok(items.clone())
@@ -374,15 +474,14 @@ impl Define for SessionMechanic {
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, e)| entry_action(args, i, e))
+                    .map(|(i, e)| entry_step(args, i, e, full))
                     .collect::<Result<Vec<_>, _>>()?
             }
             None => {
                 let a = ActionMechanic.build(args)?;
-                vec![a; args.int("actions")? as usize]
+                vec![Step::Action(a); args.int("actions")? as usize]
             }
         };
-        let full = FULL[args.int("explorer.roles")? as usize - 1];
         let start = if args.is_set("explorer.hours") {
             let h = args.int("explorer.hours")? as u32;
             if h > full {

@@ -268,6 +268,18 @@ impl Tension {
 
     /// One scene, into `out` (the fields in order).
     pub fn play(&self, rng: &mut DiceRng, out: &mut Vec<i64>) {
+        self.play_with(rng, None, out);
+    }
+
+    /// One scene with explorer `who`'s clock at `hours` (0: in crisis)
+    /// when it starts, a session's clock carried in; returns that
+    /// explorer's hours at the end and whether its clock ran out.
+    pub fn play_with(
+        &self,
+        rng: &mut DiceRng,
+        clock: Option<(usize, u32)>,
+        out: &mut Vec<i64>,
+    ) -> (u32, bool) {
         let n = self.explorers.len();
         let mut st: Vec<Standing> = self
             .explorers
@@ -277,6 +289,10 @@ impl Tension {
                 ..Standing::default()
             })
             .collect();
+        if let Some((who, hours)) = clock {
+            st[who].hours = hours;
+            st[who].crisis = hours == 0;
+        }
         let mut tracks = self.starts.clone();
         let mut order: Vec<usize> = Vec::with_capacity(n);
         let (mut avoided, mut sprung, mut rounds) = (false, false, self.max_rounds as i64);
@@ -372,6 +388,10 @@ impl Tension {
         ]);
         for s in &st {
             out.extend([s.paid, s.gained]);
+        }
+        match clock {
+            Some((who, hours)) => (st[who].hours, hours > 0 && st[who].crisis),
+            None => (0, false),
         }
     }
 
