@@ -102,6 +102,9 @@ pub const FIRST_CRISIS: usize = 2;
 pub const HOURS_LEFT: usize = 3;
 pub const FIELDS: usize = 4;
 
+/// An action's joint law of (hours paid, hours gained).
+pub type HoursLaw = Vec<((u32, u32), f64)>;
+
 /// One step of a session.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
@@ -154,8 +157,8 @@ pub enum Roll {
 impl Session {
     /// The hours law of every action, computed once per distinct action;
     /// `None` when a step is a tension scene.
-    fn laws(&self) -> Option<Vec<Vec<((u32, u32), f64)>>> {
-        let mut seen: Vec<(Action, Vec<((u32, u32), f64)>)> = Vec::new();
+    fn laws(&self) -> Option<Vec<HoursLaw>> {
+        let mut seen: Vec<(Action, HoursLaw)> = Vec::new();
         self.actions
             .iter()
             .map(|step| {
@@ -261,7 +264,7 @@ impl Session {
 /// law.
 struct Chained<'a> {
     s: &'a Session,
-    laws: Vec<Vec<((u32, u32), f64)>>,
+    laws: Vec<HoursLaw>,
 }
 
 impl Rounds for Chained<'_> {

@@ -551,21 +551,20 @@ impl Define for TensionMechanic {
             }
             None => vec![args.int("start")?],
         };
-        let holder = match args.parsed_if_set("edge.holder", |v| match v {
-            ParamValue::Str(s) => list.iter().position(|e| &e.name == s).ok_or_else(|| {
-                format!(
-                    "\"{s}\" is no explorer's name; allowed: {}",
-                    list.iter()
-                        .map(|e| format!("\"{}\"", e.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }),
-            other => Err(format!("{} is the wrong type", other.type_name())),
-        })? {
-            Some(h) => h,
-            None => 0,
-        };
+        let holder = args
+            .parsed_if_set("edge.holder", |v| match v {
+                ParamValue::Str(s) => list.iter().position(|e| &e.name == s).ok_or_else(|| {
+                    format!(
+                        "\"{s}\" is no explorer's name; allowed: {}",
+                        list.iter()
+                            .map(|e| format!("\"{}\"", e.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }),
+                other => Err(format!("{} is the wrong type", other.type_name())),
+            })?
+            .unwrap_or_default();
         let gives = args.parsed("edge.gives", |v| Pick::parse(v, &list, true))?;
         let first = args.parsed("edge.first", |v| Pick::parse(v, &list, true))?;
         Ok(Tension {
