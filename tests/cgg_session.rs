@@ -292,3 +292,18 @@ fn a_tension_scene_carries_the_clock_in_and_out() {
         .unwrap_err();
     assert!(e.message.contains("\"zed\" is not in the scene"), "{e}");
 }
+
+#[test]
+fn a_session_that_never_spends_is_certainly_crisis_free() {
+    // Nothing paid: the first crisis is "action 21" with probability 1, to
+    // the last ulp the CLI's agreement check can see.
+    let m = session(&[("policy.wrench", s("none")), ("explorer.code", s("2d"))])
+        .exact()
+        .unwrap();
+    let mean: f64 = m
+        .field(FIRST_CRISIS)
+        .iter()
+        .map(|(v, q)| *v as f64 * q)
+        .sum();
+    assert!((mean - 21.0).abs() < 1e-12, "{mean}");
+}

@@ -349,27 +349,34 @@ fn ready_with_a_cue_raises_the_track_at_once() {
     for _ in 0..100 {
         assert_eq!(s.sample(&mut rng)[..3], [0, 1, 1]);
     }
-    // Ready, then act with the leverage: alternate, every second round.
+    // Ready with a cue, then act with the leverage, in turn. 3d against
+    // not-too-hard (4d) leaves one difficulty die (0.7 alone); the cue's
+    // +1d joins the next action, which then has none and surely succeeds.
+    // The track: cue +1 and the Exec's +1 on the Ready rounds, −1 and +1 on
+    // the acting ones: 3 → 5 → 5 → 7 … → 13 → 13, then the cue makes 14
+    // and the Exec 15 in round 11. A single failed action would spring it
+    // sooner.
     let alternate = List(vec![t(&[
-        ("choose", Str("ready".into())),
+        ("choose", Str("ready-cue".into())),
         ("when", t(&[("leverage_at_most", Int(0))])),
     ])]);
-    let s = scene(&still(&[
+    let s = scene(&[
         (
-            "explorers",
+            "explorers".into(),
             List(vec![t(&[
-                ("code", Str("5d".into())),
+                ("code", Str("3d".into())),
                 ("policy", alternate),
             ])]),
         ),
-        ("start", Int(3)),
-        ("max_rounds", Int(6)),
-    ]));
-    // A 5d diligence roll makes at least 1 pip of leverage unless every die
-    // shows 6; then acting drops the track by 1 and the Exec's +1 restores
-    // it: the track runs 3 → 4 → 4 → 5 … never lower.
-    let o = s.sample(&mut rng);
-    assert_eq!(o[..3], [0, 0, 6]);
+        ("difficulty.base".into(), Int(4)),
+        ("risk".into(), Str("none".into())),
+        ("exec.raise".into(), Int(1)),
+        ("start".into(), Int(3)),
+        ("edge.gives".into(), Str("none".into())),
+    ]);
+    for _ in 0..500 {
+        assert_eq!(s.sample(&mut rng)[..3], [0, 1, 11]);
+    }
 }
 
 #[test]

@@ -213,14 +213,18 @@ impl Action {
         m
     }
 
-    /// The exact joint law of (hours paid, hours gained).
+    /// The exact joint law of (hours paid, hours gained), of mass 1.
     pub fn hours_law(&self) -> Vec<((u32, u32), f64)> {
         let mut law: std::collections::BTreeMap<(u32, u32), f64> = Default::default();
         exact::outcomes(self, |o, p| {
             let k = (o[field::HOURS_PAID] as u32, o[field::HOURS_GAINED] as u32);
             *law.entry(k).or_insert(0.0) += p;
         });
-        law.into_iter().collect()
+        // Summed from many small terms, the mass falls short of 1 by some
+        // ulps; a session multiplies twenty such laws, so normalise, or a
+        // certain outcome comes out measurably uncertain.
+        let mass: f64 = law.values().sum();
+        law.into_iter().map(|(k, p)| (k, p / mass)).collect()
     }
 }
 
