@@ -126,3 +126,44 @@ fn tension_runs_by_simulation_in_auto_mode() {
     // starting nearer 0 avoids the pitfall more often
     assert!(p(0) > p(1), "{} vs {}", p(0), p(1));
 }
+
+#[test]
+fn session_scenario_is_exact_and_agrees_with_simulation() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s");
+    let o = oddsmith(&[
+        "run",
+        "scenarios/cgg-session.toml",
+        "--out",
+        out.to_str().unwrap(),
+        "--mode",
+        "both",
+        "--trials",
+        "20000",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!csv_rows(&out.join("agreement.csv")).is_empty());
+    let exact = dir.path().join("e");
+    run_exact("scenarios/cgg-session.toml", &exact);
+    let rows = csv_rows(&exact.join("summary.csv"));
+    assert_eq!(rows.len(), 3 * 4 * 5);
+    assert!(rows.iter().all(|r| r["method"] == "exact"));
+    let f = |wrench: &str, hammer: &str, code: &str, m: &str| {
+        rows.iter()
+            .find(|r| {
+                r["policy.wrench"] == wrench
+                    && r["policy.hammer"] == hammer
+                    && r["explorer.code"] == code
+            })
+            .unwrap()[m]
+            .parse::<f64>()
+            .unwrap()
+    };
+    // Never spending: the clock stays full, the first crisis "after" 20.
+    assert_eq!(f("none", "always", "3d", "mean_hours_left"), 12.0);
+    assert!((f("none", "none", "3d", "mean_actions_to_first_crisis") - 21.0).abs() < 1e-9);
+    // The hammer's hours hold the crisis off; deny burns them.
+    assert!(f("greedy", "always", "4d", "mean_crises") < f("greedy", "none", "4d", "mean_crises"));
+    assert!(f("deny", "always", "4d", "mean_crises") > f("greedy", "always", "4d", "mean_crises"));
+}

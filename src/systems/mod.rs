@@ -78,6 +78,7 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
         &cgg::fallout::FalloutMechanic,
         &cgg::diligence::DiligenceMechanic,
         &cgg::tension::TensionMechanic,
+        &cgg::session::SessionMechanic,
         &questworlds::contest::Contest,
         &questworlds::scored::ScoredSequence,
         &questworlds::wagered::WageredSequence,

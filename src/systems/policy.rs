@@ -207,6 +207,31 @@ fn rule<S: RuleSyntax>(item: &ParamValue) -> Result<Rule<S::When, S::Choice>, St
     syntax.into_rule()
 }
 
+/// A rule's `when` as a condition table of type `W` (all its keys must
+/// hold): absent or `"always"` is no condition; a table is read with
+/// serde (use `#[serde(deny_unknown_fields)]` and `Default` for "no key
+/// set"); anything else, or an empty table, is an error listing `keys`.
+pub fn when<W>(when: Option<Value>, keys: &str) -> Result<Option<W>, String>
+where
+    W: DeserializeOwned + Default + PartialEq,
+{
+    match when {
+        None => Ok(None),
+        Some(Value::String(s)) if s == "always" => Ok(None),
+        Some(v @ Value::Object(_)) => {
+            let w: W =
+                serde_json::from_value(v).map_err(|e| format!("`when`: {e}; allowed: {keys}"))?;
+            if w == W::default() {
+                return Err(format!("`when` is an empty table; allowed: {keys}"));
+            }
+            Ok(Some(w))
+        }
+        Some(v) => Err(format!(
+            "`when` = {v} is not a condition; allowed: \"always\" or a table of {keys}"
+        )),
+    }
+}
+
 /// A scenario value as JSON, for serde.
 pub fn json(v: &ParamValue) -> Value {
     match v {

@@ -5,8 +5,8 @@
 //! venture); the Exec rolls the remaining difficulty dice in d10 for
 //! failure. One file per mechanic: [`risk`] (the bare risk roll),
 //! [`action`] (difficulty, failure dice, venture policies, stunts),
-//! [`fallout`], [`diligence`] and [`tension`] (the multi-round pitfall
-//! track); [`code`] is the die-code type they share and [`rules`] the
+//! [`fallout`], [`diligence`], [`tension`] (the multi-round pitfall
+//! track) and [`session`] (the crisis clock over many actions); [`code`] is the die-code type they share and [`rules`] the
 //! parameters action and tension share.
 
 pub mod action;
@@ -15,6 +15,7 @@ pub mod diligence;
 pub mod fallout;
 pub mod risk;
 pub mod rules;
+pub mod session;
 pub mod tension;
 
 pub use code::DieCode;

@@ -208,13 +208,13 @@ pub const RULE_PARAMS: [ParamSpec; 15] = [
         path: "policy.wrench",
         kind: ParamKind::Choice(Wrench::NAMES),
         default: Lit::Str("greedy"),
-        doc: "Player: \"greedy\" spends venture where it avoids the risk or removes failures; \"none\" never.",
+        doc: "Player: \"greedy\" spends venture where it changes the outcome, cheapest first; \"deny\" greedy, then the rest on any legal use so the Exec gets as little as possible; \"none\" never.",
     },
     ParamSpec {
         path: "policy.hammer",
         kind: ParamKind::Choice(Hammer::NAMES),
         default: Lit::Str("always"),
-        doc: "Exec: \"Can't do it!\" (+1 failure) with leftover venture: always, only when the action would succeed, or never.",
+        doc: "Exec, with the venture left: \"always\" \"Can't do it!\" (+1 failure) then a condition, gear, incapacitation by cost; \"only-on-success\" the same with \"Can't do it!\" only when the action would succeed; \"conditions\" never a failure; \"none\".",
     },
 ];
 
@@ -244,6 +244,7 @@ pub fn action_from(
     } else {
         args.int("difficulty.base")? as u32
     };
+    let condition = args.choice_of::<Condition>("difficulty.condition")?;
     let adjust = args.int("difficulty.adjust")?
         + args
             .choice_of::<Lacking>("difficulty.lacking_ability")?
@@ -252,9 +253,7 @@ pub fn action_from(
         + args
             .choice_of::<Assistance>("difficulty.assistance")?
             .adjust()
-        + args
-            .choice_of::<Condition>("difficulty.condition")?
-            .adjust()
+        + condition.adjust()
         + args
             .choice_of::<Technology>("difficulty.technology")?
             .adjust();
@@ -274,6 +273,7 @@ pub fn action_from(
         risk_code,
         base,
         adjust,
+        impaired: condition == Condition::Impairs,
         risk_extra: args.int("risk_extra")?,
         hours_before,
         rules,

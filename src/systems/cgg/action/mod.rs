@@ -2,13 +2,21 @@
 //!
 //! The Exec rolls the remaining difficulty dice in d10 for failure and to
 //! raise the risk target; the player rolls the risk code in d6; then
-//! venture is spent, wrench (player) first and hammer (Exec) with what is
-//! left, each use at most once. Both policies are deterministic functions
-//! of the dice, so the only randomness after the two rolls is the re-roll
-//! of "I'm that good!": the exact solver is the two rolls' joint law with
-//! a binomial re-roll convolved in where the policy asks for one.
+//! venture is spent from the whole menu of §3.4, wrench (player) first and
+//! hammer (Exec) with what is left, each use at most once ([`venture`]).
+//! Both policies are deterministic functions of the dice; the dice venture
+//! itself rolls (re-rolls, one more risk die, a die set aside) are the
+//! only randomness after the two rolls, and the exact solver ([`exact`])
+//! replays the settling once per branch of them.
 
-use super::risk::{RiskTable, roll as risk_roll};
+mod exact;
+pub mod venture;
+
+pub use exact::exec_laws;
+pub use venture::{ExecDice, Hammer, Rolled, Use, Wrench};
+use venture::{RngDraw, class_of};
+
+use super::risk::roll as risk_roll;
 pub use super::rules::{RULE_PARAMS, action_from};
 use super::{Comparison, DieCode, code_param, read_code};
 use crate::dice::DiceRng;
@@ -85,39 +93,6 @@ impl FailureRule {
 /// Faces of a difficulty die kept to raise the risk (both rules).
 pub const HIGHEST_KEPT: u32 = 3;
 
-/// The player's wrench policy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Wrench {
-    None,
-    /// Spend where a use changes the outcome or removes a failure, in this
-    /// order: "That was close!" when +5 turns a failed risk into avoided;
-    /// then, with one failure, "Gotta make it!"; with two or more, "I'm
-    /// that good!" (re-roll the failure dice) and then "Gotta make it!" if
-    /// failures remain.
-    Greedy,
-}
-
-crate::choice!(Wrench {
-    None = "none",
-    Greedy = "greedy",
-});
-
-/// The Exec's hammer policy ("Can't do it!": one more failure).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hammer {
-    None,
-    /// Whenever venture is left.
-    Always,
-    /// Only when the action would otherwise succeed.
-    OnlyOnSuccess,
-}
-
-crate::choice!(Hammer {
-    None = "none",
-    Always = "always",
-    OnlyOnSuccess = "only-on-success",
-});
-
 /// The rule variants and policies of an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -151,6 +126,9 @@ pub struct Action {
     pub base: u32,
     /// Sum of the difficulty adjustments.
     pub adjust: i64,
+    /// A condition impairs the explorer (its +1 is in `adjust`): "It's
+    /// not as bad as I thought" may remove it.
+    pub impaired: bool,
     /// Added to the risk target.
     pub risk_extra: i64,
     /// Hours paid before the roll (a stunt's one).
@@ -170,27 +148,36 @@ pub mod field {
     pub const HAMMER_USED: usize = 7;
     pub const HOURS_PAID: usize = 8;
     pub const HOURS_GAINED: usize = 9;
-    pub const COUNT: usize = 10;
+    pub const WRENCH_SPENT: usize = 10;
+    pub const HAMMER_SPENT: usize = 11;
+    /// Venture the wrench left to the hammer.
+    pub const TO_HAMMER: usize = 12;
+    /// The first of the nine uses, one field each in `Use::ALL` order.
+    pub const CLOSE: usize = 13;
+    pub const GOTTA: usize = 14;
+    pub const GOOD: usize = 15;
+    pub const SERIOUS: usize = 16;
+    pub const NOT_AS_BAD: usize = 17;
+    pub const CANT: usize = 18;
+    pub const CONDITION: usize = 19;
+    pub const GEAR: usize = 20;
+    pub const INCAPACITATED: usize = 21;
+    pub const COUNT: usize = 22;
 }
 
 /// One action's outcome, in [`field`] order.
 pub type Outcome = [i64; field::COUNT];
 
-/// What the wrench decided before any re-roll.
-#[derive(Clone, Copy, Debug)]
-struct Pre {
-    venture: u32,
-    avoided: bool,
-    close: bool,
-    reroll: bool,
-    /// Venture left after these uses.
-    left: u32,
-}
-
 impl Action {
     /// K: difficulty dice left after the explorer's success dice, 0..=6.
     pub fn difficulty_dice(&self) -> u32 {
-        (self.base as i64 + self.adjust - self.success_dice as i64)
+        self.dice_after(0)
+    }
+
+    /// Difficulty dice once the difficulty is `lowered` dice lower (the
+    /// 2-cost wrench uses), clamped to 0..=6.
+    pub fn dice_after(&self, lowered: u32) -> u32 {
+        (self.base as i64 + self.adjust - self.success_dice as i64 - lowered as i64)
             .clamp(0, MAX_DIFFICULTY_DICE as i64) as u32
     }
 
@@ -199,188 +186,45 @@ impl Action {
         self.rules.risk_base.risk(self.base) + self.risk_extra
     }
 
-    /// Exact law of the Exec's roll: `(failures, risk increase, p)`.
-    pub fn exec_table(&self) -> Vec<(u32, i64, f64)> {
-        let k = self.difficulty_dice() as usize;
-        let fail = self.rules.failure.highest_failing();
-        // w[f][inc], integer counts over 10^K rolls.
-        let max_inc = HIGHEST_KEPT as usize * k;
-        let mut w = vec![vec![0u64; max_inc + 1]; k + 1];
-        w[0][0] = 1;
-        for _ in 0..k {
-            let mut next = vec![vec![0u64; max_inc + 1]; k + 1];
-            for f in 0..=k {
-                for inc in 0..=max_inc {
-                    let n = w[f][inc];
-                    if n == 0 {
-                        continue;
-                    }
-                    for face in 1..=10u32 {
-                        let fails = face <= fail;
-                        let add = if face <= HIGHEST_KEPT {
-                            face as usize
-                        } else {
-                            0
-                        };
-                        next[f + fails as usize][inc + add] += n;
-                    }
-                }
-            }
-            w = next;
-        }
-        let total = 10f64.powi(k as i32);
-        let mut out = Vec::new();
-        for (f, row) in w.iter().enumerate() {
-            for (inc, &n) in row.iter().enumerate() {
-                if n > 0 {
-                    out.push((f as u32, inc as i64, n as f64 / total));
-                }
-            }
-        }
-        out
-    }
-
-    /// Probability a re-rolled failure die fails again.
-    fn refail_p(&self) -> f64 {
-        self.rules.failure.highest_failing() as f64 / 10.0
-    }
-
-    /// The wrench uses decided on the two rolls, before any re-roll.
-    #[inline]
-    fn pre(&self, failures: u32, venture: u32, avoided: bool, close_saves: bool) -> Pre {
-        let greedy = self.rules.wrench == Wrench::Greedy;
-        let mut left = venture;
-        let close = greedy && !avoided && close_saves && left >= 1;
-        left -= close as u32;
-        let reroll = greedy && failures >= 2 && left >= 1;
-        left -= reroll as u32;
-        Pre {
-            venture,
-            avoided: avoided || close,
-            close,
-            reroll,
-            left,
-        }
-    }
-
-    /// The outcome once the failures (after any re-roll) are known.
-    #[inline]
-    fn finish(&self, pre: Pre, failures: u32) -> Outcome {
-        let mut left = pre.left;
-        let gotta = self.rules.wrench == Wrench::Greedy && failures >= 1 && left >= 1;
-        left -= gotta as u32;
-        let failures = failures - gotta as u32;
-        // With no difficulty dice left the explorer "succeeds handily":
-        // no hammer use can add a failure (RULES.md §3.3, corrected
-        // 2026-11-22), so the Exec keeps its venture.
-        let trivial = self.difficulty_dice() == 0;
-        let hammer = left >= 1
-            && !trivial
-            && match self.rules.hammer {
-                Hammer::None => false,
-                Hammer::Always => true,
-                Hammer::OnlyOnSuccess => failures == 0,
-            };
-        left -= hammer as u32;
-        let failures = failures + hammer as u32;
-        let wrench = pre.close as u32 + pre.reroll as u32 + gotta as u32;
-        let success = failures == 0;
-        [
-            failures as i64,
-            success as i64,
-            pre.avoided as i64,
-            (success && pre.avoided) as i64,
-            pre.venture as i64,
-            left as i64,
-            wrench as i64,
-            hammer as i64,
-            (self.hours_before + wrench) as i64,
-            hammer as i64,
-        ]
-    }
-
     /// One action on `rng`.
     #[inline]
     pub fn sample(&self, rng: &mut DiceRng) -> Outcome {
-        let fail = self.rules.failure.highest_failing();
-        let (mut failures, mut inc) = (0u32, 0i64);
+        let highest = self.rules.failure.highest_failing();
+        let mut dice = ExecDice::default();
         for _ in 0..self.difficulty_dice() {
-            let face = rng.die(10);
-            failures += (face <= fail) as u32;
-            if face <= HIGHEST_KEPT {
-                inc += face as i64;
-            }
+            dice.0[class_of(rng.die(10), highest)] += 1;
         }
-        let target = self.base_target() + inc;
-        let cmp = self.rules.comparison;
-        let pre = match self.risk_code {
-            None => self.pre(failures, 0, true, false),
-            Some(code) => {
-                let (v, t) = risk_roll(rng, code);
-                self.pre(
-                    failures,
-                    v,
-                    cmp.meets(t, target),
-                    cmp.meets(t + CLOSE_BONUS, target),
-                )
-            }
+        let (venture, total) = match self.risk_code {
+            None => (0, 0),
+            Some(code) => risk_roll(rng, code),
         };
-        let after = if pre.reroll {
-            (0..failures).filter(|_| rng.die(10) <= fail).count() as u32
-        } else {
-            failures
+        let rolled = Rolled {
+            dice,
+            venture,
+            total,
         };
-        self.finish(pre, after)
+        self.settle(&rolled, &mut RngDraw(rng))
     }
 
     /// The exact marginals of every outcome field.
     pub fn exact(&self) -> Marginals {
         let mut m = Marginals::new(field::COUNT);
-        let exec = self.exec_table();
-        let risk = self.risk_code.map(RiskLaw::new);
-        let q = self.refail_p();
-        let mut emit = |pre: Pre, failures: u32, p: f64| {
-            if pre.reroll {
-                for (k, pk) in binomial(failures, q).into_iter().enumerate() {
-                    m.add_outcome(&self.finish(pre, k as u32), p * pk);
-                }
-            } else {
-                m.add_outcome(&self.finish(pre, failures), p);
-            }
-        };
-        for (failures, inc, pe) in exec {
-            let target = self.base_target() + inc;
-            match &risk {
-                None => emit(self.pre(failures, 0, true, false), failures, pe),
-                Some(law) => {
-                    // total meets target ⇔ total ≥ need
-                    let need = match self.rules.comparison {
-                        Comparison::Ge => target,
-                        Comparison::Gt => target + 1,
-                    };
-                    for v in 0..law.by_venture.len() {
-                        let made = law.p_at_least(v, need);
-                        let saved = law.p_at_least(v, need - CLOSE_BONUS) - made;
-                        let missed = law.p_venture(v) - made - saved;
-                        let v32 = v as u32;
-                        for (avoided, close_saves, p) in [
-                            (true, true, made),
-                            (false, true, saved),
-                            (false, false, missed),
-                        ] {
-                            if p > 0.0 {
-                                emit(
-                                    self.pre(failures, v32, avoided, close_saves),
-                                    failures,
-                                    pe * p,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        exact::outcomes(self, |o, p| m.add_outcome(o, p));
         m
+    }
+
+    /// The exact joint law of (hours paid, hours gained), of mass 1.
+    pub fn hours_law(&self) -> Vec<((u32, u32), f64)> {
+        let mut law: std::collections::BTreeMap<(u32, u32), f64> = Default::default();
+        exact::outcomes(self, |o, p| {
+            let k = (o[field::HOURS_PAID] as u32, o[field::HOURS_GAINED] as u32);
+            *law.entry(k).or_insert(0.0) += p;
+        });
+        // Summed from many small terms, the mass falls short of 1 by some
+        // ulps; a session multiplies twenty such laws, so normalise, or a
+        // certain outcome comes out measurably uncertain.
+        let mass: f64 = law.values().sum();
+        law.into_iter().map(|(k, p)| (k, p / mass)).collect()
     }
 }
 
@@ -398,49 +242,9 @@ pub fn binomial(n: u32, q: f64) -> Vec<f64> {
     row
 }
 
-/// A risk table read as tail probabilities per venture count.
-struct RiskLaw {
-    /// For venture v: `(min total, P(v and total ≥ min + i))` for each i.
-    by_venture: Vec<(i64, Vec<f64>)>,
-}
-
-impl RiskLaw {
-    fn new(code: DieCode) -> Self {
-        let table = RiskTable::new(code);
-        let x = code.dice() as usize;
-        let plus = code.plus() as i64;
-        let mut by_venture: Vec<(i64, Vec<f64>)> = (0..=x)
-            .map(|v| (plus, vec![0.0; 5 * (x - v) + 2]))
-            .collect();
-        for (v, t, p) in table.probabilities() {
-            by_venture[v as usize].1[(t - plus) as usize] += p;
-        }
-        for (_, tail) in &mut by_venture {
-            for i in (0..tail.len() - 1).rev() {
-                tail[i] += tail[i + 1];
-            }
-        }
-        RiskLaw { by_venture }
-    }
-
-    fn p_venture(&self, v: usize) -> f64 {
-        self.by_venture[v].1[0]
-    }
-
-    fn p_at_least(&self, v: usize, need: i64) -> f64 {
-        let (min, tail) = &self.by_venture[v];
-        let i = need - min;
-        if i <= 0 {
-            tail[0]
-        } else {
-            tail.get(i as usize).copied().unwrap_or(0.0)
-        }
-    }
-}
-
 /// The parameters of `cgg.action`: the explorer and stunt, then the
 /// shared rule parameters.
-static PARAMS: [ParamSpec; 19] = [
+pub const PARAMS: [ParamSpec; 19] = [
     code_param(
         "explorer.code",
         "3d",
@@ -481,6 +285,8 @@ static PARAMS: [ParamSpec; 19] = [
     RULE_PARAMS[14],
 ];
 
+static STATIC_PARAMS: [ParamSpec; 19] = PARAMS;
+
 /// Success dice and risk code after a stunt (§3.5): paying adds 1d to
 /// success, then `moved` dice go from the risk code to the success code.
 pub fn stunt(code: DieCode, risk_code: DieCode, paid: bool, moved: u32) -> (u32, DieCode) {
@@ -508,7 +314,7 @@ impl Define for ActionMechanic {
     const SUMMARY: &'static str = "One action: the Exec's d10 failure dice against the explorer's code, the player's d6 risk roll, then venture (wrench, then hammer).";
 
     fn params(&self) -> &'static [ParamSpec] {
-        &PARAMS
+        &STATIC_PARAMS
     }
 
     fn schema(&self) -> Schema {
@@ -522,17 +328,50 @@ impl Define for ActionMechanic {
                     "Risk avoided (after \"That was close!\"; always with no risk).",
                 ),
                 FieldSpec::bool("clean", "Success and risk avoided."),
-                FieldSpec::int("venture", "Venture rolled (6s on the risk roll)."),
+                FieldSpec::int(
+                    "venture",
+                    "Venture rolled (6s on the risk roll, the \"get serious\" die's included).",
+                ),
                 FieldSpec::int("venture_left", "Venture neither side spent."),
-                FieldSpec::int("wrench_used", "Wrench uses by the player (0..=3)."),
-                FieldSpec::int("hammer_used", "Hammer uses by the Exec (0..=1)."),
+                FieldSpec::int("wrench_used", "Wrench uses by the player (0..=5)."),
+                FieldSpec::int("hammer_used", "Hammer uses by the Exec (0..=4)."),
                 FieldSpec::int(
                     "hours_paid",
-                    "Crisis-clock hours paid: wrench uses plus a stunt's hour.",
+                    "Crisis-clock hours paid: wrench venture plus a stunt's hour.",
                 ),
-                FieldSpec::int(
-                    "hours_gained",
-                    "Crisis-clock hours gained from hammer uses.",
+                FieldSpec::int("hours_gained", "Crisis-clock hours gained: hammer venture."),
+                FieldSpec::int("wrench_spent", "Venture the player spent."),
+                FieldSpec::int("hammer_spent", "Venture the Exec spent."),
+                FieldSpec::int("to_hammer", "Venture the wrench left to the hammer."),
+                FieldSpec::bool(
+                    "close",
+                    "\"That was close!\" (wrench, 1): +5 to the risk total.",
+                ),
+                FieldSpec::bool(
+                    "gotta",
+                    "\"Gotta make it!\" (wrench, 1): one failure removed.",
+                ),
+                FieldSpec::bool(
+                    "good",
+                    "\"I'm that good!\" (wrench, 1): the failure dice re-rolled.",
+                ),
+                FieldSpec::bool(
+                    "serious",
+                    "\"Alright, time to get serious\" (wrench, 2): codes one die higher.",
+                ),
+                FieldSpec::bool(
+                    "not_as_bad",
+                    "\"It's not as bad as I thought\" (wrench, 2): the impairing condition removed.",
+                ),
+                FieldSpec::bool("cant", "\"Can't do it!\" (hammer, 1): one more failure."),
+                FieldSpec::bool(
+                    "condition",
+                    "\"It's even worse than that\" (hammer, 1): a condition given.",
+                ),
+                FieldSpec::bool("gear", "\"What? Why now!?\" (hammer, 2): gear disabled."),
+                FieldSpec::bool(
+                    "incapacitated",
+                    "\"Didn't see that coming…\" (hammer, 3): incapacitated.",
                 ),
             ],
             metrics: vec![
@@ -588,6 +427,35 @@ impl Define for ActionMechanic {
                     "mean_hours_gained",
                     HOURS_GAINED,
                     "Mean crisis-clock hours gained.",
+                ),
+                MetricSpec::mean(
+                    "mean_to_hammer",
+                    TO_HAMMER,
+                    "Mean venture the wrench leaves to the hammer.",
+                ),
+                MetricSpec::prob(
+                    "p_serious",
+                    SERIOUS,
+                    Pred::Eq(1),
+                    "Probability the player gets serious (2 venture).",
+                ),
+                MetricSpec::prob(
+                    "p_condition",
+                    CONDITION,
+                    Pred::Eq(1),
+                    "Probability the Exec gives a condition.",
+                ),
+                MetricSpec::prob(
+                    "p_gear",
+                    GEAR,
+                    Pred::Eq(1),
+                    "Probability the Exec disables gear.",
+                ),
+                MetricSpec::prob(
+                    "p_incapacitated",
+                    INCAPACITATED,
+                    Pred::Eq(1),
+                    "Probability the Exec incapacitates the explorer.",
                 ),
             ],
         }

@@ -1,0 +1,163 @@
+//! The exact law of an action: every way the Exec's dice can lie (counted
+//! by class, at most 210 ways for six dice), every (venture, total) of the
+//! risk roll, and every branch of the dice venture rolls, found by
+//! replaying [`Action::settle`] with a script of draws: a draw past the
+//! end of the script records its law, and the settling is replayed once
+//! per value. The settling is the sampler's own code, so exact and Monte
+//! Carlo share every rule.
+
+use super::venture::{CLASSES, Draw, ExecDice, PASS, Rolled, class_law};
+use super::{Action, Outcome};
+use crate::systems::cgg::risk::RiskTable;
+
+/// Every way `k` dice can fall into the classes, with its probability.
+pub fn exec_laws(k: u32, highest_failing: u32) -> Vec<(ExecDice, f64)> {
+    let law = class_law(highest_failing);
+    let mut out = Vec::new();
+    fn go(
+        class: usize,
+        left: u32,
+        dice: ExecDice,
+        p: f64,
+        law: &[f64; CLASSES],
+        out: &mut Vec<(ExecDice, f64)>,
+    ) {
+        if class == CLASSES - 1 {
+            let mut d = dice;
+            d.0[class] = left;
+            let p = p * law[class].powi(left as i32);
+            if p > 0.0 {
+                out.push((d, p));
+            }
+            return;
+        }
+        // choose n of the remaining `left` dice for this class
+        let mut binom = 1.0;
+        for n in 0..=left {
+            let mut d = dice;
+            d.0[class] = n;
+            let q = p * binom * law[class].powi(n as i32);
+            if q > 0.0 || n == 0 {
+                go(class + 1, left - n, d, q, law, out);
+            }
+            binom = binom * (left - n) as f64 / (n + 1) as f64;
+        }
+    }
+    go(0, k, ExecDice::default(), 1.0, &law, &mut out);
+    out.retain(|(_, p)| *p > 0.0);
+    out
+}
+
+/// A script of draws: values taken in order; the first draw past its end
+/// records its law and answers with its first value.
+struct Replay<'a> {
+    script: &'a [u32],
+    at: usize,
+    p: f64,
+    branch: Option<Vec<(u32, f64)>>,
+}
+
+impl Replay<'_> {
+    fn take(&mut self, law: Vec<(u32, f64)>) -> u32 {
+        if self.at < self.script.len() {
+            let v = self.script[self.at];
+            self.at += 1;
+            self.p *= law
+                .iter()
+                .find(|(x, _)| *x == v)
+                .map(|(_, p)| *p)
+                .unwrap_or(0.0);
+            return v;
+        }
+        let first = law[0].0;
+        if self.branch.is_none() {
+            self.branch = Some(law);
+        }
+        first
+    }
+}
+
+impl Draw for Replay<'_> {
+    fn refails(&mut self, n: u32, highest: u32) -> u32 {
+        let q = highest as f64 / 10.0;
+        let law = super::binomial(n, q)
+            .into_iter()
+            .enumerate()
+            .filter(|(_, p)| *p > 0.0)
+            .map(|(k, p)| (k as u32, p))
+            .collect();
+        self.take(law)
+    }
+
+    fn set_aside(&mut self, dice: &ExecDice) -> usize {
+        let n = dice.dice() as f64;
+        let law = (0..CLASSES)
+            .filter(|&c| dice.0[c] > 0)
+            .map(|c| (c as u32, dice.0[c] as f64 / n))
+            .collect();
+        let c = self.take(law) as usize;
+        // A scripted class a replay no longer holds cannot happen (its
+        // probability is 0); answer one it holds so the replay runs on.
+        if dice.0[c] > 0 {
+            c
+        } else {
+            (0..=PASS)
+                .find(|&c| dice.0[c] > 0)
+                .expect("a die to set aside")
+        }
+    }
+
+    fn d6(&mut self) -> u32 {
+        self.take((1..=6).map(|f| (f, 1.0 / 6.0)).collect())
+    }
+}
+
+/// Every outcome of settling `rolled`, with its probability given the
+/// rolls.
+pub fn settle_all(a: &Action, rolled: &Rolled, mut emit: impl FnMut(&Outcome, f64)) {
+    let mut stack: Vec<Vec<u32>> = vec![Vec::new()];
+    while let Some(script) = stack.pop() {
+        let mut r = Replay {
+            script: &script,
+            at: 0,
+            p: 1.0,
+            branch: None,
+        };
+        let out = a.settle(rolled, &mut r);
+        match r.branch {
+            None => {
+                if r.p > 0.0 {
+                    emit(&out, r.p);
+                }
+            }
+            Some(law) => {
+                if r.p > 0.0 {
+                    for (v, _) in law {
+                        let mut s = script.clone();
+                        s.push(v);
+                        stack.push(s);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every outcome of the action with its probability.
+pub fn outcomes(a: &Action, mut emit: impl FnMut(&Outcome, f64)) {
+    let exec = exec_laws(a.difficulty_dice(), a.rules.failure.highest_failing());
+    let risk: Vec<(u32, i64, f64)> = match a.risk_code {
+        None => vec![(0, 0, 1.0)],
+        Some(code) => RiskTable::new(code).probabilities().collect(),
+    };
+    for (dice, pe) in &exec {
+        for &(venture, total, pr) in &risk {
+            let rolled = Rolled {
+                dice: *dice,
+                venture,
+                total,
+            };
+            settle_all(a, &rolled, |o, q| emit(o, pe * pr * q));
+        }
+    }
+}

@@ -1,0 +1,507 @@
+//! The crisis clock over a session (RULES.md §3.9) and the mechanic
+//! `cgg.session`.
+//!
+//! One explorer's clock holds 12 hours (9 with two roles), never more,
+//! never less than 0. The explorer plays a list of actions (`sequence`,
+//! each a table of `cgg.action` keys over the session's own, or a tension
+//! scene `{ tension = { … }, explorer = "name" }`; or `actions` repeats of
+//! the one action the session's keys describe). After each action its
+//! hours are settled: the hours paid (wrench venture, a stunt's hour) come
+//! off, then the hours gained (hammer venture) go on; a scene carries the
+//! clock in and out.
+//! At 0 the explorer is in **crisis**: a period of weakness in which it
+//! may neither pay nor gain hours, for `crisis.actions` actions; then the
+//! crisis is addressed and the clock refilled to 3 + 1d6.
+//!
+//! Each action (or scene) is one round of [`Rounds`], the refill a second
+//! roll in the round that needs it. Between rounds the state is (clock,
+//! weakness left, crises so far, the first crisis's action), a few
+//! thousand states at most, so the exact chain is offered whenever the
+//! session has no tension scene (those are Monte Carlo only); the law of
+//! an action's hours is its exact joint law of (paid, gained).
+
+use super::action::{Action, ActionMechanic, PARAMS as ACTION_PARAMS, field};
+use super::tension::{Tension, TensionMechanic};
+use crate::dice::DiceRng;
+use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
+use crate::sim::Tally;
+use crate::systems::{
+    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamMap, ParamSpec,
+    ParamValue, Pred, Schema, Trial,
+};
+
+/// Hours on a full clock: one role, two roles.
+pub const FULL: [u32; 2] = [12, 9];
+/// The refill once a crisis is addressed: 3 + 1d6.
+pub const REFILL_BASE: u32 = 3;
+/// The longest session.
+pub const MAX_ACTIONS: usize = 200;
+
+const SEQUENCE_EXPECTS: &str = "a list of 1..=200 tables, one per action, each of cgg.action keys or a tension scene { tension = { cgg.tension keys }, explorer = \"name\" }, e.g. [{ \"difficulty.base\" = 5 }, { \"stunt.paid\" = true }]";
+
+/// The session's own keys, after those of `cgg.action`.
+const OWN: [ParamSpec; 5] = [
+    ParamSpec {
+        path: "actions",
+        kind: ParamKind::Int {
+            min: 1,
+            max: MAX_ACTIONS as i64,
+        },
+        default: Lit::Int(20),
+        doc: "Actions in the session, each the one action the other keys describe (not with `sequence`).",
+    },
+    ParamSpec {
+        path: "sequence",
+        kind: ParamKind::Custom {
+            expects: SEQUENCE_EXPECTS,
+        },
+        default: Lit::Absent,
+        doc: "The session's actions in order, each a table of cgg.action keys overriding the session's (not with `actions`).",
+    },
+    ParamSpec {
+        path: "explorer.roles",
+        kind: ParamKind::Int { min: 1, max: 2 },
+        default: Lit::Int(1),
+        doc: "Roles: 1 (a 12-hour clock) or 2 (9 hours).",
+    },
+    ParamSpec {
+        path: "explorer.hours",
+        kind: ParamKind::Int { min: 1, max: 12 },
+        default: Lit::Absent,
+        doc: "Hours on the clock at the start (at most the full clock); unset: full.",
+    },
+    ParamSpec {
+        path: "crisis.actions",
+        kind: ParamKind::Int { min: 0, max: 20 },
+        default: Lit::Int(1),
+        doc: "Actions of weakness (no hours paid or gained) before the crisis is addressed and the clock refilled to 3 + 1d6.",
+    },
+];
+
+const fn params() -> [ParamSpec; 24] {
+    let mut out = [OWN[0]; 24];
+    let mut i = 0;
+    while i < ACTION_PARAMS.len() {
+        out[i] = ACTION_PARAMS[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < OWN.len() {
+        out[i + j] = OWN[j];
+        j += 1;
+    }
+    out
+}
+
+static PARAMS: [ParamSpec; 24] = params();
+
+/// Field positions.
+pub const CRISIS: usize = 0;
+pub const CRISES: usize = 1;
+pub const FIRST_CRISIS: usize = 2;
+pub const HOURS_LEFT: usize = 3;
+pub const FIELDS: usize = 4;
+
+/// An action's joint law of (hours paid, hours gained).
+pub type HoursLaw = Vec<((u32, u32), f64)>;
+
+/// One step of a session.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Action(Action),
+    /// A tension scene the explorer plays as explorer `who` of its list.
+    Scene {
+        tension: Box<Tension>,
+        who: usize,
+    },
+}
+
+/// A checked session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Session {
+    /// The actions (and scenes) in order.
+    pub actions: Vec<Step>,
+    /// A full clock.
+    pub full: u32,
+    /// Hours at the start.
+    pub start: u32,
+    /// Actions of weakness before a crisis is addressed.
+    pub weakness: u32,
+}
+
+/// Where the session stands between actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Clock {
+    pub hours: u32,
+    /// Actions of weakness still to play (0: not in crisis).
+    pub weak: u32,
+    pub crises: u32,
+    /// The action of the first crisis (0: none yet).
+    pub first: u32,
+    /// A crisis was addressed in this action: the refill is rolled next.
+    pub refill: bool,
+}
+
+/// One roll of a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Roll {
+    /// An action's hours: paid, gained.
+    Hours(u32, u32),
+    /// A scene: the hours it leaves on the clock, and whether the clock
+    /// ran out in it.
+    Scene(u32, bool),
+    /// The refill's d6.
+    Refill(u32),
+}
+
+impl Session {
+    /// The hours law of every action, computed once per distinct action;
+    /// `None` when a step is a tension scene.
+    fn laws(&self) -> Option<Vec<HoursLaw>> {
+        let mut seen: Vec<(Action, HoursLaw)> = Vec::new();
+        self.actions
+            .iter()
+            .map(|step| {
+                let Step::Action(a) = step else {
+                    return None;
+                };
+                if let Some((_, l)) = seen.iter().find(|(b, _)| b == a) {
+                    return Some(l.clone());
+                }
+                let l = a.hours_law();
+                seen.push((*a, l.clone()));
+                Some(l)
+            })
+            .collect()
+    }
+
+    /// Exact marginals of the four fields (none with a tension scene).
+    pub fn exact(&self) -> Option<Marginals> {
+        let chain = Chained {
+            s: self,
+            laws: self.laws()?,
+        };
+        Some(solve(&chain, FIELDS, Limits::default())?.marginals)
+    }
+
+    /// One session.
+    pub fn sample(&self, rng: &mut DiceRng) -> [i64; FIELDS] {
+        play(
+            &Chained {
+                s: self,
+                laws: Vec::new(),
+            },
+            rng,
+        )
+    }
+
+    /// After action `round` (from 1) has moved the clock: the next round,
+    /// or the end.
+    fn next(&self, round: usize, c: Clock) -> After<Clock, [i64; FIELDS]> {
+        if round < self.actions.len() {
+            return After::Round(c);
+        }
+        let n = self.actions.len() as i64;
+        After::End([
+            (c.crises > 0) as i64,
+            c.crises as i64,
+            if c.first == 0 { n + 1 } else { c.first as i64 },
+            c.hours as i64,
+        ])
+    }
+
+    /// What action `round`'s roll does to the clock `c`.
+    pub fn after(&self, round: usize, c: &Clock, roll: &Roll) -> After<Clock, [i64; FIELDS]> {
+        let mut c = *c;
+        match *roll {
+            Roll::Refill(d) => {
+                c.hours = (REFILL_BASE + d).min(self.full);
+                c.refill = false;
+                return self.next(round, c);
+            }
+            Roll::Scene(hours, ran_out) => {
+                if ran_out {
+                    c.hours = 0;
+                    c.crises += 1;
+                    if c.first == 0 {
+                        c.first = round as u32;
+                    }
+                    c.weak = self.weakness;
+                    c.refill = c.weak == 0;
+                } else {
+                    c.hours = hours.min(self.full);
+                }
+            }
+            Roll::Hours(paid, gained) => {
+                if c.weak > 0 {
+                    // Weakness: the clock is out of reach.
+                    c.weak -= 1;
+                    c.refill = c.weak == 0;
+                } else {
+                    c.hours = c.hours.saturating_sub(paid);
+                    if c.hours == 0 {
+                        c.crises += 1;
+                        if c.first == 0 {
+                            c.first = round as u32;
+                        }
+                        c.weak = self.weakness;
+                        c.refill = c.weak == 0;
+                    } else {
+                        c.hours = (c.hours + gained).min(self.full);
+                    }
+                }
+            }
+        }
+        if c.refill {
+            After::Roll(c)
+        } else {
+            self.next(round, c)
+        }
+    }
+}
+
+/// The session as rounds; `laws` (exact only) holds each action's hours
+/// law.
+struct Chained<'a> {
+    s: &'a Session,
+    laws: Vec<HoursLaw>,
+}
+
+impl Rounds for Chained<'_> {
+    type State = Clock;
+    type Roll = Roll;
+    type Outcome = [i64; FIELDS];
+
+    fn start(&self) -> Clock {
+        Clock {
+            hours: self.s.start,
+            weak: 0,
+            crises: 0,
+            first: 0,
+            refill: false,
+        }
+    }
+
+    fn law(&self, round: usize, c: &Clock, out: &mut Vec<(Roll, f64)>) {
+        if c.refill {
+            out.extend((1..=6).map(|d| (Roll::Refill(d), 1.0 / 6.0)));
+        } else if c.weak > 0 {
+            out.push((Roll::Hours(0, 0), 1.0));
+        } else {
+            out.extend(
+                self.laws[round - 1]
+                    .iter()
+                    .map(|&((p, g), q)| (Roll::Hours(p, g), q)),
+            );
+        }
+    }
+
+    fn roll(&self, round: usize, c: &Clock, rng: &mut DiceRng) -> Roll {
+        if c.refill {
+            Roll::Refill(rng.die(6))
+        } else if c.weak > 0 {
+            // Nothing the action does reaches the clock.
+            Roll::Hours(0, 0)
+        } else {
+            match &self.s.actions[round - 1] {
+                Step::Action(a) => {
+                    let o = a.sample(rng);
+                    Roll::Hours(o[field::HOURS_PAID] as u32, o[field::HOURS_GAINED] as u32)
+                }
+                Step::Scene { tension, who } => {
+                    let (hours, ran_out) =
+                        tension.play_with(rng, Some((*who, c.hours)), &mut Vec::new());
+                    Roll::Scene(hours, ran_out)
+                }
+            }
+        }
+    }
+
+    fn after(&self, round: usize, c: &Clock, roll: &Roll) -> After<Clock, [i64; FIELDS]> {
+        self.s.after(round, c, roll)
+    }
+}
+
+impl Trial for Session {
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        tally.record_trials(rng, trials, |rng| self.sample(rng));
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        Session::exact(self)
+    }
+}
+
+/// A tension scene entry `{ tension = { … }, explorer = "name" }`.
+fn entry_scene(
+    keys: &[(String, ParamValue)],
+    full: u32,
+    bad: impl Fn(String) -> ParamError,
+) -> Result<Step, ParamError> {
+    let mut values = ParamMap::new();
+    let mut name = None;
+    for (k, v) in keys {
+        match (k.as_str(), v) {
+            ("tension", ParamValue::Table(t)) => {
+                for (tk, tv) in t {
+                    values.set(tk.clone(), tv.clone());
+                }
+            }
+            ("explorer", ParamValue::Str(n)) => name = Some(n.clone()),
+            _ => {
+                return Err(bad(format!(
+                    "`{k}` does not belong in a scene; allowed: tension (a table of cgg.tension keys), explorer (a name)"
+                )));
+            }
+        }
+    }
+    let mut tension = TensionMechanic
+        .trial(&values)
+        .map_err(|e| bad(format!("tension: `{}`: {}", e.key, e.message)))?;
+    let who = match name {
+        None => 0,
+        Some(n) => tension
+            .explorers
+            .iter()
+            .position(|e| e.name == n)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`explorer`: \"{n}\" is not in the scene; allowed: {}",
+                    tension
+                        .explorers
+                        .iter()
+                        .map(|e| format!("\"{}\"", e.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?,
+    };
+    tension.explorers[who].full = full;
+    Ok(Step::Scene {
+        tension: Box::new(tension),
+        who,
+    })
+}
+
+/// The step of one `sequence` entry: a scene, or an action of the
+/// session's action keys, then the entry's.
+fn entry_step(args: &Args, i: usize, entry: &ParamValue, full: u32) -> Result<Step, ParamError> {
+    let bad = |msg: String| ParamError::new("sequence", format!("action {}: {msg}", i + 1));
+    let ParamValue::Table(keys) = entry else {
+        return Err(bad(format!(
+            "{} is not a table of cgg.action keys; allowed: {SEQUENCE_EXPECTS}",
+            entry.type_name()
+        )));
+    };
+    if keys.iter().any(|(k, _)| k == "tension") {
+        return entry_scene(keys, full, bad);
+    }
+    let mut values = ParamMap::new();
+    for spec in ACTION_PARAMS.iter() {
+        if args.is_set(spec.path) {
+            if let Some(v) = args.value(spec.path) {
+                values.set(spec.path, v);
+            }
+        }
+    }
+    for (k, v) in keys {
+        values.set(k.clone(), v.clone());
+    }
+    ActionMechanic
+        .trial(&values)
+        .map(Step::Action)
+        .map_err(|e| bad(format!("`{}`: {}", e.key, e.message)))
+}
+
+/// The mechanic `cgg.session`.
+pub struct SessionMechanic;
+
+impl Define for SessionMechanic {
+    type Trial = Session;
+    const NAME: &'static str = "cgg.session";
+    const SUMMARY: &'static str = "One explorer's crisis clock over a session of actions or tension scenes: hours paid and gained, crises, the weakness and the 3 + 1d6 refill.";
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        Schema {
+            fields: vec![
+                FieldSpec::bool("crisis", "At least one crisis in the session."),
+                FieldSpec::int("crises", "Crises in the session."),
+                FieldSpec::int(
+                    "first_crisis",
+                    "The action in which the clock first ran out (actions + 1 when it never did).",
+                ),
+                FieldSpec::int("hours_left", "Hours on the clock at the end."),
+            ],
+            metrics: vec![
+                MetricSpec::prob(
+                    "p_crisis",
+                    CRISIS,
+                    Pred::Eq(1),
+                    "Probability of a crisis within the session.",
+                ),
+                MetricSpec::mean("mean_crises", CRISES, "Mean crises per session."),
+                MetricSpec::mean(
+                    "mean_actions_to_first_crisis",
+                    FIRST_CRISIS,
+                    "Mean actions until the first crisis, a session without one counting as actions + 1.",
+                ),
+                MetricSpec::mean(
+                    "mean_hours_left",
+                    HOURS_LEFT,
+                    "Mean hours on the clock at the end.",
+                ),
+            ],
+        }
+    }
+
+    fn build(&self, args: &Args) -> Result<Session, ParamError> {
+        let full = FULL[args.int("explorer.roles")? as usize - 1];
+        let actions = match args.parsed_if_set("sequence", |v| match v {
+            ParamValue::List(items) if (1..=MAX_ACTIONS).contains(&items.len()) => {
+                Ok(items.clone())
+            }
+            ParamValue::List(items) => Err(format!("{} actions", items.len())),
+            other => Err(format!("{} is the wrong type", other.type_name())),
+        })? {
+            Some(items) => {
+                if args.is_set("actions") {
+                    return Err(ParamError::new(
+                        "actions",
+                        "give either actions (repeats of one action) or sequence, not both",
+                    ));
+                }
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| entry_step(args, i, e, full))
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+            None => {
+                let a = ActionMechanic.build(args)?;
+                vec![Step::Action(a); args.int("actions")? as usize]
+            }
+        };
+        let start = if args.is_set("explorer.hours") {
+            let h = args.int("explorer.hours")? as u32;
+            if h > full {
+                return Err(ParamError::new(
+                    "explorer.hours",
+                    format!("{h} is more than the full clock of {full}; allowed: 1..={full}"),
+                ));
+            }
+            h
+        } else {
+            full
+        };
+        Ok(Session {
+            actions,
+            full,
+            start,
+            weakness: args.int("crisis.actions")? as u32,
+        })
+    }
+}

@@ -1,0 +1,583 @@
+//! Tension mode (RULES.md §3.8) and the mechanic `cgg.tension`.
+//!
+//! One or more pitfall tracks start where the scenario says. Each round:
+//!
+//! 1. The explorer with the Edge gives one explorer (policy `edge.gives`)
+//!    a **cumulative +1d** to its success code for the rest of the scene,
+//!    and picks who acts first (`edge.first`); the others follow in list
+//!    order.
+//! 2. Every explorer, in turn, does what its own policy says ([`choice`]):
+//!    **Act** (a full `cgg.action` against the shared difficulty, helped
+//!    by the helpers who have neither acted nor helped yet this round:
+//!    teamwork −1, organised −2 for two or more; a helper rolls its own
+//!    risk at −1d when it acts later; it may stunt), go **Idle** (gain one
+//!    hour) or get **Ready** (a diligence roll of its code whose leverage
+//!    dice join its next action's success code; +1d more if it cues the
+//!    Exec, which raises the track by 1). A success lowers the track the
+//!    explorers address (`pitfalls.address`) by 1, by 2 when
+//!    "particularly effective" (`variant.effective`).
+//! 3. The Exec raises the highest track by 1d3 (or a fixed 1..=3).
+//!
+//! The scene ends when a track reaches 0 (that pitfall avoided) or 15 (it
+//! happens). Each explorer keeps its crisis clock through the scene, as
+//! in `cgg.session`: at 0 it is in crisis for the rest of the scene (no
+//! wrench, no stunt, no hours paid or gained). Monte Carlo only.
+
+mod choice;
+mod explorer;
+
+pub use choice::{Turn, TurnPolicy, View};
+pub use explorer::{EXPLORERS_EXPECT, Explorer, MAX_EXPLORERS, Pick};
+
+use super::action::{Action, field};
+use super::diligence::Diligence;
+use super::rules::{RULE_PARAMS, action_from};
+use crate::dice::DiceRng;
+use crate::sim::Tally;
+use crate::systems::{
+    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue,
+    Pred, Schema, Trial,
+};
+
+/// The track value at which the pitfall happens.
+pub const PITFALL: i64 = 15;
+/// The most pitfalls in play at once.
+pub const MAX_PITFALLS: usize = 6;
+
+crate::choice! {
+    /// Which pitfall the explorers address.
+    pub enum Address {
+        /// The one nearest to happening.
+        Highest = "highest",
+        /// The one nearest to being avoided.
+        Lowest = "lowest",
+    }
+}
+
+crate::choice! {
+    /// When a success is "particularly effective" (lowers the track by 2).
+    pub enum Effective {
+        /// A house reading: success with a venture left unspent.
+        VentureLeft = "venture-left",
+        /// Success by the explorer holding the Edge.
+        Edge = "edge",
+    }
+}
+
+const PICK_EXPECTS: &str =
+    "\"none\", \"self\" (the holder), \"weakest\", \"strongest\" or an explorer's name";
+
+static PARAMS: [ParamSpec; 27] = [
+    ParamSpec {
+        path: "explorers",
+        kind: ParamKind::Custom {
+            expects: EXPLORERS_EXPECT,
+        },
+        default: Lit::Absent,
+        doc: "The explorers, each a die code or a table { name, code, risk_code, hours (clock at the start), roles (1: 12 hours, 2: 9), stunt, moved, helps, wrench, policy (Act/Idle/Ready rules) }; default two explorers at 3d.",
+    },
+    ParamSpec {
+        path: "start",
+        kind: ParamKind::Int { min: 1, max: 14 },
+        default: Lit::Int(7),
+        doc: "Where the pitfall track starts (one pitfall; see `pitfalls` for several).",
+    },
+    ParamSpec {
+        path: "pitfalls",
+        kind: ParamKind::Custom {
+            expects: "a list of 1..=6 track starts, each 1..=14, e.g. [7, 10]",
+        },
+        default: Lit::Absent,
+        doc: "Several pitfalls in play: where each track starts (not with `start`). The scene ends when any track reaches 0 or 15.",
+    },
+    ParamSpec {
+        path: "pitfalls.address",
+        kind: ParamKind::Choice(Address::NAMES),
+        default: Lit::Str("highest"),
+        doc: "The track the explorers' successes lower: the highest or the lowest.",
+    },
+    ParamSpec {
+        path: "exec.raise",
+        kind: ParamKind::IntOrName {
+            min: 1,
+            max: 3,
+            names: &[("d3", 0)],
+        },
+        default: Lit::Str("d3"),
+        doc: "The Exec's raise of the highest track at the end of each round: \"d3\" (rolled) or a fixed 1..=3.",
+    },
+    ParamSpec {
+        path: "max_rounds",
+        kind: ParamKind::Int { min: 1, max: 1000 },
+        default: Lit::Int(100),
+        doc: "Stop a scene still running after this many rounds (counted as unresolved).",
+    },
+    ParamSpec {
+        path: "edge.holder",
+        kind: ParamKind::Custom {
+            expects: "an explorer's name (e1, e2 … when unnamed)",
+        },
+        default: Lit::Absent,
+        doc: "The explorer with the Edge; unset: the first listed.",
+    },
+    ParamSpec {
+        path: "edge.gives",
+        kind: ParamKind::Custom {
+            expects: PICK_EXPECTS,
+        },
+        default: Lit::Str("self"),
+        doc: "Who gets the holder's cumulative +1d each round.",
+    },
+    ParamSpec {
+        path: "edge.first",
+        kind: ParamKind::Custom {
+            expects: PICK_EXPECTS,
+        },
+        default: Lit::Str("self"),
+        doc: "Who acts first each round (\"none\": the list order).",
+    },
+    ParamSpec {
+        path: "variant.effective",
+        kind: ParamKind::Choice(Effective::NAMES),
+        default: Lit::Str("venture-left"),
+        doc: "A \"particularly effective\" success (−2): with a venture left unspent (house reading) or by the Edge holder.",
+    },
+    ParamSpec {
+        path: "stunt.paid",
+        kind: ParamKind::Bool,
+        default: Lit::Bool(false),
+        doc: "Every explorer stunts on every action (an explorer's own `stunt` adds to this): one hour for +1d.",
+    },
+    ParamSpec {
+        path: "stunt.moved",
+        kind: ParamKind::Int { min: 0, max: 9 },
+        default: Lit::Int(0),
+        doc: "With stunt.paid: dice every explorer moves from risk to success (at most its risk dice).",
+    },
+    RULE_PARAMS[0],
+    RULE_PARAMS[1],
+    RULE_PARAMS[2],
+    RULE_PARAMS[3],
+    RULE_PARAMS[4],
+    RULE_PARAMS[5],
+    RULE_PARAMS[6],
+    RULE_PARAMS[7],
+    RULE_PARAMS[8],
+    RULE_PARAMS[9],
+    RULE_PARAMS[10],
+    RULE_PARAMS[11],
+    RULE_PARAMS[12],
+    RULE_PARAMS[13],
+    RULE_PARAMS[14],
+];
+
+/// A resolved tension scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tension {
+    pub explorers: Vec<Explorer>,
+    /// Each explorer's action before the scene changes it (its code and
+    /// risk code, the shared difficulty and rules, its wrench policy).
+    pub actions: Vec<Action>,
+    pub starts: Vec<i64>,
+    pub address: Address,
+    /// 0: roll 1d3; else this fixed raise.
+    pub raise: u32,
+    pub max_rounds: u32,
+    pub holder: usize,
+    pub gives: Pick,
+    pub first: Pick,
+    pub effective: Effective,
+}
+
+/// Field indices; then two per explorer from [`PER_EXPLORER`].
+pub const AVOIDED: usize = 0;
+pub const PITFALL_SPRUNG: usize = 1;
+pub const ROUNDS: usize = 2;
+pub const HOURS_PAID: usize = 3;
+pub const HOURS_GAINED: usize = 4;
+pub const IN_CRISIS: usize = 5;
+pub const PER_EXPLORER: usize = 6;
+
+/// One explorer's standing in a scene.
+#[derive(Clone, Copy, Debug, Default)]
+struct Standing {
+    bonus: u32,
+    leverage: u32,
+    hours: u32,
+    crisis: bool,
+    paid: i64,
+    gained: i64,
+}
+
+impl Standing {
+    /// Settle an action's (or a turn's) hours on the clock, as a session
+    /// does: paid first, then, unless that emptied it, gained.
+    fn settle(&mut self, paid: u32, gained: u32, full: u32) {
+        if self.crisis {
+            return;
+        }
+        let before = self.hours;
+        self.hours = self.hours.saturating_sub(paid);
+        self.paid += (before - self.hours) as i64;
+        if self.hours == 0 {
+            self.crisis = true;
+            return;
+        }
+        let before = self.hours;
+        self.hours = (self.hours + gained).min(full);
+        self.gained += (self.hours - before) as i64;
+    }
+}
+
+impl Tension {
+    fn addressed(&self, tracks: &[i64]) -> usize {
+        let mut pick = 0;
+        for (i, &t) in tracks.iter().enumerate() {
+            let better = match self.address {
+                Address::Highest => t > tracks[pick],
+                Address::Lowest => t < tracks[pick],
+            };
+            if better {
+                pick = i;
+            }
+        }
+        pick
+    }
+
+    /// Explorer `i`'s action this turn.
+    fn action(&self, i: usize, s: &Standing, helpers: usize, helped: bool) -> Action {
+        let e = &self.explorers[i];
+        let mut a = self.actions[i];
+        let stunt = e.stunt && !s.crisis;
+        let moved = if stunt { e.moved } else { 0 };
+        a.success_dice = e.code.dice() + s.bonus + s.leverage + stunt as u32 + moved;
+        a.risk_code = a
+            .risk_code
+            .map(|_| e.risk_code.add_dice(-(moved as i64) - helped as i64));
+        a.adjust -= match helpers {
+            0 => 0,
+            1 => 1,
+            _ => 2,
+        };
+        a.hours_before = stunt as u32;
+        if s.crisis {
+            a.rules.wrench = super::action::Wrench::None;
+        }
+        a
+    }
+
+    /// One scene, into `out` (the fields in order).
+    pub fn play(&self, rng: &mut DiceRng, out: &mut Vec<i64>) {
+        self.play_with(rng, None, out);
+    }
+
+    /// One scene with explorer `who`'s clock at `hours` (0: in crisis)
+    /// when it starts, a session's clock carried in; returns that
+    /// explorer's hours at the end and whether its clock ran out.
+    pub fn play_with(
+        &self,
+        rng: &mut DiceRng,
+        clock: Option<(usize, u32)>,
+        out: &mut Vec<i64>,
+    ) -> (u32, bool) {
+        let n = self.explorers.len();
+        let mut st: Vec<Standing> = self
+            .explorers
+            .iter()
+            .map(|e| Standing {
+                hours: e.hours,
+                ..Standing::default()
+            })
+            .collect();
+        if let Some((who, hours)) = clock {
+            st[who].hours = hours;
+            st[who].crisis = hours == 0;
+        }
+        let mut tracks = self.starts.clone();
+        let mut order: Vec<usize> = Vec::with_capacity(n);
+        let (mut avoided, mut sprung, mut rounds) = (false, false, self.max_rounds as i64);
+        'scene: for round in 1..=self.max_rounds as i64 {
+            if let Some(t) = self.gives.who(self.holder, &self.explorers) {
+                st[t].bonus += 1;
+            }
+            order.clear();
+            let first = self.first.who(self.holder, &self.explorers);
+            order.extend(first);
+            order.extend((0..n).filter(|&i| Some(i) != first));
+            let mut busy = vec![false; n];
+            let mut helped = vec![false; n];
+            for &i in &order {
+                let e = &self.explorers[i];
+                let addr = self.addressed(&tracks);
+                let view = View {
+                    track: tracks[addr],
+                    hours: st[i].hours as i64,
+                    leverage: st[i].leverage as i64,
+                };
+                match view.choose(e.policy.as_ref()) {
+                    Turn::Idle => st[i].settle(0, 1, e.full),
+                    Turn::Ready { cue } => {
+                        let d = Diligence {
+                            code: e.code,
+                            enhancing: None,
+                        };
+                        let lev = d.leverage(d.sample(rng)[0]).dice();
+                        st[i].leverage += lev + cue as u32;
+                        if cue {
+                            tracks[addr] += 1;
+                            if tracks[addr] >= PITFALL {
+                                sprung = true;
+                                rounds = round;
+                                break 'scene;
+                            }
+                        }
+                    }
+                    Turn::Act => {
+                        let helpers: Vec<usize> = (0..n)
+                            .filter(|&j| j != i && !busy[j] && self.explorers[j].helps)
+                            .collect();
+                        for &j in &helpers {
+                            busy[j] = true;
+                            helped[j] = true;
+                        }
+                        let a = self.action(i, &st[i], helpers.len(), helped[i]);
+                        st[i].leverage = 0;
+                        let o = a.sample(rng);
+                        st[i].settle(
+                            o[field::HOURS_PAID] as u32,
+                            o[field::HOURS_GAINED] as u32,
+                            e.full,
+                        );
+                        if o[field::SUCCESS] == 1 {
+                            let effective = match self.effective {
+                                Effective::VentureLeft => o[field::VENTURE_LEFT] >= 1,
+                                Effective::Edge => i == self.holder,
+                            };
+                            tracks[addr] -= if effective { 2 } else { 1 };
+                            if tracks[addr] <= 0 {
+                                avoided = true;
+                                rounds = round;
+                                break 'scene;
+                            }
+                        }
+                    }
+                }
+                busy[i] = true;
+            }
+            let top = (0..tracks.len())
+                .max_by_key(|&k| (tracks[k], -(k as i64)))
+                .unwrap();
+            tracks[top] += match self.raise {
+                0 => rng.die(3) as i64,
+                r => r as i64,
+            };
+            if tracks[top] >= PITFALL {
+                sprung = true;
+                rounds = round;
+                break;
+            }
+        }
+        out.clear();
+        out.extend([
+            avoided as i64,
+            sprung as i64,
+            rounds,
+            st.iter().map(|s| s.paid).sum(),
+            st.iter().map(|s| s.gained).sum(),
+            st.iter().filter(|s| s.crisis).count() as i64,
+        ]);
+        for s in &st {
+            out.extend([s.paid, s.gained]);
+        }
+        match clock {
+            Some((who, hours)) => (st[who].hours, hours > 0 && st[who].crisis),
+            None => (0, false),
+        }
+    }
+
+    /// One scene's fields.
+    pub fn sample(&self, rng: &mut DiceRng) -> Vec<i64> {
+        let mut out = Vec::new();
+        self.play(rng, &mut out);
+        out
+    }
+}
+
+impl Trial for Tension {
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        let mut out = Vec::new();
+        for _ in 0..trials {
+            self.play(rng, &mut out);
+            tally.record_outcome(&out);
+        }
+    }
+}
+
+/// The mechanic `cgg.tension`.
+pub struct TensionMechanic;
+
+impl Define for TensionMechanic {
+    type Trial = Tension;
+    const NAME: &'static str = "cgg.tension";
+    const SUMMARY: &'static str = "A tension scene: the Edge's cumulative +1d, then every explorer acts (helped, stunting), idles or gets ready; successes lower the track, the Exec raises it 1d3; 0 avoids the pitfall, 15 springs it.";
+    const EXACT: bool = false;
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    fn schema(&self) -> Schema {
+        Schema {
+            fields: vec![
+                FieldSpec::bool("avoided", "A track reached 0: that pitfall avoided."),
+                FieldSpec::bool("pitfall", "A track reached 15: that pitfall happened."),
+                FieldSpec::int("rounds", "Rounds played."),
+                FieldSpec::int(
+                    "hours_paid",
+                    "Crisis-clock hours all explorers paid (taken off their clocks).",
+                ),
+                FieldSpec::int(
+                    "hours_gained",
+                    "Crisis-clock hours all explorers gained (put on their clocks).",
+                ),
+                FieldSpec::int("in_crisis", "Explorers whose clock ran out in the scene."),
+            ],
+            metrics: vec![
+                MetricSpec::prob(
+                    "p_avoided",
+                    AVOIDED,
+                    Pred::Eq(1),
+                    "Probability a pitfall is avoided.",
+                ),
+                MetricSpec::prob(
+                    "p_pitfall",
+                    PITFALL_SPRUNG,
+                    Pred::Eq(1),
+                    "Probability a pitfall happens.",
+                ),
+                MetricSpec::mean("mean_rounds", ROUNDS, "Mean rounds until the scene ends."),
+                MetricSpec::mean(
+                    "mean_hours_paid",
+                    HOURS_PAID,
+                    "Mean hours paid over the scene.",
+                ),
+                MetricSpec::mean(
+                    "mean_hours_gained",
+                    HOURS_GAINED,
+                    "Mean hours gained over the scene.",
+                ),
+                MetricSpec::prob(
+                    "p_crisis",
+                    IN_CRISIS,
+                    Pred::Ge(1),
+                    "Probability some explorer's clock runs out in the scene.",
+                ),
+            ],
+        }
+    }
+
+    fn schema_of(&self, t: &Tension) -> Schema {
+        let mut s = self.schema();
+        for e in &t.explorers {
+            s.fields.push(FieldSpec::int(
+                format!("{}.hours_paid", e.name),
+                "Hours this explorer paid.",
+            ));
+            s.fields.push(FieldSpec::int(
+                format!("{}.hours_gained", e.name),
+                "Hours this explorer gained.",
+            ));
+        }
+        s
+    }
+
+    fn build(&self, args: &Args) -> Result<Tension, ParamError> {
+        let list = match args.parsed_if_set("explorers", explorer::explorers)? {
+            Some(l) => l,
+            None => explorer::explorers(&ParamValue::List(vec![
+                ParamValue::Str("3d".into()),
+                ParamValue::Str("3d".into()),
+            ]))
+            .expect("the default explorers"),
+        };
+        let paid = args.bool("stunt.paid")?;
+        let moved = args.int("stunt.moved")? as u32;
+        if moved > 0 && !paid {
+            return Err(ParamError::new(
+                "stunt.moved",
+                "moving dice is part of a stunt; set stunt.paid = true",
+            ));
+        }
+        let list: Vec<Explorer> = list
+            .into_iter()
+            .map(|mut e| {
+                if paid {
+                    e.stunt = true;
+                    e.moved = (e.moved + moved).min(e.risk_code.dice());
+                }
+                e
+            })
+            .collect();
+        let actions = list
+            .iter()
+            .map(|e| {
+                let mut a = action_from(args, e.code.dice(), e.risk_code, 0)?;
+                if let Some(w) = e.wrench {
+                    a.rules.wrench = w;
+                }
+                Ok(a)
+            })
+            .collect::<Result<Vec<_>, ParamError>>()?;
+        let starts = match args.parsed_if_set("pitfalls", |v| match v {
+            ParamValue::List(items) if (1..=MAX_PITFALLS).contains(&items.len()) => items
+                .iter()
+                .map(|x| match x {
+                    ParamValue::Int(t) if (1..=14).contains(t) => Ok(*t),
+                    other => Err(format!("{other} is not a track start 1..=14")),
+                })
+                .collect(),
+            other => Err(format!(
+                "{other} is not a list of 1..={MAX_PITFALLS} starts"
+            )),
+        })? {
+            Some(s) => {
+                if args.is_set("start") {
+                    return Err(ParamError::new(
+                        "start",
+                        "give either start (one pitfall) or pitfalls, not both",
+                    ));
+                }
+                s
+            }
+            None => vec![args.int("start")?],
+        };
+        let holder = args
+            .parsed_if_set("edge.holder", |v| match v {
+                ParamValue::Str(s) => list.iter().position(|e| &e.name == s).ok_or_else(|| {
+                    format!(
+                        "\"{s}\" is no explorer's name; allowed: {}",
+                        list.iter()
+                            .map(|e| format!("\"{}\"", e.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }),
+                other => Err(format!("{} is the wrong type", other.type_name())),
+            })?
+            .unwrap_or_default();
+        let gives = args.parsed("edge.gives", |v| Pick::parse(v, &list, true))?;
+        let first = args.parsed("edge.first", |v| Pick::parse(v, &list, true))?;
+        Ok(Tension {
+            explorers: list,
+            actions,
+            starts,
+            address: args.choice_of("pitfalls.address")?,
+            raise: args.int("exec.raise")? as u32,
+            max_rounds: args.int("max_rounds")? as u32,
+            holder,
+            gives,
+            first,
+            effective: args.choice_of("variant.effective")?,
+        })
+    }
+}
