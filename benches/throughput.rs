@@ -6,6 +6,12 @@
 //! (its default configuration) this runs, `REPS` times: the C loop on two
 //! threads, the mechanic on one thread, then on two; and prints medians.
 //!
+//! Wall-clock rates on a busy machine say more about the neighbours than
+//! about the code, so each run also counts CPU time (the process's, from
+//! `/proc/self/stat`; the C loop reports its own): "cpu ratio" is trials
+//! per CPU-second over C words per CPU-second, both on two threads. On an
+//! idle machine where both scale, it is the wall-clock ratio.
+//!
 //! Run through `benches/run.sh` (it compiles `benches/reference/xoshiro.c`
 //! with `cc -O3 -pthread` and passes it in `ODDSMITH_C_LOOP`), or by hand:
 //! `ODDSMITH_C_LOOP=/path/to/xoshiro cargo bench --bench throughput [NAME…]`.
@@ -19,21 +25,49 @@ use oddsmith::dice::DiceRng;
 use oddsmith::sim::{self, CHUNK, Plan};
 use oddsmith::systems::{Model, ParamMap, registry};
 
+/// CPU seconds this process has used, all threads (10 ms ticks).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    // Fields 14 and 15 (utime, stime) are the 12th and 13th after the name.
+    let ticks: Vec<f64> = after
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    ticks.iter().sum::<f64>() / 100.0
+}
+
+/// A rate by the wall clock and by CPU time.
+#[derive(Clone, Copy)]
+struct Rate {
+    wall: f64,
+    cpu: f64,
+}
+
 /// Words per second of the C loop on `threads` threads, `words` each.
-fn c_loop(path: &str, threads: usize, words: u64) -> f64 {
+fn c_loop(path: &str, threads: usize, words: u64) -> Rate {
     let out = Command::new(path)
         .args([threads.to_string(), words.to_string()])
         .output()
         .unwrap_or_else(|e| panic!("running the C loop {path}: {e}"));
     let text = String::from_utf8_lossy(&out.stdout);
-    text.split_whitespace()
-        .next()
-        .and_then(|w| w.parse().ok())
-        .unwrap_or_else(|| panic!("the C loop printed {text:?}"))
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let num = |i: usize| -> f64 {
+        words
+            .get(i)
+            .and_then(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("the C loop printed {text:?}"))
+    };
+    Rate {
+        wall: num(0),
+        cpu: num(2),
+    }
 }
 
 /// Trials per second of `model` over `trials` trials on `threads` threads.
-fn rate(model: &dyn Model, threads: usize, trials: u64) -> f64 {
+fn rate(model: &dyn Model, threads: usize, trials: u64) -> Rate {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -43,17 +77,20 @@ fn rate(model: &dyn Model, threads: usize, trials: u64) -> f64 {
         trials,
         precision: None,
     };
-    let t = Instant::now();
+    let (t, c) = (Instant::now(), cpu_seconds());
     let tally = pool.install(|| sim::simulate(&[(0, model)], &plan, &()));
-    let secs = t.elapsed().as_secs_f64();
+    let (secs, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
     assert_eq!(tally[0].trials(), trials);
-    trials as f64 / secs
+    Rate {
+        wall: trials as f64 / secs,
+        cpu: trials as f64 / cpu.max(0.01),
+    }
 }
 
 /// Words per second of oddsmith's own generator (the `DiceRng` wrapper
 /// over rand_xoshiro) in a bare loop on `threads` threads.
-fn rust_loop(threads: usize, words: u64) -> f64 {
-    let t = Instant::now();
+fn rust_loop(threads: usize, words: u64) -> Rate {
+    let (t, c) = (Instant::now(), cpu_seconds());
     let sums: Vec<u64> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
@@ -66,12 +103,24 @@ fn rust_loop(threads: usize, words: u64) -> f64 {
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     std::hint::black_box(sums);
-    (words * threads as u64) as f64 / t.elapsed().as_secs_f64()
+    let n = (words * threads as u64) as f64;
+    Rate {
+        wall: n / t.elapsed().as_secs_f64(),
+        cpu: n / (cpu_seconds() - c).max(0.01),
+    }
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
+/// The median of each measure on its own.
+fn median(v: Vec<Rate>) -> Rate {
+    let mid = |f: fn(&Rate) -> f64| {
+        let mut x: Vec<f64> = v.iter().map(f).collect();
+        x.sort_by(|a, b| a.total_cmp(b));
+        x[x.len() / 2]
+    };
+    Rate {
+        wall: mid(|r| r.wall),
+        cpu: mid(|r| r.cpu),
+    }
 }
 
 fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
@@ -95,8 +144,15 @@ fn main() {
     let c_words = (seconds * 8e8) as u64;
 
     println!(
-        "{:<24} {:>11} {:>11} {:>8} {:>8} {:>8} {:>11}",
-        "mechanic", "1 thread/s", "2 threads/s", "ratio 1", "ratio 2", "scaling", "C words/s"
+        "{:<24} {:>11} {:>11} {:>8} {:>8} {:>8} {:>9} {:>11}",
+        "mechanic",
+        "1 thread/s",
+        "2 threads/s",
+        "ratio 1",
+        "ratio 2",
+        "scaling",
+        "cpu ratio",
+        "C words/s"
     );
     if wanted("rng") {
         let (mut c, mut one, mut two) = (vec![], vec![], vec![]);
@@ -122,7 +178,7 @@ fn main() {
         // Size the runs from one chunk so each takes about `seconds` on one
         // thread; whole even numbers of chunks keep both threads busy.
         let probe = rate(model.as_ref(), 1, CHUNK);
-        let chunks = ((probe * seconds / CHUNK as f64) as u64).clamp(2, 1 << 16);
+        let chunks = ((probe.wall * seconds / CHUNK as f64) as u64).clamp(2, 1 << 16);
         let trials = chunks.next_multiple_of(2) * CHUNK;
         let (mut c, mut one, mut two) = (vec![], vec![], vec![]);
         for _ in 0..reps {
@@ -134,15 +190,19 @@ fn main() {
     }
 }
 
-fn row(name: &str, one: f64, two: f64, c: f64) {
+/// One line: wall-clock rates on one and two threads, both as ratios to
+/// the C loop on two threads, the scaling, and the CPU-time ratio of the
+/// two-thread runs.
+fn row(name: &str, one: Rate, two: Rate, c: Rate) {
     println!(
-        "{:<24} {:>11.3e} {:>11.3e} {:>7.3}× {:>7.3}× {:>7.2}× {:>11.3e}",
+        "{:<24} {:>11.3e} {:>11.3e} {:>7.3}× {:>7.3}× {:>7.2}× {:>8.3}× {:>11.3e}",
         name,
-        one,
-        two,
-        one / c,
-        two / c,
-        two / one,
-        c
+        one.wall,
+        two.wall,
+        one.wall / c.wall,
+        two.wall / c.wall,
+        two.wall / one.wall,
+        two.cpu / c.cpu,
+        c.wall
     );
 }
