@@ -14,6 +14,7 @@ pub mod augmented;
 pub mod chained;
 pub mod contest;
 pub mod group;
+mod outcomes;
 pub mod parting;
 pub mod prize;
 pub mod rating;
