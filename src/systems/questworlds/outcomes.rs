@@ -1,5 +1,5 @@
 //! A contest as a table of outcomes: the PC's face and the opposition's
-//! face (20 × 20, or 20 × 1 when a side does not roll) decide everything,
+//! face (20 × 20 cells, or 20 × 1 when a side does not roll) decide everything,
 //! story points included, so every cell is judged once and the sampler
 //! draws the two faces, looks the cell up and counts its key.
 //!
@@ -10,8 +10,10 @@
 use super::roll::{Exchange, Matchup, Roll};
 use crate::dice::DiceRng;
 
-/// Cells per side: face 0 (no roll) and 1..=20.
-const SIDE: usize = 21;
+/// Cells per side: face 0 (no roll) and 1..=20, padded to a power of two
+/// so a cell's index is a shift and an or, and masking it proves it in
+/// bounds.
+const SIDE: usize = 32;
 
 /// Every outcome of one matchup, by the faces that give it.
 #[derive(Clone, Debug)]
@@ -81,11 +83,11 @@ impl OutcomeTable {
     ) -> Vec<u64> {
         const LANES: usize = 4;
         let n = self.outcomes.len();
-        let keys: &[u8; SIDE * SIDE] = self.keys[..].try_into().expect("21 × 21 cells");
+        let keys: &[u8; SIDE * SIDE] = self.keys[..].try_into().expect("32 × 32 cells");
         let mut lanes = [[0u64; 256]; LANES];
         let cell = |rng: &mut DiceRng| {
             let (x, y) = faces(rng);
-            keys[(x as usize * SIDE + y as usize) % (SIDE * SIDE)] as usize
+            keys[(x as usize * SIDE + y as usize) & (SIDE * SIDE - 1)] as usize
         };
         for _ in 0..trials / LANES as u64 {
             for lane in lanes.iter_mut() {
