@@ -45,10 +45,7 @@ fn extras() -> Vec<(&'static str, ParamMap)> {
     vec![
         (
             "gateway.challenge",
-            map(&[
-                ("actor.trait", Int(4)),
-                ("opposition.variability", Int(4)),
-            ]),
+            map(&[("actor.trait", Int(4)), ("opposition.variability", Int(4))]),
         ),
         (
             "gateway.challenge",
@@ -66,7 +63,10 @@ fn extras() -> Vec<(&'static str, ParamMap)> {
                 ("resistance.rating", Str("25".into())),
             ]),
         ),
-        ("questworlds.contest", map(&[("opponent.rating", Str("12".into()))])),
+        (
+            "questworlds.contest",
+            map(&[("opponent.rating", Str("12".into()))]),
+        ),
     ]
 }
 

@@ -70,8 +70,8 @@ impl<const N: usize> Joint<N> {
     fn key(&self, outcome: &[i64; N]) -> Option<usize> {
         let mut key = 0u64;
         let mut inside = true;
-        for f in 0..N {
-            let d = outcome[f].wrapping_sub(self.lo[f]) as u64;
+        for (f, &v) in outcome.iter().enumerate() {
+            let d = v.wrapping_sub(self.lo[f]) as u64;
             inside &= d < self.span[f];
             key = key.wrapping_add(d.wrapping_mul(self.stride[f]));
         }
@@ -451,7 +451,10 @@ mod tests {
         let sample = |r: &mut DiceRng| [r.bits(7) as i64, r.bits(7) as i64, r.bits(7) as i64];
         let mut joint = Tally::new(3);
         joint.record_trials(&mut DiceRng::from_u64(5), 5_000, sample);
-        assert_eq!(joint, field_by_field(&mut DiceRng::from_u64(5), 5_000, sample));
+        assert_eq!(
+            joint,
+            field_by_field(&mut DiceRng::from_u64(5), 5_000, sample)
+        );
     }
 
     #[test]
