@@ -132,7 +132,39 @@ impl DiceRng {
             }
             return self.bits(sides.trailing_zeros()) as u32 + 1;
         }
-        // Lemire's nearly divisionless method on 32-bit draws.
+        self.lemire(sides)
+    }
+
+    /// One d20, 1..=20: the same draw as `die(20)`, with the sides known
+    /// at compile time so a hot loop pays no division or branch on them.
+    #[inline(always)]
+    pub fn d20(&mut self) -> u32 {
+        self.lemire(20)
+    }
+
+    /// Two d20, the same draws as `(d20(), d20())`. When the buffer is
+    /// empty (as it is after every pair) both come from the two halves of
+    /// one fresh word, with no buffer bookkeeping; a half that might be
+    /// rejected (probability 20 in 2^32) sends the word through the buffer
+    /// and the general path, which reads it the same way.
+    #[inline(always)]
+    pub fn d20_pair(&mut self) -> (u32, u32) {
+        if self.left == 0 {
+            let x = self.rng.next_u64();
+            let a = (x & 0xffff_ffff) * 20;
+            let b = (x >> 32) * 20;
+            if a as u32 >= 20 && b as u32 >= 20 {
+                return ((a >> 32) as u32 + 1, (b >> 32) as u32 + 1);
+            }
+            self.buf = x;
+            self.left = 64;
+        }
+        (self.d20(), self.d20())
+    }
+
+    /// Lemire's nearly divisionless method on 32-bit draws, 1..=sides.
+    #[inline(always)]
+    fn lemire(&mut self, sides: u32) -> u32 {
         let s = sides as u64;
         let mut m = self.bits(32) * s;
         let mut low = m as u32;
@@ -187,6 +219,24 @@ mod tests {
                 counts[v as usize - 1] += 1;
             }
             assert!(chi_square(&counts) < 30.0, "d{sides}: {counts:?}");
+        }
+    }
+
+    #[test]
+    fn d20_is_die_20() {
+        let (mut a, mut b) = (DiceRng::from_u64(8), DiceRng::from_u64(8));
+        for _ in 0..10_000 {
+            assert_eq!(a.d20(), b.die(20));
+        }
+        // Pairs, also after an odd draw has left half a word buffered.
+        for skew in [0, 1, 3] {
+            let (mut a, mut b) = (DiceRng::from_u64(9), DiceRng::from_u64(9));
+            for _ in 0..skew {
+                assert_eq!(a.bits(3), b.bits(3));
+            }
+            for _ in 0..10_000 {
+                assert_eq!(a.d20_pair(), (b.die(20), b.die(20)));
+            }
         }
     }
 

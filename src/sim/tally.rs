@@ -1,11 +1,92 @@
 //! Tallies: per-field histograms of integer counts that merge with `+`,
 //! and, for mechanics with a metric over two fields, the counts of whole
 //! outcomes.
+//!
+//! The hot loop does not touch the per-field histograms: each trial's
+//! outcome is encoded as one small integer key (the joint outcome, a
+//! mixed-radix number over the fields' ranges, see [`Joint`]) and counted
+//! in a flat array; the keys are decoded into the fields once per call
+//! (once per chunk of the engine). Counting is exact either way, so a tally
+//! is the same bit for bit however it was recorded.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::{Add, AddAssign};
 
 use crate::dice::DiceRng;
+
+/// Trials run through the per-field histograms before [`Joint`] learns the
+/// fields' ranges from them.
+const WARM_UP: u64 = 256;
+/// The most joint keys counted in the flat array (32 KiB of counts): past
+/// this, fields are recorded one by one.
+const MAX_KEYS: u64 = 4096;
+
+/// The joint outcome of `N` fields as one key: field `f`'s value minus
+/// `lo[f]`, in `0..span[f]`, is digit `f` of a mixed-radix number. Values
+/// outside the ranges have no key and are recorded field by field.
+#[derive(Clone, Copy, Debug)]
+struct Joint<const N: usize> {
+    lo: [i64; N],
+    span: [u64; N],
+    stride: [u64; N],
+    keys: u64,
+}
+
+impl<const N: usize> Joint<N> {
+    /// Keys for every value in `lo[f]..=hi[f]`, each range then widened
+    /// upwards (long tails, such as a sequence's rounds, grow upwards) while
+    /// the key count stays within [`MAX_KEYS`]. `None` when even the seen
+    /// ranges need more keys.
+    fn learn(lo: [i64; N], hi: [i64; N]) -> Option<Self> {
+        let mut span = [0u64; N];
+        for f in 0..N {
+            span[f] = (hi[f] as i128 - lo[f] as i128 + 1).clamp(1, MAX_KEYS as i128 + 1) as u64;
+        }
+        let keys = |span: &[u64; N]| span.iter().try_fold(1u64, |k, &s| k.checked_mul(s));
+        if keys(&span)? > MAX_KEYS {
+            return None;
+        }
+        for f in 0..N {
+            let mut wider = span;
+            wider[f] *= 2;
+            if keys(&wider).is_some_and(|k| k <= MAX_KEYS) {
+                span = wider;
+            }
+        }
+        let mut stride = [0u64; N];
+        let mut k = 1;
+        for f in 0..N {
+            stride[f] = k;
+            k *= span[f];
+        }
+        Some(Joint {
+            lo,
+            span,
+            stride,
+            keys: k,
+        })
+    }
+
+    /// The key of `outcome`, if every field is in range. The test is one
+    /// comparison a field, folded without branches.
+    #[inline(always)]
+    fn key(&self, outcome: &[i64; N]) -> Option<usize> {
+        let mut key = 0u64;
+        let mut inside = true;
+        for (f, &v) in outcome.iter().enumerate() {
+            let d = v.wrapping_sub(self.lo[f]) as u64;
+            inside &= d < self.span[f];
+            key = key.wrapping_add(d.wrapping_mul(self.stride[f]));
+        }
+        inside.then_some(key as usize)
+    }
+
+    /// The outcome a key stands for.
+    fn decode(&self, key: usize) -> [i64; N] {
+        let key = key as u64;
+        std::array::from_fn(|f| self.lo[f] + ((key / self.stride[f]) % self.span[f]) as i64)
+    }
+}
 
 /// Counts of the values one outcome field took, over a dense run of
 /// integers that grows when a value falls outside it.
@@ -79,7 +160,7 @@ impl AddAssign<&Hist> for Hist {
 }
 
 /// Counts of whole outcomes (one value per field).
-pub type Joint = BTreeMap<Box<[i64]>, u64>;
+pub type Outcomes = BTreeMap<Box<[i64]>, u64>;
 
 /// The record of a batch of trials: how many, a histogram per outcome
 /// field (in the mechanic's field order), and the counts of whole outcomes
@@ -88,7 +169,7 @@ pub type Joint = BTreeMap<Box<[i64]>, u64>;
 pub struct Tally {
     trials: u64,
     fields: Vec<Hist>,
-    joint: Option<Joint>,
+    joint: Option<Outcomes>,
 }
 
 impl Tally {
@@ -105,7 +186,7 @@ impl Tally {
     /// two fields at once.
     pub fn with_joint(fields: usize) -> Self {
         Tally {
-            joint: Some(Joint::new()),
+            joint: Some(Outcomes::new()),
             ..Tally::new(fields)
         }
     }
@@ -121,16 +202,18 @@ impl Tally {
 
     /// The counts of whole outcomes, when this tally kept them (every part
     /// of a merged tally must have).
-    pub fn joint(&self) -> Option<&Joint> {
+    pub fn joint(&self) -> Option<&Outcomes> {
         self.joint.as_ref()
     }
 
+    /// This tally with its whole outcomes restored (as stored by a shard).
+    pub fn with_stored_joint(mut self, joint: Outcomes) -> Tally {
+        self.joint = Some(joint);
+        self
+    }
+
     fn add_joint(&mut self, outcome: &[i64], n: u64) {
-        if let Some(joint) = &mut self.joint
-            && n > 0
-        {
-            *joint.entry(outcome.into()).or_insert(0) += n;
-        }
+        note(&mut self.joint, outcome, n);
     }
 
     /// A tally rebuilt from stored counts: `(field, value, count)` triples
@@ -146,12 +229,6 @@ impl Tally {
         }
         t.trials = trials;
         t
-    }
-
-    /// This tally with its whole outcomes restored (as stored by a shard).
-    pub fn with_stored_joint(mut self, joint: Joint) -> Tally {
-        self.joint = Some(joint);
-        self
     }
 
     /// Number of trials recorded.
@@ -177,7 +254,10 @@ impl Tally {
     /// Run `trials` trials of `sample`, each returning one value per field,
     /// and record them. This is the engine's inner loop: generic, so each
     /// mechanic gets its own monomorphised copy with no dynamic dispatch per
-    /// trial.
+    /// trial. The first [`WARM_UP`] trials go to the histograms and show
+    /// each field's range; the rest are counted as joint keys (see the
+    /// module docs), and any outcome outside the learnt ranges is recorded
+    /// field by field.
     #[inline(always)]
     pub fn record_trials<const N: usize>(
         &mut self,
@@ -186,35 +266,91 @@ impl Tally {
         mut sample: impl FnMut(&mut DiceRng) -> [i64; N],
     ) {
         assert_eq!(self.fields.len(), N, "tally has the wrong number of fields");
+        // Whole outcomes, when kept, are noted where the fields are: per
+        // trial in the warm-up and off the keys, per key once per call.
+        let whole = &mut self.joint;
         let hists: &mut [Hist; N] = (&mut self.fields[..])
             .try_into()
             .expect("length checked above");
-        match &mut self.joint {
-            None => {
-                for _ in 0..trials {
-                    let outcome = sample(rng);
-                    for (h, v) in hists.iter_mut().zip(outcome) {
-                        h.record(v);
-                    }
-                }
+        let warm = trials.min(WARM_UP);
+        let (mut lo, mut hi) = ([i64::MAX; N], [i64::MIN; N]);
+        for _ in 0..warm {
+            let outcome = sample(rng);
+            for f in 0..N {
+                hists[f].record(outcome[f]);
+                lo[f] = lo[f].min(outcome[f]);
+                hi[f] = hi[f].max(outcome[f]);
             }
-            Some(joint) => {
-                // Whole outcomes counted in a hash map, folded into the
-                // ordered table once per call.
-                let mut seen: HashMap<[i64; N], u64> = HashMap::new();
-                for _ in 0..trials {
+            note(whole, &outcome, 1);
+        }
+        self.trials += trials;
+        let rest = trials - warm;
+        let joint = match Joint::learn(lo, hi) {
+            Some(joint) if rest > 0 => joint,
+            _ => {
+                for _ in 0..rest {
                     let outcome = sample(rng);
                     for (h, v) in hists.iter_mut().zip(outcome) {
                         h.record(v);
                     }
-                    *seen.entry(outcome).or_insert(0) += 1;
+                    note(whole, &outcome, 1);
                 }
-                for (outcome, n) in seen {
-                    *joint.entry(outcome[..].into()).or_insert(0) += n;
+                return;
+            }
+        };
+        let mut counts = vec![0u64; joint.keys as usize];
+        for _ in 0..rest {
+            let outcome = sample(rng);
+            match joint.key(&outcome) {
+                Some(k) => counts[k] += 1,
+                None => {
+                    for (h, v) in hists.iter_mut().zip(outcome) {
+                        h.record(v);
+                    }
+                    note(whole, &outcome, 1);
                 }
             }
         }
-        self.trials += trials;
+        for (k, &n) in counts.iter().enumerate() {
+            if n > 0 {
+                let outcome = joint.decode(k);
+                for (h, v) in hists.iter_mut().zip(outcome) {
+                    h.add_count(v, n);
+                }
+                note(whole, &outcome, n);
+            }
+        }
+    }
+
+    /// Record `counts[k]` trials of outcome `expand(k)` for every key `k`:
+    /// for samplers that count their own keys in a flat array (an index
+    /// into a table of outcomes) and expand each key once per chunk.
+    pub fn add_key_counts<const N: usize>(
+        &mut self,
+        counts: &[u64],
+        expand: impl Fn(usize) -> [i64; N],
+    ) {
+        assert_eq!(self.fields.len(), N, "tally has the wrong number of fields");
+        for (k, &n) in counts.iter().enumerate() {
+            if n > 0 {
+                let outcome = expand(k);
+                for (h, v) in self.fields.iter_mut().zip(outcome) {
+                    h.add_count(v, n);
+                }
+                self.add_joint(&outcome, n);
+                self.trials += n;
+            }
+        }
+    }
+}
+
+/// Count `n` more of `outcome` in `joint`, when whole outcomes are kept.
+#[inline]
+fn note(joint: &mut Option<Outcomes>, outcome: &[i64], n: u64) {
+    if let Some(joint) = joint
+        && n > 0
+    {
+        *joint.entry(outcome.into()).or_insert(0) += n;
     }
 }
 
@@ -290,6 +426,7 @@ impl AddAssign<&Tally> for Tally {
             (None, None) => {}
             _ => self.joint = None,
         }
+
         assert_eq!(
             self.fields.len(),
             other.fields.len(),
@@ -351,6 +488,72 @@ mod tests {
             one.record_outcome(&[d, -d]);
         }
         assert_eq!(fixed, one);
+    }
+
+    /// Per-field recording, the reference the joint keys must equal.
+    fn field_by_field<const N: usize>(
+        rng: &mut DiceRng,
+        trials: u64,
+        mut sample: impl FnMut(&mut DiceRng) -> [i64; N],
+    ) -> Tally {
+        let mut t = Tally::new(N);
+        for _ in 0..trials {
+            t.record_outcome(&sample(rng));
+        }
+        t
+    }
+
+    #[test]
+    fn joint_keys_equal_field_by_field_recording() {
+        // Correlated fields, a long upper tail (beyond the learnt range, so
+        // recorded field by field), a negative field, and short runs that
+        // end inside the warm-up.
+        let sample = |r: &mut DiceRng| {
+            let d = r.d8() as i64;
+            let mut run = 0;
+            while r.bits(1) == 1 {
+                run += 1;
+            }
+            [d, (d >= 5) as i64, -d - run, run]
+        };
+        for trials in [0, 1, 255, 256, 257, 100_000] {
+            let mut joint = Tally::new(4);
+            joint.record_trials(&mut DiceRng::from_u64(17), trials, sample);
+            let direct = field_by_field(&mut DiceRng::from_u64(17), trials, sample);
+            assert_eq!(joint, direct, "{trials} trials");
+            assert_eq!(joint.trials(), trials);
+        }
+    }
+
+    #[test]
+    fn too_many_joint_keys_fall_back_to_fields() {
+        // Three fields of 128 values: 2^21 keys, past the flat array.
+        let sample = |r: &mut DiceRng| [r.bits(7) as i64, r.bits(7) as i64, r.bits(7) as i64];
+        let mut joint = Tally::new(3);
+        joint.record_trials(&mut DiceRng::from_u64(5), 5_000, sample);
+        assert_eq!(
+            joint,
+            field_by_field(&mut DiceRng::from_u64(5), 5_000, sample)
+        );
+    }
+
+    #[test]
+    fn joint_keys_decode_to_their_outcomes() {
+        let j = Joint::learn([-3, 0, 10], [2, 1, 10]).unwrap();
+        for outcome in [[-3, 0, 10], [2, 1, 10], [0, 1, 10], [5, 0, 11]] {
+            let k = j.key(&outcome).expect("inside the widened ranges");
+            assert_eq!(j.decode(k), outcome);
+        }
+        assert_eq!(j.key(&[-4, 0, 10]), None);
+        assert!(j.keys <= MAX_KEYS);
+    }
+
+    #[test]
+    fn key_counts_expand_once_each() {
+        let mut t = Tally::new(2);
+        t.add_key_counts(&[3, 0, 2], |k| [k as i64, 10 * k as i64]);
+        assert_eq!(t.trials(), 5);
+        assert_eq!(t.field(1).iter().collect::<Vec<_>>(), vec![(0, 3), (20, 2)]);
     }
 
     #[test]

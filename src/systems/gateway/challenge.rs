@@ -4,9 +4,10 @@
 //! opposition's highest d8 plus bonuses; each raise the actor takes adds 2
 //! to the opposition, and the actor succeeds on equal or better.
 
-use crate::dice::{D8, DiceRng, PACKED_D8_MAX, d8_highest_packed};
+use super::packed;
+use crate::dice::{D8, DiceRng};
 use crate::dist::{Counts, Marginals};
-use crate::sim::{Hist, Tally};
+use crate::sim::Tally;
 use crate::systems::{
     Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
     Schema, Trial,
@@ -264,32 +265,18 @@ impl Trial for Contest {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let c = *self;
         let (a, o) = (c.actor.dice, c.opposition.dice);
-        if a > PACKED_D8_MAX || o > PACKED_D8_MAX {
+        if !packed::fits(a, o) {
             tally.record_keyed(rng, trials, |rng| c.sample_margin(rng), |m| c.outcome(m));
             return;
         }
-        // Fast path for pools of up to four dice a side, where the engine
-        // spends its time: slice each 64-bit word into as many whole
-        // contests as fit (four for 3d8 against 2d8), read each pool's
-        // highest face from a table, and count margins only.
-        let (a_bits, o_bits) = (3 * a, 3 * o);
-        let per_word = (64 / (a_bits + o_bits)) as u64;
+        // Pools of up to four dice a side, where the engine spends its
+        // time: whole contests per word, raw margins counted (see
+        // `packed`), bonuses added once per key.
+        let counts = packed::count_margins(rng, trials, a, o);
         let bonus = c.actor.bonus - c.opposition.bonus;
-        let mut margins = Hist::default();
-        let word_contests = |mut x: u64, n: u64, margins: &mut Hist| {
-            for _ in 0..n {
-                let hi_a = d8_highest_packed(a, x & ((1 << a_bits) - 1)) as i64;
-                x >>= a_bits;
-                let hi_o = d8_highest_packed(o, x & ((1 << o_bits) - 1)) as i64;
-                x >>= o_bits;
-                margins.record(hi_a - hi_o + bonus);
-            }
-        };
-        for _ in 0..trials / per_word {
-            word_contests(rng.next_u64(), per_word, &mut margins);
-        }
-        word_contests(rng.next_u64(), trials % per_word, &mut margins);
-        tally.add_keys(&margins, |m| c.outcome(m));
+        tally.add_key_counts(&counts, |k| {
+            c.outcome(k as i64 + packed::KEY_OFFSET + bonus)
+        });
     }
 
     fn exact(&self) -> Option<Marginals> {

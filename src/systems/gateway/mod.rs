@@ -9,6 +9,7 @@
 #[macro_use]
 mod challenge;
 pub mod notation;
+mod packed;
 pub mod scene;
 
 pub use challenge::*;

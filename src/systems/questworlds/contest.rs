@@ -2,6 +2,7 @@
 //! resistance or against another character, with modifiers, augments and
 //! story points.
 
+use super::outcomes::OutcomeTable;
 use super::rating::{self, Rating};
 use super::{AUGMENT, Augment, Exchange, MODIFIER, Matchup, RATING, RESISTANCE_PARAMS};
 use crate::dice::DiceRng;
@@ -150,6 +151,16 @@ impl Config {
 
 impl Trial for Config {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        // With no rolled augment the two faces decide the outcome: judge
+        // each cell once and count keys (assured augments draw nothing, so
+        // the stream is the one `Config::sample` reads).
+        if let (Augment::Assured(pb), Augment::Assured(ob)) = (self.augment, self.opp_augment())
+            && let Some(table) = OutcomeTable::new(&self.matchup(pb, ob))
+        {
+            let counts = table.count(rng, trials);
+            tally.add_key_counts(&counts, |k| fields(table.outcome(k)));
+            return;
+        }
         let c = *self;
         tally.record_trials(rng, trials, |rng| fields(&c.sample(rng)));
     }

@@ -16,6 +16,7 @@ pub mod chained;
 pub mod contest;
 pub mod group;
 pub mod group_sequence;
+mod outcomes;
 pub mod parting;
 pub mod prize;
 pub mod rating;

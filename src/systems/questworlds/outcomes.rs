@@ -1,0 +1,133 @@
+//! A contest as a table of outcomes: the PC's face and the opposition's
+//! face (20 × 20 cells, or 20 × 1 when a side does not roll) decide everything,
+//! story points included, so every cell is judged once and the sampler
+//! draws the two faces, looks the cell up and counts its key.
+//!
+//! The faces are drawn exactly as [`Matchup::sample`] draws them (PC
+//! first, a d20 only for a side with TN > 0), so the numbers are the same
+//! as judging every trial; `table_counts_what_judging_counted` checks it.
+
+use super::roll::{Exchange, Matchup, Roll};
+use crate::dice::DiceRng;
+
+/// Cells per side: face 0 (no roll) and 1..=20, padded to a power of two
+/// so a cell's index is a shift and an or, and masking it proves it in
+/// bounds.
+const SIDE: usize = 32;
+
+/// Every outcome of one matchup, by the faces that give it.
+#[derive(Clone, Debug)]
+pub struct OutcomeTable {
+    pc_rolls: bool,
+    opp_rolls: bool,
+    /// `keys[x * SIDE + y]`: the outcome of faces `x`, `y`.
+    keys: Vec<u8>,
+    outcomes: Vec<Exchange>,
+}
+
+impl OutcomeTable {
+    /// The table of `m`; `None` in the unlikely case of more than 256
+    /// distinct outcomes.
+    pub fn new(m: &Matchup) -> Option<OutcomeTable> {
+        let pc_rolls = m.pc.tn() > 0;
+        let opp_rolls = m.opponent.tn() > 0;
+        let faces = |rolls: bool| if rolls { 1..=20 } else { 0..=0 };
+        let mut keys = vec![0u8; SIDE * SIDE];
+        let mut outcomes: Vec<Exchange> = Vec::new();
+        for x in faces(pc_rolls) {
+            for y in faces(opp_rolls) {
+                let ex = m.judge(Roll::of(m.pc, x), Roll::of(m.opponent, y));
+                let k = match outcomes.iter().position(|o| *o == ex) {
+                    Some(k) => k,
+                    None => {
+                        outcomes.push(ex);
+                        outcomes.len() - 1
+                    }
+                };
+                keys[x as usize * SIDE + y as usize] = u8::try_from(k).ok()?;
+            }
+        }
+        Some(OutcomeTable {
+            pc_rolls,
+            opp_rolls,
+            keys,
+            outcomes,
+        })
+    }
+
+    /// The outcome of key `k`.
+    pub fn outcome(&self, k: usize) -> &Exchange {
+        &self.outcomes[k]
+    }
+
+    /// Run `trials` contests; `counts[k]` is how many gave outcome `k`.
+    pub fn count(&self, rng: &mut DiceRng, trials: u64) -> Vec<u64> {
+        match (self.pc_rolls, self.opp_rolls) {
+            (true, true) => self.count_cells(rng, trials, |rng| rng.d20_pair()),
+            (true, false) => self.count_cells(rng, trials, |rng| (rng.d20(), 0)),
+            (false, true) => self.count_cells(rng, trials, |rng| (0, rng.d20())),
+            (false, false) => self.count_cells(rng, trials, |_| (0, 0)),
+        }
+    }
+
+    /// The counting loop for one way of drawing the faces. Four lanes in
+    /// turn, so a run of one common outcome does not wait on its own
+    /// increments; the table is a fixed-size array so its lookups need no
+    /// bounds check.
+    #[inline(always)]
+    fn count_cells(
+        &self,
+        rng: &mut DiceRng,
+        trials: u64,
+        faces: impl Fn(&mut DiceRng) -> (u32, u32),
+    ) -> Vec<u64> {
+        const LANES: usize = 4;
+        let n = self.outcomes.len();
+        let keys: &[u8; SIDE * SIDE] = self.keys[..].try_into().expect("32 × 32 cells");
+        let mut lanes = [[0u64; 256]; LANES];
+        let cell = |rng: &mut DiceRng| {
+            let (x, y) = faces(rng);
+            keys[(x as usize * SIDE + y as usize) & (SIDE * SIDE - 1)] as usize
+        };
+        for _ in 0..trials / LANES as u64 {
+            for lane in lanes.iter_mut() {
+                lane[cell(rng)] += 1;
+            }
+        }
+        for lane in lanes.iter_mut().take((trials % LANES as u64) as usize) {
+            lane[cell(rng)] += 1;
+        }
+        (0..n).map(|k| lanes.iter().map(|l| l[k]).sum()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::questworlds::Rating;
+
+    #[test]
+    fn table_counts_what_judging_counted() {
+        let matchups = [
+            Matchup::against_resistance(Rating(15), Rating(10)),
+            Matchup::against_resistance(Rating(25), Rating(33)).with_story_points(2),
+            Matchup::against_resistance(Rating(7), Rating(0)),
+            Matchup::against_character(Rating(-3), Rating(12)),
+            Matchup::against_character(Rating(40), Rating(-1)).with_story_points(1),
+        ];
+        for m in matchups {
+            let table = OutcomeTable::new(&m).unwrap();
+            for trials in [0, 1, 2, 5_001] {
+                let counts = table.count(&mut DiceRng::from_u64(21), trials);
+                let mut judged = vec![0u64; counts.len()];
+                let mut rng = DiceRng::from_u64(21);
+                for _ in 0..trials {
+                    let ex = m.sample(&mut rng);
+                    let k = table.outcomes.iter().position(|o| *o == ex).unwrap();
+                    judged[k] += 1;
+                }
+                assert_eq!(counts, judged, "{m:?}, {trials} trials");
+            }
+        }
+    }
+}
