@@ -350,7 +350,14 @@ fn note(joint: &mut Option<Outcomes>, outcome: &[i64], n: u64) {
     if let Some(joint) = joint
         && n > 0
     {
-        *joint.entry(outcome.into()).or_insert(0) += n;
+        // Looked up by slice first: a boxed key is made only for a new
+        // outcome, not for every trial.
+        match joint.get_mut(outcome) {
+            Some(count) => *count += n,
+            None => {
+                joint.insert(outcome.into(), n);
+            }
+        }
     }
 }
 
