@@ -3,8 +3,10 @@
 //! X d6 plus Y: every 6 is discarded and earns one venture, the other dice
 //! (1..=5) are summed. The exact law is the joint distribution of
 //! (venture, total), built die by die with integer weights over all 6^X
-//! rolls; diligence (§3.7) reads the same table.
+//! rolls; diligence (§3.7) reads the same table, and Monte Carlo draws
+//! from it ([`super::alias`]).
 
+use super::alias::Alias;
 use super::{Comparison, DieCode, code_param, read_code};
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
@@ -135,12 +137,16 @@ impl RiskRoll {
 }
 
 impl Trial for RiskRoll {
+    /// Each trial draws the roll's (venture, total) at once from the exact
+    /// law ([`RiskTable`]) by an alias table, and counts its key.
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let r = *self;
-        tally.record_trials(rng, trials, |rng| {
-            let (v, t) = roll(rng, r.code);
-            r.outcome(v, t)
-        });
+        let results: Vec<(u32, i64, f64)> = RiskTable::new(self.code).probabilities().collect();
+        let table = Alias::new(results.iter().enumerate().map(|(k, r)| (k as u32, r.2)));
+        let mut counts = vec![0u64; results.len()];
+        for _ in 0..trials {
+            counts[table.draw(rng) as usize] += 1;
+        }
+        tally.add_key_counts(&counts, |k| self.outcome(results[k].0, results[k].1));
     }
 
     fn exact(&self) -> Option<Marginals> {

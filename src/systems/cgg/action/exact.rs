@@ -143,13 +143,16 @@ pub fn settle_all(a: &Action, rolled: &Rolled, mut emit: impl FnMut(&Outcome, f6
     }
 }
 
-/// Every outcome of the action with its probability.
-pub fn outcomes(a: &Action, mut emit: impl FnMut(&Outcome, f64)) {
+/// Every way the two rolls can come (the Exec's dice by class, the risk
+/// roll's venture and total), with its probability: the law the sampler's
+/// tables ([`super::table`]) are built on.
+pub fn rolls(a: &Action) -> Vec<(Rolled, f64)> {
     let exec = exec_laws(a.difficulty_dice(), a.rules.failure.highest_failing());
     let risk: Vec<(u32, i64, f64)> = match a.risk_code {
         None => vec![(0, 0, 1.0)],
         Some(code) => RiskTable::new(code).probabilities().collect(),
     };
+    let mut out = Vec::with_capacity(exec.len() * risk.len());
     for (dice, pe) in &exec {
         for &(venture, total, pr) in &risk {
             let rolled = Rolled {
@@ -157,7 +160,15 @@ pub fn outcomes(a: &Action, mut emit: impl FnMut(&Outcome, f64)) {
                 venture,
                 total,
             };
-            settle_all(a, &rolled, |o, q| emit(o, pe * pr * q));
+            out.push((rolled, pe * pr));
         }
+    }
+    out
+}
+
+/// Every outcome of the action with its probability.
+pub fn outcomes(a: &Action, mut emit: impl FnMut(&Outcome, f64)) {
+    for (rolled, p) in rolls(a) {
+        settle_all(a, &rolled, |o, q| emit(o, p * q));
     }
 }

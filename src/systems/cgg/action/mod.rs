@@ -7,9 +7,13 @@
 //! Both policies are deterministic functions of the dice; the dice venture
 //! itself rolls (re-rolls, one more risk die, a die set aside) are the
 //! only randomness after the two rolls, and the exact solver ([`exact`])
-//! replays the settling once per branch of them.
+//! replays the settling once per branch of them. Monte Carlo draws the
+//! two rolls' summary and the settling's answers from tables built on the
+//! exact law ([`table`]); [`Action::sample`] rolls every die, for the
+//! mechanics that play actions inside longer runs.
 
 mod exact;
+pub mod table;
 pub mod venture;
 
 pub use exact::exec_laws;
@@ -296,8 +300,9 @@ pub fn stunt(code: DieCode, risk_code: DieCode, paid: bool, moved: u32) -> (u32,
 
 impl Trial for Action {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let a = *self;
-        tally.record_trials(rng, trials, |rng| a.sample(rng));
+        let table = table::table_of(self);
+        let counts = table.count(rng, trials);
+        tally.add_key_counts(&counts, |k| *table.outcome(k));
     }
 
     fn exact(&self) -> Option<Marginals> {

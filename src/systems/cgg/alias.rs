@@ -1,0 +1,144 @@
+//! Walker's alias method: a finite law drawn with one 64-bit word, for the
+//! samplers that draw a whole roll's summary at once from its exact law
+//! ([`super::risk`], [`super::action`]).
+//!
+//! The word times the number of columns picks a column (the high 64 bits
+//! of the product) and, in its low 64 bits, a uniform fraction that
+//! chooses between the column's own value and its alias. Both parts are
+//! exact to within `columns / 2^64`, far below any Monte Carlo error.
+
+use crate::dice::DiceRng;
+
+/// One column: its own value below `threshold`, else the alias.
+#[derive(Clone, Copy, Debug)]
+struct Column {
+    threshold: u64,
+    own: u32,
+    alias: u32,
+}
+
+/// A law over `u32` values, ready to draw from.
+#[derive(Clone, Debug)]
+pub struct Alias {
+    columns: Vec<Column>,
+}
+
+impl Alias {
+    /// The law giving `value` weight `weight` (weights need not sum to 1;
+    /// zero weights are dropped). Panics on an empty or massless law.
+    pub fn new(law: impl IntoIterator<Item = (u32, f64)>) -> Alias {
+        let law: Vec<(u32, f64)> = law.into_iter().filter(|(_, w)| *w > 0.0).collect();
+        let mass: f64 = law.iter().map(|(_, w)| w).sum();
+        assert!(!law.is_empty() && mass > 0.0, "an alias table needs mass");
+        let n = law.len();
+        // Vose's construction: each column holds its value's scaled
+        // weight (mean 1); a light column is topped up from a heavy one.
+        let mut scaled: Vec<f64> = law.iter().map(|(_, w)| w * n as f64 / mass).collect();
+        let mut columns: Vec<Column> = law
+            .iter()
+            .map(|&(v, _)| Column {
+                threshold: u64::MAX,
+                own: v,
+                alias: v,
+            })
+            .collect();
+        let (mut light, mut heavy): (Vec<usize>, Vec<usize>) =
+            (0..n).partition(|&i| scaled[i] < 1.0);
+        while let (Some(&l), Some(&h)) = (light.last(), heavy.last()) {
+            light.pop();
+            columns[l].threshold = fraction(scaled[l]);
+            columns[l].alias = law[h].0;
+            scaled[h] -= 1.0 - scaled[l];
+            if scaled[h] < 1.0 {
+                heavy.pop();
+                light.push(h);
+            }
+        }
+        // What is left is full up to rounding: it keeps its own value.
+        Alias { columns }
+    }
+
+    /// The value `word` (uniform over 64 bits) draws.
+    #[inline(always)]
+    pub fn pick(&self, word: u64) -> u32 {
+        let m = word as u128 * self.columns.len() as u128;
+        let c = self.columns[(m >> 64) as usize];
+        if (m as u64) < c.threshold {
+            c.own
+        } else {
+            c.alias
+        }
+    }
+
+    /// One draw: one fresh word from the generator.
+    #[inline(always)]
+    pub fn draw(&self, rng: &mut DiceRng) -> u32 {
+        self.pick(rng.next_u64())
+    }
+}
+
+/// `p` in [0, 1] as a threshold on a 64-bit fraction.
+fn fraction(p: f64) -> u64 {
+    if p >= 1.0 {
+        u64::MAX
+    } else {
+        // The cast saturates; 2^64 · p is exact to f64's precision.
+        (p * 18_446_744_073_709_551_616.0) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The probability each value is drawn, summed over every column
+    /// exactly (no sampling).
+    fn law_of(a: &Alias) -> std::collections::BTreeMap<u32, f64> {
+        let n = a.columns.len() as f64;
+        let mut out = std::collections::BTreeMap::new();
+        for c in &a.columns {
+            let own = c.threshold as f64 / 18_446_744_073_709_551_616.0;
+            *out.entry(c.own).or_insert(0.0) += own / n;
+            *out.entry(c.alias).or_insert(0.0) += (1.0 - own) / n;
+        }
+        out
+    }
+
+    #[test]
+    fn the_columns_hold_the_law() {
+        let laws: [&[(u32, f64)]; 4] = [
+            &[(7, 1.0)],
+            &[(0, 1.0), (1, 1.0), (2, 2.0)],
+            &[(3, 0.001), (9, 0.5), (4, 0.0), (5, 0.499)],
+            &[
+                (1, 1.0 / 3.0),
+                (2, 1.0 / 7.0),
+                (3, 1.0 - 1.0 / 3.0 - 1.0 / 7.0),
+            ],
+        ];
+        for law in laws {
+            let got = law_of(&Alias::new(law.iter().copied()));
+            let mass: f64 = law.iter().map(|(_, w)| w).sum();
+            for &(v, w) in law {
+                let p = got.get(&v).copied().unwrap_or(0.0);
+                assert!((p - w / mass).abs() < 1e-12, "{law:?}: {v} drawn {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn draws_follow_the_law() {
+        let a = Alias::new([(0, 0.1), (1, 0.2), (2, 0.3), (3, 0.4)]);
+        let mut rng = DiceRng::from_u64(5);
+        let n = 400_000;
+        let mut seen = [0u64; 4];
+        for _ in 0..n {
+            seen[a.draw(&mut rng) as usize] += 1;
+        }
+        for (v, &k) in seen.iter().enumerate() {
+            let p = 0.1 * (v + 1) as f64;
+            let sd = (n as f64 * p * (1.0 - p)).sqrt();
+            assert!((k as f64 - n as f64 * p).abs() < 5.0 * sd, "{v}: {k}");
+        }
+    }
+}
