@@ -10,7 +10,7 @@ use super::Exchange;
 use super::augmented::Augmented;
 use super::parting::{self, PartingShots, Phased, Shooter, Shot, ShotResult};
 use super::sequence::{
-    self, OPPONENT, PC, SIDE_PARAMS, Sequence, Sequenced, essential, round_table,
+    self, Fields, OPPONENT, PC, RoundSampler, SIDE_PARAMS, Sequence, Sequenced, round_table,
 };
 use super::{Matchup, RESISTANCE_PARAMS, Rating, Verdict};
 use crate::dice::DiceRng;
@@ -43,6 +43,7 @@ crate::choice!(Trade {
 
 /// Final degree from the resolve the loser lost: 1 → 0, 2–3 → 1, 4–5 → 2,
 /// 6–7 → 3, 8+ → 4.
+#[inline]
 pub fn final_degree(lost: i64) -> i64 {
     (lost / 2).clamp(0, sequence::MAX_DEGREE)
 }
@@ -56,7 +57,7 @@ pub struct Chained {
     pub trade: Trade,
     pub parting: PartingShots,
     /// The round contest with 0, 1, 2 … points traded so far.
-    matchups: Vec<Matchup>,
+    matchups: Vec<RoundSampler>,
     tables: Vec<Vec<(Exchange, f64)>>,
 }
 
@@ -79,7 +80,7 @@ impl Chained {
             .collect();
         Chained {
             tables: matchups.iter().map(round_table).collect(),
-            matchups,
+            matchups: matchups.iter().map(RoundSampler::new).collect(),
             pc,
             opponent,
             pc_resolve,
@@ -95,20 +96,21 @@ impl Chained {
     }
 
     /// The outcome (without `parting_shot`) of a sequence `winner` won.
-    fn finish(&self, round: usize, winner: i64, (pc, opp, traded): State) -> Vec<i64> {
+    #[inline]
+    fn finish(&self, round: usize, winner: i64, (pc, opp, traded): State) -> Fields {
         let lost = if winner == PC {
             self.opponent_resolve - opp
         } else {
             self.pc_resolve - pc
         };
-        vec![
+        Fields::from([
             winner,
             round as i64,
             final_degree(lost),
             pc,
             opp,
             -PENALTY_PER_POINT * traded,
-        ]
+        ])
     }
 
     /// The parting shot `shot` from `phase` when its contest gave `ex`
@@ -121,7 +123,7 @@ impl Chained {
         phase: &Phase,
         shot: Shot,
         ex: &Exchange,
-    ) -> After<Phase, Vec<i64>> {
+    ) -> After<Phase, Fields> {
         let (pc, opp, traded) = phase.state;
         let (winner, loser) = match shot.by {
             Shooter::Pc => (PC, 1),
@@ -149,17 +151,19 @@ impl Chained {
         After::End(out)
     }
 
+    #[inline]
     fn can_trade(&self, traded: i64, loss: i64) -> bool {
         loss <= MAX_TRADE && self.pc.tn() - PENALTY_PER_POINT * (traded + loss) >= 1
     }
 
     /// Round `round` from `state` when the contest gave `ex`.
+    #[inline]
     pub fn after(
         &self,
         round: usize,
         &(pc, opp, traded): &State,
         ex: &Exchange,
-    ) -> After<State, Vec<i64>> {
+    ) -> After<State, Fields> {
         let loss = ex.degree + 1;
         let stop = |winner, pc, opp| After::End(self.finish(round, winner, (pc, opp, traded)));
         match ex.verdict {
@@ -190,8 +194,9 @@ pub type Phase = Phased<State>;
 impl Rounds for Chained {
     type State = Phase;
     type Roll = Exchange;
-    type Outcome = Vec<i64>;
+    type Outcome = Fields;
 
+    #[inline]
     fn start(&self) -> Phase {
         Phased::start((self.pc_resolve, self.opponent_resolve, 0))
     }
@@ -202,11 +207,12 @@ impl Rounds for Chained {
 
     #[inline]
     fn roll(&self, _: usize, phase: &Phase, rng: &mut DiceRng) -> Exchange {
-        essential(self.matchups[phase.state.2 as usize].sample(rng))
+        self.matchups[phase.state.2 as usize].sample(rng)
     }
 
     /// A round by [`Chained::after`]; a defeat may bring a parting shot.
-    fn after(&self, round: usize, phase: &Phase, ex: &Exchange) -> After<Phase, Vec<i64>> {
+    #[inline]
+    fn after(&self, round: usize, phase: &Phase, ex: &Exchange) -> After<Phase, Fields> {
         if let Some(shot) = phase.shot {
             return self.parting_shot(round, phase, shot, ex);
         }
@@ -357,7 +363,7 @@ mod tests {
         // … and of degree 2 takes it out, having lost 3: degree 1.
         assert_eq!(
             c.after(4, &(5, 3, 0), &ex(Verdict::Victory, 2)),
-            After::End(vec![PC, 4, 1, 5, 0, 0])
+            After::End([PC, 4, 1, 5, 0, 0].into())
         );
         // A loss that does not take the PC out is not traded.
         assert_eq!(
@@ -377,7 +383,7 @@ mod tests {
         // A loss of 5 cannot be traded.
         assert_eq!(
             c.after(3, &(5, 3, 0), &ex(Verdict::Defeat, 4)),
-            After::End(vec![OPPONENT, 3, 2, 0, 3, 0])
+            After::End([OPPONENT, 3, 2, 0, 3, 0].into())
         );
     }
 

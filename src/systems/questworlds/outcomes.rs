@@ -29,6 +29,12 @@ impl OutcomeTable {
     /// The table of `m`; `None` in the unlikely case of more than 256
     /// distinct outcomes.
     pub fn new(m: &Matchup) -> Option<OutcomeTable> {
+        Self::read(m, |ex| ex)
+    }
+
+    /// The table of `m` with each outcome read by `read` (a sequence keeps
+    /// only what its rules look at, so equal readings share a key).
+    pub fn read(m: &Matchup, read: impl Fn(Exchange) -> Exchange) -> Option<OutcomeTable> {
         let pc_rolls = m.pc.tn() > 0;
         let opp_rolls = m.opponent.tn() > 0;
         let faces = |rolls: bool| if rolls { 1..=20 } else { 0..=0 };
@@ -36,7 +42,7 @@ impl OutcomeTable {
         let mut outcomes: Vec<Exchange> = Vec::new();
         for x in faces(pc_rolls) {
             for y in faces(opp_rolls) {
-                let ex = m.judge(Roll::of(m.pc, x), Roll::of(m.opponent, y));
+                let ex = read(m.judge(Roll::of(m.pc, x), Roll::of(m.opponent, y)));
                 let k = match outcomes.iter().position(|o| *o == ex) {
                     Some(k) => k,
                     None => {
@@ -58,6 +64,19 @@ impl OutcomeTable {
     /// The outcome of key `k`.
     pub fn outcome(&self, k: usize) -> &Exchange {
         &self.outcomes[k]
+    }
+
+    /// One contest: the faces drawn as [`Matchup::sample`] draws them, so
+    /// the stream and the outcome are the same, without judging.
+    #[inline(always)]
+    pub fn sample(&self, rng: &mut DiceRng) -> Exchange {
+        let (x, y) = match (self.pc_rolls, self.opp_rolls) {
+            (true, true) => rng.d20_pair(),
+            (true, false) => (rng.d20(), 0),
+            (false, true) => (0, rng.d20()),
+            (false, false) => (0, 0),
+        };
+        self.outcomes[self.keys[(x as usize * SIDE + y as usize) & (SIDE * SIDE - 1)] as usize]
     }
 
     /// Run `trials` contests; `counts[k]` is how many gave outcome `k`.
@@ -128,6 +147,22 @@ mod tests {
                 }
                 assert_eq!(counts, judged, "{m:?}, {trials} trials");
             }
+            // One contest at a time, read as a sequence reads it: the same
+            // outcomes from the same stream.
+            let read = |ex: Exchange| Exchange {
+                pc_successes: 0,
+                ..ex
+            };
+            let table = OutcomeTable::read(&m, read).unwrap();
+            let (mut a, mut b) = (DiceRng::from_u64(8), DiceRng::from_u64(8));
+            for _ in 0..2_000 {
+                assert_eq!(table.sample(&mut a), read(m.sample(&mut b)), "{m:?}");
+            }
+            assert_eq!(
+                a.next_u64(),
+                b.next_u64(),
+                "{m:?}: the streams stay in step"
+            );
         }
     }
 }

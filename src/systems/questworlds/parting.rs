@@ -244,6 +244,7 @@ pub struct Phased<S> {
 
 impl<S> Phased<S> {
     /// Before the first round.
+    #[inline]
     pub fn start(state: S) -> Self {
         Phased {
             state,
@@ -253,6 +254,7 @@ impl<S> Phased<S> {
     }
 
     /// The same phase with the sequence in `state`.
+    #[inline]
     pub fn with(&self, state: S) -> Self {
         Phased {
             state,
@@ -263,6 +265,7 @@ impl<S> Phased<S> {
 
     /// The `parting_shot` field of a sequence ending now with `last` (the
     /// result of the shot just rolled, or [`NONE`]).
+    #[inline]
     pub fn result(&self, last: i64) -> i64 {
         if self.reversed { REVERSED } else { last }
     }

@@ -9,7 +9,7 @@ use super::Exchange;
 use super::augmented::Augmented;
 use super::parting::{self, PartingShots, Phased, Shooter, Shot, ShotResult};
 use super::sequence::{
-    self, OPPONENT, PC, SIDE_PARAMS, Sequence, Sequenced, essential, round_table,
+    self, Fields, OPPONENT, PC, RoundSampler, SIDE_PARAMS, Sequence, Sequenced, round_table,
 };
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
@@ -35,6 +35,7 @@ crate::choice!(Policy {
 });
 
 impl Policy {
+    #[inline]
     fn applies(self, behind: bool) -> bool {
         match self {
             Policy::Never => false,
@@ -65,6 +66,7 @@ impl Tactics {
         defensive: Policy::Never,
     };
 
+    #[inline]
     fn choose(self, behind: bool) -> Tactic {
         if self.gambit.applies(behind) {
             Tactic::RiskyGambit
@@ -79,6 +81,7 @@ impl Tactics {
 /// RP lodged against the loser of a round of `degree` (§5.2.4–5.2.5):
 /// degree + 1; a gambling winner +1, a gambling loser +2, both gambling +2;
 /// a defending winner −1, a defending loser −2; never below 0.
+#[inline]
 pub fn lodged(degree: i64, winner: Tactic, loser: Tactic) -> i64 {
     use Tactic::*;
     let gambits = match (winner, loser) {
@@ -94,6 +97,7 @@ pub fn lodged(degree: i64, winner: Tactic, loser: Tactic) -> i64 {
 
 /// Final degree from the RP difference: 1–2 → 0, 3–4 → 1, 5–6 → 2,
 /// 7–8 → 3, 9+ → 4.
+#[inline]
 pub fn final_degree(difference: i64) -> i64 {
     ((difference - 1) / 2).clamp(0, sequence::MAX_DEGREE)
 }
@@ -105,6 +109,7 @@ pub struct Scored {
     pub opponent: Tactics,
     pub parting: PartingShots,
     table: Vec<(Exchange, f64)>,
+    rounds: RoundSampler,
 }
 
 /// RP against the PC and against the opponent.
@@ -114,6 +119,7 @@ impl Scored {
     pub fn new(matchup: Matchup, pc: Tactics, opponent: Tactics) -> Self {
         Scored {
             table: round_table(&matchup),
+            rounds: RoundSampler::new(&matchup),
             matchup,
             pc,
             opponent,
@@ -127,13 +133,14 @@ impl Scored {
     }
 
     /// The outcome (without `parting_shot`) of a sequence `winner` won.
-    fn finish(&self, round: usize, winner: i64, (pc_rp, opp_rp): State) -> Vec<i64> {
+    #[inline]
+    fn finish(&self, round: usize, winner: i64, (pc_rp, opp_rp): State) -> Fields {
         let diff = if winner == PC {
             opp_rp - pc_rp
         } else {
             pc_rp - opp_rp
         };
-        vec![winner, round as i64, final_degree(diff), pc_rp, opp_rp]
+        Fields::from([winner, round as i64, final_degree(diff), pc_rp, opp_rp])
     }
 
     /// The parting shot `shot` from `phase` when its contest gave `ex`
@@ -146,7 +153,7 @@ impl Scored {
         phase: &Phase,
         shot: Shot,
         ex: &Exchange,
-    ) -> After<Phase, Vec<i64>> {
+    ) -> After<Phase, Fields> {
         let (winner, loser) = match shot.by {
             Shooter::Pc => (PC, 1),
             Shooter::Opponent => (OPPONENT, 0),
@@ -174,12 +181,13 @@ impl Scored {
     }
 
     /// The round `round` from `(pc_rp, opp_rp)` when the contest gave `ex`.
+    #[inline]
     pub fn after(
         &self,
         round: usize,
         &(pc_rp, opp_rp): &State,
         ex: &Exchange,
-    ) -> After<State, Vec<i64>> {
+    ) -> After<State, Fields> {
         let pc_tactic = self.pc.choose(pc_rp > opp_rp);
         let opp_tactic = self.opponent.choose(opp_rp > pc_rp);
         let (pc_rp, opp_rp) = match ex.verdict {
@@ -203,8 +211,9 @@ pub type Phase = Phased<State>;
 impl Rounds for Scored {
     type State = Phase;
     type Roll = Exchange;
-    type Outcome = Vec<i64>;
+    type Outcome = Fields;
 
+    #[inline]
     fn start(&self) -> Phase {
         Phased::start((0, 0))
     }
@@ -215,11 +224,12 @@ impl Rounds for Scored {
 
     #[inline]
     fn roll(&self, _: usize, _: &Phase, rng: &mut DiceRng) -> Exchange {
-        essential(self.matchup.sample(rng))
+        self.rounds.sample(rng)
     }
 
     /// A round by [`Scored::after`]; a defeat may bring a parting shot.
-    fn after(&self, round: usize, phase: &Phase, ex: &Exchange) -> After<Phase, Vec<i64>> {
+    #[inline]
+    fn after(&self, round: usize, phase: &Phase, ex: &Exchange) -> After<Phase, Fields> {
         if let Some(shot) = phase.shot {
             return self.parting_shot(round, phase, shot, ex);
         }

@@ -11,8 +11,10 @@
 //! the parting shot's keys, field and state ([`super::parting`]).
 
 use std::collections::BTreeMap;
+use std::ops::Deref;
 
 use super::augmented::Augmented;
+use super::outcomes::OutcomeTable;
 use super::parting;
 use super::rating::{self, Rating};
 use super::{AUGMENT, Augment, Exchange, MODIFIER, Matchup, RATING};
@@ -141,6 +143,36 @@ pub fn round_table(m: &Matchup) -> Vec<(Exchange, f64)> {
     merged.into_iter().collect()
 }
 
+/// A round contest drawn the way [`Matchup::sample`] draws it (the same
+/// stream, the same outcome), stripped to what sequences read: from a
+/// table of the face pairs' outcomes built once, so a round judges
+/// nothing.
+#[derive(Clone, Debug)]
+pub struct RoundSampler {
+    matchup: Matchup,
+    /// `None` only if a matchup had more than 256 distinct outcomes.
+    table: Option<OutcomeTable>,
+}
+
+impl RoundSampler {
+    #[inline]
+    pub fn new(matchup: &Matchup) -> Self {
+        RoundSampler {
+            matchup: *matchup,
+            table: OutcomeTable::read(matchup, essential),
+        }
+    }
+
+    /// One round's contest, as `essential(matchup.sample(rng))`.
+    #[inline(always)]
+    pub fn sample(&self, rng: &mut DiceRng) -> Exchange {
+        match &self.table {
+            Some(table) => table.sample(rng),
+            None => essential(self.matchup.sample(rng)),
+        }
+    }
+}
+
 /// An exchange stripped to what sequences read.
 #[inline]
 pub fn essential(ex: Exchange) -> Exchange {
@@ -215,17 +247,78 @@ pub fn schema(tallies: &[(&'static str, &'static str)]) -> Schema {
     Schema { fields, metrics }
 }
 
+/// Most outcome fields of a sequence.
+pub const MAX_FIELDS: usize = 8;
+
+/// A finished sequence's outcome fields, held inline: a trial builds one,
+/// and a heap allocation for it cost more than the rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fields {
+    len: usize,
+    values: [i64; MAX_FIELDS],
+}
+
+impl Fields {
+    /// These values (at most [`MAX_FIELDS`]).
+    #[inline]
+    pub fn new(values: &[i64]) -> Self {
+        let mut out = Fields {
+            len: 0,
+            values: [0; MAX_FIELDS],
+        };
+        out.extend(values);
+        out
+    }
+
+    /// One more value at the end.
+    #[inline]
+    pub fn push(&mut self, value: i64) {
+        self.values[self.len] = value;
+        self.len += 1;
+    }
+
+    /// More values at the end.
+    #[inline]
+    pub fn extend(&mut self, values: &[i64]) {
+        self.values[self.len..self.len + values.len()].copy_from_slice(values);
+        self.len += values.len();
+    }
+}
+
+impl<const K: usize> From<[i64; K]> for Fields {
+    #[inline]
+    fn from(values: [i64; K]) -> Self {
+        Fields::new(&values)
+    }
+}
+
+impl Deref for Fields {
+    type Target = [i64];
+
+    #[inline]
+    fn deref(&self) -> &[i64] {
+        &self.values[..self.len]
+    }
+}
+
+impl AsRef<[i64]> for Fields {
+    #[inline]
+    fn as_ref(&self) -> &[i64] {
+        self
+    }
+}
+
 /// A sequence: its rounds (contest laws, rules and tactics, written once
 /// for the solver and the sampler), and the tallies a stalemate reports.
-pub trait Sequence: Rounds<Outcome = Vec<i64>> + Send + 'static {
+pub trait Sequence: Rounds<Outcome = Fields> + Send + 'static {
     /// The tallies (fields after `degree`) of `state`, for a stalemate.
     fn tallies(&self, state: &Self::State) -> Vec<i64>;
 }
 
 /// A draw at round `round` with the tallies of the state it stopped in.
-fn stalemate<Q: Sequence>(q: &Q, round: usize, state: &Q::State) -> Vec<i64> {
-    let mut out = vec![DRAW, round as i64, 0];
-    out.extend(q.tallies(state));
+fn stalemate<Q: Sequence>(q: &Q, round: usize, state: &Q::State) -> Fields {
+    let mut out = Fields::from([DRAW, round as i64, 0]);
+    out.extend(&q.tallies(state));
     out
 }
 
@@ -239,7 +332,7 @@ struct Capped<'a, Q> {
 impl<Q: Sequence> Rounds for Capped<'_, Q> {
     type State = Q::State;
     type Roll = Q::Roll;
-    type Outcome = Vec<i64>;
+    type Outcome = Fields;
 
     fn start(&self) -> Q::State {
         self.sequence.start()
@@ -255,7 +348,7 @@ impl<Q: Sequence> Rounds for Capped<'_, Q> {
     }
 
     #[inline]
-    fn after(&self, round: usize, state: &Q::State, roll: &Q::Roll) -> After<Q::State, Vec<i64>> {
+    fn after(&self, round: usize, state: &Q::State, roll: &Q::Roll) -> After<Q::State, Fields> {
         match self.sequence.after(round, state, roll) {
             After::Round(next) if round >= self.max_rounds => {
                 After::End(stalemate(self.sequence, round, &next))

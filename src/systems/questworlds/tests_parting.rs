@@ -62,12 +62,12 @@ fn scored_parting_shot_worsens_or_is_reversed() {
     // The shot wins at degree 0: one more RP, 6 − 0 → final degree 2.
     assert_eq!(
         Rounds::after(&s, 4, &shot, &ex(Verdict::Victory, 0)),
-        After::End(vec![PC, 4, 2, 0, 6, parting::WORSENED])
+        After::End([PC, 4, 2, 0, 6, parting::WORSENED].into())
     );
     // A tie changes nothing: the opponent stays out.
     assert_eq!(
         Rounds::after(&s, 4, &shot, &ex(Verdict::Tie, 0)),
-        After::End(vec![PC, 4, 2, 0, 5, parting::HELD])
+        After::End([PC, 4, 2, 0, 5, parting::HELD].into())
     );
     // Lost at degree 0: the opponent takes 1 back, 4 < 5, it returns.
     let back = Phased {
@@ -91,7 +91,7 @@ fn scored_parting_shot_worsens_or_is_reversed() {
     // A later end remembers the reversal.
     assert_eq!(
         Rounds::after(&s, 7, &back, &ex(Verdict::Defeat, 4)),
-        After::End(vec![OPPONENT, 7, 0, 5, 4, parting::REVERSED])
+        After::End([OPPONENT, 7, 0, 5, 4, parting::REVERSED].into())
     );
 }
 
@@ -108,7 +108,7 @@ fn scored_parting_shot_only_when_ahead_enough() {
     // 2 against the PC, 5 against the opponent: ahead by 3, no shot.
     assert_eq!(
         Rounds::after(&s, 3, &Phased::start((2, 3)), &ex(Verdict::Victory, 1)),
-        After::End(vec![PC, 3, 1, 2, 5, parting::NONE])
+        After::End([PC, 3, 1, 2, 5, parting::NONE].into())
     );
     // 1 against the PC, 5 against the opponent: ahead by 4, a shot.
     assert!(matches!(
@@ -137,12 +137,12 @@ fn chained_parting_shot_takes_back_at_most_the_last_loss() {
     // Won at degree 1: 2 more lost, 6 in all → degree 3.
     assert_eq!(
         Rounds::after(&c, 2, &shot, &ex(Verdict::Victory, 1)),
-        After::End(vec![PC, 2, 3, 5, -3, 0, parting::WORSENED])
+        After::End([PC, 2, 3, 5, -3, 0, parting::WORSENED].into())
     );
     // Lost at degree 0: 1 back, at 0 still out (3 lost → degree 1).
     assert_eq!(
         Rounds::after(&c, 2, &shot, &ex(Verdict::Defeat, 0)),
-        After::End(vec![PC, 2, 1, 5, 0, 0, parting::HELD])
+        After::End([PC, 2, 1, 5, 0, 0, parting::HELD].into())
     );
     // Lost at degree 2: 3 would come back, only the 2 that removed it do.
     assert_eq!(
@@ -200,7 +200,7 @@ fn wagered_reversal_gives_the_loser_its_exchange() {
     // Won at degree 2: 6 more lost, at −6 (degree 0).
     assert_eq!(
         Rounds::after(&w, 1, &shot, &ex(Verdict::Victory, 2)),
-        After::End(vec![PC, 1, 0, 10, -6, parting::WORSENED])
+        After::End([PC, 1, 0, 10, -6, parting::WORSENED].into())
     );
 }
 

@@ -11,7 +11,7 @@ use super::Exchange;
 use super::augmented::Augmented;
 use super::parting::{self, PartingShots, Phased, Shooter, Shot, ShotResult};
 use super::sequence::{
-    self, DRAW, OPPONENT, PC, SIDE_PARAMS, Sequence, Sequenced, essential, round_table,
+    self, DRAW, Fields, OPPONENT, PC, RoundSampler, SIDE_PARAMS, Sequence, Sequenced, round_table,
 };
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
@@ -47,11 +47,13 @@ pub enum Leader {
 }
 
 /// AP lost for a result of `degree` under wager `w` (§5.3.1.4).
+#[inline]
 pub fn ap_lost(degree: i64, w: i64) -> i64 {
     if degree == 0 { (w + 1) / 2 } else { w * degree }
 }
 
 /// Final degree from the loser's AP: 0..−10 → 0, −11..−20 → 1, … ≤ −41 → 4.
+#[inline]
 pub fn final_degree(ap: i64) -> i64 {
     ((-ap - 1).max(0) / 10).min(sequence::MAX_DEGREE)
 }
@@ -64,6 +66,7 @@ pub struct Wagered {
     pub desperation: Desperation,
     pub parting: PartingShots,
     table: Vec<(Exchange, f64)>,
+    rounds: RoundSampler,
 }
 
 /// AP of the PC and of the opponent.
@@ -78,6 +81,7 @@ impl Wagered {
     ) -> Self {
         Wagered {
             table: round_table(&matchup),
+            rounds: RoundSampler::new(&matchup),
             matchup,
             pc_wager,
             opponent_wager,
@@ -93,6 +97,7 @@ impl Wagered {
 
     /// The round's two exchanges, in order, with the wagers declared at
     /// its start; equal wagers: the PC's exchange first.
+    #[inline]
     fn declare(&self, &(pc, opp): &State) -> [(Leader, i64); 2] {
         let pc_w = match self.desperation {
             Desperation::Keep => self.pc_wager,
@@ -110,6 +115,7 @@ impl Wagered {
 
     /// The wager actually staked when the exchange comes: the GM, and a
     /// PC who never makes desperation stakes, lower it to the AP left.
+    #[inline]
     fn staked(&self, (leader, declared): (Leader, i64), &(pc, opp): &State) -> i64 {
         match leader {
             Leader::Opponent => declared.min(opp),
@@ -119,6 +125,7 @@ impl Wagered {
     }
 
     /// One exchange with stake `w`.
+    #[inline]
     pub fn exchange(&self, (pc, opp): State, w: i64, ex: &Exchange) -> State {
         let lost = ap_lost(ex.degree, w);
         let gained = if ex.victor_big { lost } else { 0 };
@@ -130,17 +137,19 @@ impl Wagered {
     }
 
     /// The outcome when a side is at ≤ 0 AP.
-    fn end(&self, round: usize, (pc, opp): State) -> Option<Vec<i64>> {
+    #[inline]
+    fn end(&self, round: usize, (pc, opp): State) -> Option<Fields> {
         let (winner, degree) = match (pc <= 0, opp <= 0) {
             (true, true) => (DRAW, 0),
             (true, false) => (OPPONENT, final_degree(pc)),
             (false, true) => (PC, final_degree(opp)),
             (false, false) => return None,
         };
-        Some(vec![winner, round as i64, degree, pc, opp])
+        Some(Fields::from([winner, round as i64, degree, pc, opp]))
     }
 
-    fn settle(&self, round: usize, s: State) -> After<WageredState, Vec<i64>> {
+    #[inline]
+    fn settle(&self, round: usize, s: State) -> After<WageredState, Fields> {
         match self.end(round, s) {
             Some(outcome) => After::End(outcome),
             None => After::Round(WageredState::Round(s)),
@@ -170,12 +179,13 @@ pub enum WageredState {
 impl Wagered {
     /// One exchange from `state` when the contest gave `ex`: the round's
     /// rules, without parting shots.
+    #[inline]
     pub fn step(
         &self,
         round: usize,
         state: &WageredState,
         ex: &Exchange,
-    ) -> After<WageredState, Vec<i64>> {
+    ) -> After<WageredState, Fields> {
         match *state {
             WageredState::Round(ap) => {
                 let [first, second] = self.declare(&ap);
@@ -193,6 +203,7 @@ impl Wagered {
     }
 
     /// The wager `leader` declares in `ap`, as at a round's start.
+    #[inline]
     fn declared(&self, leader: Leader, ap: &State) -> (Leader, i64) {
         let [first, second] = self.declare(ap);
         if first.0 == leader { first } else { second }
@@ -210,7 +221,7 @@ impl Wagered {
         phase: &Phase,
         shot: Shot,
         ex: &Exchange,
-    ) -> After<Phase, Vec<i64>> {
+    ) -> After<Phase, Fields> {
         let ap = tallies(&phase.state);
         let (leader, other) = match shot.by {
             Shooter::Pc => (Leader::Pc, Leader::Opponent),
@@ -260,8 +271,9 @@ pub type Phase = Phased<WageredState>;
 impl Rounds for Wagered {
     type State = Phase;
     type Roll = Exchange;
-    type Outcome = Vec<i64>;
+    type Outcome = Fields;
 
+    #[inline]
     fn start(&self) -> Phase {
         Phased::start(WageredState::Round((
             self.matchup.pc.tn(),
@@ -275,11 +287,12 @@ impl Rounds for Wagered {
 
     #[inline]
     fn roll(&self, _: usize, _: &Phase, rng: &mut DiceRng) -> Exchange {
-        essential(self.matchup.sample(rng))
+        self.rounds.sample(rng)
     }
 
     /// An exchange by [`Wagered::step`]; a defeat may bring a parting shot.
-    fn after(&self, round: usize, phase: &Phase, ex: &Exchange) -> After<Phase, Vec<i64>> {
+    #[inline]
+    fn after(&self, round: usize, phase: &Phase, ex: &Exchange) -> After<Phase, Fields> {
         if let Some(shot) = phase.shot {
             return self.parting_shot(round, phase, shot, ex);
         }
