@@ -174,14 +174,12 @@ fn reroll_rating(pool: &[u32], tie: RatingTie) -> [f64; KINDS] {
     out
 }
 
-/// The whole outcomes of one basic action, their probabilities, and an
-/// alias table to draw them.
+/// The whole outcomes of one basic action and an alias table to draw
+/// them.
 #[derive(Clone, Debug)]
 pub struct OutcomeTable {
     /// Whole outcomes (the mechanic's fields), in increasing order.
     outcomes: Vec<[i64; FIELDS]>,
-    /// Their exact probabilities.
-    probs: Vec<f64>,
     /// log2 of the alias table's length.
     bits: u32,
     /// Alias entries: own key in bits 0..15, alias key in 15..30, and the
@@ -190,57 +188,63 @@ pub struct OutcomeTable {
     entries: Vec<u64>,
 }
 
-impl OutcomeTable {
-    /// The table of `basic`; `None` when its actor pool has too many
-    /// compositions or the action too many outcomes for the table.
-    pub fn new(basic: &Basic) -> Option<OutcomeTable> {
-        let law = actor_law(&basic.actor, basic.tie)?;
-        let aid = match &basic.aid {
-            Some(h) => best_die_law(h),
-            None => vec![1.0],
-        };
-        let opp = RollLaw::of(&basic.opposition, basic.tie);
-        let mut mass: BTreeMap<[i64; FIELDS], f64> = BTreeMap::new();
-        let mut add = |o: [i64; FIELDS], p: f64| {
-            if p > 0.0 {
-                *mass.entry(o).or_insert(0.0) += p;
-            }
-        };
-        for (t0, by_ones) in law.iter().enumerate() {
-            for (h, &ph) in aid.iter().enumerate().filter(|(_, p)| **p > 0.0) {
-                let t = t0 + h;
-                for (j, ratings) in by_ones.iter().enumerate() {
-                    let pa: f64 = ratings.iter().sum::<f64>() * ph;
-                    if pa == 0.0 {
+/// The exact law of `basic`'s whole outcomes; `None` when its actor pool
+/// has too many compositions.
+fn outcome_law(basic: &Basic) -> Option<BTreeMap<[i64; FIELDS], f64>> {
+    let law = actor_law(&basic.actor, basic.tie)?;
+    let aid = match &basic.aid {
+        Some(h) => best_die_law(h),
+        None => vec![1.0],
+    };
+    let opp = RollLaw::of(&basic.opposition, basic.tie);
+    let mut mass: BTreeMap<[i64; FIELDS], f64> = BTreeMap::new();
+    let mut add = |o: [i64; FIELDS], p: f64| {
+        if p > 0.0 {
+            *mass.entry(o).or_insert(0.0) += p;
+        }
+    };
+    for (t0, by_ones) in law.iter().enumerate() {
+        for (h, &ph) in aid.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+            let t = t0 + h;
+            for (j, ratings) in by_ones.iter().enumerate() {
+                let pa: f64 = ratings.iter().sum::<f64>() * ph;
+                if pa == 0.0 {
+                    continue;
+                }
+                for (u, &po) in opp.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+                    let r = basic.resolve(t as i64, u as i64);
+                    if r.takes == 0 {
+                        add(super::fields(&r, 0, j as u32), pa * po);
                         continue;
                     }
-                    for (u, &po) in opp.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
-                        let r = basic.resolve(t as i64, u as i64);
-                        if r.takes == 0 {
-                            add(super::fields(&r, 0, j as u32), pa * po);
-                            continue;
-                        }
-                        for (k, &size) in SIZES.iter().enumerate() {
-                            // The winner's re-roll rates what the loser takes.
-                            let p = if r.win {
-                                ratings[k] * ph * po
-                            } else {
-                                pa * opp.rating[u][k]
-                            };
-                            add(super::fields(&r, size, j as u32), p);
-                        }
+                    for (k, &size) in SIZES.iter().enumerate() {
+                        // The winner's re-roll rates what the loser takes.
+                        let p = if r.win {
+                            ratings[k] * ph * po
+                        } else {
+                            pa * opp.rating[u][k]
+                        };
+                        add(super::fields(&r, size, j as u32), p);
                     }
                 }
             }
         }
-        let (outcomes, probs): (Vec<_>, Vec<_>) = mass.into_iter().unzip();
+    }
+    Some(mass)
+}
+
+impl OutcomeTable {
+    /// The table of `basic`; `None` when its actor pool has too many
+    /// compositions or the action too many outcomes for the table.
+    pub fn new(basic: &Basic) -> Option<OutcomeTable> {
+        let mass = outcome_law(basic)?;
+        let (outcomes, probs): (Vec<_>, Vec<f64>) = mass.into_iter().unzip();
         if outcomes.len() >= 1 << KEY_BITS {
             return None;
         }
         let (bits, entries) = alias(&probs);
         Some(OutcomeTable {
             outcomes,
-            probs,
             bits,
             entries,
         })
@@ -249,11 +253,6 @@ impl OutcomeTable {
     /// The outcome of key `k`.
     pub fn outcome(&self, k: usize) -> [i64; FIELDS] {
         self.outcomes[k]
-    }
-
-    /// Every outcome with its exact probability.
-    pub fn law(&self) -> impl Iterator<Item = (&[i64; FIELDS], f64)> {
-        self.outcomes.iter().zip(self.probs.iter().copied())
     }
 
     /// Run `trials` actions; `counts[k]` is how many gave outcome `k`.
@@ -404,11 +403,11 @@ mod tests {
         ];
         for (i, (a, aid, o, tie, push)) in configs.into_iter().enumerate() {
             let b = basic(a, aid, o, tie, push).tie_complication(i % 2 == 0);
-            let table = OutcomeTable::new(&b).unwrap();
             let mut m = Marginals::new(FIELDS);
-            for (outcome, p) in table.law() {
-                m.add_outcome(outcome, p);
+            for (outcome, p) in outcome_law(&b).unwrap() {
+                m.add_outcome(&outcome, p);
             }
+            assert!(OutcomeTable::new(&b).is_some(), "{a} vs {o} fits a table");
             let exact = b.exact();
             for f in 0..FIELDS {
                 let (e, t) = (exact.field(f), m.field(f));
@@ -420,6 +419,16 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn counts_every_trial_once() {
+        let b = basic("d8 d6 d6", None, "2d6", RatingTie::Larger, false);
+        let table = OutcomeTable::new(&b).unwrap();
+        for trials in [0, 1, 3, 4, 1_001] {
+            let counts = table.count(&mut DiceRng::from_u64(7), trials);
+            assert_eq!(counts.iter().sum::<u64>(), trials);
         }
     }
 
