@@ -105,9 +105,8 @@ fn kept_totals(pool: &[u32]) -> [f64; TOTALS] {
     for &s in pool {
         let mut next = [[0.0f64; FACES]; FACES];
         let p = 1.0 / (s - 1) as f64;
-        for h1 in 0..FACES {
-            for h2 in 0..=h1 {
-                let w = cur[h1][h2];
+        for (h1, row) in cur.iter().enumerate() {
+            for (h2, &w) in row.iter().enumerate().take(h1 + 1) {
                 if w == 0.0 {
                     continue;
                 }
@@ -362,9 +361,10 @@ mod tests {
             for tie in [RatingTie::Larger, RatingTie::Smaller] {
                 let law = actor_law(dice, tie).unwrap();
                 let exact = RollLaw::of(dice, tie);
-                for t in 0..TOTALS {
+                assert_eq!(law.len(), TOTALS);
+                for (t, by_ones) in law.iter().enumerate() {
                     for k in 0..KINDS {
-                        let p: f64 = law[t].iter().map(|r| r[k]).sum();
+                        let p: f64 = by_ones.iter().map(|r| r[k]).sum();
                         assert!(
                             (p - exact.rating[t][k]).abs() < 1e-12,
                             "{dice:?} t {t} k {k}"
