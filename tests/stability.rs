@@ -75,7 +75,7 @@ fn extras() -> Vec<(&'static str, ParamMap)> {
 const PINS: &[(&str, u64, u64)] = &[
     ("gateway.challenge", 0x7217937d1b2751c3, 60920),
     ("gateway.scene", 0xd3bf1ddd08c1ada4, 117116),
-    ("cortex.basic", 0xdce8b886b8c4c3bc, 57782),
+    ("cortex.basic", 0xf39030da92af3cce, 58069),
     ("cortex.contested", 0x05b3d65ec16ff61a, 23345),
     ("cortex.fight", 0xee80b0720d3e437a, 169054),
     ("cortex.timed", 0x497728252a6ead2f, 49641),

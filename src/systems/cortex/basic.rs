@@ -6,7 +6,15 @@
 //! Exact: each side's roll law comes from the (highest, second highest)
 //! dynamic program in [`super::roll`], so two 20-die pools cost a few
 //! thousand small vector operations, never 12^40 rolls.
+//!
+//! Monte Carlo draws each action's whole outcome from a table of them
+//! ([`table`]), built once per model on its first run.
 
+mod table;
+
+use std::sync::{Arc, OnceLock};
+
+use self::table::OutcomeTable;
 use super::roll::{RollLaw, Rolled, best_die_law, ones_law, roll_best_die};
 use super::{
     ACTOR_AID, ACTOR_POOL, FINAL_PUSH, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
@@ -73,6 +81,35 @@ pub struct Basic {
     actor: Vec<u32>,
     aid: Option<Vec<u32>>,
     opposition: Vec<u32>,
+    table: TableCache,
+}
+
+/// The outcome table, worked out on a model's first Monte Carlo run and
+/// shared by its clones. A cache, not part of the action: two actions are
+/// equal whether or not either has built it.
+#[derive(Clone, Debug, Default)]
+struct TableCache(Arc<OnceLock<Option<OutcomeTable>>>);
+
+impl PartialEq for TableCache {
+    fn eq(&self, _: &TableCache) -> bool {
+        true
+    }
+}
+
+/// The fields of one action: `r` judged, `rating` the loser's (0 when it
+/// takes nothing), `ones` the actor's 1s.
+#[inline]
+fn fields(r: &Resolved, rating: u32, ones: u32) -> [i64; FIELDS] {
+    [
+        r.win as i64,
+        r.signed_margin(),
+        r.extraordinary as i64,
+        r.takes,
+        rating as i64,
+        ones as i64,
+        r.push_steps,
+        trauma(r.win, r.takes),
+    ]
 }
 
 impl Basic {
@@ -86,13 +123,23 @@ impl Basic {
             tie,
             push,
             tie_deals: false,
+            table: TableCache::default(),
         }
     }
 
     /// The same action where a tie deals a complication when `on`.
     pub fn tie_complication(mut self, on: bool) -> Basic {
         self.tie_deals = on;
+        self.table = TableCache::default();
         self
+    }
+
+    /// The outcome table, if this action fits one.
+    fn table(&self) -> Option<&OutcomeTable> {
+        self.table
+            .0
+            .get_or_init(|| OutcomeTable::new(self))
+            .as_ref()
     }
 
     /// The rule: the actor wins on a total above the stakes; the loser's
@@ -184,21 +231,17 @@ impl Basic {
             (_, true) => a.rate(rng, self.tie),
             (_, false) => o.rate(rng, self.tie),
         };
-        [
-            r.win as i64,
-            r.signed_margin(),
-            r.extraordinary as i64,
-            r.takes,
-            rating as i64,
-            a.ones as i64,
-            r.push_steps,
-            trauma(r.win, r.takes),
-        ]
+        fields(&r, rating, a.ones)
     }
 }
 
 impl Trial for Basic {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        if let Some(table) = self.table() {
+            let counts = table.count(rng, trials);
+            tally.add_key_counts(&counts, |k| table.outcome(k));
+            return;
+        }
         tally.record_trials(rng, trials, |rng| self.sample(rng));
     }
 
