@@ -9,6 +9,7 @@
 //!
 //! [`Model::simulate`]: crate::systems::Model::simulate
 
+pub mod alias;
 mod engine;
 mod tally;
 

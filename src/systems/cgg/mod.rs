@@ -10,7 +10,6 @@
 //! parameters action and tension share.
 
 pub mod action;
-mod alias;
 pub mod code;
 pub mod diligence;
 pub mod fallout;

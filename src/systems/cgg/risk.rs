@@ -6,11 +6,11 @@
 //! rolls; diligence (§3.7) reads the same table, and Monte Carlo draws
 //! from it ([`super::alias`]).
 
-use super::alias::Alias;
 use super::{Comparison, DieCode, code_param, read_code};
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
+use crate::sim::alias::Alias;
 use crate::systems::{
     Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
     Schema, Trial,

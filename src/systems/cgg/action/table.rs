@@ -19,7 +19,7 @@ use std::rc::Rc;
 use super::exact;
 use super::{Action, Outcome};
 use crate::dice::DiceRng;
-use crate::systems::cgg::alias::Alias;
+use crate::sim::alias::Alias;
 
 /// Marks a draw that names a roll settled with dice (the low bits index
 /// [`ActionTable::settled_with_dice`]) rather than an outcome key.

@@ -23,6 +23,7 @@ use super::super::pool::SIZES;
 use super::super::roll::{EMPTY_RATING, RatingTie, RollLaw, best_die_law};
 use super::{Basic, FIELDS};
 use crate::dice::DiceRng;
+use crate::sim::alias::vose;
 
 /// Highest face of any step die.
 const FACES: usize = 13;
@@ -299,23 +300,11 @@ fn alias(probs: &[f64]) -> (u32, Vec<u64>) {
     let mut q: Vec<f64> = (0..len)
         .map(|i| probs.get(i).map_or(0.0, |p| p / total * len as f64))
         .collect();
-    let mut alias_of: Vec<usize> = (0..len).collect();
-    let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..len).partition(|&i| q[i] < 1.0);
-    while let (Some(s), Some(&l)) = (small.pop(), large.last()) {
-        alias_of[s] = l;
-        q[l] -= 1.0 - q[s];
-        if q[l] < 1.0 {
-            large.pop();
-            small.push(l);
-        }
-    }
-    // What is left is full up to rounding: always its own key (a padded
-    // entry left over, by rounding only, always the first key).
-    for i in small.into_iter().chain(large) {
-        if i < probs.len() {
-            q[i] = 1.0;
-            alias_of[i] = i;
-        } else {
+    let mut alias_of = vose(&mut q);
+    // A padded entry left over (by rounding only) is never drawn: its
+    // share is 0 and its alias the first key.
+    for i in probs.len()..len {
+        if alias_of[i] == i {
             q[i] = 0.0;
             alias_of[i] = 0;
         }

@@ -1,6 +1,10 @@
 //! Walker's alias method: a finite law drawn with one 64-bit word, for the
-//! samplers that draw a whole roll's summary at once from its exact law
-//! ([`super::risk`], [`super::action`]).
+//! samplers that draw a whole roll's summary or outcome at once from its
+//! exact law (CGG's risk roll and action, Cortex's basic action).
+//!
+//! [`vose`] builds the columns; [`Alias`] keeps them as plain columns,
+//! while a sampler with its own packing (Cortex's, a power-of-two table
+//! indexed by a word's top bits) packs what [`vose`] returns.
 //!
 //! The word times the number of columns picks a column (the high 64 bits
 //! of the product) and, in its low 64 bits, a uniform fraction that
@@ -31,30 +35,15 @@ impl Alias {
         let mass: f64 = law.iter().map(|(_, w)| w).sum();
         assert!(!law.is_empty() && mass > 0.0, "an alias table needs mass");
         let n = law.len();
-        // Vose's construction: each column holds its value's scaled
-        // weight (mean 1); a light column is topped up from a heavy one.
         let mut scaled: Vec<f64> = law.iter().map(|(_, w)| w * n as f64 / mass).collect();
-        let mut columns: Vec<Column> = law
-            .iter()
-            .map(|&(v, _)| Column {
-                threshold: u64::MAX,
-                own: v,
-                alias: v,
+        let alias = vose(&mut scaled);
+        let columns = (0..n)
+            .map(|i| Column {
+                threshold: fraction(scaled[i]),
+                own: law[i].0,
+                alias: law[alias[i]].0,
             })
             .collect();
-        let (mut light, mut heavy): (Vec<usize>, Vec<usize>) =
-            (0..n).partition(|&i| scaled[i] < 1.0);
-        while let (Some(&l), Some(&h)) = (light.last(), heavy.last()) {
-            light.pop();
-            columns[l].threshold = fraction(scaled[l]);
-            columns[l].alias = law[h].0;
-            scaled[h] -= 1.0 - scaled[l];
-            if scaled[h] < 1.0 {
-                heavy.pop();
-                light.push(h);
-            }
-        }
-        // What is left is full up to rounding: it keeps its own value.
         Alias { columns }
     }
 
@@ -75,6 +64,32 @@ impl Alias {
     pub fn draw(&self, rng: &mut DiceRng) -> u32 {
         self.pick(rng.next_u64())
     }
+}
+
+/// Vose's construction of an alias table. `scaled` holds each column's
+/// weight scaled to a mean of 1; on return it holds the share of each
+/// column that draws the column's own index, and the returned vector the
+/// index drawn otherwise. A light column is topped up from a heavy one;
+/// what is left at the end is full up to rounding: its share becomes 1
+/// and its alias itself.
+pub fn vose(scaled: &mut [f64]) -> Vec<usize> {
+    let n = scaled.len();
+    let mut alias: Vec<usize> = (0..n).collect();
+    let (mut light, mut heavy): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| scaled[i] < 1.0);
+    while let (Some(&l), Some(&h)) = (light.last(), heavy.last()) {
+        light.pop();
+        alias[l] = h;
+        scaled[h] -= 1.0 - scaled[l];
+        if scaled[h] < 1.0 {
+            heavy.pop();
+            light.push(h);
+        }
+    }
+    for i in light.into_iter().chain(heavy) {
+        scaled[i] = 1.0;
+        alias[i] = i;
+    }
+    alias
 }
 
 /// `p` in [0, 1] as a threshold on a 64-bit fraction.
