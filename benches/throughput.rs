@@ -17,13 +17,21 @@
 //! `ODDSMITH_C_LOOP=/path/to/xoshiro cargo bench --bench throughput [NAME…]`.
 //! Names filter mechanics by substring. `ODDSMITH_REPS` sets the repeats
 //! (default 3), `ODDSMITH_SECONDS` the time per measurement (default 0.25).
+//! Mechanics whose defaults leave a key unset (a scene's players) run at
+//! the example the registry tests use ([`testing::example`]).
+//!
+//! `ODDSMITH_TRIALS=N` instead runs exactly `N` trials of each named
+//! mechanic on one thread and prints nothing but the rates: a fixed amount
+//! of work for `valgrind --tool=callgrind`, whose instruction counts do not
+//! move with the machine's load (`ODDSMITH_C_LOOP` is then not needed).
 
 use std::process::Command;
 use std::time::Instant;
 
 use oddsmith::dice::DiceRng;
 use oddsmith::sim::{self, CHUNK, Plan};
-use oddsmith::systems::{Model, ParamMap, registry};
+use oddsmith::systems::testing;
+use oddsmith::systems::{Model, registry};
 
 /// CPU seconds this process has used, all threads (10 ms ticks).
 fn cpu_seconds() -> f64 {
@@ -131,15 +139,21 @@ fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
 }
 
 fn main() {
-    let c_path = std::env::var("ODDSMITH_C_LOOP")
-        .expect("set ODDSMITH_C_LOOP to the compiled C loop (benches/run.sh does)");
-    let reps: usize = env_or("ODDSMITH_REPS", 3);
-    let seconds: f64 = env_or("ODDSMITH_SECONDS", 0.25);
     let filters: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
     let wanted = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f));
+    if let Some(trials) = std::env::var("ODDSMITH_TRIALS")
+        .ok()
+        .and_then(|t| t.parse().ok())
+    {
+        return fixed_trials(trials, &wanted);
+    }
+    let c_path = std::env::var("ODDSMITH_C_LOOP")
+        .expect("set ODDSMITH_C_LOOP to the compiled C loop (benches/run.sh does)");
+    let reps: usize = env_or("ODDSMITH_REPS", 3);
+    let seconds: f64 = env_or("ODDSMITH_SECONDS", 0.25);
     // The C loop runs about as long as one measurement.
     let c_words = (seconds * 8e8) as u64;
 
@@ -163,12 +177,12 @@ fn main() {
         }
         row("rng.next_u64 (words)", median(one), median(two), median(c));
     }
-    for mechanic in registry() {
+    for &mechanic in registry() {
         let name = mechanic.name();
         if !wanted(name) {
             continue;
         }
-        let model = match mechanic.prepare(&ParamMap::new()) {
+        let model = match mechanic.prepare(&testing::example(mechanic)) {
             Ok(m) => m,
             Err(e) => {
                 println!("{name:<24} skipped: defaults do not build ({e})");
@@ -187,6 +201,17 @@ fn main() {
             two.push(rate(model.as_ref(), 2, trials));
         }
         row(name, median(one), median(two), median(c));
+    }
+}
+
+/// `trials` trials of every wanted mechanic on one thread, one line each.
+fn fixed_trials(trials: u64, wanted: &dyn Fn(&str) -> bool) {
+    for &mechanic in registry().iter().filter(|m| wanted(m.name())) {
+        let model = mechanic
+            .prepare(&testing::example(mechanic))
+            .unwrap_or_else(|e| panic!("{}: {e}", mechanic.name()));
+        let r = rate(model.as_ref(), 1, trials);
+        println!("{:<28} {trials} trials, {:.3e}/s", mechanic.name(), r.wall);
     }
 }
 

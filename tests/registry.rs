@@ -5,40 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use oddsmith::systems::testing::{Sample, assert_agrees};
-use oddsmith::systems::{Lit, Mechanic, ParamKind, ParamMap, ParamValue, find, names, registry};
-
-/// The values a mechanic is checked at: its defaults, but for a
-/// parameter with no default that must be set.
-fn example(m: &dyn Mechanic) -> ParamMap {
-    let mut values = ParamMap::new();
-    if m.name() == "gateway.ensemble" {
-        // One PC at every default against the key entity.
-        values.set("pcs", ParamValue::List(vec![ParamValue::Table(vec![])]));
-    }
-    if ["statements.scene", "statements.campaign"].contains(&m.name()) {
-        let statement = |f: i64| {
-            ParamValue::Table(vec![
-                ("favouring".into(), ParamValue::Int(f)),
-                ("opposing".into(), ParamValue::Int(4)),
-            ])
-        };
-        let player = |name: &str, f: i64| {
-            ParamValue::Table(vec![
-                ("name".into(), ParamValue::Str(name.into())),
-                (
-                    "statements".into(),
-                    ParamValue::List(vec![statement(f), statement(f + 1)]),
-                ),
-            ])
-        };
-        values.set(
-            "players",
-            ParamValue::List(vec![player("ann", 3), player("bob", 5)]),
-        );
-    }
-    values
-}
+use oddsmith::systems::testing::{Sample, assert_agrees, example};
+use oddsmith::systems::{Lit, ParamKind, ParamMap, ParamValue, find, names, registry};
 
 #[test]
 fn names_are_unique_and_found() {

@@ -4,7 +4,7 @@
 //! mechanic written outside oddsmith) can reach it; it panics with the
 //! config, field and value at fault, as a test wants.
 
-use super::Model;
+use super::{Mechanic, Model, ParamMap, ParamValue};
 use crate::dist::Marginals;
 use crate::sim::{Plan, simulate};
 use crate::stats::{estimate, exact_value, z_score};
@@ -127,4 +127,36 @@ pub fn assert_agrees_with(model: &dyn Model, exact: &Marginals, sample: Sample, 
         }
     }
     worst
+}
+
+/// The values a mechanic is checked (and benched) at: its defaults, but
+/// for a parameter with no default that must be set.
+pub fn example(m: &dyn Mechanic) -> ParamMap {
+    let mut values = ParamMap::new();
+    if m.name() == "gateway.ensemble" {
+        // One PC at every default against the key entity.
+        values.set("pcs", ParamValue::List(vec![ParamValue::Table(vec![])]));
+    }
+    if ["statements.scene", "statements.campaign"].contains(&m.name()) {
+        let statement = |f: i64| {
+            ParamValue::Table(vec![
+                ("favouring".into(), ParamValue::Int(f)),
+                ("opposing".into(), ParamValue::Int(4)),
+            ])
+        };
+        let player = |name: &str, f: i64| {
+            ParamValue::Table(vec![
+                ("name".into(), ParamValue::Str(name.into())),
+                (
+                    "statements".into(),
+                    ParamValue::List(vec![statement(f), statement(f + 1)]),
+                ),
+            ])
+        };
+        values.set(
+            "players",
+            ParamValue::List(vec![player("ann", 3), player("bob", 5)]),
+        );
+    }
+    values
 }
