@@ -53,7 +53,24 @@ impl Marginals {
             for (f, &v) in outcome.iter().enumerate() {
                 self.add_to_field(f, v, p);
             }
-            *self.joint.entry(outcome.into()).or_insert(0.0) += p;
+            // Looked up by slice first: a boxed key is made only for a new
+            // outcome, not for every path a chain absorbs into it.
+            match self.joint.get_mut(outcome) {
+                Some(q) => *q += p,
+                None => {
+                    self.joint.insert(outcome.into(), p);
+                }
+            }
+        }
+    }
+
+    /// An answer from its tables: one per field, and the joint table of
+    /// whole outcomes they were summed from.
+    pub fn from_tables(fields: Vec<BTreeMap<i64, f64>>, joint: BTreeMap<Box<[i64]>, f64>) -> Self {
+        Marginals {
+            fields,
+            joint,
+            joint_whole: true,
         }
     }
 

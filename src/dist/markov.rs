@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 
 use super::Marginals;
+use super::absorbed::Absorptions;
 
 /// Where one transition leads.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,7 +68,7 @@ pub fn absorb<S: Ord + Clone, O: AsRef<[i64]>>(
     limits: Limits,
     mut step: impl FnMut(usize, &S, &mut Vec<(Next<S, O>, f64)>),
 ) -> Option<Absorbed> {
-    let mut marginals = Marginals::new(fields);
+    let mut absorbed = Absorptions::new(fields);
     let mut live: BTreeMap<S, f64> = BTreeMap::from([(start, 1.0)]);
     let mut out = Vec::new();
     let mut peak = 1;
@@ -76,7 +77,7 @@ pub fn absorb<S: Ord + Clone, O: AsRef<[i64]>>(
         let in_play: f64 = live.values().sum();
         if in_play < limits.tolerance {
             return Some(Absorbed {
-                marginals,
+                marginals: absorbed.into_marginals(),
                 leftover: in_play,
                 rounds: round,
                 peak_states: peak,
@@ -96,7 +97,7 @@ pub fn absorb<S: Ord + Clone, O: AsRef<[i64]>>(
                     Next::Stop(outcome) => {
                         let outcome = outcome.as_ref();
                         debug_assert_eq!(outcome.len(), fields);
-                        marginals.add_outcome(outcome, p * q);
+                        absorbed.add(outcome, p * q);
                     }
                 }
             }
@@ -108,7 +109,7 @@ pub fn absorb<S: Ord + Clone, O: AsRef<[i64]>>(
         live = next;
     }
     Some(Absorbed {
-        marginals,
+        marginals: absorbed.into_marginals(),
         leftover: 0.0,
         rounds: round,
         peak_states: peak,

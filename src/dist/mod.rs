@@ -8,6 +8,7 @@
 //! mechanics as absorbing chains; [`rounds`] derives that chain and the
 //! Monte Carlo sampler from one round function.
 
+mod absorbed;
 mod counts;
 mod marginals;
 pub mod markov;

@@ -64,8 +64,9 @@ pub trait Rounds: Sync {
 /// The exact law of the outcome by forward propagation of the chain (see
 /// [`absorb`]); `None` beyond `limits`.
 pub fn solve<R: Rounds>(rounds: &R, fields: usize, limits: Limits) -> Option<Absorbed> {
+    let mut laws = Vec::new();
     absorb(rounds.start(), fields, limits, |round, state, out| {
-        expand(rounds, round, state, 1.0, out)
+        expand(rounds, round, state, 1.0, out, &mut laws, 0)
     })
 }
 
@@ -73,9 +74,23 @@ pub fn solve<R: Rounds>(rounds: &R, fields: usize, limits: Limits) -> Option<Abs
 type Ends<R> = Vec<(Next<<R as Rounds>::State, <R as Rounds>::Outcome>, f64)>;
 
 /// Push every end of round `round` from `state`, reached with probability
-/// `q` so far within the round.
-fn expand<R: Rounds>(rounds: &R, round: usize, state: &R::State, q: f64, out: &mut Ends<R>) {
-    let mut law = Vec::new();
+/// `q` so far within the round. `laws[depth]` holds the law of the roll
+/// at this depth of the round: the buffers live across calls, because a
+/// fresh vector per roll was a fifth of a Cortex fight's solve.
+fn expand<R: Rounds>(
+    rounds: &R,
+    round: usize,
+    state: &R::State,
+    q: f64,
+    out: &mut Ends<R>,
+    laws: &mut Vec<Vec<(R::Roll, f64)>>,
+    depth: usize,
+) {
+    if laws.len() <= depth {
+        laws.resize_with(depth + 1, Vec::new);
+    }
+    let mut law = std::mem::take(&mut laws[depth]);
+    law.clear();
     rounds.law(round, state, &mut law);
     for (roll, p) in &law {
         if *p == 0.0 {
@@ -83,11 +98,12 @@ fn expand<R: Rounds>(rounds: &R, round: usize, state: &R::State, q: f64, out: &m
         }
         let q = q * p;
         match rounds.after(round, state, roll) {
-            After::Roll(next) => expand(rounds, round, &next, q, out),
+            After::Roll(next) => expand(rounds, round, &next, q, out, laws, depth + 1),
             After::Round(next) => out.push((Next::Go(next), q)),
             After::End(outcome) => out.push((Next::Stop(outcome), q)),
         }
     }
+    laws[depth] = law;
 }
 
 /// One trial, roll by roll. A mechanic must end every trial (a round cap,
