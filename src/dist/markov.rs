@@ -12,8 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use super::Marginals;
-use super::absorbed::Absorptions;
+use super::{Marginals, Sums};
 
 /// Where one transition leads.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,7 +67,7 @@ pub fn absorb<S: Ord + Clone, O: AsRef<[i64]>>(
     limits: Limits,
     mut step: impl FnMut(usize, &S, &mut Vec<(Next<S, O>, f64)>),
 ) -> Option<Absorbed> {
-    let mut absorbed = Absorptions::new(fields);
+    let mut absorbed = Sums::new(fields);
     let mut live: BTreeMap<S, f64> = BTreeMap::from([(start, 1.0)]);
     let mut out = Vec::new();
     let mut peak = 1;

@@ -4,17 +4,19 @@
 //! consecutive integers (weights are numbers of equally likely rolls), so
 //! sums, shifts and differences of dice stay exact rationals. [`Marginals`]
 //! is what an exact solver hands the rest of the pipeline: for each outcome
-//! field, the probability of each value. [`markov`] solves multi-round
+//! field, the probability of each value, and [`Sums`] builds one fast from
+//! many outcomes. [`markov`] solves multi-round
 //! mechanics as absorbing chains; [`rounds`] derives that chain and the
 //! Monte Carlo sampler from one round function.
 
-mod absorbed;
 mod counts;
 mod marginals;
 pub mod markov;
 pub mod rounds;
+mod sums;
 
 pub use counts::Counts;
 pub use marginals::Marginals;
 pub use markov::{Absorbed, Limits, Next, absorb};
 pub use rounds::{After, Rounds, play, solve};
+pub use sums::Sums;

@@ -6,7 +6,10 @@
 //! per value. The settling is the sampler's own code, so exact and Monte
 //! Carlo share every rule.
 
+use std::sync::OnceLock;
+
 use super::venture::{CLASSES, Draw, ExecDice, PASS, Rolled, class_law};
+use crate::systems::cgg::code::MAX_DICE;
 use super::{Action, Outcome};
 use crate::systems::cgg::risk::RiskTable;
 
@@ -48,17 +51,54 @@ pub fn exec_laws(k: u32, highest_failing: u32) -> Vec<(ExecDice, f64)> {
     out
 }
 
+/// The law of how many of `n` re-rolled dice fail again (faces up to
+/// `highest` of 10), without the impossible counts. Built once for every
+/// `n` and `highest` a replay can ask for and shared by every config: a
+/// replay asks for it at each "I'm that good!", thousands of times a
+/// config, and building it each time was a quarter of a solve.
+fn refail_law(n: u32, highest: u32) -> Option<&'static [(u32, f64)]> {
+    static LAWS: OnceLock<Vec<Vec<Vec<(u32, f64)>>>> = OnceLock::new();
+    let laws = LAWS.get_or_init(|| {
+        (0..=MAX_DICE)
+            .map(|n| {
+                (0..=10).map(|h| refail_law_owned(n, h)).collect()
+            })
+            .collect()
+    });
+    Some(laws.get(n as usize)?.get(highest as usize)?)
+}
+
+/// [`refail_law`] for any `n` and `highest`.
+fn refail_law_owned(n: u32, highest: u32) -> Vec<(u32, f64)> {
+    super::binomial(n, highest as f64 / 10.0)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, p)| *p > 0.0)
+        .map(|(k, p)| (k as u32, p))
+        .collect()
+}
+
+/// One more risk d6.
+const D6: [(u32, f64); 6] = [
+    (1, 1.0 / 6.0),
+    (2, 1.0 / 6.0),
+    (3, 1.0 / 6.0),
+    (4, 1.0 / 6.0),
+    (5, 1.0 / 6.0),
+    (6, 1.0 / 6.0),
+];
+
 /// A script of draws: values taken in order; the first draw past its end
-/// records its law and answers with its first value.
+/// records the values it could take and answers with the first.
 struct Replay<'a> {
     script: &'a [u32],
     at: usize,
     p: f64,
-    branch: Option<Vec<(u32, f64)>>,
+    branch: Option<Vec<u32>>,
 }
 
 impl Replay<'_> {
-    fn take(&mut self, law: Vec<(u32, f64)>) -> u32 {
+    fn take(&mut self, law: &[(u32, f64)]) -> u32 {
         if self.at < self.script.len() {
             let v = self.script[self.at];
             self.at += 1;
@@ -69,33 +109,30 @@ impl Replay<'_> {
                 .unwrap_or(0.0);
             return v;
         }
-        let first = law[0].0;
         if self.branch.is_none() {
-            self.branch = Some(law);
+            self.branch = Some(law.iter().map(|(v, _)| *v).collect());
         }
-        first
+        law[0].0
     }
 }
 
 impl Draw for Replay<'_> {
     fn refails(&mut self, n: u32, highest: u32) -> u32 {
-        let q = highest as f64 / 10.0;
-        let law = super::binomial(n, q)
-            .into_iter()
-            .enumerate()
-            .filter(|(_, p)| *p > 0.0)
-            .map(|(k, p)| (k as u32, p))
-            .collect();
-        self.take(law)
+        match refail_law(n, highest) {
+            Some(law) => self.take(law),
+            None => self.take(&refail_law_owned(n, highest)),
+        }
     }
 
     fn set_aside(&mut self, dice: &ExecDice) -> usize {
         let n = dice.dice() as f64;
-        let law = (0..CLASSES)
-            .filter(|&c| dice.0[c] > 0)
-            .map(|c| (c as u32, dice.0[c] as f64 / n))
-            .collect();
-        let c = self.take(law) as usize;
+        let mut law = [(0u32, 0.0f64); CLASSES];
+        let mut len = 0;
+        for c in (0..CLASSES).filter(|&c| dice.0[c] > 0) {
+            law[len] = (c as u32, dice.0[c] as f64 / n);
+            len += 1;
+        }
+        let c = self.take(&law[..len]) as usize;
         // A scripted class a replay no longer holds cannot happen (its
         // probability is 0); answer one it holds so the replay runs on.
         if dice.0[c] > 0 {
@@ -108,7 +145,7 @@ impl Draw for Replay<'_> {
     }
 
     fn d6(&mut self) -> u32 {
-        self.take((1..=6).map(|f| (f, 1.0 / 6.0)).collect())
+        self.take(&D6)
     }
 }
 
@@ -130,9 +167,9 @@ pub fn settle_all(a: &Action, rolled: &Rolled, mut emit: impl FnMut(&Outcome, f6
                     emit(&out, r.p);
                 }
             }
-            Some(law) => {
+            Some(values) => {
                 if r.p > 0.0 {
-                    for (v, _) in law {
+                    for v in values {
                         let mut s = script.clone();
                         s.push(v);
                         stack.push(s);

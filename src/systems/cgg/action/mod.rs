@@ -24,7 +24,7 @@ use super::risk::roll as risk_roll;
 pub use super::rules::{RULE_PARAMS, action_from};
 use super::{Comparison, DieCode, code_param, read_code};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::dist::{Marginals, Sums};
 use crate::sim::Tally;
 use crate::systems::{
     Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
@@ -212,9 +212,9 @@ impl Action {
 
     /// The exact marginals of every outcome field.
     pub fn exact(&self) -> Marginals {
-        let mut m = Marginals::new(field::COUNT);
-        exact::outcomes(self, |o, p| m.add_outcome(o, p));
-        m
+        let mut m = Sums::new(field::COUNT);
+        exact::outcomes(self, |o, p| m.add(o, p));
+        m.into_marginals()
     }
 
     /// The exact joint law of (hours paid, hours gained), of mass 1.

@@ -1,14 +1,13 @@
-//! The sums an absorbing chain builds as mass is absorbed: per field and
-//! per whole outcome, in hash tables instead of [`Marginals`]' ordered
-//! ones.
+//! The sums a solver builds outcome by outcome: per field and per whole
+//! outcome, in hash tables instead of [`Marginals`]' ordered ones.
 //!
 //! A chain can absorb into the same outcome hundreds of thousands of times
-//! (a Cortex fight: 840,000 absorptions for two configs), and an ordered
-//! map of boxed slices spends most of the solve comparing keys. The sums
-//! themselves are made in exactly the order [`Marginals::add_outcome`]
-//! makes them (each value's sum is its absorptions in turn; the container
-//! does not change that), so the answer is the same bit for bit; only the
-//! final tables are sorted, once.
+//! (a Cortex fight: 840,000 absorptions for two configs; a CGG action's
+//! replays, thousands a config), and an ordered map of boxed slices spends
+//! most of the solve comparing keys. The sums themselves are made in
+//! exactly the order [`Marginals::add_outcome`] makes them (each value's
+//! sum is its terms in turn; the container does not change that), so the
+//! answer is the same bit for bit; only the final tables are sorted, once.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -16,22 +15,22 @@ use foldhash::fast::FixedState;
 
 use super::Marginals;
 
-/// Probability absorbed so far, per field value and per whole outcome.
-pub struct Absorptions {
+/// Probability added so far, per field value and per whole outcome.
+pub struct Sums {
     fields: Vec<HashMap<i64, f64, FixedState>>,
     joint: HashMap<Box<[i64]>, f64, FixedState>,
 }
 
-impl Absorptions {
+impl Sums {
     /// Empty sums for outcomes of `fields` values.
     pub fn new(fields: usize) -> Self {
-        Absorptions {
+        Sums {
             fields: vec![HashMap::default(); fields],
             joint: HashMap::default(),
         }
     }
 
-    /// Absorb probability `p` into `outcome`, as
+    /// Add the probability `p` of `outcome`, as
     /// [`Marginals::add_outcome`] would.
     #[inline]
     pub fn add(&mut self, outcome: &[i64], p: f64) {
@@ -68,7 +67,7 @@ mod tests {
     fn the_same_sums_bit_for_bit_as_marginals() {
         // Sums of many unequal terms in an interleaved order, where any
         // change of order would show in the last bits.
-        let (mut a, mut m) = (Absorptions::new(2), Marginals::new(2));
+        let (mut a, mut m) = (Sums::new(2), Marginals::new(2));
         let mut p = 0.1f64;
         for i in 0..10_000i64 {
             p = (p * 3.7 + 0.013).fract() / 7.0;
