@@ -5,18 +5,20 @@
 //! sums, shifts and differences of dice stay exact rationals. [`Marginals`]
 //! is what an exact solver hands the rest of the pipeline: for each outcome
 //! field, the probability of each value, and [`Sums`] builds one fast from
-//! many outcomes. [`markov`] solves multi-round
+//! many outcomes; [`Memo`] shares a law many configs need. [`markov`] solves multi-round
 //! mechanics as absorbing chains; [`rounds`] derives that chain and the
 //! Monte Carlo sampler from one round function.
 
 mod counts;
 mod marginals;
 pub mod markov;
+mod memo;
 pub mod rounds;
 mod sums;
 
 pub use counts::Counts;
 pub use marginals::Marginals;
 pub use markov::{Absorbed, Limits, Next, absorb};
+pub use memo::Memo;
 pub use rounds::{After, Rounds, play, solve};
 pub use sums::Sums;

@@ -160,16 +160,16 @@ impl Basic {
 
     /// The exact law of the actor's total (helper's die included).
     pub fn actor_law(&self) -> RollLaw {
-        let own = RollLaw::of(&self.actor, self.tie);
+        let own = RollLaw::shared(&self.actor, self.tie);
         match &self.aid {
             Some(h) => own.plus(&best_die_law(h)),
-            None => own,
+            None => RollLaw::clone(&own),
         }
     }
 
     /// The exact law of the stakes.
     pub fn opposition_law(&self) -> RollLaw {
-        RollLaw::of(&self.opposition, self.tie)
+        RollLaw::clone(&RollLaw::shared(&self.opposition, self.tie))
     }
 
     /// `(P(extraordinary success), P(success))` exactly.

@@ -15,8 +15,11 @@
 //! die's roll and re-roll are independent of the others', which makes the
 //! rating exact without enumerating compositions.
 
+use std::sync::Arc;
+
 use super::pool::SIZES;
 use crate::dice::DiceRng;
+use crate::dist::Memo;
 
 /// Highest face of any step die.
 const FACES: usize = 13;
@@ -35,7 +38,7 @@ pub const EMPTY_RATING: u32 = 4;
 
 /// Which size rates a complication when re-rolled dice tie on the highest
 /// value (`variant.rating_tie`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RatingTie {
     /// The larger die (default).
     Larger,
@@ -77,6 +80,13 @@ pub struct RollLaw {
 }
 
 impl RollLaw {
+    /// [`RollLaw::of`], worked out once for every config of a run that
+    /// rolls the same pool (a pool swept against several oppositions).
+    pub fn shared(dice: &[u32], tie: RatingTie) -> Arc<RollLaw> {
+        static LAWS: Memo<(Vec<u32>, RatingTie), RollLaw> = Memo::new();
+        LAWS.get((dice.to_vec(), tie), || RollLaw::of(dice, tie))
+    }
+
     /// The exact law of rolling `dice`, rating ties broken by `tie`.
     pub fn of(dice: &[u32], tie: RatingTie) -> RollLaw {
         let mut cur = vec![0.0f64; TOP2 * REROLL];

@@ -9,8 +9,8 @@
 use std::sync::OnceLock;
 
 use super::venture::{CLASSES, Draw, ExecDice, PASS, Rolled, class_law};
-use crate::systems::cgg::code::MAX_DICE;
 use super::{Action, Outcome};
+use crate::systems::cgg::code::MAX_DICE;
 use crate::systems::cgg::risk::RiskTable;
 
 /// Every way `k` dice can fall into the classes, with its probability.
@@ -57,12 +57,12 @@ pub fn exec_laws(k: u32, highest_failing: u32) -> Vec<(ExecDice, f64)> {
 /// replay asks for it at each "I'm that good!", thousands of times a
 /// config, and building it each time was a quarter of a solve.
 fn refail_law(n: u32, highest: u32) -> Option<&'static [(u32, f64)]> {
-    static LAWS: OnceLock<Vec<Vec<Vec<(u32, f64)>>>> = OnceLock::new();
+    /// `LAWS[n][highest]`.
+    type Law = Vec<(u32, f64)>;
+    static LAWS: OnceLock<Vec<Vec<Law>>> = OnceLock::new();
     let laws = LAWS.get_or_init(|| {
         (0..=MAX_DICE)
-            .map(|n| {
-                (0..=10).map(|h| refail_law_owned(n, h)).collect()
-            })
+            .map(|n| (0..=10).map(|h| refail_law_owned(n, h)).collect())
             .collect()
     });
     Some(laws.get(n as usize)?.get(highest as usize)?)
