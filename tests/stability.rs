@@ -85,7 +85,7 @@ const PINS: &[(&str, u64, u64)] = &[
     ("cgg.diligence", 0x6786a295644a7aba, 945),
     ("cgg.tension", 0x19e3dfac3f5c4483, 196329),
     ("cgg.session", 0x9e8bbe955a0ab36f, 196269),
-    ("questworlds.contest", 0x993c4338a95bc0d4, 136472),
+    ("questworlds.contest", 0x009e516c0bc8781b, 136431),
     ("questworlds.scored", 0x6c936786b1ad2491, 168568),
     ("questworlds.wagered", 0x81d51f2b67296e78, 188278),
     ("questworlds.chained", 0xc7a56ea1cc02e600, 183782),
@@ -97,8 +97,8 @@ const PINS: &[(&str, u64, u64)] = &[
     ("dice.roll", 0x9f2cdbfbdf2bf72d, 176),
     ("gateway.challenge", 0xa432759a3404d745, 71286),
     ("gateway.challenge", 0x80edd83c74084fe2, 133181),
-    ("questworlds.contest", 0x0bd8ffc4b11cf629, 187761),
-    ("questworlds.contest", 0x4d36e44705bafbf2, 120868),
+    ("questworlds.contest", 0x9c84fbb3155f3bc7, 187755),
+    ("questworlds.contest", 0x4297e109a121131c, 121262),
 ];
 
 #[test]

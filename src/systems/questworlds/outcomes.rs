@@ -3,9 +3,12 @@
 //! story points included, so every cell is judged once and the sampler
 //! draws the two faces, looks the cell up and counts its key.
 //!
-//! The faces are drawn exactly as [`Matchup::sample`] draws them (PC
-//! first, a d20 only for a side with TN > 0), so the numbers are the same
-//! as judging every trial; `table_counts_what_judging_counted` checks it.
+//! One contest at a time ([`OutcomeTable::sample`], for sequences) draws
+//! the faces exactly as [`Matchup::sample`] draws them (PC first, a d20
+//! only for a side with TN > 0). A run of contests where both sides roll
+//! ([`OutcomeTable::count`]) takes three contests from each word
+//! ([`DiceRng::d20_six`]); `table_counts_what_judging_counted` checks both
+//! against judging every trial on the same faces.
 
 use super::roll::{Exchange, Matchup, Roll};
 use crate::dice::DiceRng;
@@ -82,11 +85,35 @@ impl OutcomeTable {
     /// Run `trials` contests; `counts[k]` is how many gave outcome `k`.
     pub fn count(&self, rng: &mut DiceRng, trials: u64) -> Vec<u64> {
         match (self.pc_rolls, self.opp_rolls) {
-            (true, true) => self.count_cells(rng, trials, |rng| rng.d20_pair()),
+            (true, true) => self.count_triples(rng, trials),
             (true, false) => self.count_cells(rng, trials, |rng| (rng.d20(), 0)),
             (false, true) => self.count_cells(rng, trials, |rng| (0, rng.d20())),
             (false, false) => self.count_cells(rng, trials, |_| (0, 0)),
         }
+    }
+
+    /// The counting loop when both sides roll: six d20 a word, so three
+    /// contests, each counted in its own lane (see [`Self::count_cells`]).
+    /// The last word's unused contests are dropped.
+    fn count_triples(&self, rng: &mut DiceRng, trials: u64) -> Vec<u64> {
+        let n = self.outcomes.len();
+        let keys: &[u8; SIDE * SIDE] = self.keys[..].try_into().expect("32 × 32 cells");
+        let cell = |x: u32, y: u32| keys[(x as usize * SIDE + y as usize) & (SIDE * SIDE - 1)];
+        let mut lanes = [[0u64; 256]; 3];
+        for _ in 0..trials / 3 {
+            let f = rng.d20_six();
+            for (lane, pair) in lanes.iter_mut().zip(f.chunks_exact(2)) {
+                lane[cell(pair[0], pair[1]) as usize] += 1;
+            }
+        }
+        if trials % 3 > 0 {
+            let f = rng.d20_six();
+            let last = lanes.iter_mut().zip(f.chunks_exact(2));
+            for (lane, pair) in last.take((trials % 3) as usize) {
+                lane[cell(pair[0], pair[1]) as usize] += 1;
+            }
+        }
+        (0..n).map(|k| lanes.iter().map(|l| l[k]).sum()).collect()
     }
 
     /// The counting loop for one way of drawing the faces. Four lanes in
@@ -136,14 +163,30 @@ mod tests {
         ];
         for m in matchups {
             let table = OutcomeTable::new(&m).unwrap();
-            for trials in [0, 1, 2, 5_001] {
+            for trials in [0, 1, 2, 3, 4, 5_001] {
                 let counts = table.count(&mut DiceRng::from_u64(21), trials);
                 let mut judged = vec![0u64; counts.len()];
                 let mut rng = DiceRng::from_u64(21);
-                for _ in 0..trials {
-                    let ex = m.sample(&mut rng);
+                let mut judge = |ex: Exchange| {
                     let k = table.outcomes.iter().position(|o| *o == ex).unwrap();
                     judged[k] += 1;
+                };
+                if m.pc.tn() > 0 && m.opponent.tn() > 0 {
+                    // Three contests a word, the PC's face first in each.
+                    let mut faces = Vec::new();
+                    while faces.len() < 2 * trials as usize {
+                        faces.extend(rng.d20_six());
+                    }
+                    for f in faces.chunks_exact(2).take(trials as usize) {
+                        judge(m.judge(
+                            Roll::of(m.pc, f[0] as i64),
+                            Roll::of(m.opponent, f[1] as i64),
+                        ));
+                    }
+                } else {
+                    for _ in 0..trials {
+                        judge(m.sample(&mut rng));
+                    }
                 }
                 assert_eq!(counts, judged, "{m:?}, {trials} trials");
             }
