@@ -116,6 +116,24 @@ impl ActionTable {
     }
 }
 
+/// The exact law of `key` of one action's outcome, ready to draw: the
+/// multi-round mechanics (a tension scene's actions, a session's) need a
+/// few fields of each action they play, and draw them with one word. The
+/// values come out in `key` order, so the same action always builds the
+/// same table.
+pub fn summary(a: &Action, key: impl Fn(&Outcome) -> u32) -> Alias {
+    let mut law: Vec<(u32, f64)> = Vec::new();
+    exact::outcomes(a, |o, p| {
+        let k = key(o);
+        match law.iter_mut().find(|(x, _)| *x == k) {
+            Some((_, w)) => *w += p,
+            None => law.push((k, p)),
+        }
+    });
+    law.sort_by_key(|(k, _)| *k);
+    Alias::new(law)
+}
+
 thread_local! {
     /// The tables of the last few actions this thread sampled: a sweep
     /// runs each config's chunks in turn, so building once per config and
