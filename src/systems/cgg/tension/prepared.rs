@@ -312,11 +312,42 @@ mod tests {
         tally
     }
 
+    /// The shipped scenario's scene (scenarios/cgg-tension.toml) at
+    /// difficulty 5.
+    fn shipped(gives: &str, start: i64, wrench: &str) -> Vec<(&'static str, ParamValue)> {
+        vec![
+            (
+                "explorers",
+                List(vec![
+                    table(&[("name", s("ann")), ("code", s("4d"))]),
+                    table(&[("name", s("bob")), ("code", s("3d")), ("helps", Bool(true))]),
+                    table(&[
+                        ("name", s("cy")),
+                        ("code", s("2d")),
+                        (
+                            "policy",
+                            List(vec![table(&[
+                                ("choose", s("idle")),
+                                ("when", table(&[("hours_at_most", Int(2))])),
+                            ])]),
+                        ),
+                    ]),
+                ]),
+            ),
+            ("edge.holder", s("ann")),
+            ("edge.first", s("self")),
+            ("edge.gives", s(gives)),
+            ("start", Int(start)),
+            ("difficulty.base", Int(5)),
+            ("policy.wrench", s(wrench)),
+        ]
+    }
+
     /// Scenes played from the tables agree with the same scenes rolling
     /// every die, field by field: help, stunts, moved dice, clocks that
     /// run out, a policy that idles and gets ready, several pitfalls, and
-    /// both readings of "particularly effective". The first at 10^6
-    /// trials a side.
+    /// both readings of "particularly effective", and the shipped
+    /// scenario's scene. The first at 10^6 trials a side.
     #[test]
     fn tables_play_the_scenes_rolling_every_die_plays() {
         let when = |pairs: &[(&str, i64)]| {
@@ -406,6 +437,8 @@ mod tests {
                 ],
                 300_000,
             ),
+            (shipped("none", 4, "greedy"), 300_000),
+            (shipped("weakest", 7, "deny"), 300_000),
         ];
         for (k, (pairs, n)) in scenes.into_iter().enumerate() {
             let t = scene(&pairs);
