@@ -6,7 +6,7 @@
 
 use super::{Mechanic, Model, ParamMap, ParamValue};
 use crate::dist::Marginals;
-use crate::sim::{Plan, simulate};
+use crate::sim::{Plan, Tally, simulate};
 use crate::stats::{estimate, exact_value, z_score};
 
 /// Agreement within this many standard errors.
@@ -124,6 +124,36 @@ pub fn assert_agrees_with(model: &dyn Model, exact: &Marginals, sample: Sample, 
                 "{what}: {} = {v} seen {k} times in {n}, {p} exactly",
                 field.name
             );
+        }
+    }
+    worst
+}
+
+/// Two Monte Carlo runs that should draw the same law (a fast sampler
+/// and the dice rolled one by one) agree: every value of every field has
+/// frequencies within 5 standard errors of their difference, plus a few
+/// counts for a rare value. Returns the largest |z| of a frequency.
+pub fn assert_same_law(a: &Tally, b: &Tally, what: &str) -> f64 {
+    use std::collections::BTreeMap;
+    let (n, m) = (a.trials() as f64, b.trials() as f64);
+    assert_eq!(a.len(), b.len(), "{what}: different fields");
+    let mut worst: f64 = 0.0;
+    for f in 0..a.len() {
+        let x: BTreeMap<i64, u64> = a.field(f).iter().collect();
+        let y: BTreeMap<i64, u64> = b.field(f).iter().collect();
+        for v in x.keys().chain(y.keys()) {
+            let pa = x.get(v).copied().unwrap_or(0) as f64 / n;
+            let pb = y.get(v).copied().unwrap_or(0) as f64 / m;
+            let p = (pa * n + pb * m) / (n + m);
+            let se = (p * (1.0 - p) * (1.0 / n + 1.0 / m)).sqrt();
+            let slack = RARE_COUNTS * (1.0 / n + 1.0 / m);
+            assert!(
+                (pa - pb).abs() <= Z_LIMIT * se + slack,
+                "{what}: field {f} = {v}: {pa} in one run, {pb} in the other"
+            );
+            if se > 0.0 {
+                worst = worst.max((pa - pb).abs() / se);
+            }
         }
     }
     worst

@@ -19,12 +19,20 @@
 //! thousand states at most, so the exact chain is offered whenever the
 //! session has no tension scene (those are Monte Carlo only); the law of
 //! an action's hours is its exact joint law of (paid, gained).
+//!
+//! Monte Carlo plays the same rounds, drawing each action's (paid, gained)
+//! with one word from an alias table of that law ([`Draws`], built once
+//! per session on its first run); the clock's rules stay in
+//! [`Session::after`], shared with the exact chain.
 
-use super::action::{Action, ActionMechanic, PARAMS as ACTION_PARAMS, field};
+use std::sync::{Arc, OnceLock};
+
+use super::action::{Action, ActionMechanic, PARAMS as ACTION_PARAMS};
 use super::tension::{Tension, TensionMechanic};
 use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
+use crate::sim::alias::Alias;
 use crate::systems::{
     Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamMap, ParamSpec,
     ParamValue, Pred, Schema, Trial,
@@ -127,6 +135,25 @@ pub struct Session {
     pub start: u32,
     /// Actions of weakness before a crisis is addressed.
     pub weakness: u32,
+    draws: Draws,
+}
+
+/// Each step's alias table of (hours paid, hours gained), packed by
+/// [`pack`] (`None` for a scene), worked out on a session's first Monte
+/// Carlo run and shared by its clones. A cache, not part of the session:
+/// two sessions are equal whether or not either has built it.
+#[derive(Clone, Debug, Default)]
+struct Draws(Arc<OnceLock<Vec<Option<Alias>>>>);
+
+impl PartialEq for Draws {
+    fn eq(&self, _: &Draws) -> bool {
+        true
+    }
+}
+
+/// (paid, gained) as one drawn value.
+fn pack(paid: u32, gained: u32) -> u32 {
+    paid | gained << 16
 }
 
 /// Where the session stands between actions.
@@ -155,9 +182,27 @@ pub enum Roll {
 }
 
 impl Session {
+    /// A session of `actions` on a clock of `full` hours holding `start`,
+    /// `weakness` actions of weakness to a crisis.
+    pub fn new(actions: Vec<Step>, full: u32, start: u32, weakness: u32) -> Session {
+        Session {
+            actions,
+            full,
+            start,
+            weakness,
+            draws: Draws::default(),
+        }
+    }
+
     /// The hours law of every action, computed once per distinct action;
     /// `None` when a step is a tension scene.
     fn laws(&self) -> Option<Vec<HoursLaw>> {
+        self.step_laws().into_iter().collect()
+    }
+
+    /// The hours law of every action step (`None`: a scene), once per
+    /// distinct action.
+    fn step_laws(&self) -> Vec<Option<HoursLaw>> {
         let mut seen: Vec<(Action, HoursLaw)> = Vec::new();
         self.actions
             .iter()
@@ -175,11 +220,22 @@ impl Session {
             .collect()
     }
 
+    /// The tables Monte Carlo draws each action's hours from.
+    fn draws(&self) -> &[Option<Alias>] {
+        self.draws.0.get_or_init(|| {
+            self.step_laws()
+                .into_iter()
+                .map(|l| l.map(|l| Alias::new(l.into_iter().map(|((p, g), q)| (pack(p, g), q)))))
+                .collect()
+        })
+    }
+
     /// Exact marginals of the four fields (none with a tension scene).
     pub fn exact(&self) -> Option<Marginals> {
         let chain = Chained {
             s: self,
             laws: self.laws()?,
+            draws: &[],
         };
         Some(solve(&chain, FIELDS, Limits::default())?.marginals)
     }
@@ -190,6 +246,7 @@ impl Session {
             &Chained {
                 s: self,
                 laws: Vec::new(),
+                draws: self.draws(),
             },
             rng,
         )
@@ -261,10 +318,11 @@ impl Session {
 }
 
 /// The session as rounds; `laws` (exact only) holds each action's hours
-/// law.
+/// law, `draws` (Monte Carlo only) its table.
 struct Chained<'a> {
     s: &'a Session,
     laws: Vec<HoursLaw>,
+    draws: &'a [Option<Alias>],
 }
 
 impl Rounds for Chained<'_> {
@@ -304,9 +362,10 @@ impl Rounds for Chained<'_> {
             Roll::Hours(0, 0)
         } else {
             match &self.s.actions[round - 1] {
-                Step::Action(a) => {
-                    let o = a.sample(rng);
-                    Roll::Hours(o[field::HOURS_PAID] as u32, o[field::HOURS_GAINED] as u32)
+                Step::Action(_) => {
+                    let table = self.draws[round - 1].as_ref();
+                    let v = table.expect("an action step has a table").draw(rng);
+                    Roll::Hours(v & 0xffff, v >> 16)
                 }
                 Step::Scene { tension, who } => {
                     let (hours, ran_out) =
@@ -324,7 +383,12 @@ impl Rounds for Chained<'_> {
 
 impl Trial for Session {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.sample(rng));
+        let chain = Chained {
+            s: self,
+            laws: Vec::new(),
+            draws: self.draws(),
+        };
+        tally.record_trials(rng, trials, |rng| play(&chain, rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
@@ -497,11 +561,11 @@ impl Define for SessionMechanic {
         } else {
             full
         };
-        Ok(Session {
+        Ok(Session::new(
             actions,
             full,
             start,
-            weakness: args.int("crisis.actions")? as u32,
-        })
+            args.int("crisis.actions")? as u32,
+        ))
     }
 }

@@ -185,6 +185,20 @@ impl Action {
             .clamp(0, MAX_DIFFICULTY_DICE as i64) as u32
     }
 
+    /// The same action with success dice past the difficulty cut to it:
+    /// they enter the rules only through [`Action::dice_after`], which
+    /// clamps at 0 difficulty dice, so both settle alike. Scenes key their
+    /// tables by it, an Edge's growing bonus then reusing one table.
+    pub fn canonical(mut self) -> Action {
+        self.success_dice = self.success_dice.min(self.success_cut());
+        self
+    }
+
+    /// Success dice past which more change nothing: the difficulty.
+    pub fn success_cut(&self) -> u32 {
+        (self.base as i64 + self.adjust).max(0) as u32
+    }
+
     /// The risk target before the difficulty dice raise it.
     pub fn base_target(&self) -> i64 {
         self.rules.risk_base.risk(self.base) + self.risk_extra

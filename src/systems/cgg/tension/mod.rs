@@ -21,16 +21,21 @@
 //! The scene ends when a track reaches 0 (that pitfall avoided) or 15 (it
 //! happens). Each explorer keeps its crisis clock through the scene, as
 //! in `cgg.session`: at 0 it is in crisis for the rest of the scene (no
-//! wrench, no stunt, no hours paid or gained). Monte Carlo only.
+//! wrench, no stunt, no hours paid or gained). Monte Carlo only: each
+//! action, diligence roll and raise is drawn as one roll (an action's
+//! fields from a table of its exact law, [`prepared`]), the scene's
+//! rounds played here.
 
 mod choice;
 mod explorer;
+mod prepared;
+
+use prepared::{Prepared, Rolls};
 
 pub use choice::{Turn, TurnPolicy, View};
 pub use explorer::{EXPLORERS_EXPECT, Explorer, MAX_EXPLORERS, Pick};
 
-use super::action::{Action, field};
-use super::diligence::Diligence;
+use super::action::Action;
 use super::rules::{RULE_PARAMS, action_from};
 use crate::dice::DiceRng;
 use crate::sim::Tally;
@@ -187,6 +192,7 @@ pub struct Tension {
     pub gives: Pick,
     pub first: Pick,
     pub effective: Effective,
+    prepared: prepared::Cache,
 }
 
 /// Field indices; then two per explorer from [`PER_EXPLORER`].
@@ -200,7 +206,7 @@ pub const PER_EXPLORER: usize = 6;
 
 /// One explorer's standing in a scene.
 #[derive(Clone, Copy, Debug, Default)]
-struct Standing {
+pub(super) struct Standing {
     bonus: u32,
     leverage: u32,
     hours: u32,
@@ -244,13 +250,28 @@ impl Tension {
         pick
     }
 
+    /// Explorer `i`'s stunt this turn: whether it stunts, and the dice it
+    /// moves from risk to success.
+    fn stunt(&self, i: usize, s: &Standing) -> (bool, u32) {
+        let e = &self.explorers[i];
+        let stunt = e.stunt && !s.crisis;
+        (stunt, if stunt { e.moved } else { 0 })
+    }
+
+    /// Explorer `i`'s success dice this turn: its code, the Edge's bonus,
+    /// leverage and a stunt's.
+    #[inline]
+    fn success_dice(&self, i: usize, s: &Standing) -> u32 {
+        let (stunt, moved) = self.stunt(i, s);
+        self.explorers[i].code.dice() + s.bonus + s.leverage + stunt as u32 + moved
+    }
+
     /// Explorer `i`'s action this turn.
     fn action(&self, i: usize, s: &Standing, helpers: usize, helped: bool) -> Action {
         let e = &self.explorers[i];
         let mut a = self.actions[i];
-        let stunt = e.stunt && !s.crisis;
-        let moved = if stunt { e.moved } else { 0 };
-        a.success_dice = e.code.dice() + s.bonus + s.leverage + stunt as u32 + moved;
+        let (stunt, moved) = self.stunt(i, s);
+        a.success_dice = self.success_dice(i, s);
         a.risk_code = a
             .risk_code
             .map(|_| e.risk_code.add_dice(-(moved as i64) - helped as i64));
@@ -280,35 +301,44 @@ impl Tension {
         clock: Option<(usize, u32)>,
         out: &mut Vec<i64>,
     ) -> (u32, bool) {
+        let prep = self.prepared.get(self);
+        self.play_by(prep, prep, rng, clock, out)
+    }
+
+    /// [`Tension::play_with`], each roll drawn from `rolls`.
+    #[inline]
+    fn play_by(
+        &self,
+        prep: &Prepared,
+        rolls: &impl Rolls,
+        rng: &mut DiceRng,
+        clock: Option<(usize, u32)>,
+        out: &mut Vec<i64>,
+    ) -> (u32, bool) {
         let n = self.explorers.len();
-        let mut st: Vec<Standing> = self
-            .explorers
-            .iter()
-            .map(|e| Standing {
-                hours: e.hours,
-                ..Standing::default()
-            })
-            .collect();
+        let mut st = [Standing::default(); MAX_EXPLORERS];
+        let st = &mut st[..n];
+        for (s, e) in st.iter_mut().zip(&self.explorers) {
+            s.hours = e.hours;
+        }
         if let Some((who, hours)) = clock {
             st[who].hours = hours;
             st[who].crisis = hours == 0;
         }
-        let mut tracks = self.starts.clone();
-        let mut order: Vec<usize> = Vec::with_capacity(n);
+        let mut tracks = [0; MAX_PITFALLS];
+        let tracks = &mut tracks[..self.starts.len()];
+        tracks.copy_from_slice(&self.starts);
         let (mut avoided, mut sprung, mut rounds) = (false, false, self.max_rounds as i64);
         'scene: for round in 1..=self.max_rounds as i64 {
-            if let Some(t) = self.gives.who(self.holder, &self.explorers) {
+            if let Some(t) = prep.gives {
                 st[t].bonus += 1;
             }
-            order.clear();
-            let first = self.first.who(self.holder, &self.explorers);
-            order.extend(first);
-            order.extend((0..n).filter(|&i| Some(i) != first));
-            let mut busy = vec![false; n];
-            let mut helped = vec![false; n];
-            for &i in &order {
+            // Explorers who acted or helped (`busy`) and who helped, as
+            // bit sets.
+            let (mut busy, mut helped) = (0u32, 0u32);
+            for &i in &prep.order {
                 let e = &self.explorers[i];
-                let addr = self.addressed(&tracks);
+                let addr = self.addressed(tracks);
                 let view = View {
                     track: tracks[addr],
                     hours: st[i].hours as i64,
@@ -317,11 +347,7 @@ impl Tension {
                 match view.choose(e.policy.as_ref()) {
                     Turn::Idle => st[i].settle(0, 1, e.full),
                     Turn::Ready { cue } => {
-                        let d = Diligence {
-                            code: e.code,
-                            enhancing: None,
-                        };
-                        let lev = d.leverage(d.sample(rng)[0]).dice();
+                        let lev = rolls.ready(self, rng, i);
                         st[i].leverage += lev + cue as u32;
                         if cue {
                             tracks[addr] += 1;
@@ -333,24 +359,17 @@ impl Tension {
                         }
                     }
                     Turn::Act => {
-                        let helpers: Vec<usize> = (0..n)
-                            .filter(|&j| j != i && !busy[j] && self.explorers[j].helps)
-                            .collect();
-                        for &j in &helpers {
-                            busy[j] = true;
-                            helped[j] = true;
-                        }
-                        let a = self.action(i, &st[i], helpers.len(), helped[i]);
+                        let helpers = prep.helps & !busy & !(1 << i);
+                        busy |= helpers;
+                        helped |= helpers;
+                        let count = helpers.count_ones();
+                        let helped_i = helped >> i & 1 == 1;
+                        let o = rolls.act(self, rng, i, &st[i], count, helped_i);
                         st[i].leverage = 0;
-                        let o = a.sample(rng);
-                        st[i].settle(
-                            o[field::HOURS_PAID] as u32,
-                            o[field::HOURS_GAINED] as u32,
-                            e.full,
-                        );
-                        if o[field::SUCCESS] == 1 {
+                        st[i].settle(o.paid, o.gained, e.full);
+                        if o.success {
                             let effective = match self.effective {
-                                Effective::VentureLeft => o[field::VENTURE_LEFT] >= 1,
+                                Effective::VentureLeft => o.venture_left,
                                 Effective::Edge => i == self.holder,
                             };
                             tracks[addr] -= if effective { 2 } else { 1 };
@@ -362,7 +381,7 @@ impl Tension {
                         }
                     }
                 }
-                busy[i] = true;
+                busy |= 1 << i;
             }
             let top = (0..tracks.len())
                 .max_by_key(|&k| (tracks[k], -(k as i64)))
@@ -386,7 +405,7 @@ impl Tension {
             st.iter().map(|s| s.gained).sum(),
             st.iter().filter(|s| s.crisis).count() as i64,
         ]);
-        for s in &st {
+        for s in st.iter() {
             out.extend([s.paid, s.gained]);
         }
         match clock {
@@ -578,6 +597,7 @@ impl Define for TensionMechanic {
             gives,
             first,
             effective: args.choice_of("variant.effective")?,
+            prepared: prepared::Cache::default(),
         })
     }
 }
