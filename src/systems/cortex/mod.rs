@@ -12,6 +12,7 @@ pub mod contested;
 pub mod fight;
 pub mod pool;
 pub mod roll;
+pub mod tables;
 pub mod timed;
 
 #[cfg(test)]
