@@ -10,8 +10,12 @@
 //! actor's last total when a give-in policy needs it), solved by
 //! [`crate::dist::markov::absorb`]. The stakes only rise, so it ends within
 //! a few dozen rolls.
+//!
+//! Monte Carlo plays the same rounds, each roll one draw of (total,
+//! rating) from its pool's table ([`super::tables`]).
 
-use super::roll::{RollLaw, Rolled, best_die_law, roll_best_die};
+use super::roll::{RollLaw, best_die_law};
+use super::tables::{Drawn, Lazy, RollTable};
 use super::{
     ACTOR_AID, ACTOR_POOL, FINAL_PUSH, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
     OPPOSITION_TROUBLE, RATING_TIE, RatingTie, Sides, TIE, fate_fields, fate_with, pool::SIZES,
@@ -86,6 +90,9 @@ pub struct Contested {
     aid: Option<Vec<u32>>,
     /// The opposition's dice with `g` gang dice left, for each g.
     opposition: Vec<Vec<u32>>,
+    /// The sampler's roll tables: the actor's in slot 0, the opposition's
+    /// with `g` gang dice left in slot `1 + g`.
+    tables: Lazy<RollTable>,
 }
 
 /// Where a contest stands.
@@ -94,15 +101,16 @@ pub enum ContestState {
     /// The opposition (`opp`) or the actor is to roll against `stakes`
     /// (−1 before the first roll), with `g` gang dice left and the actor's
     /// last total `last` (tracked only for a give-in policy). `setter` is
-    /// the roll that set the stakes, kept by the sampler only, to rate a
-    /// complication from those very dice as at the table; the solver rates
-    /// it from the setter's law given its total, so it never splits states.
+    /// the rating drawn with the roll that set the stakes, kept by the
+    /// sampler only, to rate a complication from that very roll; the
+    /// solver rates it from the setter's law given its total, so it never
+    /// splits states.
     Roll {
         opp: bool,
         stakes: i64,
         g: usize,
         last: i64,
-        setter: Option<Rolled>,
+        setter: Option<u32>,
     },
     /// The roller (`opp` or the actor) failed to beat `stakes`: `outcome`
     /// waits for the rating of its complication or trauma.
@@ -111,7 +119,7 @@ pub enum ContestState {
         opp: bool,
         stakes: i64,
         g: usize,
-        setter: Option<Rolled>,
+        setter: Option<u32>,
     },
 }
 
@@ -120,8 +128,9 @@ pub enum ContestState {
 pub enum ContestRoll {
     /// The actor gives in instead of rolling.
     GiveIn,
-    /// A side's total; the sampler also keeps its dice.
-    Total { total: i64, dice: Option<Rolled> },
+    /// A side's total; the sampler also draws the rating its dice would
+    /// give ([`super::tables`]).
+    Total { total: i64, rating: Option<u32> },
     /// The die size rating a complication or trauma.
     Rating(u32),
 }
@@ -143,6 +152,7 @@ impl Contested {
         give_in: Option<i64>,
     ) -> Contested {
         Contested {
+            tables: Lazy::new(2 + sides.gang.len()),
             actor: sides.actor.dice().to_vec(),
             aid: sides.aid.as_ref().map(|p| p.dice().to_vec()),
             opposition: (0..=sides.gang.len())
@@ -194,15 +204,31 @@ impl Contested {
         o
     }
 
+    /// The law of the actor's roll, its helper's die included.
+    fn actor_law(&self) -> RollLaw {
+        let own = RollLaw::of(&self.actor, self.tie);
+        match &self.aid {
+            Some(h) => own.plus(&best_die_law(h)),
+            None => own,
+        }
+    }
+
+    /// One roll of the opposition (`opp`, with `g` gang dice left) or the
+    /// actor, from its table.
+    #[inline]
+    fn draw(&self, opp: bool, g: usize, rng: &mut DiceRng) -> Drawn {
+        let table = if opp {
+            self.tables.get(1 + g, || {
+                RollTable::new(&RollLaw::of(&self.opposition[g], self.tie))
+            })
+        } else {
+            self.tables.get(0, || RollTable::new(&self.actor_law()))
+        };
+        table.draw(rng)
+    }
+
     /// Exact marginals, when the chain is small enough.
     pub fn exact(&self) -> Option<Marginals> {
-        let actor = {
-            let own = RollLaw::of(&self.actor, self.tie);
-            match &self.aid {
-                Some(h) => own.plus(&best_die_law(h)),
-                None => own,
-            }
-        };
         let opposition: Vec<RollLaw> = self
             .opposition
             .iter()
@@ -210,7 +236,7 @@ impl Contested {
             .collect();
         let rounds = ContestRounds {
             contest: self,
-            laws: Some((actor, opposition)),
+            laws: Some((self.actor_law(), opposition)),
         };
         Some(solve(&rounds, FIELDS, Limits::default())?.marginals)
     }
@@ -267,7 +293,7 @@ impl Rounds for ContestRounds<'_> {
                 for (t, &p) in law.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
                     let total = ContestRoll::Total {
                         total: t as i64,
-                        dice: None,
+                        rating: None,
                     };
                     out.push((total, p));
                 }
@@ -288,7 +314,7 @@ impl Rounds for ContestRounds<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn roll(&self, _: usize, state: &ContestState, rng: &mut DiceRng) -> ContestRoll {
         let c = self.contest;
         match *state {
@@ -302,27 +328,19 @@ impl Rounds for ContestRounds<'_> {
                 if !opp && c.gives_in(stakes, last) {
                     return ContestRoll::GiveIn;
                 }
-                let (dice, total) = if opp {
-                    let r = Rolled::roll(rng, &c.opposition[g]);
-                    (r, r.total)
-                } else {
-                    let r = Rolled::roll(rng, &c.actor);
-                    let help = c.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
-                    (r, r.total + help)
-                };
+                let d = c.draw(opp, g, rng);
                 ContestRoll::Total {
-                    total,
-                    dice: Some(dice),
+                    total: d.total,
+                    rating: Some(d.rating),
                 }
             }
             ContestState::Rate { setter, .. } => {
-                let winner = setter.expect("a failure follows a roll that set the stakes");
-                ContestRoll::Rating(winner.rate(rng, c.tie))
+                ContestRoll::Rating(setter.expect("a failure follows a roll that set the stakes"))
             }
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn after(
         &self,
         round: usize,
@@ -343,7 +361,7 @@ impl Rounds for ContestRounds<'_> {
                     last,
                     setter,
                 },
-                ContestRoll::Total { total, dice },
+                ContestRoll::Total { total, rating },
             ) => {
                 if total > stakes {
                     let g = if !opp && stakes >= 0 {
@@ -361,7 +379,7 @@ impl Rounds for ContestRounds<'_> {
                         stakes: total,
                         g,
                         last,
-                        setter: dice,
+                        setter: rating,
                     });
                 }
                 let outcome = c.failed(!opp, stakes, total, rolls);
@@ -387,7 +405,11 @@ impl Rounds for ContestRounds<'_> {
 
 impl Trial for Contested {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.sample(rng));
+        let rounds = ContestRounds {
+            contest: self,
+            laws: None,
+        };
+        tally.record_trials(rng, trials, |rng| play(&rounds, rng));
     }
 
     fn exact(&self) -> Option<Marginals> {

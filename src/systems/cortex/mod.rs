@@ -2,16 +2,19 @@
 //! the total (RULES.md §2).
 //!
 //! [`pool`] parses pools, [`roll`] holds the exact law of one roll and its
-//! sampler; [`basic`] (one action against set stakes), [`contested`]
-//! (stakes raised back and forth) and [`timed`] (basic actions against a
-//! clock of beats) are the mechanics. This file holds what they share: the
-//! scenario keys for the two sides and the loser's fate.
+//! sampler, and [`tables`] draws a whole roll from that law for the
+//! multi-round mechanics; [`basic`] (one action against set stakes),
+//! [`contested`] (stakes raised back and forth), [`timed`] (basic actions
+//! against a clock of beats) and [`fight`] (actions until a side is out)
+//! are the mechanics. This file holds what they share: the scenario keys
+//! for the two sides and the loser's fate.
 
 pub mod basic;
 pub mod contested;
 pub mod fight;
 pub mod pool;
 pub mod roll;
+pub mod tables;
 pub mod timed;
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! The declaration of `cortex.fight`: its parameters, schema and builder.
 
 use super::{
-    ACTIONS, ACTOR_COMPLICATION, AIDER_COMPLICATIONS, DEAD, DEAD_LABELS, Fight, GAVE_IN,
-    OPPOSITION_COMPLICATION, PARAMS, TRAUMA, TRAUMA_RATING, WINNER, WINNERS,
+    ACTIONS, ACTOR_COMPLICATION, AIDER_COMPLICATIONS, DEAD, DEAD_LABELS, Fight, FightRounds,
+    GAVE_IN, OPPOSITION_COMPLICATION, PARAMS, TRAUMA, TRAUMA_RATING, WINNER, WINNERS,
 };
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::dist::{Marginals, play};
 use crate::sim::Tally;
 use crate::systems::{
     Args, Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
@@ -13,7 +13,8 @@ use crate::systems::{
 
 impl Trial for Fight {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.sample(rng));
+        let rounds = FightRounds::sampler(self);
+        tally.record_trials(rng, trials, |rng| play(&rounds, rng));
     }
 
     fn exact(&self) -> Option<Marginals> {

@@ -15,6 +15,10 @@
 //! states at most, so the exact chain is always offered (`solve` gives up,
 //! and Monte Carlo alone answers, past its limits).
 //!
+//! Monte Carlo plays the same rounds, each roll one draw of (total,
+//! rating) from the table of the pool as it stands ([`super::tables`]),
+//! built on first use for each complication die the pool can hold.
+//!
 //! Gang dice stay in the opposition's pool for the whole fight (the
 //! contested action's knocking out of gang dice is not carried over).
 
@@ -24,7 +28,8 @@ mod tests;
 
 pub use give_in::{GiveIn, Price, View, When};
 
-use super::roll::{RollLaw, Rolled, best_die_law, roll_best_die};
+use super::roll::{RollLaw, best_die_law};
+use super::tables::{Drawn, Lazy, RollTable};
 use super::{
     ACTOR_AID, ACTOR_POOL, OPPOSITION_GANG, OPPOSITION_POOL, OPPOSITION_TROUBLE, RATING_TIE,
     RatingTie, Sides, TIE, fate_with, pool::SIZES, rating_tie, tie_deals,
@@ -145,11 +150,13 @@ pub fn stack(cur: u32, r: u32) -> Option<u32> {
     }
 }
 
+/// The position of `rating` in [`RATINGS`]: 0 for none, else the step
+/// (d4 → 1 … d12 → 5), worked out rather than searched for, since the
+/// sampler asks on every roll.
+#[inline(always)]
 fn index(rating: u32) -> usize {
-    RATINGS
-        .iter()
-        .position(|&r| r == rating)
-        .expect("ratings are step dice")
+    debug_assert!(RATINGS.contains(&rating), "ratings are step dice");
+    (rating / 2).saturating_sub(1) as usize
 }
 
 /// A fully checked fight.
@@ -170,6 +177,9 @@ pub struct Fight {
     opposition: Vec<Vec<u32>>,
     /// The highest total the actor can make, by the same index.
     reach: Vec<i64>,
+    /// The sampler's roll tables: the actor's by the same index in slots
+    /// `0..6`, the opposition's in `6..12`.
+    tables: Lazy<RollTable>,
 }
 
 /// Where a fight stands between rolls.
@@ -191,21 +201,22 @@ pub struct FightState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Phase {
     /// The opposition (`opp`) or the actor rolls against `stakes` (−1:
-    /// the opening roll that sets them). `setter` is the roll that set
-    /// them, kept by the sampler only, to rate from those very dice.
+    /// the opening roll that sets them). `setter` is the rating drawn
+    /// with the roll that set them, kept by the sampler only, to rate from
+    /// that very roll.
     Turn {
         opp: bool,
         stakes: i64,
-        setter: Option<Rolled>,
+        setter: Option<u32>,
     },
     /// The loser takes `takes` (1 a complication, 2 trauma), rated by
-    /// re-rolling the winner's pool whose roll made `total` (`dice`, for
-    /// the sampler).
+    /// re-rolling the winner's pool whose roll made `total` (`rating`: the
+    /// rating drawn with that roll, for the sampler).
     Rate {
         actor_won: bool,
         takes: u8,
         total: i64,
-        dice: Option<Rolled>,
+        rating: Option<u32>,
     },
 }
 
@@ -214,8 +225,9 @@ pub enum Phase {
 pub enum FightRoll {
     /// The actor gives in instead of rolling, at this price.
     GiveIn(Price),
-    /// A side's total; the sampler keeps the dice.
-    Total { total: i64, dice: Option<Rolled> },
+    /// A side's total; the sampler also draws the rating its dice would
+    /// give ([`super::tables`]).
+    Total { total: i64, rating: Option<u32> },
     /// The die size rating a complication or trauma.
     Rating(u32),
 }
@@ -258,6 +270,7 @@ impl Fight {
             opposition: RATINGS.iter().map(|&r| with(opp.dice(), r)).collect(),
             actor,
             reach,
+            tables: Lazy::new(2 * RATINGS.len()),
         }
     }
 
@@ -276,21 +289,45 @@ impl Fight {
         Ok(f)
     }
 
+    /// The law of the actor's roll (its helper's die included) with the
+    /// opposition's complication die of index `i`.
+    fn actor_law(&self, i: usize) -> RollLaw {
+        let own = RollLaw::of(&self.actor[i], self.tie);
+        match &self.aid {
+            Some(h) => own.plus(&best_die_law(h)),
+            None => own,
+        }
+    }
+
+    /// The law of the opposition's roll with the actor's complication die
+    /// of index `i`.
+    fn opposition_law(&self, i: usize) -> RollLaw {
+        RollLaw::of(&self.opposition[i], self.tie)
+    }
+
+    /// One roll of the opposition (`opp`) or the actor in `s`, from the
+    /// table of its pool as it stands.
+    #[inline]
+    fn draw(&self, opp: bool, s: &FightState, rng: &mut DiceRng) -> Drawn {
+        let table = if opp {
+            let i = index(s.actor);
+            self.tables.get(RATINGS.len() + i, || {
+                RollTable::new(&self.opposition_law(i))
+            })
+        } else {
+            let i = index(s.opposition);
+            self.tables.get(i, || RollTable::new(&self.actor_law(i)))
+        };
+        table.draw(rng)
+    }
+
     /// Exact marginals, when the chain is small enough.
     pub fn exact(&self) -> Option<Marginals> {
-        let aid = self.aid.as_ref().map(|h| best_die_law(h));
-        let law = |dice: &Vec<u32>, aided: bool| {
-            let own = RollLaw::of(dice, self.tie);
-            match (&aid, aided) {
-                (Some(h), true) => own.plus(h),
-                _ => own,
-            }
-        };
         let rounds = FightRounds {
             fight: self,
             laws: Some(Laws {
-                actor: self.actor.iter().map(|d| law(d, true)).collect(),
-                opposition: self.opposition.iter().map(|d| law(d, false)).collect(),
+                actor: (0..RATINGS.len()).map(|i| self.actor_law(i)).collect(),
+                opposition: (0..RATINGS.len()).map(|i| self.opposition_law(i)).collect(),
             }),
         };
         Some(solve(&rounds, FIELDS, Limits::default())?.marginals)
@@ -427,7 +464,7 @@ impl Rounds for FightRounds<'_> {
                 for (t, &p) in law.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
                     let total = FightRoll::Total {
                         total: t as i64,
-                        dice: None,
+                        rating: None,
                     };
                     out.push((total, p));
                 }
@@ -450,7 +487,7 @@ impl Rounds for FightRounds<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn roll(&self, _: usize, s: &FightState, rng: &mut DiceRng) -> FightRoll {
         let f = self.fight;
         match s.phase {
@@ -460,27 +497,19 @@ impl Rounds for FightRounds<'_> {
                         return FightRoll::GiveIn(price);
                     }
                 }
-                let (dice, total) = if opp {
-                    let r = Rolled::roll(rng, &f.opposition[index(s.actor)]);
-                    (r, r.total)
-                } else {
-                    let r = Rolled::roll(rng, &f.actor[index(s.opposition)]);
-                    let help = f.aid.as_ref().map_or(0, |h| roll_best_die(rng, h));
-                    (r, r.total + help)
-                };
+                let d = f.draw(opp, s, rng);
                 FightRoll::Total {
-                    total,
-                    dice: Some(dice),
+                    total: d.total,
+                    rating: Some(d.rating),
                 }
             }
-            Phase::Rate { dice, .. } => {
-                let winner = dice.expect("the sampler keeps the winner's dice");
-                FightRoll::Rating(winner.rate(rng, f.tie))
+            Phase::Rate { rating, .. } => {
+                FightRoll::Rating(rating.expect("the sampler keeps the winner's rating"))
             }
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn after(
         &self,
         _: usize,
@@ -509,7 +538,7 @@ impl Rounds for FightRounds<'_> {
                     stakes,
                     setter,
                 },
-                FightRoll::Total { total, dice },
+                FightRoll::Total { total, rating },
             ) => {
                 let mut next = *s;
                 next.rolled |= !opp;
@@ -521,12 +550,12 @@ impl Rounds for FightRounds<'_> {
                     next.phase = Phase::Turn {
                         opp: !opp,
                         stakes: total,
-                        setter: dice,
+                        setter: rating,
                     };
                     return After::Round(next);
                 }
-                let (actor_won, margin, total, dice) = if basic_win {
-                    (true, total - stakes, total, dice)
+                let (actor_won, margin, total, rating) = if basic_win {
+                    (true, total - stakes, total, rating)
                 } else {
                     // The roller failed: the setter of the stakes wins.
                     (opp, stakes - total, stakes, setter)
@@ -539,7 +568,7 @@ impl Rounds for FightRounds<'_> {
                     actor_won,
                     takes: takes as u8,
                     total,
-                    dice,
+                    rating,
                 };
                 After::Roll(next)
             }

@@ -32,7 +32,7 @@ fn actor_takes(f: &Fight, held: u32, r: u32) -> After<FightState, [i64; FIELDS]>
             actor_won: false,
             takes: 1,
             total: 9,
-            dice: None,
+            rating: None,
         },
     };
     FightRounds::sampler(f).after(1, &state, &FightRoll::Rating(r))

@@ -17,6 +17,10 @@
 //! and each helper's, come from the exact basic-action solver; the clock is
 //! an absorbing chain over (step, beats left, first able helper, beats
 //! bought) solved by [`crate::dist::markov::absorb`].
+//!
+//! Monte Carlo plays the same rounds, each roll (the actor's or a
+//! helper's basic action) one draw of extraordinary / success / failure
+//! from a table of that action's exact odds, built on first use.
 
 mod buy_time;
 #[cfg(test)]
@@ -25,14 +29,15 @@ mod tests;
 pub use buy_time::{BuyTime, When as BuyWhen};
 
 use super::basic::Basic;
-use super::roll::{Rolled, roll_best_die};
+use super::tables::Lazy;
 use super::{
-    ACTOR_AID, ACTOR_POOL, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL, OPPOSITION_TROUBLE, Pool,
-    RatingTie, Sides,
+    ACTOR_AID, ACTOR_POOL, OPPOSITION_GANG, OPPOSITION_POOL, OPPOSITION_TROUBLE, Pool, RatingTie,
+    Sides,
 };
 use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
 use crate::sim::Tally;
+use crate::sim::alias::Alias;
 use crate::systems::{
     Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue,
     Pred, Schema, Trial,
@@ -151,53 +156,43 @@ const COMPLICATION: usize = 5;
 /// The index of a failure among [`Timed::moves`].
 const FAILURE: usize = 2;
 
-/// One step: a basic action against its own opposition.
-#[derive(Clone, Debug, PartialEq)]
-struct Step {
-    basic: Basic,
-    actor: Vec<u32>,
-    aid: Option<Vec<u32>>,
-    opposition: Vec<u32>,
-}
-
-/// A helper's basic action against each step's opposition.
-#[derive(Clone, Debug, PartialEq)]
-struct Helper {
-    dice: Vec<u32>,
-    /// One basic action per step, the helper as the actor.
-    basics: Vec<Basic>,
-}
-
 /// A fully checked timed action.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timed {
-    steps: Vec<Step>,
+    /// Each step: a basic action against its own opposition.
+    steps: Vec<Basic>,
     pub beats: i64,
     pub repeat: bool,
-    helpers: Vec<Helper>,
+    /// Each helper's basic action against each step's opposition.
+    helpers: Vec<Vec<Basic>>,
     pub buy_time: Option<BuyTime>,
+    /// The sampler's tables of the [`odds`] of each step's roll: the
+    /// actor's in slots `0..steps`, helper `h`'s after `(1 + h) × steps`.
+    tables: Lazy<Alias>,
+}
+
+/// The odds of a basic action's (extraordinary success, success,
+/// failure), each roll of the clock.
+fn odds(basic: &Basic) -> [f64; 3] {
+    let (extra, win) = basic.success_odds();
+    [extra, win - extra, 1.0 - win]
 }
 
 impl Timed {
     /// Steps against `oppositions` (each with the gang of `sides`).
     pub fn new(sides: &Sides, oppositions: &[Pool], beats: i64, repeat: bool) -> Timed {
-        let steps = oppositions
+        let steps: Vec<Basic> = oppositions
             .iter()
             .map(|o| {
                 let s = Sides {
                     opposition: o.clone(),
                     ..sides.clone()
                 };
-                let basic = Basic::new(s.clone(), RatingTie::Larger, false);
-                Step {
-                    basic,
-                    actor: s.actor.dice().to_vec(),
-                    aid: s.aid.as_ref().map(|p| p.dice().to_vec()),
-                    opposition: s.opposition_with(s.gang.len()).dice().to_vec(),
-                }
+                Basic::new(s, RatingTie::Larger, false)
             })
             .collect();
         Timed {
+            tables: Lazy::new(steps.len()),
             steps,
             beats,
             repeat,
@@ -210,22 +205,21 @@ impl Timed {
     pub fn with_helpers(mut self, helpers: &[Pool], policy: Option<BuyTime>) -> Timed {
         self.helpers = helpers
             .iter()
-            .map(|h| Helper {
-                dice: h.dice().to_vec(),
-                basics: self
-                    .steps
+            .map(|h| {
+                self.steps
                     .iter()
                     .map(|s| {
                         let sides = Sides {
                             actor: h.clone(),
                             aid: None,
-                            ..s.basic.sides.clone()
+                            ..s.sides.clone()
                         };
                         Basic::new(sides, RatingTie::Larger, false)
                     })
-                    .collect(),
+                    .collect()
             })
             .collect();
+        self.tables = Lazy::new(self.steps.len() * (1 + self.helpers.len()));
         self.buy_time = policy;
         self
     }
@@ -280,30 +274,15 @@ impl Timed {
 
     /// Exact marginals.
     pub fn exact(&self) -> Option<Marginals> {
-        let odds = self
-            .steps
-            .iter()
-            .map(|s| {
-                let (extra, win) = s.basic.success_odds();
-                [extra, win - extra, 1.0 - win]
-            })
-            .collect();
-        let helper_odds = self
+        let actor = self.steps.iter().map(odds).collect();
+        let helpers = self
             .helpers
             .iter()
-            .map(|h| {
-                h.basics
-                    .iter()
-                    .map(|b| {
-                        let (extra, win) = b.success_odds();
-                        [extra, win - extra, 1.0 - win]
-                    })
-                    .collect()
-            })
+            .map(|h| h.iter().map(odds).collect())
             .collect();
         let rounds = TimedRounds {
             timed: self,
-            odds: Some((odds, helper_odds)),
+            odds: Some((actor, helpers)),
         };
         Some(solve(&rounds, FIELDS, Limits::default())?.marginals)
     }
@@ -347,21 +326,6 @@ struct TimedRounds<'a> {
     odds: Option<Odds>,
 }
 
-/// One basic action of `actor` (with an optional aid) against `opposition`:
-/// 0 extraordinary, 1 success, [`FAILURE`] failure.
-#[inline]
-fn basic_roll(rng: &mut DiceRng, actor: &[u32], aid: Option<&[u32]>, opposition: &[u32]) -> usize {
-    let a = Rolled::roll(rng, actor).total + aid.map_or(0, |h| roll_best_die(rng, h));
-    let o = Rolled::roll(rng, opposition).total;
-    if a - o >= KNOCKOUT {
-        0
-    } else if a > o {
-        1
-    } else {
-        FAILURE
-    }
-}
-
 impl Rounds for TimedRounds<'_> {
     type State = Clock;
     type Roll = usize;
@@ -387,17 +351,27 @@ impl Rounds for TimedRounds<'_> {
         out.extend(odds.iter().copied().enumerate());
     }
 
-    #[inline]
+    #[inline(always)]
     fn roll(&self, _: usize, c: &Clock, rng: &mut DiceRng) -> usize {
-        let s = &self.timed.steps[c.step];
-        if c.buying {
-            basic_roll(rng, &self.timed.helpers[c.helper].dice, None, &s.opposition)
+        let t = self.timed;
+        let (slot, basic) = if c.buying {
+            let n = t.steps.len();
+            ((1 + c.helper) * n + c.step, &t.helpers[c.helper][c.step])
         } else {
-            basic_roll(rng, &s.actor, s.aid.as_deref(), &s.opposition)
-        }
+            (c.step, &t.steps[c.step])
+        };
+        let table = t.tables.get(slot, || {
+            Alias::new(
+                odds(basic)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, p)| (i as u32, p)),
+            )
+        });
+        table.draw(rng) as usize
     }
 
-    #[inline]
+    #[inline(always)]
     fn after(&self, round: usize, c: &Clock, &which: &usize) -> After<Clock, [i64; FIELDS]> {
         let t = self.timed;
         if c.buying {
@@ -439,7 +413,11 @@ impl Rounds for TimedRounds<'_> {
 
 impl Trial for Timed {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.sample(rng));
+        let rounds = TimedRounds {
+            timed: self,
+            odds: None,
+        };
+        tally.record_trials(rng, trials, |rng| play(&rounds, rng));
     }
 
     fn exact(&self) -> Option<Marginals> {
