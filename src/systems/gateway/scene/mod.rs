@@ -15,10 +15,13 @@
 
 #[macro_use]
 mod entity;
+mod contest;
+mod decide;
 mod duel;
 pub mod effect;
 pub mod engine;
 mod ensemble;
+mod memo;
 pub mod rules;
 pub mod state;
 #[cfg(test)]
