@@ -4,9 +4,12 @@
 //! one-PC case (A is PC 1, B is K).
 //!
 //! Both the exact chain and the sampler run on [`SceneRounds`] through
-//! `dist::rounds`: one roll is one action, tested against the DT of each of
-//! its targets (a PC targets K; K targets every PC, rolling **once**), and
-//! [`Rounds::after`] applies the rules. The solver merges states between
+//! `dist::rounds` (the sampler keeping what `turn` and `after` make of
+//! each state it meets, `memo`): one roll is one action, tested against
+//! the DT of each of its targets (a PC targets K; K targets every PC,
+//! rolling **once**), and [`Rounds::after`] applies the rules. An action
+//! against one target is drawn from its contest's exact law (`contest`);
+//! K against several rolls its dice and theirs. The solver merges states between
 //! rounds only: (edges, ladder, initiative holder, waiting Set-up free
 //! raises, essence left).
 //!

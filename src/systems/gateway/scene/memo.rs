@@ -17,11 +17,13 @@ use super::contest::Contests;
 use super::engine::SceneRounds;
 use super::state::{FIELDS, Key, Outcome, Roll, State};
 use crate::dice::DiceRng;
-use crate::dist::{After, Rounds};
+use crate::dist::{After, Rounds, play};
 
 /// The table has 2^12 slots (about 1 MB, of which a scene touches the
 /// slots of the states it meets).
 const SLOT_BITS: u32 = 12;
+/// Lookups before the memo judges whether it pays.
+const TRIAL_LOOKUPS: u64 = 1 << 14;
 /// A slot's threshold when its state goes the plain way.
 const PLAIN: u64 = u64::MAX;
 /// The key of an empty slot: no state packs to it (the round's word
@@ -67,6 +69,9 @@ pub struct Memo<'a> {
     slots: Vec<Slot>,
     /// `ends[i][k]`: the outcome when slot i's outcome k ends the scene.
     ends: Vec<[Outcome; 2]>,
+    /// Slots looked up and filled so far.
+    lookups: u64,
+    misses: u64,
 }
 
 impl<'a> Memo<'a> {
@@ -83,12 +88,17 @@ impl<'a> Memo<'a> {
             start,
             slots: vec![empty; 1 << SLOT_BITS],
             ends: vec![[[0; FIELDS]; 2]; 1 << SLOT_BITS],
+            lookups: 0,
+            misses: 0,
         }
     }
 
     /// One scene's outcome.
     pub fn play(&mut self, rng: &mut DiceRng) -> Outcome {
         let r = self.rounds;
+        if !self.memoising() {
+            return play(r, rng);
+        }
         let Next {
             mut state,
             mut key,
@@ -98,7 +108,9 @@ impl<'a> Memo<'a> {
         let mut round = 1;
         loop {
             if !state.coin {
+                self.lookups += 1;
                 if !same(&self.slots[slot].key, &key) {
+                    self.misses += 1;
                     self.work_out(slot, round, &state, key);
                 }
                 let kept = &self.slots[slot];
@@ -126,6 +138,15 @@ impl<'a> Memo<'a> {
             key = state.key(round);
             slot = index(&key);
         }
+    }
+
+    /// Whether the memo still pays: a scene whose states hardly recur (six
+    /// PCs' edges, say) fills a slot at most lookups, which costs more
+    /// than the plain loop; past [`TRIAL_LOOKUPS`] lookups with more than
+    /// a quarter of them misses, the memo steps aside. The draws are the
+    /// same either way.
+    pub(super) fn memoising(&self) -> bool {
+        self.lookups < TRIAL_LOOKUPS || self.misses * 4 <= self.lookups
     }
 
     /// Fill slot `i` for `state` at `round`.

@@ -9,20 +9,23 @@ use crate::systems::gateway::scene::memo::Memo;
 
 /// `trials` scenes each way from one seed: equal outcomes, and the two
 /// generators left in the same place.
-fn same_draws(rounds: &SceneRounds, seed: u64, trials: usize, what: &str) {
+/// Returns whether the memo was still in use at the end.
+fn same_draws(rounds: &SceneRounds, seed: u64, trials: usize, what: &str) -> bool {
     let mut memo = Memo::new(rounds);
     let (mut a, mut b) = (DiceRng::from_u64(seed), DiceRng::from_u64(seed));
     for k in 0..trials {
         assert_eq!(memo.play(&mut a), play(rounds, &mut b), "{what}, trial {k}");
     }
     assert_eq!(a.next_u64(), b.next_u64(), "{what}: the streams part");
+    memo.memoising()
 }
 
 #[test]
 fn the_memo_draws_as_the_plain_loop_in_every_duel() {
     for (i, pairs) in duel_configs().iter().enumerate() {
         let d = duel_from(&values(pairs)).unwrap();
-        same_draws(&d.rounds, 5 + i as u64, 20_000, &format!("config {i}"));
+        let kept = same_draws(&d.rounds, 5 + i as u64, 20_000, &format!("config {i}"));
+        assert!(kept, "config {i}: a duel's states recur");
     }
 }
 
@@ -58,7 +61,8 @@ fn the_memo_draws_as_the_plain_loop_in_ensembles() {
             ),
         ])
     };
-    for n in 1..=4 {
+    let mut stepped_aside = false;
+    for n in [1, 2, 4, 6] {
         let mut m = ParamMap::new();
         let pcs = (1..=n)
             .map(|k| pc(&format!("p{k}"), 1 - k as i64))
@@ -67,6 +71,9 @@ fn the_memo_draws_as_the_plain_loop_in_ensembles() {
         m.set("key", key.clone());
         m.set("ladder", Int(6));
         let e = ensemble_from(&m).unwrap();
-        same_draws(&e.rounds, 30 + n as u64, 10_000, &format!("{n} PCs"));
+        let kept = same_draws(&e.rounds, 30 + n as u64, 10_000, &format!("{n} PCs"));
+        assert!(kept || n > 2, "{n} PCs: the memo should pay");
+        stepped_aside |= !kept;
     }
+    assert!(stepped_aside, "six PCs' states hardly recur");
 }
