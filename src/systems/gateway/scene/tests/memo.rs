@@ -77,3 +77,34 @@ fn the_memo_draws_as_the_plain_loop_in_ensembles() {
     }
     assert!(stepped_aside, "six PCs' states hardly recur");
 }
+
+#[test]
+fn every_field_of_a_state_and_the_round_move_its_key() {
+    let d = duel_from(&values(&[])).unwrap();
+    let s = d.rounds.start();
+    let k = s.key(3);
+    let changes: [fn(&mut State); 13] = [
+        |s| s.edges[6] = -1,
+        |s| s.essence[6] = 1,
+        |s| s.ladder += 1,
+        |s| s.holder = 6,
+        |s| s.free = 1 << 6,
+        |s| s.coin = !s.coin,
+        |s| s.lead = !s.lead,
+        |s| s.pos = 6,
+        |s| s.blocked = 1 << 6,
+        |s| s.ranks[6] = 1,
+        |s| s.used[6] = 1,
+        |s| s.pressed = 1 << 6,
+        |s| s.accel[6] = 1,
+    ];
+    let mut keys = vec![k, s.key(4)];
+    for change in changes {
+        let mut t = s;
+        change(&mut t);
+        keys.push(t.key(3));
+    }
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), 15, "keys collide");
+}
