@@ -14,8 +14,8 @@ use crate::dist::Counts;
 
 /// Most dice one roll can have: 6 trait dice and one essence point.
 pub const MAX_DICE: usize = 7;
-/// Needs below this are always reached (7 − 1 ≥ −7 … the margin is at least
-/// −7), above [`NEED_HI`] never.
+/// The margin runs −7..=7: a need of [`NEED_LO`] or less is always
+/// reached, one of [`NEED_HI`] or more never.
 const NEED_LO: i16 = -7;
 const NEED_HI: i16 = 8;
 const NEEDS: usize = (NEED_HI - NEED_LO + 1) as usize;
