@@ -10,6 +10,7 @@ use super::entity::{
     AID_NAMES, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params, entity,
     policy_at,
 };
+use super::memo::Memo;
 use super::rules::{POLICY_EXPECTS, Policy, shorthand_policy, toml_form};
 use super::state::{Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, Outcome, Start, f_edge, f_essence};
 use super::{Pick, TIE_NAMES, pick, project, tie_from};
@@ -278,7 +279,8 @@ impl Model for Duel {
     }
 
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.play(rng));
+        let mut memo = Memo::new(&self.rounds);
+        tally.record_trials(rng, trials, |rng| fields(&memo.play(rng)));
     }
 
     fn exact(&self) -> Option<Marginals> {

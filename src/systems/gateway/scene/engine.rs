@@ -4,9 +4,12 @@
 //! one-PC case (A is PC 1, B is K).
 //!
 //! Both the exact chain and the sampler run on [`SceneRounds`] through
-//! `dist::rounds`: one roll is one action, tested against the DT of each of
-//! its targets (a PC targets K; K targets every PC, rolling **once**), and
-//! [`Rounds::after`] applies the rules. The solver merges states between
+//! `dist::rounds` (the sampler keeping what `turn` and `after` make of
+//! each state it meets, `memo`): one roll is one action, tested against
+//! the DT of each of its targets (a PC targets K; K targets every PC,
+//! rolling **once**), and [`Rounds::after`] applies the rules. An action
+//! against one target is drawn from its contest's exact law (`contest`);
+//! K against several rolls its dice and theirs. The solver merges states between
 //! rounds only: (edges, ladder, initiative holder, waiting Set-up free
 //! raises, essence left).
 //!
@@ -31,6 +34,8 @@
 //!   then to the earlier in the acting order; nobody successful, the holder
 //!   keeps it.
 
+use super::contest::{Contests, MAX_DICE};
+use super::decide::Decider;
 use super::effect::Effect;
 use super::rules::View;
 use super::state::*;
@@ -46,10 +51,17 @@ pub struct SceneRounds {
     cdf: Vec<[f64; 9]>,
     /// `orders[holder][lead]`: the acting order (see [`SceneRounds::order`]).
     orders: Vec<[[u8; SLOTS]; 2]>,
+    /// Each entity's policy, compiled.
+    deciders: Vec<Decider>,
+    /// Free raises each entity's passengers give it every round.
+    aid: [u32; SLOTS],
+    /// `base[i][j]`: entity i's bonus acting against entity j's when it
+    /// targets j, its forced raises counted (2 each); paid raises and the
+    /// edge aside.
+    base: [[i64; SLOTS]; SLOTS],
+    /// An action against one target, drawn from its law.
+    contests: Contests,
 }
-
-/// Most dice one roll can have: 6 trait dice and one essence point.
-const MAX_DICE: usize = 7;
 
 impl SceneRounds {
     pub fn new(drama: Drama) -> SceneRounds {
@@ -66,12 +78,29 @@ impl SceneRounds {
                 }
             }
         }
+        let mut aid = [0; SLOTS];
+        let mut base = [[0; SLOTS]; SLOTS];
+        for (i, me) in drama.entities.iter().enumerate() {
+            aid[i] = me.aid_raises();
+            for (j, them) in drama.entities.iter().enumerate() {
+                base[i][j] = me.pool.bonus - them.guard() - 2 * me.forced as i64;
+            }
+        }
+        let deciders = drama
+            .entities
+            .iter()
+            .map(|e| Decider::new(&e.policy))
+            .collect();
         let mut rounds = SceneRounds {
             drama,
             n,
             pmf,
             cdf,
             orders: Vec::new(),
+            deciders,
+            aid,
+            base,
+            contests: Contests::new(),
         };
         rounds.orders = (0..=n)
             .map(|h| [rounds.make_order(h, false), rounds.make_order(h, true)])
@@ -133,6 +162,13 @@ impl SceneRounds {
         out
     }
 
+    /// The chance, as [`Contests::threshold`] gives it, that `t` beats
+    /// its target `j`'s DT.
+    #[inline]
+    pub(super) fn threshold(&self, t: &Turn, j: usize) -> u64 {
+        self.contests.threshold(t.dice, t.tdice[j], t.need[j])
+    }
+
     #[inline]
     fn actor(&self, s: &State) -> usize {
         self.order(s.holder as usize, s.lead)[s.pos as usize] as usize
@@ -162,7 +198,7 @@ impl SceneRounds {
             ladder,
             round,
             holds_initiative: holds,
-            free: u32::from(s.free >> i & 1 == 1) + self.drama.entities[i].aid_raises(),
+            free: u32::from(s.free >> i & 1 == 1) + self.aid[i],
             can_climax: worst >= ladder,
             can_anticlimax: best < 0 && ladder == 0,
             // Declared before any opponent rolls: only the holder, only
@@ -180,24 +216,22 @@ impl SceneRounds {
         s.pos = 0;
         s.lead = true;
         if !self.drama.entities[h].first {
-            s.lead = self
-                .view(h, &s, round)
-                .choose(&self.drama.entities[h].policy)
+            s.lead = self.deciders[h]
+                .decide(&self.view(h, &s, round))
                 .has(Effect::Block);
         }
         s
     }
 
     #[inline]
-    fn turn(&self, round: usize, s: &State) -> Turn {
+    pub(super) fn turn(&self, round: usize, s: &State) -> Turn {
         let i = self.actor(s);
         let me = &self.drama.entities[i];
         let view = self.view(i, s, round);
-        let action = view.choose(&me.policy);
-        let accelerated: u32 = s.accel.iter().map(|&l| l as u32).sum();
+        let action = self.deciders[i].decide(&view);
         let mut needed = action.effects.len() - 1;
         if action.has(Effect::Press) {
-            needed += accelerated;
+            needed += s.accel.iter().map(|&l| l as u32).sum::<u32>();
         }
         if action.has(Effect::Accelerate) && s.pressed != 0 {
             needed += 1;
@@ -227,7 +261,7 @@ impl SceneRounds {
             t.tdice[j] = (them.pool.dice + resists as u32) as u8;
             // Top dice aside, the margin is the actor's bonus against the
             // target's, 2 per raise paid or forced, and the edge once.
-            let rest = me.pool.bonus - them.guard() - 2 * (paid + me.forced) as i64;
+            let rest = self.base[i][j] - 2 * paid as i64;
             t.need[j] = (-edged(rest, adv)).clamp(-99, 99) as i16;
         };
         if i == KEY {
@@ -419,14 +453,22 @@ impl Rounds for SceneRounds {
             return Roll::Coin(rng.bits(1) as u8);
         }
         let t = self.turn(round, s);
-        let top = rng.d8_keep_highest(t.dice as u32) as i16;
-        let mut beat = 0u8;
-        for j in 0..=self.n {
-            if t.targets >> j & 1 == 1 {
-                let theirs = rng.d8_keep_highest(t.tdice[j] as u32) as i16;
-                beat |= ((top - theirs >= t.need[j]) as u8) << j;
+        let beat = match t.single() {
+            // One target: one word against the contest's chance.
+            Some(j) => u8::from(Contests::beats(self.threshold(&t, j), rng)) << j,
+            // K against several PCs: its one top die against each DT.
+            None => {
+                let top = rng.d8_keep_highest(t.dice as u32) as i16;
+                let mut beat = 0u8;
+                for j in 0..=self.n {
+                    if t.targets >> j & 1 == 1 {
+                        let theirs = rng.d8_keep_highest(t.tdice[j] as u32) as i16;
+                        beat |= ((top - theirs >= t.need[j]) as u8) << j;
+                    }
+                }
+                beat
             }
-        }
+        };
         Roll::Action { beat, turn: t }
     }
 

@@ -10,6 +10,7 @@ use super::entity::{
     AID_NAMES, Entity, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params,
     entity, policy_at, table_entries,
 };
+use super::memo::Memo;
 use super::rules::{POLICY_EXPECTS, shorthand_policy};
 use super::state::{
     Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, KEY_CLIMAX, MAX_PCS, Outcome, PCS_CLIMAX, Start,
@@ -17,7 +18,7 @@ use super::state::{
 };
 use super::{Pick, TIE_NAMES, pick, project, tie_from};
 use crate::dice::DiceRng;
-use crate::dist::{Marginals, play};
+use crate::dist::Marginals;
 use crate::sim::Tally;
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{
@@ -352,8 +353,9 @@ impl Model for Ensemble {
 
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let mut out = Vec::with_capacity(self.picks.len());
+        let mut memo = Memo::new(&self.rounds);
         for _ in 0..trials {
-            self.fields(&play(&self.rounds, rng), &mut out);
+            self.fields(&memo.play(rng), &mut out);
             tally.record_outcome(&out);
         }
     }

@@ -11,14 +11,19 @@
 //! derived from that one function through `dist::rounds`.
 //!
 //! Files: `entity` (an entity and its keys), `duel` and `ensemble` (the two
-//! mechanics: keys, outcome fields, the `Mechanic`/`Model` boilerplate).
+//! mechanics: keys, outcome fields, the `Mechanic`/`Model` boilerplate),
+//! `decide` (a policy compiled to a table), `contest` (one action's
+//! chance from its exact law) and `memo` (the sampler).
 
 #[macro_use]
 mod entity;
+mod contest;
+mod decide;
 mod duel;
 pub mod effect;
 pub mod engine;
 mod ensemble;
+mod memo;
 pub mod rules;
 pub mod state;
 #[cfg(test)]

@@ -26,7 +26,7 @@ fn agrees(m: &dyn Model, seed: u64, what: &str) {
     }
 }
 
-fn when(name: &str) -> Option<ParamValue> {
+pub(super) fn when(name: &str) -> Option<ParamValue> {
     Some(s(name))
 }
 
@@ -37,7 +37,7 @@ fn when_n(key: &str, n: i64) -> Option<ParamValue> {
 /// Twenty-two duels that together use every effect, combinations, free
 /// raises from Set-ups and passengers, essence under each spending policy,
 /// both tie rules, both orders and every first initiative.
-fn duel_configs() -> Vec<Vec<(&'static str, ParamValue)>> {
+pub(super) fn duel_configs() -> Vec<Vec<(&'static str, ParamValue)>> {
     let setup = policy(vec![
         rule(&["climax"], 0, None),
         rule(&["anticlimax"], 0, None),

@@ -4,6 +4,7 @@
 
 mod agreement;
 mod hand;
+mod memo;
 
 pub(super) use super::state::{KEY, State};
 pub(super) use super::*;
