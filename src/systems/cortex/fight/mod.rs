@@ -292,17 +292,17 @@ impl Fight {
     /// The law of the actor's roll (its helper's die included) with the
     /// opposition's complication die of index `i`.
     fn actor_law(&self, i: usize) -> RollLaw {
-        let own = RollLaw::of(&self.actor[i], self.tie);
+        let own = RollLaw::shared(&self.actor[i], self.tie);
         match &self.aid {
             Some(h) => own.plus(&best_die_law(h)),
-            None => own,
+            None => RollLaw::clone(&own),
         }
     }
 
     /// The law of the opposition's roll with the actor's complication die
     /// of index `i`.
     fn opposition_law(&self, i: usize) -> RollLaw {
-        RollLaw::of(&self.opposition[i], self.tie)
+        RollLaw::clone(&RollLaw::shared(&self.opposition[i], self.tie))
     }
 
     /// One roll of the opposition (`opp`) or the actor in `s`, from the
