@@ -88,15 +88,15 @@ pub struct Series {
 }
 
 impl Series {
-    /// Set the bids of `table` for players holding its `start_luck` (a
-    /// statement's roll is then drawn from its law under that bid, not
-    /// from the table's own).
-    fn bid(&self, table: &mut Table) {
+    /// Set the bids of `table` for players holding `luck` (a statement's
+    /// roll is then drawn from its law under that bid, not from the
+    /// table's own).
+    fn bid(&self, table: &mut Table, luck: &[i64]) {
         if self.no_bids {
             return;
         }
         let mut left = [0; MAX_PLAYERS];
-        left[..table.start_luck.len()].copy_from_slice(&table.start_luck);
+        left[..luck.len()].copy_from_slice(luck);
         let given = self.table.entries.iter().map(|e| e.bid);
         for ((e, &(favour, _)), given) in table.entries.iter_mut().zip(&self.base).zip(given) {
             let wanted = match self.bids {
@@ -117,18 +117,20 @@ impl Series {
     /// (3 successes).
     fn play(&self, rng: &mut DiceRng, table: &mut Table, t: &mut Played, out: &mut Vec<i64>) {
         let players = self.table.names.len();
-        // The table's starting luck is the luck carried into each scene.
-        table.start_luck.clone_from(&self.table.start_luck);
+        // The luck each player carries into the next scene.
+        let mut luck = [0; MAX_PLAYERS];
+        luck[..players].copy_from_slice(&self.table.start_luck);
+        let luck = &mut luck[..players];
         let mut per_player = [(0i64, 0i64, 0i64); MAX_PLAYERS];
         out.clear();
         out.resize(players * (self.scenes + 3), 0);
         for k in 0..self.scenes {
-            self.bid(table);
+            self.bid(table, luck);
             let at = |i: usize| i * BIDS + table.entries[i].bid as usize;
-            table.play_with(rng, t, |i, rng| self.laws[at(i)].draw(rng));
-            table.start_luck.clone_from(&t.luck);
+            table.play_with(rng, t, luck, |i, rng| self.laws[at(i)].draw(rng));
             for p in 0..players {
-                out[p * (self.scenes + 3) + k] = t.luck[p];
+                luck[p] = t.luck[p];
+                out[p * (self.scenes + 3) + k] = luck[p];
                 let failures = t.failures[p];
                 let test = self.tests[failures as usize].draw(rng);
                 let acc = &mut per_player[p];

@@ -60,6 +60,8 @@ pub struct Table {
     laws: Vec<Alias>,
     /// The tiers that have statements, in order.
     tiers: Vec<Tier>,
+    /// Each player's statements (entries are player by player).
+    by_player: Vec<std::ops::Range<usize>>,
 }
 
 /// Two scenes are the same when their players and statements are: the
@@ -113,6 +115,13 @@ impl Table {
             })
             .filter(|t| !t.entries.is_empty())
             .collect();
+        let by_player = (0..names.len())
+            .map(|p| {
+                let first = entries.iter().position(|e| e.player == p).unwrap_or(0);
+                let count = entries.iter().filter(|e| e.player == p).count();
+                first..first + count
+            })
+            .collect();
         Table {
             names,
             start_luck,
@@ -120,25 +129,28 @@ impl Table {
             rolls,
             laws,
             tiers,
+            by_player,
         }
     }
 
     /// Roll and resolve one scene into `t`.
     pub fn play(&self, rng: &mut DiceRng, t: &mut Played) {
-        self.play_with(rng, t, |i, rng| self.laws[i].draw(rng));
+        self.play_with(rng, t, &self.start_luck, |i, rng| self.laws[i].draw(rng));
     }
 
-    /// Roll and resolve one scene into `t`, statement `i`'s successes
-    /// drawn by `roll(i, rng)` (a campaign's laws follow its bids).
+    /// Roll and resolve one scene into `t` for players starting with
+    /// `luck`, statement `i`'s successes drawn by `roll(i, rng)` (a
+    /// campaign carries luck over, and its laws follow its bids).
     #[inline]
     pub fn play_with(
         &self,
         rng: &mut DiceRng,
         t: &mut Played,
+        luck: &[i64],
         roll: impl FnMut(usize, &mut DiceRng) -> u32,
     ) {
         self.resolve(rng, t, roll);
-        self.settle(t);
+        self.settle(t, luck);
     }
 
     /// Successes of statement `i` that rolled `rolled`, after its support
@@ -171,26 +183,35 @@ impl Table {
             t.successes.resize(n, 0);
             t.weights.resize(n, 0);
         }
-        for i in 0..n {
-            t.rolled[i] = roll(i, rng);
+        // Slices of one known length, so the loops below check no bounds
+        // through the vectors again.
+        let entries = &self.entries[..n];
+        for (i, r) in t.rolled[..n].iter_mut().enumerate() {
+            *r = roll(i, rng);
         }
         t.made_true = 0;
         for tier in &self.tiers {
             // Support comes only from earlier tiers, all settled by now.
             let before = t.made_true;
+            let (rolled, successes, weights) =
+                (&t.rolled[..n], &mut t.successes[..n], &mut t.weights[..n]);
+            let mut made_true = before;
             for &i in &tier.entries {
-                let s = self.successes(i, t.rolled[i], before);
-                t.successes[i] = s;
-                t.weights[i] = s as u64 * self.entries[i].weight_per_success;
+                let s = self.successes(i, rolled[i], before);
+                let w = s as u64 * entries[i].weight_per_success;
+                successes[i] = s;
+                weights[i] = w;
                 // No two statements of the tier conflict: each comes true
                 // when it has weight and no earlier tier's true statement
                 // conflicts with it, whatever the order.
-                if !tier.contested && t.weights[i] > 0 && self.entries[i].conflicts & before == 0 {
-                    t.made_true |= 1 << i;
+                if w > 0 && entries[i].conflicts & before == 0 {
+                    made_true |= 1 << i;
                 }
             }
             if tier.contested {
                 self.contest(rng, t, &tier.entries);
+            } else {
+                t.made_true = made_true;
             }
         }
     }
@@ -220,29 +241,28 @@ impl Table {
         }
     }
 
-    /// Each player's failures and luck, once the statements are resolved:
-    /// bids are paid on true statements, drives earn their failures, and
-    /// then the cap applies.
+    /// Each player's failures and luck from `start`, once the statements
+    /// are resolved: bids are paid on true statements, drives earn their
+    /// failures, and then the cap applies.
     #[inline]
-    fn settle(&self, t: &mut Played) {
+    fn settle(&self, t: &mut Played, start: &[i64]) {
         let players = self.names.len();
         if t.luck.len() != players {
             t.failures.resize(players, 0);
             t.luck.resize(players, 0);
         }
-        for p in 0..players {
-            t.failures[p] = 0;
-            t.luck[p] = self.start_luck[p];
-        }
-        for (i, e) in self.entries.iter().enumerate() {
-            let failures = (MAX_ROLLS - t.successes[i]) as i64;
-            t.failures[e.player] += failures;
-            let paid = if t.made_true >> i & 1 != 0 { e.bid } else { 0 };
-            let earned = if e.drive { failures } else { 0 };
-            t.luck[e.player] += earned - paid;
-        }
-        for l in &mut t.luck {
-            *l = (*l).min(LUCK_CAP);
+        let (failures, luck) = (&mut t.failures[..players], &mut t.luck[..players]);
+        let successes = &t.successes[..self.entries.len()];
+        for (p, statements) in self.by_player.iter().enumerate() {
+            let (mut failed, mut l) = (0, start[p]);
+            for i in statements.clone() {
+                let (e, f) = (&self.entries[i], (MAX_ROLLS - successes[i]) as i64);
+                failed += f;
+                l -= if t.made_true >> i & 1 != 0 { e.bid } else { 0 };
+                l += if e.drive { f } else { 0 };
+            }
+            failures[p] = failed;
+            luck[p] = l.min(LUCK_CAP);
         }
     }
 
@@ -269,7 +289,7 @@ impl Table {
             t.weights
                 .push(s as u64 * self.entries[i].weight_per_success);
         }
-        self.settle(t);
+        self.settle(t, &self.start_luck);
     }
 
     /// The outcome fields of a trial, in [`schema`] order.
