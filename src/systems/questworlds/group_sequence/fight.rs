@@ -26,13 +26,12 @@
 //! ([`Group::start_in`]), so a trial allocates nothing.
 
 use super::super::chained::{Chained, Trade};
-use super::super::outcomes::Tables;
 use super::super::scored::{Scored, Tactics};
-use super::super::sequence::{self, essential};
+use super::super::sequence;
 use super::super::wagered::{Desperation, Wagered, WageredState};
-use super::super::{Augment, Exchange, Matchup, Rating, Verdict};
+use super::super::{Augment, Matchup, Rating, Verdict};
 use super::assist::{self, AssistPolicy};
-use crate::dice::DiceRng;
+pub use super::dice::{Dice, Rolled};
 use crate::dist::After;
 
 crate::choice! {
@@ -93,34 +92,6 @@ pub struct Member {
     pub start: i64,
     /// Scored: RP at which it is out.
     pub limit: i64,
-}
-
-/// Where the dice come from: a contest between two final TNs.
-pub trait Dice {
-    fn contest(&mut self, m: Matchup) -> Exchange;
-}
-
-/// Rolled dice: each contest drawn from its matchup's outcome table,
-/// read as sequences read it, exactly as `essential(m.sample(rng))` draws
-/// it (the same stream, the same outcome).
-pub struct Rolled<'a> {
-    pub rng: &'a mut DiceRng,
-    pub tables: &'a mut Tables,
-}
-
-impl Rolled<'_> {
-    /// The tables a trial's [`Rolled`] dice fill: one set per run of
-    /// trials, so each matchup is judged once however often it is rolled.
-    pub fn tables() -> Tables {
-        Tables::new(essential)
-    }
-}
-
-impl Dice for Rolled<'_> {
-    #[inline(always)]
-    fn contest(&mut self, m: Matchup) -> Exchange {
-        self.tables.sample(&m, self.rng)
-    }
 }
 
 /// The group's choices and limits.

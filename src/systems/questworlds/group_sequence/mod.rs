@@ -5,9 +5,11 @@
 //! Monte Carlo only: the state is every member's tally and the pairings.
 //!
 //! The rosters ([`roster`]) and the assist policy ([`assist`]) are parsed
-//! once; the rounds ([`fight`]) reuse the plain sequences' round rules.
+//! once; the rounds ([`fight`]) reuse the plain sequences' round rules,
+//! their contests drawn from outcome tables ([`dice`]).
 
 pub mod assist;
+pub mod dice;
 pub mod fight;
 pub mod roster;
 
