@@ -379,6 +379,22 @@ impl Tally {
         self.trials += 1;
     }
 
+    /// Record `n` trials of one outcome, one value per field: for samplers
+    /// of a configuration-sized outcome that count their own keys and
+    /// expand each once (a scene's rolls and what came true).
+    pub fn record_outcomes(&mut self, outcome: &[i64], n: u64) {
+        assert_eq!(
+            self.fields.len(),
+            outcome.len(),
+            "tally has the wrong number of fields"
+        );
+        for (h, &v) in self.fields.iter_mut().zip(outcome) {
+            h.add_count(v, n);
+        }
+        self.add_joint(outcome, n);
+        self.trials += n;
+    }
+
     /// Like [`Tally::record_trials`] for mechanics whose whole outcome is a
     /// function of one integer key (Gateway's margin, say): the hot loop
     /// counts keys only, and each distinct key is expanded into its fields

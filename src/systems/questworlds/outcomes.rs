@@ -9,6 +9,8 @@
 //! ([`OutcomeTable::count`]) takes three contests from each word
 //! ([`DiceRng::d20_six`]); `table_counts_what_judging_counted` checks both
 //! against judging every trial on the same faces.
+//! [`Tables`] keeps the table of every matchup a trial meets, for
+//! mechanics whose TNs change from contest to contest.
 
 use super::roll::{Exchange, Matchup, Roll};
 use crate::dice::DiceRng;
@@ -147,6 +149,82 @@ impl OutcomeTable {
     }
 }
 
+/// The outcome tables of the matchups met so far, each built the first
+/// time it is rolled, for a mechanic whose TNs change as it goes (a group
+/// sequence's penalties, augments and assists): every contest is then a
+/// lookup, drawn as [`Matchup::sample`] draws it, read by `read` as
+/// [`OutcomeTable::read`] reads it. An open-addressed array keyed by the
+/// matchup, at most half full; one per run of trials, never shared.
+#[derive(Clone, Debug)]
+pub struct Tables {
+    read: fn(Exchange) -> Exchange,
+    /// A matchup and its table (`None`: more than 256 outcomes, judged
+    /// every time).
+    slots: Vec<Option<(Matchup, Option<OutcomeTable>)>>,
+    used: usize,
+}
+
+impl Tables {
+    /// No table yet; each cell read by `read`.
+    pub fn new(read: fn(Exchange) -> Exchange) -> Tables {
+        Tables {
+            read,
+            slots: vec![None; 16],
+            used: 0,
+        }
+    }
+
+    /// The slot of `m`, or the empty slot where it belongs.
+    #[inline(always)]
+    fn find(&self, m: &Matchup) -> usize {
+        let mask = self.slots.len() - 1;
+        let h = (m.pc.tn() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ (m.opponent.tn() as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+            ^ (m.story_points as u64);
+        let mut i = (h >> 40) as usize & mask;
+        while let Some((k, _)) = &self.slots[i] {
+            if k == m {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    /// One contest of `m`, as `read(m.sample(rng))`: the same stream,
+    /// the same outcome.
+    #[inline(always)]
+    pub fn sample(&mut self, m: &Matchup, rng: &mut DiceRng) -> Exchange {
+        let mut i = self.find(m);
+        if self.slots[i].is_none() {
+            i = self.insert(m, i);
+        }
+        match &self.slots[i] {
+            Some((_, Some(table))) => table.sample(rng),
+            _ => (self.read)(m.sample(rng)),
+        }
+    }
+
+    /// Build the table of `m` into empty slot `i` (growing first when
+    /// half full); returns its slot.
+    #[cold]
+    fn insert(&mut self, m: &Matchup, i: usize) -> usize {
+        let mut i = i;
+        if 2 * (self.used + 1) > self.slots.len() {
+            let wider = vec![None; 2 * self.slots.len()];
+            let old = std::mem::replace(&mut self.slots, wider);
+            for (k, table) in old.into_iter().flatten() {
+                let j = self.find(&k);
+                self.slots[j] = Some((k, table));
+            }
+            i = self.find(m);
+        }
+        self.slots[i] = Some((*m, OutcomeTable::read(m, self.read)));
+        self.used += 1;
+        i
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,5 +285,32 @@ mod tests {
                 "{m:?}: the streams stay in step"
             );
         }
+    }
+
+    #[test]
+    fn tables_draw_what_judging_drew_for_every_matchup_met() {
+        // Enough matchups to grow the array twice, met in turn, some
+        // assured, one with story points.
+        let matchups: Vec<Matchup> = (0..40)
+            .map(|i| {
+                let m = Matchup::against_resistance(Rating(3 + 2 * i), Rating(30 - 3 * (i % 13)));
+                m.with_story_points(i / 30)
+            })
+            .collect();
+        let read = |ex: Exchange| Exchange {
+            pc_successes: 0,
+            ..ex
+        };
+        let mut tables = Tables::new(read);
+        let (mut a, mut b) = (DiceRng::from_u64(3), DiceRng::from_u64(3));
+        for round in 0..20 {
+            for m in &matchups {
+                let got = tables.sample(m, &mut a);
+                assert_eq!(got, read(m.sample(&mut b)), "{m:?}, round {round}");
+            }
+        }
+        assert_eq!(a.next_u64(), b.next_u64(), "the streams stay in step");
+        assert_eq!(tables.used, matchups.len());
+        assert!(tables.slots.len() >= 2 * matchups.len());
     }
 }

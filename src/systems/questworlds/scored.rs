@@ -181,7 +181,7 @@ impl Scored {
     }
 
     /// The round `round` from `(pc_rp, opp_rp)` when the contest gave `ex`.
-    #[inline]
+    #[inline(always)]
     pub fn after(
         &self,
         round: usize,

@@ -6,6 +6,7 @@
 //! rolls, so they can be compared with enumeration bit for bit.
 
 use crate::dice::DiceRng;
+use crate::sim::alias::Alias;
 use crate::systems::{ParamKind, ParamValue};
 
 /// Most successes (or failures) one statement can get.
@@ -114,6 +115,14 @@ impl Roll {
             Rolls::Three => [o * o * o, 3 * f * o * o, 3 * f * f * o, f * f * f],
             Rolls::UntilFailure => [o * n * n, f * o * n, f * f * o, f * f * f],
         }
+    }
+
+    /// The law of [`Roll::sample`]'s successes as an alias table over
+    /// 0..=3, from the exact counts: one word a draw, for samplers that
+    /// roll the same statement again and again (a scene's).
+    pub fn law(&self, rolls: Rolls) -> Alias {
+        let counts = self.success_counts(rolls);
+        Alias::new((0..=MAX_ROLLS).map(|s| (s, counts[s as usize] as f64)))
     }
 
     /// Probability of each success count.

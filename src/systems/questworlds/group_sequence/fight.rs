@@ -20,15 +20,18 @@
 //!    goes on; a draw at `max_rounds`.
 //!
 //! The dice come through [`Dice`], so hand-worked tests can script every
-//! contest.
+//! contest; rolled dice ([`Rolled`]) look each contest up in the outcome
+//! table of its matchup ([`Tables`]). The rosters by part are listed once
+//! ([`Group::new`]) and a trial's [`Fight`] is reset in place
+//! ([`Group::start_in`]), so a trial allocates nothing.
 
 use super::super::chained::{Chained, Trade};
 use super::super::scored::{Scored, Tactics};
-use super::super::sequence::{self, essential};
+use super::super::sequence;
 use super::super::wagered::{Desperation, Wagered, WageredState};
-use super::super::{Augment, Exchange, Matchup, Rating, Verdict};
+use super::super::{Augment, Matchup, Rating, Verdict};
 use super::assist::{self, AssistPolicy};
-use crate::dice::DiceRng;
+pub use super::dice::{Dice, Rolled};
 use crate::dist::After;
 
 crate::choice! {
@@ -78,17 +81,6 @@ pub enum Part {
     Opponent,
 }
 
-impl Part {
-    /// Rolls in pairings and counts for "last member in play".
-    fn contests(self) -> bool {
-        matches!(self, Part::Pc | Part::Contestant | Part::Opponent)
-    }
-
-    fn pc_side(self) -> bool {
-        self != Part::Opponent
-    }
-}
-
 /// One member of either roster.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Member {
@@ -100,21 +92,6 @@ pub struct Member {
     pub start: i64,
     /// Scored: RP at which it is out.
     pub limit: i64,
-}
-
-/// Where the dice come from: a contest between two final TNs.
-pub trait Dice {
-    fn contest(&mut self, m: Matchup) -> Exchange;
-}
-
-/// Rolled dice.
-pub struct Rolled<'a>(pub &'a mut DiceRng);
-
-impl Dice for Rolled<'_> {
-    #[inline]
-    fn contest(&mut self, m: Matchup) -> Exchange {
-        essential(m.sample(self.0))
-    }
 }
 
 /// The group's choices and limits.
@@ -139,10 +116,21 @@ pub struct Group {
     scored: Scored,
     wagered: Wagered,
     chained: Chained,
+    /// The members of each part a round looks for, in roster order,
+    /// listed once: PCs and contestant followers (who pair, and count for
+    /// "last member in play" with the opponents), PCs, opponents,
+    /// supporters, secondary followers.
+    contestants: Vec<usize>,
+    pcs: Vec<usize>,
+    opponents: Vec<usize>,
+    supporters: Vec<usize>,
+    secondary: Vec<usize>,
+    /// Each member's secondary followers (empty but for PCs).
+    secondaries: Vec<Vec<usize>>,
 }
 
 /// A group sequence under way.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fight {
     pub tally: Vec<i64>,
     pub out: Vec<bool>,
@@ -158,6 +146,18 @@ pub struct Fight {
     pub round: usize,
     pub assists: i64,
     pub lost: i64,
+    /// Step 1's helpers and the AP each assists with (kept to reuse).
+    helpers: Vec<(usize, i64)>,
+    /// The number of pairings when step 1 last left every contestant and
+    /// opponent in play paired, with no helper and no supporter: until a
+    /// pairing ends (or a PC comes back), step 1 has nothing to do.
+    settled: Option<usize>,
+}
+
+/// `v` holding `n` copies of `x`, in place.
+fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
+    v.clear();
+    v.resize(n, x);
 }
 
 impl Group {
@@ -167,6 +167,22 @@ impl Group {
         // from its own matchup, so the matchups given here are never rolled.
         let any = sequence::matchup(Rating(10), Rating(10));
         let wager = rules.wager;
+        let of = |want: fn(Part) -> bool| -> Vec<usize> {
+            (0..members.len())
+                .filter(|&m| want(members[m].part))
+                .collect()
+        };
+        let contestants = of(|p| p == Part::Pc || p == Part::Contestant);
+        let pcs = of(|p| p == Part::Pc);
+        let opponents = of(|p| p == Part::Opponent);
+        let supporters = of(|p| p == Part::Supporter);
+        let secondary = of(|p| p == Part::Secondary);
+        let secondaries = (0..members.len())
+            .map(|pc| {
+                let owned = secondary.iter().copied();
+                owned.filter(|&s| members[s].owner == pc).collect()
+            })
+            .collect();
         Group {
             kind,
             members,
@@ -174,42 +190,50 @@ impl Group {
             scored: Scored::new(any, Tactics::NONE, Tactics::NONE),
             wagered: Wagered::new(any, wager, wager, Desperation::Keep),
             chained: Chained::new(Rating(10), Rating(10), 1, 1, Trade::Never),
+            contestants,
+            pcs,
+            opponents,
+            supporters,
+            secondary,
+            secondaries,
         }
-    }
-
-    fn indices<'a>(&'a self, part: impl Fn(Part) -> bool + 'a) -> impl Iterator<Item = usize> + 'a {
-        (0..self.members.len()).filter(move |&m| part(self.members[m].part))
     }
 
     /// Before the first round: tallies at their start, and each chained
     /// secondary follower's augment rolled against the base resistance.
     pub fn start(&self, dice: &mut impl Dice) -> Fight {
+        let mut f = Fight::default();
+        self.start_in(&mut f, dice);
+        f
+    }
+
+    /// [`Group::start`] into `f`, reusing its storage.
+    pub fn start_in(&self, f: &mut Fight, dice: &mut impl Dice) {
         let n = self.members.len();
-        let mut bonus = vec![0; n];
+        refill(&mut f.bonus, n, 0);
         if self.kind == Type::Chained {
-            for s in self.indices(|p| p == Part::Secondary) {
+            for &s in &self.secondary {
                 let m = Matchup::against_resistance(self.members[s].rating, self.rules.base);
-                bonus[s] = Augment::bonus_for(&dice.contest(m));
+                f.bonus[s] = Augment::bonus_for(&dice.contest(m));
             }
         }
-        Fight {
-            tally: self.members.iter().map(|m| m.start).collect(),
-            out: vec![false; n],
-            penalty: vec![0; n],
-            chance_used: vec![false; n],
-            assisted: vec![0; n],
-            bonus,
-            pairs: Vec::new(),
-            round: 0,
-            assists: 0,
-            lost: 0,
-        }
+        f.tally.clear();
+        f.tally.extend(self.members.iter().map(|m| m.start));
+        refill(&mut f.out, n, false);
+        refill(&mut f.penalty, n, 0);
+        refill(&mut f.chance_used, n, false);
+        refill(&mut f.assisted, n, 0);
+        f.pairs.clear();
+        f.helpers.clear();
+        f.settled = None;
+        f.round = 0;
+        f.assists = 0;
+        f.lost = 0;
     }
 
     /// The secondary followers of PC `pc` still at its side.
     fn secondaries<'a>(&'a self, f: &'a Fight, pc: usize) -> impl Iterator<Item = usize> + 'a {
-        self.indices(|p| p == Part::Secondary)
-            .filter(move |&s| self.members[s].owner == pc && !f.out[s])
+        self.secondaries[pc].iter().copied().filter(|&s| !f.out[s])
     }
 
     /// A member's TN now: its rating, penalties, and (chained) the augment
@@ -220,10 +244,6 @@ impl Group {
             _ => 0,
         };
         self.members[m].rating.plus(f.penalty[m] + augment)
-    }
-
-    fn in_play(&self, f: &Fight, m: usize) -> bool {
-        self.members[m].part.contests() && !f.out[m]
     }
 
     fn engagements(f: &Fight, m: usize) -> usize {
@@ -243,8 +263,9 @@ impl Group {
     /// roster order on ties), other than `helper`.
     fn beneficiary(&self, f: &Fight, helper: usize) -> Option<usize> {
         let mut best: Option<usize> = None;
-        for m in self.indices(Part::pc_side) {
-            if m == helper || !self.in_play(f, m) || Self::engagements(f, m) == 0 {
+        // The PC side in play is its contestants.
+        for &m in &self.contestants {
+            if m == helper || f.out[m] || Self::engagements(f, m) == 0 {
                 continue;
             }
             if best.is_none_or(|b| self.pressed(f, m) > self.pressed(f, b)) {
@@ -261,11 +282,12 @@ impl Group {
         assist::decide(&self.rules.assist, self.pressed(f, t), gives)
     }
 
-    /// Step 1: new pairings; returns who assists, with what AP.
-    pub fn pair_off(&self, f: &mut Fight) -> Vec<(usize, i64)> {
-        let mut helpers = Vec::new();
-        let opponents: Vec<usize> = self.indices(|p| p == Part::Opponent).collect();
-        for c in self.indices(|p| p == Part::Pc || p == Part::Contestant) {
+    /// Step 1: new pairings; who assists, with what AP, is left in the
+    /// fight's helpers.
+    pub fn pair_off(&self, f: &mut Fight) {
+        f.helpers.clear();
+        let opponents = &self.opponents;
+        for &c in &self.contestants {
             if f.out[c] || Self::engagements(f, c) > 0 {
                 continue;
             }
@@ -276,7 +298,7 @@ impl Group {
             if let Some(o) = free {
                 f.pairs.push((c, o));
             } else if let Some(ap) = self.wants_to_assist(f, c) {
-                helpers.push((c, ap));
+                f.helpers.push((c, ap));
             } else if let Some(o) = opponents
                 .iter()
                 .copied()
@@ -286,24 +308,29 @@ impl Group {
                 f.pairs.push((c, o));
             }
         }
-        for &o in &opponents {
+        for &o in opponents {
             if f.out[o] || Self::engagements(f, o) > 0 {
                 continue;
             }
             let target = self
-                .indices(|p| p == Part::Pc || p == Part::Contestant)
-                .filter(|&c| !f.out[c] && !helpers.iter().any(|&(h, _)| h == c))
+                .contestants
+                .iter()
+                .copied()
+                .filter(|&c| !f.out[c] && !f.helpers.iter().any(|&(h, _)| h == c))
                 .min_by_key(|&c| Self::engagements(f, c));
             if let Some(c) = target {
                 f.pairs.push((c, o));
             }
         }
-        for s in self.indices(|p| p == Part::Supporter) {
+        for &s in &self.supporters {
             if let Some(ap) = self.wants_to_assist(f, s) {
-                helpers.push((s, ap));
+                f.helpers.push((s, ap));
             }
         }
-        helpers
+        let paired = |m: &usize| f.out[*m] || Self::engagements(f, *m) > 0;
+        let all_paired = self.contestants.iter().all(paired) && self.opponents.iter().all(paired);
+        f.settled = (all_paired && f.helpers.is_empty() && self.supporters.is_empty())
+            .then_some(f.pairs.len());
     }
 
     /// Step 2: one assist by `helper` (§5.2.6, §5.3.6, §5.4.9).
@@ -353,12 +380,20 @@ impl Group {
     /// Scored: RP lodged against PC `m` (from `before` to `after`) moved
     /// onto its secondary followers by `secondary.shift`, each taking up
     /// to 3 and then removed. Returns the PC's RP.
+    #[inline(always)]
     fn shift_rp(&self, f: &mut Fight, m: usize, before: i64, after: i64) -> i64 {
         if self.members[m].part != Part::Pc || after <= before {
             return after;
         }
-        let secondaries: Vec<usize> = self.secondaries(f, m).collect();
-        let room: i64 = secondaries.iter().map(|&s| FOLLOWER_RP - f.tally[s]).sum();
+        self.shift_rp_to_followers(f, m, before, after)
+    }
+
+    /// [`Group::shift_rp`] once RP were lodged against a PC.
+    fn shift_rp_to_followers(&self, f: &mut Fight, m: usize, before: i64, after: i64) -> i64 {
+        let room: i64 = self
+            .secondaries(f, m)
+            .map(|s| FOLLOWER_RP - f.tally[s])
+            .sum();
         let limit = self.members[m].limit;
         let mut moved = match self.rules.shift {
             Shift::WhenItSaves if after >= limit && room >= after - (limit - 1) => {
@@ -368,7 +403,10 @@ impl Group {
             Shift::Always => (after - before).min(room),
         };
         let kept = after - moved;
-        for s in secondaries {
+        for &s in &self.secondaries[m] {
+            if f.out[s] {
+                continue;
+            }
             let take = moved.min(FOLLOWER_RP - f.tally[s]);
             f.tally[s] += take;
             moved -= take;
@@ -470,6 +508,7 @@ impl Group {
         let ex = dice.contest(Matchup::against_resistance(self.tn(f, m), resistance));
         if ex.verdict == Verdict::Victory {
             f.out[m] = false;
+            f.settled = None;
             f.tally[m] = (self.members[m].start + 3) / 4;
             f.penalty[m] += SECOND_CHANCE_PENALTY;
         }
@@ -477,12 +516,12 @@ impl Group {
 
     /// The outcome with `winner`.
     fn outcome(&self, f: &Fight, winner: i64) -> [i64; FIELDS] {
-        let out_of = |part: Part| self.indices(|p| p == part).filter(|&m| f.out[m]).count();
+        let out_of = |of: &[usize]| of.iter().filter(|&&m| f.out[m]).count() as i64;
         [
             winner,
             f.round as i64,
-            out_of(Part::Pc) as i64,
-            out_of(Part::Opponent) as i64,
+            out_of(&self.pcs),
+            out_of(&self.opponents),
             f.lost,
             f.assists,
         ]
@@ -491,8 +530,11 @@ impl Group {
     /// One whole round; the outcome when the sequence ends with it.
     pub fn round(&self, f: &mut Fight, dice: &mut impl Dice) -> Option<[i64; FIELDS]> {
         f.round += 1;
-        let helpers = self.pair_off(f);
-        for (h, ap) in helpers {
+        if f.settled != Some(f.pairs.len()) {
+            self.pair_off(f);
+        }
+        for i in 0..f.helpers.len() {
+            let (h, ap) = f.helpers[i];
             if !f.out[h] {
                 self.assist(f, h, ap, dice);
             }
@@ -503,20 +545,19 @@ impl Group {
                 self.pair_round(f, a, b, dice);
             }
         }
-        f.pairs.retain(|&(a, b)| !f.out[a] && !f.out[b]);
-        let standing = |pc_side: bool| {
-            (0..self.members.len())
-                .filter(|&m| self.members[m].part.pc_side() == pc_side && self.in_play(f, m))
-                .count()
-        };
-        match (standing(true), standing(false)) {
+        // Most rounds knock no one out: look before moving the pairings.
+        if f.pairs.iter().any(|&(a, b)| f.out[a] || f.out[b]) {
+            f.pairs.retain(|&(a, b)| !f.out[a] && !f.out[b]);
+        }
+        let standing = |of: &[usize]| of.iter().filter(|&&m| !f.out[m]).count();
+        match (standing(&self.contestants), standing(&self.opponents)) {
             (0, 0) => return Some(self.outcome(f, DRAW)),
             (0, _) => return Some(self.outcome(f, OPPONENTS)),
             (_, 0) => return Some(self.outcome(f, PCS)),
             _ => {}
         }
         if self.kind == Type::Wagered && self.rules.second_chance {
-            for m in self.indices(|p| p == Part::Pc) {
+            for &m in &self.pcs {
                 if f.out[m] && !f.chance_used[m] {
                     self.second_chance(f, m, dice);
                 }
@@ -527,9 +568,14 @@ impl Group {
 
     /// A whole group sequence.
     pub fn play(&self, dice: &mut impl Dice) -> [i64; FIELDS] {
-        let mut f = self.start(dice);
+        self.play_in(&mut Fight::default(), dice)
+    }
+
+    /// A whole group sequence in `f`, reusing its storage.
+    pub fn play_in(&self, f: &mut Fight, dice: &mut impl Dice) -> [i64; FIELDS] {
+        self.start_in(f, dice);
         loop {
-            if let Some(outcome) = self.round(&mut f, dice) {
+            if let Some(outcome) = self.round(f, dice) {
                 return outcome;
             }
         }

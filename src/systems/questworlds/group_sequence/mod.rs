@@ -5,16 +5,18 @@
 //! Monte Carlo only: the state is every member's tally and the pairings.
 //!
 //! The rosters ([`roster`]) and the assist policy ([`assist`]) are parsed
-//! once; the rounds ([`fight`]) reuse the plain sequences' round rules.
+//! once; the rounds ([`fight`]) reuse the plain sequences' round rules,
+//! their contests drawn from outcome tables ([`dice`]).
 
 pub mod assist;
+pub mod dice;
 pub mod fight;
 pub mod roster;
 
 #[cfg(test)]
 mod tests;
 
-use fight::{Group, Member, Part, Rolled, Rules, Shift, Type};
+use fight::{Fight, Group, Member, Part, Rolled, Rules, Shift, Type};
 use roster::{Role, opponents_of, pcs_of};
 
 use super::rating;
@@ -100,7 +102,17 @@ pub struct GroupTrial(pub Group);
 
 impl Trial for GroupTrial {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.0.play(&mut Rolled(rng)));
+        // One fight and one set of contest tables for the whole run: a
+        // trial resets the fight in place and looks its contests up.
+        let mut fight = Fight::default();
+        let mut tables = Rolled::tables();
+        tally.record_trials(rng, trials, |rng| {
+            let mut dice = Rolled {
+                rng,
+                tables: &mut tables,
+            };
+            self.0.play_in(&mut fight, &mut dice)
+        });
     }
 }
 

@@ -13,7 +13,9 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-pub use spec::{PlayerSpec, Spec, StatementRef, conflicts_of, players_of};
+pub use spec::{
+    MAX_PLAYERS, MAX_STATEMENTS, PlayerSpec, Spec, StatementRef, conflicts_of, players_of,
+};
 pub use table::{Entry, Played, Table};
 
 use super::roll::{Roll, Rolls};
@@ -221,11 +223,11 @@ impl Define for Scene {
             entries[i].conflicts |= 1 << j;
             entries[j].conflicts |= 1 << i;
         }
-        Ok(Table {
-            names: players.into_iter().map(|p| p.name.0).collect(),
+        Ok(Table::new(
+            players.into_iter().map(|p| p.name.0).collect(),
             start_luck,
             entries,
-            rolls: args.choice_of("variant.rolls")?,
-        })
+            args.choice_of("variant.rolls")?,
+        ))
     }
 }

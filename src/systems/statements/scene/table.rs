@@ -1,12 +1,24 @@
 //! A checked scene, and one play of it: every statement rolled, then made
 //! true tier by tier, heaviest first, skipping conflicts; luck spent and
 //! earned.
+//!
+//! A statement's successes are drawn with one word from an alias table of
+//! their exact law ([`Roll::law`], built once per scene). What a played
+//! scene reports is a function of what each statement rolled and which
+//! came true, so the simulator counts that pair as one key, and works each
+//! key's fields out once per run of trials ([`Table::decode`]).
 
 use super::super::roll::{self, MAX_ROLLS, Roll, Rolls};
 use super::spec::{LUCK_CAP, MAX_STATEMENTS};
 use crate::dice::DiceRng;
 use crate::sim::Tally;
+use crate::sim::alias::Alias;
 use crate::systems::{FieldSpec, MetricSpec, Pred, Schema, Trial};
+
+/// Bits of the largest key a scene is counted by: 3 a statement (2 for
+/// its successes, 1 for coming true), so scenes of up to 5 statements are
+/// counted by key in at most 2^15 counters; larger ones field by field.
+const KEY_BITS: usize = 15;
 
 /// One statement, ready to roll.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,15 +40,40 @@ pub struct Entry {
     pub conflicts: u32,
 }
 
+/// The statements of one tier, in entry order, and whether two of them
+/// conflict: only then does the order they are made true in matter.
+#[derive(Clone, Debug)]
+struct Tier {
+    entries: Vec<usize>,
+    contested: bool,
+}
+
 /// A fully checked scene.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Table {
     pub names: Vec<String>,
     pub start_luck: Vec<i64>,
     /// Every statement, player by player, in statement order.
     pub entries: Vec<Entry>,
     pub rolls: Rolls,
+    /// Each statement's law of successes, as its roll and `rolls` give it.
+    laws: Vec<Alias>,
+    /// The tiers that have statements, in order.
+    tiers: Vec<Tier>,
+    /// Each player's statements (entries are player by player).
+    by_player: Vec<std::ops::Range<usize>>,
 }
+
+/// Two scenes are the same when their players and statements are: the
+/// laws and tiers are built from those.
+impl PartialEq for Table {
+    fn eq(&self, other: &Table) -> bool {
+        (&self.names, &self.start_luck, &self.entries, self.rolls)
+            == (&other.names, &other.start_luck, &other.entries, other.rolls)
+    }
+}
+
+impl Eq for Table {}
 
 /// One played scene: its rolls and what they made true.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -56,72 +93,203 @@ pub struct Played {
 }
 
 impl Table {
+    /// A scene of these players (names, starting luck) and statements.
+    pub fn new(
+        names: Vec<String>,
+        start_luck: Vec<i64>,
+        entries: Vec<Entry>,
+        rolls: Rolls,
+    ) -> Table {
+        let laws = entries.iter().map(|e| e.roll.law(rolls)).collect();
+        let tiers = (0..MAX_STATEMENTS)
+            .map(|tier| {
+                let of: Vec<usize> = (0..entries.len())
+                    .filter(|&i| entries[i].tier == tier)
+                    .collect();
+                let mask = of.iter().fold(0u32, |m, &i| m | 1 << i);
+                let contested = of.iter().any(|&i| entries[i].conflicts & mask != 0);
+                Tier {
+                    entries: of,
+                    contested,
+                }
+            })
+            .filter(|t| !t.entries.is_empty())
+            .collect();
+        let by_player = (0..names.len())
+            .map(|p| {
+                let first = entries.iter().position(|e| e.player == p).unwrap_or(0);
+                let count = entries.iter().filter(|e| e.player == p).count();
+                first..first + count
+            })
+            .collect();
+        Table {
+            names,
+            start_luck,
+            entries,
+            rolls,
+            laws,
+            tiers,
+            by_player,
+        }
+    }
+
     /// Roll and resolve one scene into `t`.
     pub fn play(&self, rng: &mut DiceRng, t: &mut Played) {
+        self.play_with(rng, t, &self.start_luck, |i, rng| self.laws[i].draw(rng));
+    }
+
+    /// Roll and resolve one scene into `t` for players starting with
+    /// `luck`, statement `i`'s successes drawn by `roll(i, rng)` (a
+    /// campaign carries luck over, and its laws follow its bids).
+    #[inline]
+    pub fn play_with(
+        &self,
+        rng: &mut DiceRng,
+        t: &mut Played,
+        luck: &[i64],
+        roll: impl FnMut(usize, &mut DiceRng) -> u32,
+    ) {
+        self.resolve(rng, t, roll);
+        self.settle(t, luck);
+    }
+
+    /// Successes of statement `i` that rolled `rolled`, after its support
+    /// and the earlier statements in `made_true` that support or hinder it.
+    #[inline(always)]
+    fn successes(&self, i: usize, rolled: u32, made_true: u32) -> u32 {
+        let e = &self.entries[i];
+        let mut support = e.support;
+        for &(j, change) in &e.support_refs {
+            if made_true >> j & 1 != 0 {
+                support += change;
+            }
+        }
+        roll::supported(rolled, support)
+    }
+
+    /// Roll every statement, then make them true tier by tier: each
+    /// tier's successes and weights once the earlier tiers are settled,
+    /// then its statements heaviest first, skipping conflicts.
+    #[inline(always)]
+    fn resolve(
+        &self,
+        rng: &mut DiceRng,
+        t: &mut Played,
+        mut roll: impl FnMut(usize, &mut DiceRng) -> u32,
+    ) {
         let n = self.entries.len();
-        t.rolled.clear();
-        t.rolled
-            .extend(self.entries.iter().map(|e| e.roll.sample(rng, self.rolls)));
-        t.successes.clear();
-        t.successes.resize(n, 0);
-        t.weights.clear();
-        t.weights.resize(n, 0);
+        if t.rolled.len() != n {
+            t.rolled.resize(n, 0);
+            t.successes.resize(n, 0);
+            t.weights.resize(n, 0);
+        }
+        // Slices of one known length, so the loops below check no bounds
+        // through the vectors again.
+        let entries = &self.entries[..n];
+        for (i, r) in t.rolled[..n].iter_mut().enumerate() {
+            *r = roll(i, rng);
+        }
         t.made_true = 0;
-        for tier in 0..MAX_STATEMENTS {
-            // Support from earlier tiers is known once they are resolved.
-            for (i, e) in self.entries.iter().enumerate() {
-                if e.tier == tier {
-                    let from_refs: i64 = e
-                        .support_refs
-                        .iter()
-                        .filter(|(j, _)| t.made_true & (1 << j) != 0)
-                        .map(|(_, d)| d)
-                        .sum();
-                    let s = roll::supported(t.rolled[i], e.support + from_refs);
-                    t.successes[i] = s;
-                    t.weights[i] = s as u64 * e.weight_per_success;
+        for tier in &self.tiers {
+            // Support comes only from earlier tiers, all settled by now.
+            let before = t.made_true;
+            let (rolled, successes, weights) =
+                (&t.rolled[..n], &mut t.successes[..n], &mut t.weights[..n]);
+            let mut made_true = before;
+            for &i in &tier.entries {
+                let s = self.successes(i, rolled[i], before);
+                let w = s as u64 * entries[i].weight_per_success;
+                successes[i] = s;
+                weights[i] = w;
+                // No two statements of the tier conflict: each comes true
+                // when it has weight and no earlier tier's true statement
+                // conflicts with it, whatever the order.
+                if w > 0 && entries[i].conflicts & before == 0 {
+                    made_true |= 1 << i;
                 }
             }
-            t.order.clear();
-            t.order
-                .extend((0..n).filter(|&i| self.entries[i].tier == tier && t.weights[i] > 0));
-            // A uniform shuffle, then a stable sort: statements equal in
-            // weight and favouring keep a fair random order (the coin).
-            for k in (1..t.order.len()).rev() {
-                let j = rng.die(k as u32 + 1) as usize - 1;
-                t.order.swap(k, j);
-            }
-            let (weights, entries) = (&t.weights, &self.entries);
-            t.order.sort_by(|&a, &b| {
-                (weights[b], entries[b].weight_per_success)
-                    .cmp(&(weights[a], entries[a].weight_per_success))
-            });
-            for &i in &t.order {
-                if self.entries[i].conflicts & t.made_true == 0 {
-                    t.made_true |= 1 << i;
-                }
+            if tier.contested {
+                self.contest(rng, t, &tier.entries);
+            } else {
+                t.made_true = made_true;
             }
         }
-        t.failures.clear();
-        t.failures.resize(self.names.len(), 0);
-        t.luck.clear();
-        t.luck.extend_from_slice(&self.start_luck);
-        for (i, e) in self.entries.iter().enumerate() {
-            let failures = (MAX_ROLLS - t.successes[i]) as i64;
-            t.failures[e.player] += failures;
-            if t.made_true & (1 << i) != 0 {
-                t.luck[e.player] -= e.bid;
+    }
+
+    /// A tier where some statements conflict: those with weight made true
+    /// heaviest first (equal weight: higher favouring first, then a fair
+    /// coin), skipping any that conflicts with one already true.
+    fn contest(&self, rng: &mut DiceRng, t: &mut Played, tier: &[usize]) {
+        t.order.clear();
+        t.order
+            .extend(tier.iter().copied().filter(|&i| t.weights[i] > 0));
+        // A uniform shuffle, then a stable sort: statements equal in
+        // weight and favouring keep a fair random order (the coin).
+        for k in (1..t.order.len()).rev() {
+            let j = rng.die(k as u32 + 1) as usize - 1;
+            t.order.swap(k, j);
+        }
+        let (weights, entries) = (&t.weights, &self.entries);
+        t.order.sort_by(|&a, &b| {
+            (weights[b], entries[b].weight_per_success)
+                .cmp(&(weights[a], entries[a].weight_per_success))
+        });
+        for &i in &t.order {
+            if self.entries[i].conflicts & t.made_true == 0 {
+                t.made_true |= 1 << i;
             }
         }
-        // Bids are paid first, then drives earn their failures, capped.
-        for (i, e) in self.entries.iter().enumerate() {
-            if e.drive {
-                t.luck[e.player] += (MAX_ROLLS - t.successes[i]) as i64;
+    }
+
+    /// Each player's failures and luck from `start`, once the statements
+    /// are resolved: bids are paid on true statements, drives earn their
+    /// failures, and then the cap applies.
+    #[inline]
+    fn settle(&self, t: &mut Played, start: &[i64]) {
+        let players = self.names.len();
+        if t.luck.len() != players {
+            t.failures.resize(players, 0);
+            t.luck.resize(players, 0);
+        }
+        let (failures, luck) = (&mut t.failures[..players], &mut t.luck[..players]);
+        let successes = &t.successes[..self.entries.len()];
+        for (p, statements) in self.by_player.iter().enumerate() {
+            let (mut failed, mut l) = (0, start[p]);
+            for i in statements.clone() {
+                let (e, f) = (&self.entries[i], (MAX_ROLLS - successes[i]) as i64);
+                failed += f;
+                l -= if t.made_true >> i & 1 != 0 { e.bid } else { 0 };
+                l += if e.drive { f } else { 0 };
             }
+            failures[p] = failed;
+            luck[p] = l.min(LUCK_CAP);
         }
-        for l in &mut t.luck {
-            *l = (*l).min(LUCK_CAP);
+    }
+
+    /// The key of a resolved scene: each statement's rolled successes (two
+    /// bits each), then which came true.
+    #[inline(always)]
+    fn key(&self, t: &Played) -> usize {
+        let n = self.entries.len();
+        let rolled = (0..n).fold(0, |k, i| k | (t.rolled[i] as usize) << (2 * i));
+        rolled | (t.made_true as usize) << (2 * n)
+    }
+
+    /// The scene a key stands for, settled into `t`.
+    fn decode(&self, key: usize, t: &mut Played) {
+        let n = self.entries.len();
+        t.made_true = (key >> (2 * n)) as u32;
+        t.rolled.clear();
+        t.rolled.extend((0..n).map(|i| (key >> (2 * i) & 3) as u32));
+        t.successes.clear();
+        t.weights.clear();
+        for i in 0..n {
+            let s = self.successes(i, t.rolled[i], t.made_true);
+            t.successes.push(s);
+            t.weights
+                .push(s as u64 * self.entries[i].weight_per_success);
         }
+        self.settle(t, &self.start_luck);
     }
 
     /// The outcome fields of a trial, in [`schema`] order.
@@ -196,12 +364,28 @@ impl Table {
 
 impl Trial for Table {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let mut trial = Played::default();
+        let mut t = Played::default();
         let mut out = Vec::new();
+        let bits = 3 * self.entries.len();
+        if bits > KEY_BITS {
+            for _ in 0..trials {
+                self.play(rng, &mut t);
+                self.fields(&t, &mut out);
+                tally.record_outcome(&out);
+            }
+            return;
+        }
+        let mut counts = vec![0u64; 1 << bits];
         for _ in 0..trials {
-            self.play(rng, &mut trial);
-            self.fields(&trial, &mut out);
-            tally.record_outcome(&out);
+            self.resolve(rng, &mut t, |i, rng| self.laws[i].draw(rng));
+            counts[self.key(&t)] += 1;
+        }
+        for (key, &n) in counts.iter().enumerate() {
+            if n > 0 {
+                self.decode(key, &mut t);
+                self.fields(&t, &mut out);
+                tally.record_outcomes(&out, n);
+            }
         }
     }
 }
