@@ -75,11 +75,21 @@ fn c_loop(path: &str, threads: usize, words: u64) -> Rate {
 }
 
 /// Trials per second of `model` over `trials` trials on `threads` threads.
+/// The thread pools are built once and kept warm (as a run's one pool is):
+/// a pool built per measurement starts its threads on a core the kernel
+/// has not yet balanced, which cost a short two-thread run a third of its
+/// time.
 fn rate(model: &dyn Model, threads: usize, trials: u64) -> Rate {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap();
+    static POOLS: std::sync::OnceLock<[rayon::ThreadPool; 2]> = std::sync::OnceLock::new();
+    let pools = POOLS.get_or_init(|| {
+        [1, 2].map(|n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .expect("a thread pool")
+        })
+    });
+    let pool = &pools[threads - 1];
     let plan = Plan {
         seed: 1,
         trials,
@@ -191,6 +201,8 @@ fn main() {
         };
         // Size the runs from one chunk so each takes about `seconds` on one
         // thread; whole even numbers of chunks keep both threads busy.
+        // The first chunk builds the model's tables: time the second.
+        rate(model.as_ref(), 2, 2 * CHUNK);
         let probe = rate(model.as_ref(), 1, CHUNK);
         let chunks = ((probe.wall * seconds / CHUNK as f64) as u64).clamp(2, 1 << 16);
         let trials = chunks.next_multiple_of(2) * CHUNK;
