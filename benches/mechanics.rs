@@ -1,12 +1,12 @@
 //! One criterion bench per mechanic: Monte Carlo trials per second of its
 //! default configuration on one thread and on two (mechanics whose
-//! defaults do not build, needing players or PCs, are benched by their own
-//! files). `cargo bench --bench mechanics -- cortex` runs one system; for
+//! defaults leave a key unset, needing players or PCs, at the example the
+//! registry tests use). `cargo bench --bench mechanics -- cortex` runs one system; for
 //! ratios to the generator's own speed use `benches/run.sh`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use oddsmith::sim::{self, CHUNK, Plan};
-use oddsmith::systems::{ParamMap, registry};
+use oddsmith::systems::{registry, testing};
 
 /// Trials per measured iteration: four chunks, so two threads share them.
 const TRIALS: u64 = 4 * CHUNK;
@@ -23,8 +23,8 @@ fn mechanics(c: &mut Criterion) {
             (n, pool.unwrap())
         })
         .into();
-    for mechanic in registry() {
-        let Ok(model) = mechanic.prepare(&ParamMap::new()) else {
+    for &mechanic in registry() {
+        let Ok(model) = mechanic.prepare(&testing::example(mechanic)) else {
             continue;
         };
         let mut group = c.benchmark_group(mechanic.name());
