@@ -6,24 +6,22 @@
 //! behind a mutex; the lock is held only to look up and to insert, never
 //! while a law is worked out, so two threads may work out the same law at
 //! once (the same value either way: solvers are deterministic) but never
-//! wait for each other's arithmetic. A memo holds at most `CAPACITY`
-//! laws and starts afresh past that, so a 90,000-config sweep cannot grow
-//! it without bound.
+//! wait for each other's arithmetic. A memo holds at most `CAP` laws
+//! (4,096 unless its type says fewer, for big values such as sampler
+//! tables) and starts afresh past that, so a 90,000-config sweep cannot
+//! grow it without bound.
 
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// The most laws one memo keeps.
-const CAPACITY: usize = 4096;
-
 /// A process-wide table from a key to the law it stands for, meant for a
-/// `static`.
-pub struct Memo<K, V> {
+/// `static`; it keeps at most `CAP` laws.
+pub struct Memo<K, V, const CAP: usize = 4096> {
     map: Mutex<Option<HashMap<K, Arc<V>>>>,
 }
 
-impl<K: Hash + Eq, V> Memo<K, V> {
+impl<K: Hash + Eq, V, const CAP: usize> Memo<K, V, CAP> {
     /// An empty memo.
     pub const fn new() -> Self {
         Memo {
@@ -40,14 +38,14 @@ impl<K: Hash + Eq, V> Memo<K, V> {
         let v = Arc::new(make());
         let mut map = lock();
         let map = map.get_or_insert_with(HashMap::new);
-        if map.len() >= CAPACITY {
+        if map.len() >= CAP {
             map.clear();
         }
         Arc::clone(map.entry(key).or_insert(v))
     }
 }
 
-impl<K: Hash + Eq, V> Default for Memo<K, V> {
+impl<K: Hash + Eq, V, const CAP: usize> Default for Memo<K, V, CAP> {
     fn default() -> Self {
         Self::new()
     }
@@ -76,12 +74,12 @@ mod tests {
 
     #[test]
     fn a_full_memo_starts_afresh_and_still_answers() {
-        let memo: Memo<usize, usize> = Memo::new();
-        for k in 0..CAPACITY + 10 {
+        let memo: Memo<usize, usize, 16> = Memo::new();
+        for k in 0..16 + 10 {
             assert_eq!(*memo.get(k, || k + 1), k + 1);
         }
         let len = memo.map.lock().unwrap().as_ref().map_or(0, HashMap::len);
-        assert!(len <= CAPACITY, "{len}");
+        assert!(len <= 16, "{len}");
         assert_eq!(*memo.get(3, || 4), 4);
     }
 }

@@ -63,7 +63,7 @@ pub fn read_code(args: &Args, path: &str) -> Result<DieCode, ParamError> {
 }
 
 /// How a risk total is compared with its target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Comparison {
     /// total ≥ target (the text).
     Ge,

@@ -135,7 +135,7 @@ macro_rules! choice {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         $vis enum $ty {
             $($(#[$vmeta])* $variant),+
         }

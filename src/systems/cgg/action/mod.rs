@@ -46,7 +46,7 @@ pub const BASE_NAMES: &[(&str, i64)] = &[
 ];
 
 /// Base risk for a base difficulty B.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RiskBase {
     /// The table: 4, 7, … 22 for B = 3..9, i.e. 3B − 5.
     Table,
@@ -70,7 +70,7 @@ impl RiskBase {
 }
 
 /// Which difficulty dice count as failures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FailureRule {
     /// The step-by-step procedure: dice showing 1..3 are kept; failure is
     /// their number.
@@ -98,7 +98,7 @@ impl FailureRule {
 pub const HIGHEST_KEPT: u32 = 3;
 
 /// The rule variants and policies of an action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     pub risk_base: RiskBase,
     pub failure: FailureRule,
@@ -120,7 +120,7 @@ impl Default for Rules {
 }
 
 /// One fully resolved action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Action {
     /// Dice of the success code (stunt included).
     pub success_dice: u32,

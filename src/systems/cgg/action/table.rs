@@ -14,11 +14,12 @@
 //! the tables are the settling's answers, not a second copy of them.
 
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::exact;
 use super::{Action, Outcome};
 use crate::dice::DiceRng;
+use crate::dist::Memo;
 use crate::sim::alias::Alias;
 
 /// Marks a draw that names a roll settled with dice (the low bits index
@@ -134,35 +135,13 @@ pub fn summary(a: &Action, key: impl Fn(&Outcome) -> u32) -> Alias {
     Alias::new(law)
 }
 
-thread_local! {
-    /// The tables of the last few actions this thread sampled: a sweep
-    /// runs each config's chunks in turn, so building once per config and
-    /// thread is enough. The tables depend on the action alone, so a hit
-    /// or a miss draws the same numbers.
-    static CACHE: std::cell::RefCell<Vec<(Action, Rc<ActionTable>)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Configs a thread keeps tables for.
-const CACHED: usize = 8;
-
-/// The tables of `a`, built once per thread.
-pub fn table_of(a: &Action) -> Rc<ActionTable> {
-    CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if let Some(i) = cache.iter().position(|(b, _)| b == a) {
-            let hit = cache.remove(i);
-            let t = Rc::clone(&hit.1);
-            cache.push(hit);
-            return t;
-        }
-        let t = Rc::new(ActionTable::new(a));
-        if cache.len() == CACHED {
-            cache.remove(0);
-        }
-        cache.push((*a, Rc::clone(&t)));
-        t
-    })
+/// The tables of `a`, built once per run whichever threads sample it,
+/// and kept for the last configs met (a sweep runs each config's chunks
+/// together). The tables depend on the action alone, so which config
+/// built them changes no number.
+pub fn table_of(a: &Action) -> Arc<ActionTable> {
+    static TABLES: Memo<Action, ActionTable, 64> = Memo::new();
+    TABLES.get(*a, || ActionTable::new(a))
 }
 
 #[cfg(test)]
