@@ -7,10 +7,15 @@
 //! of the outcome *and* the number of rounds, handles self-loops (ties that
 //! change nothing) without special cases, and needs no matrix inversion.
 //! It stops when the mass still in play is below `tolerance` (reported, so
-//! callers can show it) or after `max_rounds`. States live in a `BTreeMap`
-//! so floating-point sums happen in a fixed order: same input, same bits.
+//! callers can show it) or after `max_rounds`. A round's states are summed
+//! in a hash table and then sorted, and visited in that order: every sum
+//! happens in a fixed order (same input, same bits, as when they lived in
+//! an ordered map), at a fraction of the cost of ordered inserts.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use foldhash::fast::FixedState;
 
 use super::{Marginals, Sums};
 
@@ -61,19 +66,20 @@ pub struct Absorbed {
 /// every transition out of `state` in round `round` (from 1) as
 /// `(next, probability)`; probabilities out of one state must sum to 1.
 /// Outcomes have `fields` values each.
-pub fn absorb<S: Ord + Clone, O: AsRef<[i64]>>(
+pub fn absorb<S: Ord + Clone + Hash, O: AsRef<[i64]>>(
     start: S,
     fields: usize,
     limits: Limits,
     mut step: impl FnMut(usize, &S, &mut Vec<(Next<S, O>, f64)>),
 ) -> Option<Absorbed> {
     let mut absorbed = Sums::new(fields);
-    let mut live: BTreeMap<S, f64> = BTreeMap::from([(start, 1.0)]);
+    // The live states in increasing order, each with its mass.
+    let mut live: Vec<(S, f64)> = vec![(start, 1.0)];
     let mut out = Vec::new();
     let mut peak = 1;
     let mut round = 0;
     while !live.is_empty() {
-        let in_play: f64 = live.values().sum();
+        let in_play: f64 = live.iter().map(|(_, p)| p).sum();
         if in_play < limits.tolerance {
             return Some(Absorbed {
                 marginals: absorbed.into_marginals(),
@@ -86,7 +92,7 @@ pub fn absorb<S: Ord + Clone, O: AsRef<[i64]>>(
             return None;
         }
         round += 1;
-        let mut next: BTreeMap<S, f64> = BTreeMap::new();
+        let mut next: HashMap<S, f64, FixedState> = HashMap::default();
         for (state, p) in &live {
             out.clear();
             step(round, state, &mut out);
@@ -105,7 +111,8 @@ pub fn absorb<S: Ord + Clone, O: AsRef<[i64]>>(
         if next.len() > limits.max_states {
             return None;
         }
-        live = next;
+        live = next.into_iter().collect();
+        live.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     }
     Some(Absorbed {
         marginals: absorbed.into_marginals(),

@@ -36,7 +36,7 @@ pub enum After<S, O> {
 pub trait Rounds: Sync {
     /// What must be remembered. States between rounds are merged by the
     /// solver, so only what changes the odds belongs there.
-    type State: Ord + Clone;
+    type State: Ord + Clone + std::hash::Hash;
     /// The result of one roll, as the rules read it.
     type Roll;
     /// The outcome field values of a finished trial.

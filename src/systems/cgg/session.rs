@@ -157,7 +157,7 @@ fn pack(paid: u32, gained: u32) -> u32 {
 }
 
 /// Where the session stands between actions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Clock {
     pub hours: u32,
     /// Actions of weakness still to play (0: not in crisis).

@@ -96,7 +96,7 @@ pub struct Contested {
 }
 
 /// Where a contest stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ContestState {
     /// The opposition (`opp`) or the actor is to roll against `stakes`
     /// (−1 before the first roll), with `g` gang dice left and the actor's

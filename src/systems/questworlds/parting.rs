@@ -157,7 +157,7 @@ pub const HELD: i64 = 2;
 pub const REVERSED: i64 = 3;
 
 /// Who takes the shot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Shooter {
     Pc,
     Opponent,
@@ -199,7 +199,7 @@ impl PartingShots {
 
 /// A parting shot about to be rolled: who shoots, and what the round that
 /// removed the loser cost it (the most it can take back).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Shot {
     pub by: Shooter,
     pub removed_by: i64,
@@ -235,7 +235,7 @@ pub enum ShotResult {
 /// such states), and whether a shot was ever reversed (for the outcome).
 /// With both policies `never` the second is always `false`: the chain is
 /// the sequence's own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Phased<S> {
     pub state: S,
     pub shot: Option<Shot>,

@@ -40,7 +40,7 @@ crate::choice!(Desperation {
 });
 
 /// Who leads an exchange.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Leader {
     Pc,
     Opponent,
@@ -160,7 +160,7 @@ impl Wagered {
 /// Where a wagered sequence stands: a round about to start, or its second
 /// exchange about to be resolved (led by the side and wager declared at the
 /// round's start). Between rounds only `Round` occurs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum WageredState {
     Round(State),
     Second {

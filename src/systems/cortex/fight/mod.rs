@@ -183,7 +183,7 @@ pub struct Fight {
 }
 
 /// Where a fight stands between rolls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FightState {
     /// Complication ratings (0: none).
     pub actor: u32,
@@ -198,7 +198,7 @@ pub struct FightState {
 }
 
 /// Within an action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Phase {
     /// The opposition (`opp`) or the actor rolls against `stakes` (−1:
     /// the opening roll that sets them). `setter` is the rating drawn

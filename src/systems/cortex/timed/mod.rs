@@ -301,7 +301,7 @@ impl Timed {
 }
 
 /// Where a timed action stands between rolls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Clock {
     /// The step to roll next (from 0).
     pub step: usize,

@@ -85,7 +85,7 @@ pub struct Drama {
 
 /// Where a scene stands. Between rounds only the first five fields differ
 /// (the rest are reset), so those are what the solver's states count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct State {
     /// `edges[i]`: PC i's signed edge over K (`edges[0]` is unused).
     pub(super) edges: [i16; SLOTS],
