@@ -278,7 +278,7 @@ mod tests {
         for _ in 0..200_000 {
             let faces = a.d20_six();
             let w = b.next_u64();
-            let mut x = (u128::from(w) * range >> 64) as u64;
+            let mut x = ((u128::from(w) * range) >> 64) as u64;
             for i in (0..6).rev() {
                 assert_eq!(faces[i], (x % 20) as u32 + 1, "word {w:#x}");
                 x /= 20;

@@ -75,13 +75,25 @@ impl OutcomeTable {
     /// the stream and the outcome are the same, without judging.
     #[inline(always)]
     pub fn sample(&self, rng: &mut DiceRng) -> Exchange {
+        self.outcomes[self.key(rng)]
+    }
+
+    /// One contest's outcome key (see [`Self::outcome`]), drawn as
+    /// [`Self::sample`] draws it: the same stream.
+    #[inline(always)]
+    pub fn key(&self, rng: &mut DiceRng) -> usize {
         let (x, y) = match (self.pc_rolls, self.opp_rolls) {
             (true, true) => rng.d20_pair(),
             (true, false) => (rng.d20(), 0),
             (false, true) => (0, rng.d20()),
             (false, false) => (0, 0),
         };
-        self.outcomes[self.keys[(x as usize * SIDE + y as usize) & (SIDE * SIDE - 1)] as usize]
+        self.keys[(x as usize * SIDE + y as usize) & (SIDE * SIDE - 1)] as usize
+    }
+
+    /// How many distinct outcomes (keys `0..len`).
+    pub fn outcome_count(&self) -> usize {
+        self.outcomes.len()
     }
 
     /// Run `trials` contests; `counts[k]` is how many gave outcome `k`.
