@@ -5,20 +5,21 @@
 //! (state, outcome key of its contest's table) is worked out once, by the
 //! sequence's own [`Rounds::after`] (the rules stay written once, shared
 //! with the exact solver), and kept in a flat table: each roll after that
-//! is one draw of the outcome key and one lookup.
+//! is one draw of the contest's faces, the outcome key of their cell, and
+//! one lookup, which gives the next state's place in the table directly.
 //!
-//! Draw for draw this is the plain loop: the key is drawn with the words
-//! [`Rounds::roll`] would use ([`OutcomeTable::key`]), so a trial gives the
-//! same outcome either way; a test holds the two equal. The round number
-//! only matters to the round cap, checked here as `Capped` checks it, and
-//! to the `rounds` field of an ending, written in here (a [`Sequence`]
-//! reads its round for nothing else). A state the memo cannot keep (a
-//! contest without a table, or more states than [`MAX_STATES`]) goes the
-//! plain way for the rest of its trial.
+//! Draw for draw this is the plain loop: the faces are drawn as
+//! [`Rounds::roll`] draws them ([`OutcomeTable::cell`]), so a trial gives
+//! the same outcome either way; a test holds the two equal. The round
+//! number only matters to the round cap, checked here as `Capped` checks
+//! it, and to the `rounds` field of an ending, written in here (a
+//! [`Sequence`] reads its round for nothing else). A state the memo cannot
+//! keep (a contest without a table or drawn another way, or past
+//! [`MAX_STATES`]) goes the plain way for the rest of its trial.
 
 use std::collections::BTreeMap;
 
-use super::outcomes::OutcomeTable;
+use super::outcomes::{CELLS, OutcomeTable};
 use super::sequence::{Capped, Sequence, stalemate};
 use crate::dice::DiceRng;
 use crate::dist::{After, Rounds, play, play_from};
@@ -30,31 +31,52 @@ const MAX_STATES: usize = 1 << 16;
 /// Lookups before the memo judges whether it pays.
 const TRIAL_LOOKUPS: u64 = 1 << 16;
 
-/// What follows an outcome of a kept state, packed in a word: the low two
-/// bits say what ([`ROLL`], [`ROUND`], [`END`], or 0: not worked out yet),
-/// the rest the next state's number or the ending's.
+/// What follows an outcome, packed in a word: the low two bits say what
+/// ([`ROLL`], [`ROUND`], [`END`], or 0: not worked out yet); then
+/// [`TABLE_BITS`] bits, the next state's contest table; the top
+/// [`PLACE_BITS`], where the next state's block starts in `then`, or the
+/// ending's number.
 type Then = u32;
 const UNKNOWN: Then = 0;
 const ROLL: Then = 1;
 const ROUND: Then = 2;
 const END: Then = 3;
+const TABLE_BITS: u32 = 6;
+const PLACE_SHIFT: u32 = 2 + TABLE_BITS;
+const PLACE_BITS: u32 = 32 - PLACE_SHIFT;
 
-/// A kept state: the contest its roll draws from, and where its outcomes'
-/// [`Then`]s start.
-#[derive(Clone, Copy)]
-struct Kept<'a> {
-    table: &'a OutcomeTable,
-    first: u32,
+/// The block of a state in `then` starts at `place`; its contest table is
+/// `table`.
+#[inline(always)]
+fn then(what: Then, table: usize, place: usize) -> Then {
+    what | (table as Then) << 2 | (place as Then) << PLACE_SHIFT
+}
+
+#[inline(always)]
+fn table_of(t: Then) -> usize {
+    (t >> 2) as usize & ((1 << TABLE_BITS) - 1)
+}
+
+#[inline(always)]
+fn place_of(t: Then) -> usize {
+    (t >> PLACE_SHIFT) as usize
 }
 
 /// A sequence's sampler, for one run of trials on one thread.
 pub struct Memo<'a, Q: Sequence, const N: usize> {
     capped: Capped<'a, Q>,
-    /// The states met, by number (the start is 0), with their numbers.
+    /// The states met, by number, and where each one's block starts.
     states: Vec<Q::State>,
-    numbers: BTreeMap<Q::State, u32>,
-    kept: Vec<Kept<'a>>,
+    places: BTreeMap<Q::State, Then>,
+    /// The contests met, and their cells' keys side by side ([`CELLS`]
+    /// each); all drawn the same way, `rolls`.
+    tables: Vec<&'a OutcomeTable>,
+    keys: Vec<u8>,
+    rolls: (bool, bool),
+    /// A block per state: its number, then a [`Then`] per outcome key.
     then: Vec<Then>,
+    /// The start state's [`Then`] (as a roll), if kept.
+    start: Option<Then>,
     /// The endings met, with 0 rounds.
     ends: Vec<[i64; N]>,
     /// Lookups and misses so far.
@@ -66,61 +88,28 @@ pub struct Memo<'a, Q: Sequence, const N: usize> {
 
 impl<'a, Q: Sequence, const N: usize> Memo<'a, Q, N> {
     pub(super) fn new(capped: Capped<'a, Q>) -> Self {
+        let q: &'a Q = capped.sequence;
+        let start = q.start();
+        let rolls = q
+            .contest(&start)
+            .table()
+            .map_or((true, true), |t| t.rolls());
         let mut memo = Memo {
             capped,
             states: Vec::new(),
-            numbers: BTreeMap::new(),
-            kept: Vec::new(),
+            places: BTreeMap::new(),
+            tables: Vec::new(),
+            keys: Vec::new(),
+            rolls,
             then: Vec::new(),
+            start: None,
             ends: Vec::new(),
             lookups: 0,
             misses: 0,
             max_states: MAX_STATES,
         };
-        let start = memo.capped.sequence.start();
-        memo.number(start);
+        memo.start = memo.place(start).map(|t| t | ROLL);
         memo
-    }
-
-    /// One sequence's outcome.
-    #[inline]
-    pub fn play(&mut self, rng: &mut DiceRng) -> [i64; N] {
-        if self.states.is_empty() || !self.memoising() {
-            return fields(play(&self.capped, rng));
-        }
-        let mut s = 0;
-        let mut round = 1;
-        loop {
-            let kept = self.kept[s];
-            let k = kept.table.key(rng);
-            let i = kept.first as usize + k;
-            self.lookups += 1;
-            let mut then = self.then[i];
-            if then == UNKNOWN {
-                then = match self.work_out(s, k) {
-                    Some(then) => then,
-                    None => return self.plain(s, k, round, rng),
-                };
-                self.then[i] = then;
-            }
-            let next = (then >> 2) as usize;
-            match then & 3 {
-                ROLL => s = next,
-                ROUND if round >= self.capped.max_rounds => {
-                    let q = self.capped.sequence;
-                    return fields(stalemate(q, round, &self.states[next]));
-                }
-                ROUND => {
-                    s = next;
-                    round += 1;
-                }
-                _ => {
-                    let mut out = self.ends[next];
-                    out[1] = round as i64;
-                    return out;
-                }
-            }
-        }
     }
 
     /// The same memo keeping at most `max_states` states (the start kept).
@@ -136,6 +125,52 @@ impl<'a, Q: Sequence, const N: usize> Memo<'a, Q, N> {
         self.states.len()
     }
 
+    /// One sequence's outcome.
+    #[inline]
+    pub fn play(&mut self, rng: &mut DiceRng) -> [i64; N] {
+        let Some(mut t) = self.start.filter(|_| self.memoising()) else {
+            return fields(play(&self.capped, rng));
+        };
+        let rolls = self.rolls;
+        let mut round = 1;
+        let mut rolled = 0;
+        loop {
+            rolled += 1;
+            let cell = OutcomeTable::cell(rolls, rng);
+            let k = self.keys[table_of(t) * CELLS + cell] as usize;
+            let i = place_of(t) + k;
+            let mut next = self.then[i];
+            if next == UNKNOWN {
+                next = match self.work_out(t, k) {
+                    Some(next) => next,
+                    None => {
+                        self.lookups += rolled;
+                        return self.plain(t, k, round, rng);
+                    }
+                };
+                self.then[i] = next;
+            }
+            match next & 3 {
+                ROLL => t = next,
+                ROUND if round >= self.capped.max_rounds => {
+                    self.lookups += rolled;
+                    let state = &self.states[self.then[place_of(next) - 1] as usize];
+                    return fields(stalemate(self.capped.sequence, round, state));
+                }
+                ROUND => {
+                    t = next;
+                    round += 1;
+                }
+                _ => {
+                    self.lookups += rolled;
+                    let mut out = self.ends[place_of(next)];
+                    out[1] = round as i64;
+                    return out;
+                }
+            }
+        }
+    }
+
     /// Whether the memo still pays: a sequence whose states hardly recur
     /// within a run fills a slot at most lookups, which costs more than
     /// the plain loop; past [`TRIAL_LOOKUPS`] lookups with more than a
@@ -145,52 +180,69 @@ impl<'a, Q: Sequence, const N: usize> Memo<'a, Q, N> {
         self.lookups < TRIAL_LOOKUPS || self.misses * 4 <= self.lookups
     }
 
-    /// The number of `state`, kept now if new; `None` if it cannot be
-    /// kept.
-    fn number(&mut self, state: Q::State) -> Option<u32> {
-        if let Some(&n) = self.numbers.get(&state) {
-            return Some(n);
+    /// Where `state`'s block starts, with its table (a [`Then`] without
+    /// its kind), kept now if new; `None` if it cannot be kept.
+    fn place(&mut self, state: Q::State) -> Option<Then> {
+        if let Some(&t) = self.places.get(&state) {
+            return Some(t);
         }
         let q: &'a Q = self.capped.sequence;
         let table = q.contest(&state).table()?;
-        if self.states.len() >= self.max_states {
+        let place = self.then.len() + 1;
+        if self.states.len() >= self.max_states
+            || table.rolls() != self.rolls
+            || place + table.outcome_count() >= 1 << PLACE_BITS
+        {
             return None;
         }
-        let n = self.states.len() as u32;
-        self.kept.push(Kept {
-            table,
-            first: self.then.len() as u32,
-        });
+        let index = match self.tables.iter().position(|t| std::ptr::eq(*t, table)) {
+            Some(index) => index,
+            None if self.tables.len() < 1 << TABLE_BITS => {
+                self.tables.push(table);
+                self.keys.extend_from_slice(table.keys());
+                self.tables.len() - 1
+            }
+            None => return None,
+        };
+        self.then.push(self.states.len() as Then);
         self.then
             .resize(self.then.len() + table.outcome_count(), UNKNOWN);
-        self.numbers.insert(state.clone(), n);
+        let t = then(UNKNOWN, index, place);
+        self.places.insert(state.clone(), t);
         self.states.push(state);
-        Some(n)
+        Some(t)
     }
 
-    /// What follows outcome `k` in state `s`, by the sequence's rules
-    /// (worked out at round 0: only an ending's `rounds` field reads it).
+    /// The state whose block `t` points to, and its contest's outcome `k`.
+    fn read(&self, t: Then, k: usize) -> (&Q::State, Q::Roll) {
+        let state = &self.states[self.then[place_of(t) - 1] as usize];
+        (state, *self.tables[table_of(t)].outcome(k))
+    }
+
+    /// What follows outcome `k` in the state `t` points to, by the
+    /// sequence's rules (worked out at round 0: only an ending's `rounds`
+    /// field reads it).
     #[cold]
-    fn work_out(&mut self, s: usize, k: usize) -> Option<Then> {
+    fn work_out(&mut self, t: Then, k: usize) -> Option<Then> {
         self.misses += 1;
-        let q = self.capped.sequence;
-        let ex = *self.kept[s].table.outcome(k);
-        Some(match q.after(0, &self.states[s], &ex) {
-            After::Roll(next) => self.number(next)? << 2 | ROLL,
-            After::Round(next) => self.number(next)? << 2 | ROUND,
-            After::End(outcome) => {
+        let (state, ex) = self.read(t, k);
+        Some(match self.capped.sequence.after(0, state, &ex) {
+            After::Roll(next) => self.place(next)? | ROLL,
+            After::Round(next) => self.place(next)? | ROUND,
+            After::End(outcome) if self.ends.len() < 1 << PLACE_BITS => {
                 self.ends.push(fields(outcome));
-                (self.ends.len() as u32 - 1) << 2 | END
+                then(END, 0, self.ends.len() - 1)
             }
+            After::End(_) => return None,
         })
     }
 
-    /// The rest of a trial the plain way, from state `s` whose roll in
-    /// round `round` gave outcome `k`.
+    /// The rest of a trial the plain way, from the state `t` points to,
+    /// whose roll in round `round` gave outcome `k`.
     #[cold]
-    fn plain(&self, s: usize, k: usize, round: usize, rng: &mut DiceRng) -> [i64; N] {
-        let ex = *self.kept[s].table.outcome(k);
-        fields(match self.capped.after(round, &self.states[s], &ex) {
+    fn plain(&self, t: Then, k: usize, round: usize, rng: &mut DiceRng) -> [i64; N] {
+        let (state, ex) = self.read(t, k);
+        fields(match self.capped.after(round, state, &ex) {
             After::Roll(next) => play_from(&self.capped, next, round, rng),
             After::Round(next) => play_from(&self.capped, next, round + 1, rng),
             After::End(outcome) => outcome,
