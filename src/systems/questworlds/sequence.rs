@@ -6,7 +6,9 @@
 //! Each sequence writes its rules once, as "what a round does to a state",
 //! used both by the solver (over every contest outcome, weighted) and by
 //! the simulator (over one sampled outcome), so the two can only disagree
-//! through sampling error — which the agreement tests bound. What all
+//! through sampling error — which the agreement tests bound. Monte Carlo
+//! works each state's rounds out once, by that same rule, in a memo
+//! (module `memo`), drawing exactly the trials of the plain loop. What all
 //! three add on top: the augment, settled once ([`super::augmented`]), and
 //! the parting shot's keys, field and state ([`super::parting`]).
 
@@ -318,7 +320,7 @@ impl AsRef<[i64]> for Fields {
 /// A sequence: its rounds (contest laws, rules and tactics, written once
 /// for the solver and the sampler), and the tallies a stalemate reports.
 ///
-/// Two promises let [`super::memo`] work each state's rounds out once:
+/// Two promises let the `memo` module work each state's rounds out once:
 /// every roll is the contest of [`Sequence::contest`] (`roll` draws from
 /// it), and `after` reads its round only to write it into an ending's
 /// `rounds` field (field 1).
@@ -396,7 +398,7 @@ impl<Q: Sequence, const N: usize> Sequenced<Q, N> {
         }
     }
 
-    pub(super) fn capped<'a>(&self, sequence: &'a Q) -> Capped<'a, Q> {
+    fn capped<'a>(&self, sequence: &'a Q) -> Capped<'a, Q> {
         Capped {
             sequence,
             max_rounds: self.max_rounds,
