@@ -20,5 +20,5 @@ pub use counts::Counts;
 pub use marginals::Marginals;
 pub use markov::{Absorbed, Limits, Next, absorb};
 pub use memo::Memo;
-pub use rounds::{After, Rounds, play, solve};
+pub use rounds::{After, Rounds, play, play_from, solve};
 pub use sums::Sums;

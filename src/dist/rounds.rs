@@ -110,8 +110,17 @@ fn expand<R: Rounds>(
 /// an absorbing tally): the solver's limits have no counterpart here.
 #[inline]
 pub fn play<R: Rounds>(rounds: &R, rng: &mut DiceRng) -> R::Outcome {
-    let mut state = rounds.start();
-    let mut round = 1;
+    play_from(rounds, rounds.start(), 1, rng)
+}
+
+/// The rest of a trial from `state`, about to roll in round `round`.
+#[inline]
+pub fn play_from<R: Rounds>(
+    rounds: &R,
+    mut state: R::State,
+    mut round: usize,
+    rng: &mut DiceRng,
+) -> R::Outcome {
     loop {
         let roll = rounds.roll(round, &state, rng);
         match rounds.after(round, &state, &roll) {

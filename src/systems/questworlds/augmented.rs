@@ -55,12 +55,21 @@ impl<Q: Sequence> Augmented<Q> {
     /// The sequence of a bonus drawn from the augment.
     #[inline]
     pub fn pick(&self, rng: &mut DiceRng) -> &Q {
-        if let [(_, _, q)] = self.arms.as_slice() {
-            return q;
+        &self.arms[self.pick_arm(rng)].2
+    }
+
+    /// The number (in [`Self::arms`]' order) of an arm drawn as
+    /// [`Self::pick`] draws it.
+    #[inline]
+    pub fn pick_arm(&self, rng: &mut DiceRng) -> usize {
+        if self.arms.len() == 1 {
+            return 0;
         }
         let bonus = self.augment.sample(self.base, rng);
-        let arm = self.arms.iter().find(|(b, _, _)| *b == bonus);
         // Every bonus the sampler gives is one of `bonuses`.
-        &arm.unwrap_or(&self.arms[0]).2
+        self.arms
+            .iter()
+            .position(|(b, _, _)| *b == bonus)
+            .unwrap_or(0)
     }
 }

@@ -207,7 +207,7 @@ impl Rounds for Chained {
 
     #[inline]
     fn roll(&self, _: usize, phase: &Phase, rng: &mut DiceRng) -> Exchange {
-        self.matchups[phase.state.2 as usize].sample(rng)
+        self.contest(phase).sample(rng)
     }
 
     /// A round by [`Chained::after`]; a defeat may bring a parting shot.
@@ -249,6 +249,10 @@ impl Sequence for Chained {
             -PENALTY_PER_POINT * traded,
             phase.result(parting::NONE),
         ]
+    }
+
+    fn contest(&self, phase: &Phase) -> &RoundSampler {
+        &self.matchups[phase.state.2 as usize]
     }
 }
 

@@ -16,6 +16,7 @@ pub mod chained;
 pub mod contest;
 pub mod group;
 pub mod group_sequence;
+mod memo;
 mod outcomes;
 pub mod parting;
 pub mod prize;
@@ -25,6 +26,8 @@ pub mod scored;
 pub mod sequence;
 pub mod wagered;
 
+#[cfg(test)]
+mod tests_memo;
 #[cfg(test)]
 mod tests_parting;
 

@@ -19,6 +19,8 @@ use crate::dice::DiceRng;
 /// so a cell's index is a shift and an or, and masking it proves it in
 /// bounds.
 const SIDE: usize = 32;
+/// Cells of a table.
+pub const CELLS: usize = SIDE * SIDE;
 
 /// Every outcome of one matchup, by the faces that give it.
 #[derive(Clone, Debug)]
@@ -75,13 +77,44 @@ impl OutcomeTable {
     /// the stream and the outcome are the same, without judging.
     #[inline(always)]
     pub fn sample(&self, rng: &mut DiceRng) -> Exchange {
-        let (x, y) = match (self.pc_rolls, self.opp_rolls) {
+        self.outcomes[self.key(rng)]
+    }
+
+    /// One contest's outcome key (see [`Self::outcome`]), drawn as
+    /// [`Self::sample`] draws it: the same stream.
+    #[inline(always)]
+    pub fn key(&self, rng: &mut DiceRng) -> usize {
+        self.keys[Self::cell(self.rolls(), rng)] as usize
+    }
+
+    /// Which sides roll (the PC, the opposition): how a contest is drawn.
+    #[inline]
+    pub fn rolls(&self) -> (bool, bool) {
+        (self.pc_rolls, self.opp_rolls)
+    }
+
+    /// The cell of one contest's faces, drawn as [`Matchup::sample`]
+    /// draws them when the sides that roll are `rolls`: an index below
+    /// [`CELLS`] into [`Self::keys`].
+    #[inline(always)]
+    pub fn cell(rolls: (bool, bool), rng: &mut DiceRng) -> usize {
+        let (x, y) = match rolls {
             (true, true) => rng.d20_pair(),
             (true, false) => (rng.d20(), 0),
             (false, true) => (0, rng.d20()),
             (false, false) => (0, 0),
         };
-        self.outcomes[self.keys[(x as usize * SIDE + y as usize) & (SIDE * SIDE - 1)] as usize]
+        (x as usize * SIDE + y as usize) & (CELLS - 1)
+    }
+
+    /// The outcome key of each cell ([`CELLS`] of them).
+    pub fn keys(&self) -> &[u8] {
+        &self.keys
+    }
+
+    /// How many distinct outcomes (keys `0..outcome_count`).
+    pub fn outcome_count(&self) -> usize {
+        self.outcomes.len()
     }
 
     /// Run `trials` contests; `counts[k]` is how many gave outcome `k`.

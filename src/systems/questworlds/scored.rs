@@ -223,8 +223,8 @@ impl Rounds for Scored {
     }
 
     #[inline]
-    fn roll(&self, _: usize, _: &Phase, rng: &mut DiceRng) -> Exchange {
-        self.rounds.sample(rng)
+    fn roll(&self, _: usize, phase: &Phase, rng: &mut DiceRng) -> Exchange {
+        self.contest(phase).sample(rng)
     }
 
     /// A round by [`Scored::after`]; a defeat may bring a parting shot.
@@ -260,6 +260,10 @@ impl Rounds for Scored {
 impl Sequence for Scored {
     fn tallies(&self, phase: &Phase) -> Vec<i64> {
         vec![phase.state.0, phase.state.1, phase.result(parting::NONE)]
+    }
+
+    fn contest(&self, _: &Phase) -> &RoundSampler {
+        &self.rounds
     }
 }
 

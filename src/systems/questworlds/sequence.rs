@@ -6,7 +6,9 @@
 //! Each sequence writes its rules once, as "what a round does to a state",
 //! used both by the solver (over every contest outcome, weighted) and by
 //! the simulator (over one sampled outcome), so the two can only disagree
-//! through sampling error — which the agreement tests bound. What all
+//! through sampling error — which the agreement tests bound. Monte Carlo
+//! works each state's rounds out once, by that same rule, in a memo
+//! (module `memo`), drawing exactly the trials of the plain loop. What all
 //! three add on top: the augment, settled once ([`super::augmented`]), and
 //! the parting shot's keys, field and state ([`super::parting`]).
 
@@ -14,6 +16,7 @@ use std::collections::BTreeMap;
 use std::ops::Deref;
 
 use super::augmented::Augmented;
+use super::memo::Memo;
 use super::outcomes::OutcomeTable;
 use super::parting;
 use super::rating::{self, Rating};
@@ -163,6 +166,12 @@ impl RoundSampler {
         }
     }
 
+    /// The table the contest is drawn from (`None`: judged every time).
+    #[inline]
+    pub fn table(&self) -> Option<&OutcomeTable> {
+        self.table.as_ref()
+    }
+
     /// One round's contest, as `essential(matchup.sample(rng))`.
     #[inline(always)]
     pub fn sample(&self, rng: &mut DiceRng) -> Exchange {
@@ -310,13 +319,21 @@ impl AsRef<[i64]> for Fields {
 
 /// A sequence: its rounds (contest laws, rules and tactics, written once
 /// for the solver and the sampler), and the tallies a stalemate reports.
-pub trait Sequence: Rounds<Outcome = Fields> + Send + 'static {
+///
+/// Two promises let the `memo` module work each state's rounds out once:
+/// every roll is the contest of [`Sequence::contest`] (`roll` draws from
+/// it), and `after` reads its round only to write it into an ending's
+/// `rounds` field (field 1).
+pub trait Sequence: Rounds<Roll = Exchange, Outcome = Fields> + Send + 'static {
     /// The tallies (fields after `degree`) of `state`, for a stalemate.
     fn tallies(&self, state: &Self::State) -> Vec<i64>;
+
+    /// The contest the next roll in `state` draws from.
+    fn contest(&self, state: &Self::State) -> &RoundSampler;
 }
 
 /// A draw at round `round` with the tallies of the state it stopped in.
-fn stalemate<Q: Sequence>(q: &Q, round: usize, state: &Q::State) -> Fields {
+pub(super) fn stalemate<Q: Sequence>(q: &Q, round: usize, state: &Q::State) -> Fields {
     let mut out = Fields::from([DRAW, round as i64, 0]);
     out.extend(&q.tallies(state));
     out
@@ -324,9 +341,9 @@ fn stalemate<Q: Sequence>(q: &Q, round: usize, state: &Q::State) -> Fields {
 
 /// A sequence cut at `max_rounds`: still running after that round, it is a
 /// draw (the GM calls a stalemate).
-struct Capped<'a, Q> {
-    sequence: &'a Q,
-    max_rounds: usize,
+pub(super) struct Capped<'a, Q> {
+    pub sequence: &'a Q,
+    pub max_rounds: usize,
 }
 
 impl<Q: Sequence> Rounds for Capped<'_, Q> {
@@ -388,7 +405,9 @@ impl<Q: Sequence, const N: usize> Sequenced<Q, N> {
         }
     }
 
-    /// Run one whole sequence (the augment drawn first).
+    /// Run one whole sequence (the augment drawn first), by the plain
+    /// loop of [`play`]; [`Trial::simulate`] draws the same trials through
+    /// the memo of each arm.
     pub fn sample(&self, rng: &mut DiceRng) -> [i64; N] {
         let sequence = self.sequence.pick(rng);
         let outcome = play(&self.capped(sequence), rng);
@@ -397,9 +416,40 @@ impl<Q: Sequence, const N: usize> Sequenced<Q, N> {
     }
 }
 
+impl<Q: Sequence, const N: usize> Sequenced<Q, N> {
+    /// A sampler for one run of trials: a memo for each arm of the
+    /// augment, drawing the same trials as [`Sequenced::sample`].
+    pub fn memos(&self) -> Memos<'_, Q, N> {
+        Memos {
+            sequenced: self,
+            memos: self
+                .sequence
+                .arms()
+                .map(|(_, _, q)| Memo::new(self.capped(q)))
+                .collect(),
+        }
+    }
+}
+
+/// The memos of a sequence's arms, for one run of trials.
+pub struct Memos<'a, Q: Sequence, const N: usize> {
+    sequenced: &'a Sequenced<Q, N>,
+    pub(super) memos: Vec<Memo<'a, Q, N>>,
+}
+
+impl<Q: Sequence, const N: usize> Memos<'_, Q, N> {
+    /// One whole sequence, as [`Sequenced::sample`] draws it.
+    #[inline]
+    pub fn sample(&mut self, rng: &mut DiceRng) -> [i64; N] {
+        let arm = self.sequenced.sequence.pick_arm(rng);
+        self.memos[arm].play(rng)
+    }
+}
+
 impl<Q: Sequence, const N: usize> Trial for Sequenced<Q, N> {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.sample(rng));
+        let mut memos = self.memos();
+        tally.record_trials(rng, trials, |rng| memos.sample(rng));
     }
 
     /// The mixture over the augment's bonuses of each one's chain.

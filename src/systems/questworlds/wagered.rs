@@ -286,8 +286,8 @@ impl Rounds for Wagered {
     }
 
     #[inline]
-    fn roll(&self, _: usize, _: &Phase, rng: &mut DiceRng) -> Exchange {
-        self.rounds.sample(rng)
+    fn roll(&self, _: usize, phase: &Phase, rng: &mut DiceRng) -> Exchange {
+        self.contest(phase).sample(rng)
     }
 
     /// An exchange by [`Wagered::step`]; a defeat may bring a parting shot.
@@ -329,6 +329,10 @@ impl Sequence for Wagered {
     fn tallies(&self, phase: &Phase) -> Vec<i64> {
         let (pc, opp) = tallies(&phase.state);
         vec![pc, opp, phase.result(parting::NONE)]
+    }
+
+    fn contest(&self, _: &Phase) -> &RoundSampler {
+        &self.rounds
     }
 }
 
