@@ -5,7 +5,7 @@ use oddsmith::dice::DiceRng;
 use oddsmith::dist::{Limits, Marginals, Next, absorb};
 use oddsmith::systems::Define;
 use oddsmith::systems::cgg::tension::TensionMechanic;
-use oddsmith::systems::testing::{Sample, assert_agrees_with};
+use oddsmith::systems::testing::{Sample, assert_agrees_with, table as t};
 use oddsmith::systems::{ParamMap, ParamValue, find};
 
 fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
@@ -186,15 +186,6 @@ fn scene(pairs: &[(String, ParamValue)]) -> oddsmith::systems::cgg::tension::Ten
         m.set(k.clone(), v.clone());
     }
     TensionMechanic.trial(&m).unwrap()
-}
-
-fn t(pairs: &[(&str, ParamValue)]) -> ParamValue {
-    ParamValue::Table(
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect(),
-    )
 }
 
 #[test]

@@ -279,14 +279,7 @@ mod tests {
         }
     }
 
-    fn t(pairs: &[(&str, ParamValue)]) -> ParamValue {
-        Table(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect(),
-        )
-    }
+    use crate::systems::testing::table as t;
 
     #[test]
     fn first_rule_that_holds_and_is_allowed() {

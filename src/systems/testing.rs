@@ -159,6 +159,17 @@ pub fn assert_same_law(a: &Tally, b: &Tally, what: &str) -> f64 {
     worst
 }
 
+/// A TOML-like table value from `(key, value)` pairs, for tests that
+/// build parameter values by hand.
+pub fn table(pairs: &[(&str, ParamValue)]) -> ParamValue {
+    ParamValue::Table(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+    )
+}
+
 /// The values a mechanic is checked (and benched) at: its defaults, but
 /// for a parameter with no default that must be set.
 pub fn example(m: &dyn Mechanic) -> ParamMap {

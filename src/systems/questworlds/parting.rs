@@ -283,14 +283,7 @@ mod tests {
     use super::*;
     use ParamValue::*;
 
-    fn t(pairs: &[(&str, ParamValue)]) -> ParamValue {
-        Table(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect(),
-        )
-    }
+    use crate::systems::testing::table as t;
 
     #[test]
     fn the_three_forms_and_rule_lists() {

@@ -152,14 +152,7 @@ mod tests {
     use super::*;
     use ParamValue::*;
 
-    fn t(pairs: &[(&str, ParamValue)]) -> ParamValue {
-        Table(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect(),
-        )
-    }
+    use crate::systems::testing::table as t;
 
     #[test]
     fn rules_in_order_with_all_keys_holding() {

@@ -316,14 +316,7 @@ mod tests {
     use super::*;
     use crate::systems::ParamValue::{self, *};
 
-    fn t(pairs: &[(&str, ParamValue)]) -> ParamValue {
-        Table(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect(),
-        )
-    }
+    use crate::systems::testing::table as t;
 
     fn s(x: &str) -> ParamValue {
         Str(x.into())

@@ -238,14 +238,7 @@ mod tests {
     use super::*;
     use ParamValue::*;
 
-    fn t(pairs: &[(&str, ParamValue)]) -> ParamValue {
-        Table(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect(),
-        )
-    }
+    use crate::systems::testing::table as t;
 
     #[test]
     fn rosters_read_tables_and_short_forms() {

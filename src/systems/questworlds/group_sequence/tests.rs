@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use super::fight::{Dice, Fight, Group, OPPONENTS, PCS};
 use super::*;
 use crate::dist::Marginals;
-use crate::systems::ParamValue::{self, Bool, Int, List, Str, Table};
+use crate::systems::ParamValue::{self, Bool, Int, List, Str};
 use crate::systems::questworlds::chained::ChainedSequence;
 use crate::systems::questworlds::scored::ScoredSequence;
 use crate::systems::questworlds::wagered::WageredSequence;
@@ -20,14 +20,7 @@ fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
     ParamMap::from_pairs(pairs)
 }
 
-fn t(pairs: &[(&str, ParamValue)]) -> ParamValue {
-    Table(
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect(),
-    )
-}
+use crate::systems::testing::table as t;
 
 fn group(pairs: &[(&str, ParamValue)]) -> Group {
     GroupSequence.trial(&values(pairs)).unwrap().0

@@ -18,14 +18,7 @@ pub(super) fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
     ParamMap::from_pairs(pairs)
 }
 
-pub(super) fn t(pairs: &[(&str, ParamValue)]) -> ParamValue {
-    Table(
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect(),
-    )
-}
+pub(super) use crate::systems::testing::table as t;
 
 pub(super) fn s(x: &str) -> ParamValue {
     Str(x.into())
