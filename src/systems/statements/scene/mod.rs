@@ -14,7 +14,7 @@ mod table;
 mod tests;
 
 pub use spec::{
-    MAX_PLAYERS, MAX_STATEMENTS, PlayerSpec, Spec, StatementRef, conflicts_of, players_of,
+    LUCK_CAP, MAX_PLAYERS, MAX_STATEMENTS, PlayerSpec, Spec, StatementRef, conflicts_of, players_of,
 };
 pub use table::{Entry, Played, Table};
 
@@ -23,7 +23,6 @@ use crate::systems::{
     Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
     Pred, Schema,
 };
-use spec::LUCK_CAP;
 
 const PLAYERS_EXPECT: &str = "a list of 1..=8 players, each { name = \"ann\", luck = 0..=10 (optional), statements = [1..=3 statements] }, each statement { favouring = factors (a number, a list, or named: { will = 4, charismatic = 3 }, each name in at most 2 of a player's statements), opposing = factors, difficulty = 0 or 2..=12, luck = bid 0..=5, drive = bool, support = -1..=1, supported_by = \"ann.1\", hindered_by = \"bob.1\" } (only favouring is required)";
 const CONFLICTS_EXPECT: &str = "a list of pairs of statements that cannot both be true, e.g. [[\"ann.1\", \"bob.1\"]] (player name, then statement number from 1)";

@@ -176,7 +176,7 @@ impl Table {
         rng: &mut DiceRng,
         t: &mut Played,
         mut roll: impl FnMut(usize, &mut DiceRng) -> u32,
-    ) {
+    ) -> bool {
         let n = self.entries.len();
         if t.rolled.len() != n {
             t.rolled.resize(n, 0);
@@ -190,6 +190,7 @@ impl Table {
             *r = roll(i, rng);
         }
         t.made_true = 0;
+        let mut coins = false;
         for tier in &self.tiers {
             // Support comes only from earlier tiers, all settled by now.
             let before = t.made_true;
@@ -209,17 +210,26 @@ impl Table {
                 }
             }
             if tier.contested {
-                self.contest(rng, t, &tier.entries);
+                coins |= self.contest(rng, t, &tier.entries);
             } else {
                 t.made_true = made_true;
             }
         }
+        coins
+    }
+
+    /// Resolve into `t` a scene whose statements rolled `rolled` (a
+    /// campaign draws them itself). True when a fair coin settled a
+    /// conflict: what came true then depends on more than the rolls.
+    pub fn resolve_rolled(&self, rng: &mut DiceRng, t: &mut Played, rolled: &[u32]) -> bool {
+        self.resolve(rng, t, |i, _| rolled[i])
     }
 
     /// A tier where some statements conflict: those with weight made true
     /// heaviest first (equal weight: higher favouring first, then a fair
-    /// coin), skipping any that conflicts with one already true.
-    fn contest(&self, rng: &mut DiceRng, t: &mut Played, tier: &[usize]) {
+    /// coin), skipping any that conflicts with one already true. True when
+    /// the coin was flipped (two or more had weight).
+    fn contest(&self, rng: &mut DiceRng, t: &mut Played, tier: &[usize]) -> bool {
         t.order.clear();
         t.order
             .extend(tier.iter().copied().filter(|&i| t.weights[i] > 0));
@@ -239,6 +249,7 @@ impl Table {
                 t.made_true |= 1 << i;
             }
         }
+        t.order.len() > 1
     }
 
     /// Each player's failures and luck from `start`, once the statements
@@ -251,19 +262,26 @@ impl Table {
             t.failures.resize(players, 0);
             t.luck.resize(players, 0);
         }
-        let (failures, luck) = (&mut t.failures[..players], &mut t.luck[..players]);
-        let successes = &t.successes[..self.entries.len()];
-        for (p, statements) in self.by_player.iter().enumerate() {
-            let (mut failed, mut l) = (0, start[p]);
-            for i in statements.clone() {
-                let (e, f) = (&self.entries[i], (MAX_ROLLS - successes[i]) as i64);
-                failed += f;
-                l -= if t.made_true >> i & 1 != 0 { e.bid } else { 0 };
-                l += if e.drive { f } else { 0 };
-            }
-            failures[p] = failed;
-            luck[p] = l.min(LUCK_CAP);
+        for (p, &start) in start[..players].iter().enumerate() {
+            let (failed, change) = self.change(t, p);
+            t.failures[p] = failed;
+            t.luck[p] = (start + change).min(LUCK_CAP);
         }
+    }
+
+    /// Player `p`'s failures in the resolved scene `t`, and its luck
+    /// change before the cap: failures on drives earned, less bids paid on
+    /// statements that came true.
+    #[inline(always)]
+    pub fn change(&self, t: &Played, p: usize) -> (i64, i64) {
+        let (mut failed, mut change) = (0, 0);
+        for i in self.by_player[p].clone() {
+            let (e, f) = (&self.entries[i], (MAX_ROLLS - t.successes[i]) as i64);
+            failed += f;
+            change -= if t.made_true >> i & 1 != 0 { e.bid } else { 0 };
+            change += if e.drive { f } else { 0 };
+        }
+        (failed, change)
     }
 
     /// The key of a resolved scene: each statement's rolled successes (two

@@ -4,21 +4,13 @@
 use super::*;
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
+use crate::systems::testing::table;
 use crate::systems::testing::{Sample, assert_agrees_with};
 use crate::systems::{Mechanic, ParamMap, ParamValue};
 use ParamValue::*;
 
-fn tbl(pairs: &[(&str, ParamValue)]) -> ParamValue {
-    Table(
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect(),
-    )
-}
-
 fn player(name: &str, luck: i64, statements: Vec<ParamValue>) -> ParamValue {
-    tbl(&[
+    table(&[
         ("name", Str(name.into())),
         ("luck", Int(luck)),
         ("statements", List(statements)),
@@ -26,7 +18,7 @@ fn player(name: &str, luck: i64, statements: Vec<ParamValue>) -> ParamValue {
 }
 
 fn fav(f: i64, o: i64) -> ParamValue {
-    tbl(&[("favouring", Int(f)), ("opposing", Int(o))])
+    table(&[("favouring", Int(f)), ("opposing", Int(o))])
 }
 
 fn pair(a: &str, b: &str) -> ParamValue {
@@ -56,7 +48,7 @@ fn conflicting_statements_are_never_both_true_and_the_heavier_wins() {
                 player(
                     "ann",
                     0,
-                    vec![tbl(&[
+                    vec![table(&[
                         ("favouring", List(vec![Int(4), Int(3)])),
                         ("opposing", List(vec![Int(5), Int(4)])),
                     ])],
@@ -128,7 +120,7 @@ fn equal_weights_go_to_higher_favouring_then_a_fair_coin() {
                 player(
                     "bob",
                     0,
-                    vec![tbl(&[("favouring", Int(3)), ("support", Int(-1))])],
+                    vec![table(&[("favouring", Int(3)), ("support", Int(-1))])],
                 ),
             ],
             vec![pair("ann.1", "bob.1")],
@@ -176,13 +168,13 @@ fn luck_is_spent_on_true_statements_earned_by_drives_and_capped() {
                 "ann",
                 9,
                 vec![
-                    tbl(&[("favouring", Int(5)), ("luck", Int(2))]),
-                    tbl(&[
+                    table(&[("favouring", Int(5)), ("luck", Int(2))]),
+                    table(&[
                         ("favouring", Int(0)),
                         ("opposing", Int(5)),
                         ("drive", Bool(true)),
                     ]),
-                    tbl(&[
+                    table(&[
                         ("favouring", Int(0)),
                         ("difficulty", Int(4)),
                         ("drive", Bool(true)),
@@ -205,7 +197,7 @@ fn luck_is_spent_on_true_statements_earned_by_drives_and_capped() {
             vec![player(
                 "bob",
                 3,
-                vec![tbl(&[
+                vec![table(&[
                     ("favouring", Int(0)),
                     ("opposing", Int(100)),
                     ("luck", Int(3)),
@@ -238,7 +230,7 @@ fn one_statement_scene_matches_the_statement_exactly() {
             vec![player(
                 "ann",
                 2,
-                vec![tbl(&[
+                vec![table(&[
                     ("favouring", Int(4)),
                     ("opposing", Int(6)),
                     ("luck", Int(2)),
@@ -283,7 +275,7 @@ fn support_from_an_earlier_statement_counts_only_if_it_came_true() {
                     0,
                     vec![
                         fav(1, 0),
-                        tbl(&[("favouring", Int(1)), ("hindered_by", Str("ann.1".into()))]),
+                        table(&[("favouring", Int(1)), ("hindered_by", Str("ann.1".into()))]),
                     ],
                 ),
                 player(
@@ -291,8 +283,8 @@ fn support_from_an_earlier_statement_counts_only_if_it_came_true() {
                     0,
                     vec![
                         fav(1, 0),
-                        tbl(&[("favouring", Int(1)), ("hindered_by", Str("cy.1".into()))]),
-                        tbl(&[
+                        table(&[("favouring", Int(1)), ("hindered_by", Str("cy.1".into()))]),
+                        table(&[
                             ("favouring", Int(0)),
                             ("opposing", Int(4)),
                             ("supported_by", Str("ann.1".into())),
@@ -321,7 +313,7 @@ fn support_from_an_earlier_statement_counts_only_if_it_came_true() {
                 player(
                     "bob",
                     0,
-                    vec![tbl(&[
+                    vec![table(&[
                         ("favouring", Int(1)),
                         ("supported_by", Str("ann.1".into())),
                     ])],
@@ -347,7 +339,7 @@ fn bad_scenes_name_what_is_wrong() {
         vec![player(
             "ann",
             1,
-            vec![tbl(&[("favouring", Int(2)), ("luck", Int(2))])],
+            vec![table(&[("favouring", Int(2)), ("luck", Int(2))])],
         )],
         vec![],
     ));
@@ -362,7 +354,7 @@ fn bad_scenes_name_what_is_wrong() {
     let e = bad(player(
         "ann",
         0,
-        vec![tbl(&[("favouring", Int(1)), ("dificulty", Int(2))])],
+        vec![table(&[("favouring", Int(1)), ("dificulty", Int(2))])],
     ));
     assert!(
         e.contains("player 1, statement 1: unknown key `dificulty` (did you mean `difficulty`?)"),
@@ -371,12 +363,12 @@ fn bad_scenes_name_what_is_wrong() {
     let e = bad(player(
         "ann",
         0,
-        vec![tbl(&[("favouring", Int(1)), ("difficulty", Int(1))])],
+        vec![table(&[("favouring", Int(1)), ("difficulty", Int(1))])],
     ));
     assert!(e.contains("`difficulty`") && e.contains("2..=12"), "{e}");
     let e = bad(player("ann", 0, vec![fav(1, 1); 4]));
     assert!(e.contains("4 statements"), "{e}");
-    let e = bad(player("ann", 0, vec![tbl(&[("opposing", Int(1))])]));
+    let e = bad(player("ann", 0, vec![table(&[("opposing", Int(1))])]));
     assert!(e.contains("`favouring` is missing"), "{e}");
     let e = bad(player("a.b", 0, vec![fav(1, 1)]));
     assert!(e.contains("name \"a.b\""), "{e}");
@@ -392,10 +384,10 @@ fn bad_scenes_name_what_is_wrong() {
 #[test]
 fn named_factors_sum_and_support_at_most_two_statements() {
     let named = |names: &[(&str, i64)]| {
-        tbl(&[
+        table(&[
             (
                 "favouring",
-                tbl(&names.iter().map(|(n, v)| (*n, Int(*v))).collect::<Vec<_>>()),
+                table(&names.iter().map(|(n, v)| (*n, Int(*v))).collect::<Vec<_>>()),
             ),
             ("opposing", Int(9)),
         ])
@@ -444,7 +436,7 @@ fn named_factors_sum_and_support_at_most_two_statements() {
     let e = players_of(&List(vec![player(
         "ann",
         0,
-        vec![tbl(&[("favouring", tbl(&[("will", Int(-1))]))])],
+        vec![table(&[("favouring", table(&[("will", Int(-1))]))])],
     )]))
     .unwrap_err();
     assert!(e.contains("`will`"), "{e}");

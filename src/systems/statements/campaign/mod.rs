@@ -6,11 +6,17 @@
 //!
 //! Every roll is drawn with one word from an alias table of its exact law,
 //! built once: a statement's successes at each bid it can carry, the
-//! experience test's at each number of failures a scene can give.
+//! experience test's at each number of failures a scene can give. Each
+//! scene's bids and rolls are resolved by the scene's own rules once per
+//! run of trials and looked up after that ([`resolved`]).
+
+mod resolved;
+#[cfg(test)]
+mod tests;
 
 use super::experience::test_roll;
 use super::roll::{MAX_ROLLS, Roll, Rolls};
-use super::scene::{self, MAX_PLAYERS, MAX_STATEMENTS, Played, Table};
+use super::scene::{self, LUCK_CAP, MAX_PLAYERS, MAX_STATEMENTS, Played, Table};
 use crate::dice::DiceRng;
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
@@ -18,6 +24,7 @@ use crate::systems::{
     Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Schema,
     Trial,
 };
+use resolved::Resolved;
 
 /// Most scenes in one campaign.
 pub const MAX_SCENES: i64 = 20;
@@ -115,8 +122,17 @@ impl Series {
     /// One campaign into `out`: per player, luck after each scene, then
     /// failures, improvements (1+ experience success) and attribute gains
     /// (3 successes).
-    fn play(&self, rng: &mut DiceRng, table: &mut Table, t: &mut Played, out: &mut Vec<i64>) {
+    fn play(
+        &self,
+        rng: &mut DiceRng,
+        table: &mut Table,
+        resolved: &mut Resolved,
+        t: &mut Played,
+        out: &mut Vec<i64>,
+    ) {
         let players = self.table.names.len();
+        let mut rolled = [0u32; MAX_PLAYERS * MAX_STATEMENTS];
+        let rolled = &mut rolled[..table.entries.len()];
         // The luck each player carries into the next scene.
         let mut luck = [0; MAX_PLAYERS];
         luck[..players].copy_from_slice(&self.table.start_luck);
@@ -126,12 +142,15 @@ impl Series {
         out.resize(players * (self.scenes + 3), 0);
         for k in 0..self.scenes {
             self.bid(table, luck);
-            let at = |i: usize| i * BIDS + table.entries[i].bid as usize;
-            table.play_with(rng, t, luck, |i, rng| self.laws[at(i)].draw(rng));
+            // Each statement's successes, from its law under its bid.
+            for (i, (r, e)) in rolled.iter_mut().zip(&table.entries).enumerate() {
+                *r = self.laws[i * BIDS + e.bid as usize].draw(rng);
+            }
+            let changes = resolved.changes(table, rolled, rng, t);
             for p in 0..players {
-                luck[p] = t.luck[p];
+                let (failures, change) = changes[p];
+                luck[p] = (luck[p] + change).min(LUCK_CAP);
                 out[p * (self.scenes + 3) + k] = luck[p];
-                let failures = t.failures[p];
                 let test = self.tests[failures as usize].draw(rng);
                 let acc = &mut per_player[p];
                 acc.0 += failures;
@@ -193,10 +212,11 @@ impl Series {
 impl Trial for Series {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let mut table = self.table.clone();
+        let mut resolved = Resolved::new(&table, true);
         let mut played = Played::default();
         let mut out = Vec::new();
         for _ in 0..trials {
-            self.play(rng, &mut table, &mut played, &mut out);
+            self.play(rng, &mut table, &mut resolved, &mut played, &mut out);
             tally.record_outcome(&out);
         }
     }
@@ -295,177 +315,5 @@ impl Define for Campaign {
             tests,
             no_bids,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::systems::{Mechanic, ParamMap, ParamValue};
-    use ParamValue::*;
-
-    fn tbl(pairs: &[(&str, ParamValue)]) -> ParamValue {
-        Table(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect(),
-        )
-    }
-
-    /// A one-player campaign of one statement; every outcome of trial 1.
-    fn run(statement: ParamValue, luck: i64, rest: &[(&str, ParamValue)]) -> Vec<i64> {
-        let mut m = ParamMap::new();
-        m.set(
-            "players",
-            List(vec![tbl(&[
-                ("name", Str("ann".into())),
-                ("luck", Int(luck)),
-                ("statements", List(vec![statement])),
-            ])]),
-        );
-        for (k, v) in rest {
-            m.set(*k, v.clone());
-        }
-        let series = Campaign.trial(&m).unwrap();
-        let (mut table, mut played, mut out) =
-            (series.table.clone(), Played::default(), Vec::new());
-        series.play(&mut DiceRng::from_u64(1), &mut table, &mut played, &mut out);
-        assert_eq!(out.len(), Campaign.schema_of(&series).fields.len());
-        out
-    }
-
-    #[test]
-    fn drives_earn_luck_up_to_ten_and_failures_feed_experience() {
-        // Favouring 0: three failures a scene, each earning luck (a drive):
-        // 3, 6, 9, then the cap. Three failures against traits 0 always
-        // give three experience successes.
-        let hopeless = tbl(&[
-            ("favouring", Int(0)),
-            ("opposing", Int(1)),
-            ("drive", Bool(true)),
-        ]);
-        let out = run(
-            hopeless,
-            0,
-            &[("experience.traits", Int(0)), ("bids", Str("none".into()))],
-        );
-        assert_eq!(out, [3, 6, 9, 10, 10, 15, 5, 5]);
-    }
-
-    #[test]
-    fn bids_are_spent_when_true_and_follow_the_policy() {
-        // Favouring 1 against 0: always three successes, always true.
-        let sure = |bid| tbl(&[("favouring", Int(1)), ("luck", Int(bid))]);
-        // Fixed bids of 2 from 5 luck: 3, 1, then the 1 left, then none.
-        let fixed = run(sure(2), 5, &[("scenes", Int(4))]);
-        assert_eq!(fixed, [3, 1, 0, 0, 0, 0, 0]);
-        // All in: everything on the first statement at once.
-        let all_in = run(
-            sure(0),
-            5,
-            &[("scenes", Int(2)), ("bids", Str("all-in".into()))],
-        );
-        assert_eq!(all_in, [0, 0, 0, 0, 0]);
-        // No bids: the luck stays.
-        let none = run(
-            sure(2),
-            5,
-            &[("scenes", Int(2)), ("bids", Str("none".into()))],
-        );
-        assert_eq!(none, [5, 5, 0, 0, 0]);
-    }
-
-    /// `a` and `b` laws over 0, 1, …: the law of their sum.
-    fn convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
-        let mut c = vec![0.0; a.len() + b.len() - 1];
-        for (i, &p) in a.iter().enumerate() {
-            for (j, &q) in b.iter().enumerate() {
-                c[i + j] += p * q;
-            }
-        }
-        c
-    }
-
-    /// The registry's example campaign (five scenes of two players with
-    /// two statements each, no luck, traits 10): scenes are independent,
-    /// so a player's failures are five scenes' failures convolved, and its
-    /// experience and attribute counts binomial over the scenes, each
-    /// scene's chance summed over its failures. A million trials (every
-    /// roll drawn from an alias table) agree with it.
-    #[test]
-    fn the_example_campaign_agrees_with_independent_scenes() {
-        use crate::dist::Marginals;
-        use crate::systems::testing::{Sample, assert_agrees_with, example};
-        let model = Campaign.prepare(&example(&Campaign)).unwrap();
-        let mut exact = Marginals::new(16);
-        for (p, favouring) in [(0, 3), (1, 5)] {
-            let law = |f: u64| Roll::new(f, 4).success_probabilities(Rolls::Three);
-            // Failures of one scene: 3 − successes of each statement.
-            let fails = |l: [f64; 4]| [l[3], l[2], l[1], l[0]];
-            let scene = convolve(&fails(law(favouring)), &fails(law(favouring + 1)));
-            let (mut improve, mut attribute) = (0.0, 0.0);
-            for (f, &q) in scene.iter().enumerate() {
-                let test = test_roll(f as u64, 10).success_probabilities(Rolls::Three);
-                improve += q * (1.0 - test[0]);
-                attribute += q * test[3];
-            }
-            let (mut failures, mut exp, mut attr) = (vec![1.0], vec![1.0], vec![1.0]);
-            for _ in 0..5 {
-                failures = convolve(&failures, &scene);
-                exp = convolve(&exp, &[1.0 - improve, improve]);
-                attr = convolve(&attr, &[1.0 - attribute, attribute]);
-            }
-            let at = 8 * p;
-            for k in 0..5 {
-                exact.add(at + k, 0, 1.0);
-            }
-            for (field, law) in [(5, &failures), (6, &exp), (7, &attr)] {
-                for (v, &q) in law.iter().enumerate() {
-                    exact.add(at + field, v as i64, q);
-                }
-            }
-        }
-        let z = assert_agrees_with(model.as_ref(), &exact, Sample::seed(18), "example campaign");
-        eprintln!("example campaign: worst |z| {z:.2}");
-    }
-
-    #[test]
-    fn fields_and_metrics_are_named_per_player_and_scene() {
-        let mut m = ParamMap::new();
-        let st = tbl(&[("favouring", Int(3)), ("opposing", Int(3))]);
-        m.set(
-            "players",
-            List(vec![
-                tbl(&[
-                    ("name", Str("ann".into())),
-                    ("statements", List(vec![st.clone()])),
-                ]),
-                tbl(&[("name", Str("bob".into())), ("statements", List(vec![st]))]),
-            ]),
-        );
-        m.set("scenes", Int(2));
-        let model = Campaign.prepare(&m).unwrap();
-        let names: Vec<&str> = model
-            .schema()
-            .metrics
-            .iter()
-            .map(|x| x.name.as_str())
-            .collect();
-        assert_eq!(
-            names,
-            [
-                "mean_luck.ann.1",
-                "mean_luck.ann.2",
-                "mean_failures.ann",
-                "mean_experience.ann",
-                "mean_luck.bob.1",
-                "mean_luck.bob.2",
-                "mean_failures.bob",
-                "mean_experience.bob"
-            ]
-        );
-        m.set("scenes", Int(21));
-        assert_eq!(Campaign.prepare(&m).err().unwrap().key, "scenes");
     }
 }
