@@ -15,7 +15,7 @@
 //! rating) from its pool's table ([`super::tables`]).
 
 use super::roll::{RollLaw, best_die_law};
-use super::tables::{Drawn, Lazy, RollTable};
+use super::tables::{Lazy, RollTable};
 use super::{
     ACTOR_AID, ACTOR_POOL, FINAL_PUSH, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
     OPPOSITION_TROUBLE, RATING_TIE, RatingTie, Sides, TIE, fate_fields, fate_with, pool::SIZES,
@@ -141,6 +141,9 @@ pub struct ContestRounds<'a> {
     /// The actor's law (its helper's die included) and the opposition's
     /// with `g` gang dice left, for each g; empty for the sampler.
     laws: Option<(RollLaw, Vec<RollLaw>)>,
+    /// The sampler's roll tables, slot by slot as in [`Contested::tables`],
+    /// looked up once for a run of trials; empty for the solver.
+    tables: Vec<&'a RollTable>,
 }
 
 impl Contested {
@@ -213,18 +216,21 @@ impl Contested {
         }
     }
 
-    /// One roll of the opposition (`opp`, with `g` gang dice left) or the
-    /// actor, from its table.
-    #[inline]
-    fn draw(&self, opp: bool, g: usize, rng: &mut DiceRng) -> Drawn {
-        let table = if opp {
-            self.tables.get(1 + g, || {
-                RollTable::new(&RollLaw::of(&self.opposition[g], self.tie))
+    /// The sampler's rounds: every roll table, built on first use.
+    fn sampler(&self) -> ContestRounds<'_> {
+        let tables = (0..self.opposition.len() + 1)
+            .map(|slot| match slot {
+                0 => self.tables.get(0, || RollTable::new(&self.actor_law())),
+                _ => self.tables.get(slot, || {
+                    RollTable::new(&RollLaw::of(&self.opposition[slot - 1], self.tie))
+                }),
             })
-        } else {
-            self.tables.get(0, || RollTable::new(&self.actor_law()))
-        };
-        table.draw(rng)
+            .collect();
+        ContestRounds {
+            contest: self,
+            laws: None,
+            tables,
+        }
     }
 
     /// Exact marginals, when the chain is small enough.
@@ -237,20 +243,9 @@ impl Contested {
         let rounds = ContestRounds {
             contest: self,
             laws: Some((self.actor_law(), opposition)),
+            tables: Vec::new(),
         };
         Some(solve(&rounds, FIELDS, Limits::default())?.marginals)
-    }
-
-    /// One contest.
-    #[inline]
-    pub fn sample(&self, rng: &mut DiceRng) -> [i64; FIELDS] {
-        play(
-            &ContestRounds {
-                contest: self,
-                laws: None,
-            },
-            rng,
-        )
     }
 }
 
@@ -328,7 +323,8 @@ impl Rounds for ContestRounds<'_> {
                 if !opp && c.gives_in(stakes, last) {
                     return ContestRoll::GiveIn;
                 }
-                let d = c.draw(opp, g, rng);
+                // The actor's table, or the opposition's with g gang dice.
+                let d = self.tables[if opp { 1 + g } else { 0 }].draw(rng);
                 ContestRoll::Total {
                     total: d.total,
                     rating: Some(d.rating),
@@ -382,8 +378,14 @@ impl Rounds for ContestRounds<'_> {
                         setter: rating,
                     });
                 }
-                let outcome = c.failed(!opp, stakes, total, rolls);
+                let mut outcome = c.failed(!opp, stakes, total, rolls);
                 if outcome[TAKES] == 0 {
+                    return After::End(outcome);
+                }
+                // The sampler drew the setter's rating with its roll: no
+                // need to pass through the rating state it would read it in.
+                if let Some(size) = setter {
+                    outcome[RATING] = size as i64;
                     return After::End(outcome);
                 }
                 After::Roll(ContestState::Rate {
@@ -405,10 +407,7 @@ impl Rounds for ContestRounds<'_> {
 
 impl Trial for Contested {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let rounds = ContestRounds {
-            contest: self,
-            laws: None,
-        };
+        let rounds = self.sampler();
         tally.record_trials(rng, trials, |rng| play(&rounds, rng));
     }
 
