@@ -127,6 +127,10 @@ pub struct Group {
     secondary: Vec<usize>,
     /// Each member's secondary followers (empty but for PCs).
     secondaries: Vec<Vec<usize>>,
+    /// The first round's pairings, when step 1 then leaves everyone
+    /// paired, with no helper: they are the same in every trial (no die
+    /// is rolled before them that they depend on), so worked out once.
+    opening: Option<Vec<(usize, usize)>>,
 }
 
 /// A group sequence under way.
@@ -152,6 +156,10 @@ pub struct Fight {
     /// opponent in play paired, with no helper and no supporter: until a
     /// pairing ends (or a PC comes back), step 1 has nothing to do.
     settled: Option<usize>,
+    /// A second chance was taken: penalties and chances need resetting.
+    chances_taken: bool,
+    /// Knock-outs so far: who is standing changes only with one.
+    knockouts: usize,
 }
 
 /// `v` holding `n` copies of `x`, in place.
@@ -183,7 +191,7 @@ impl Group {
                 owned.filter(|&s| members[s].owner == pc).collect()
             })
             .collect();
-        Group {
+        let mut group = Group {
             kind,
             members,
             rules,
@@ -196,7 +204,15 @@ impl Group {
             supporters,
             secondary,
             secondaries,
+            opening: None,
+        };
+        let mut f = Fight::default();
+        group.reset(&mut f);
+        group.pair_off(&mut f);
+        if f.settled == Some(f.pairs.len()) {
+            group.opening = Some(f.pairs);
         }
+        group
     }
 
     /// Before the first round: tallies at their start, and each chained
@@ -209,24 +225,44 @@ impl Group {
 
     /// [`Group::start`] into `f`, reusing its storage.
     pub fn start_in(&self, f: &mut Fight, dice: &mut impl Dice) {
-        let n = self.members.len();
-        refill(&mut f.bonus, n, 0);
+        self.reset(f);
+        if let Some(pairs) = &self.opening {
+            f.pairs.extend_from_slice(pairs);
+            f.settled = Some(pairs.len());
+        }
         if self.kind == Type::Chained {
             for &s in &self.secondary {
                 let m = Matchup::against_resistance(self.members[s].rating, self.rules.base);
                 f.bonus[s] = Augment::bonus_for(&dice.contest(m));
             }
         }
+    }
+
+    /// Every tally at its start, no one out, no pairing yet.
+    /// A fight reused trial after trial is mostly clean already: what only
+    /// a second chance, an assist or a chained augment writes is put back
+    /// only when one was (a trial's own reset costs more than its rounds).
+    fn reset(&self, f: &mut Fight) {
+        let n = self.members.len();
         f.tally.clear();
         f.tally.extend(self.members.iter().map(|m| m.start));
         refill(&mut f.out, n, false);
-        refill(&mut f.penalty, n, 0);
-        refill(&mut f.chance_used, n, false);
-        refill(&mut f.assisted, n, 0);
+        if f.bonus.len() != n || self.kind == Type::Chained {
+            refill(&mut f.bonus, n, 0);
+        }
+        if f.penalty.len() != n || f.chances_taken {
+            refill(&mut f.penalty, n, 0);
+            refill(&mut f.chance_used, n, false);
+            f.chances_taken = false;
+        }
+        if f.assisted.len() != n || f.assists > 0 {
+            refill(&mut f.assisted, n, 0);
+        }
         f.pairs.clear();
         f.helpers.clear();
         f.settled = None;
         f.round = 0;
+        f.knockouts = 0;
         f.assists = 0;
         f.lost = 0;
     }
@@ -238,6 +274,7 @@ impl Group {
 
     /// A member's TN now: its rating, penalties, and (chained) the augment
     /// of its first secondary follower still present.
+    #[inline(always)]
     pub fn tn(&self, f: &Fight, m: usize) -> Rating {
         let augment = match self.kind {
             Type::Chained => self.secondaries(f, m).next().map_or(0, |s| f.bonus[s]),
@@ -474,6 +511,7 @@ impl Group {
             f.lost += 1;
         }
         f.out[m] = true;
+        f.knockouts += 1;
     }
 
     /// Chained: a defeat of PC `m` (resolve `before` → `after`) absorbed
@@ -504,6 +542,7 @@ impl Group {
     /// at ⌈starting AP / 4⌉, at −6 for the rest of the sequence.
     pub fn second_chance(&self, f: &mut Fight, m: usize, dice: &mut impl Dice) {
         f.chance_used[m] = true;
+        f.chances_taken = true;
         let resistance = Rating(-f.tally[m]);
         let ex = dice.contest(Matchup::against_resistance(self.tn(f, m), resistance));
         if ex.verdict == Verdict::Victory {
@@ -528,8 +567,10 @@ impl Group {
     }
 
     /// One whole round; the outcome when the sequence ends with it.
+    #[inline(always)]
     pub fn round(&self, f: &mut Fight, dice: &mut impl Dice) -> Option<[i64; FIELDS]> {
         f.round += 1;
+        let knockouts = f.knockouts;
         if f.settled != Some(f.pairs.len()) {
             self.pair_off(f);
         }
@@ -545,16 +586,18 @@ impl Group {
                 self.pair_round(f, a, b, dice);
             }
         }
-        // Most rounds knock no one out: look before moving the pairings.
-        if f.pairs.iter().any(|&(a, b)| f.out[a] || f.out[b]) {
+        // Most rounds knock no one out, and only a knock-out can leave a
+        // side with no one standing (the first round looks anyway, in case
+        // a side starts with no one).
+        if f.knockouts != knockouts || f.round == 1 {
+            let standing = |of: &[usize]| of.iter().filter(|&&m| !f.out[m]).count();
+            match (standing(&self.contestants), standing(&self.opponents)) {
+                (0, 0) => return Some(self.outcome(f, DRAW)),
+                (0, _) => return Some(self.outcome(f, OPPONENTS)),
+                (_, 0) => return Some(self.outcome(f, PCS)),
+                _ => {}
+            }
             f.pairs.retain(|&(a, b)| !f.out[a] && !f.out[b]);
-        }
-        let standing = |of: &[usize]| of.iter().filter(|&&m| !f.out[m]).count();
-        match (standing(&self.contestants), standing(&self.opponents)) {
-            (0, 0) => return Some(self.outcome(f, DRAW)),
-            (0, _) => return Some(self.outcome(f, OPPONENTS)),
-            (_, 0) => return Some(self.outcome(f, PCS)),
-            _ => {}
         }
         if self.kind == Type::Wagered && self.rules.second_chance {
             for &m in &self.pcs {
