@@ -6,6 +6,14 @@
 //! (its default configuration) this runs, `REPS` times: the C loop on two
 //! threads, the mechanic on one thread, then on two; and prints medians.
 //!
+//! Scaling is the fastest two-thread run over the fastest one-thread run:
+//! a neighbour only ever slows a run down, so the best of the repeats is
+//! the nearest to the machine's own speed, where a median of two noisy
+//! medians can put the scaling anywhere from 1.3× to 2.7× (seen here).
+//! "steal" is the share of the VM's CPU time its host gave to others
+//! during the two-thread runs (`/proc/stat`): when it is not near 0, a
+//! two-thread run had less than two CPUs, and its scaling shows it.
+//!
 //! Wall-clock rates on a busy machine say more about the neighbours than
 //! about the code, so each run also counts CPU time (the process's, from
 //! `/proc/self/stat`; the C loop reports its own): "cpu ratio" is trials
@@ -47,11 +55,36 @@ fn cpu_seconds() -> f64 {
     ticks.iter().sum::<f64>() / 100.0
 }
 
-/// A rate by the wall clock and by CPU time.
+/// The whole machine's stolen and total CPU ticks so far (`/proc/stat`):
+/// the time the host gave this VM's CPUs to someone else.
+fn machine_ticks() -> (f64, f64) {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let ticks: Vec<f64> = stat
+        .lines()
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    // user nice system idle iowait irq softirq steal ...
+    let steal = ticks.get(7).copied().unwrap_or(0.0);
+    (steal, ticks.iter().take(8).sum())
+}
+
+/// The share of the machine's CPU time stolen since `before`.
+fn stolen_since(before: (f64, f64)) -> f64 {
+    let now = machine_ticks();
+    (now.0 - before.0) / (now.1 - before.1).max(1.0)
+}
+
+/// A rate by the wall clock and by CPU time, and the share of the
+/// machine's time the host stole meanwhile.
 #[derive(Clone, Copy)]
 struct Rate {
     wall: f64,
     cpu: f64,
+    steal: f64,
 }
 
 /// Words per second of the C loop on `threads` threads, `words` each.
@@ -71,6 +104,7 @@ fn c_loop(path: &str, threads: usize, words: u64) -> Rate {
     Rate {
         wall: num(0),
         cpu: num(2),
+        steal: 0.0,
     }
 }
 
@@ -95,20 +129,21 @@ fn rate(model: &dyn Model, threads: usize, trials: u64) -> Rate {
         trials,
         precision: None,
     };
-    let (t, c) = (Instant::now(), cpu_seconds());
+    let (t, c, m) = (Instant::now(), cpu_seconds(), machine_ticks());
     let tally = pool.install(|| sim::simulate(&[(0, model)], &plan, &()));
     let (secs, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
     assert_eq!(tally[0].trials(), trials);
     Rate {
         wall: trials as f64 / secs,
         cpu: trials as f64 / cpu.max(0.01),
+        steal: stolen_since(m),
     }
 }
 
 /// Words per second of oddsmith's own generator (the `DiceRng` wrapper
 /// over rand_xoshiro) in a bare loop on `threads` threads.
 fn rust_loop(threads: usize, words: u64) -> Rate {
-    let (t, c) = (Instant::now(), cpu_seconds());
+    let (t, c, m) = (Instant::now(), cpu_seconds(), machine_ticks());
     let sums: Vec<u64> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
@@ -125,11 +160,12 @@ fn rust_loop(threads: usize, words: u64) -> Rate {
     Rate {
         wall: n / t.elapsed().as_secs_f64(),
         cpu: n / (cpu_seconds() - c).max(0.01),
+        steal: stolen_since(m),
     }
 }
 
 /// The median of each measure on its own.
-fn median(v: Vec<Rate>) -> Rate {
+fn median(v: &[Rate]) -> Rate {
     let mid = |f: fn(&Rate) -> f64| {
         let mut x: Vec<f64> = v.iter().map(f).collect();
         x.sort_by(|a, b| a.total_cmp(b));
@@ -138,7 +174,13 @@ fn median(v: Vec<Rate>) -> Rate {
     Rate {
         wall: mid(|r| r.wall),
         cpu: mid(|r| r.cpu),
+        steal: mid(|r| r.steal),
     }
+}
+
+/// The fastest wall-clock rate of the repeats.
+fn best(v: &[Rate]) -> f64 {
+    v.iter().map(|r| r.wall).fold(0.0, f64::max)
 }
 
 fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
@@ -168,7 +210,7 @@ fn main() {
     let c_words = (seconds * 8e8) as u64;
 
     println!(
-        "{:<24} {:>11} {:>11} {:>8} {:>8} {:>8} {:>9} {:>11}",
+        "{:<27} {:>11} {:>11} {:>8} {:>8} {:>8} {:>9} {:>6} {:>11}",
         "mechanic",
         "1 thread/s",
         "2 threads/s",
@@ -176,6 +218,7 @@ fn main() {
         "ratio 2",
         "scaling",
         "cpu ratio",
+        "steal",
         "C words/s"
     );
     if wanted("rng") {
@@ -185,7 +228,7 @@ fn main() {
             one.push(rust_loop(1, c_words));
             two.push(rust_loop(2, c_words));
         }
-        row("rng.next_u64 (words)", median(one), median(two), median(c));
+        row("rng.next_u64 (words)", &one, &two, &c);
     }
     for &mechanic in registry() {
         let name = mechanic.name();
@@ -212,7 +255,7 @@ fn main() {
             one.push(rate(model.as_ref(), 1, trials));
             two.push(rate(model.as_ref(), 2, trials));
         }
-        row(name, median(one), median(two), median(c));
+        row(name, &one, &two, &c);
     }
 }
 
@@ -227,19 +270,23 @@ fn fixed_trials(trials: u64, wanted: &dyn Fn(&str) -> bool) {
     }
 }
 
-/// One line: wall-clock rates on one and two threads, both as ratios to
-/// the C loop on two threads, the scaling, and the CPU-time ratio of the
-/// two-thread runs.
-fn row(name: &str, one: Rate, two: Rate, c: Rate) {
+/// One line: median wall-clock rates on one and two threads, both as
+/// ratios to the C loop's median on two threads, the scaling (best over
+/// best), the CPU-time ratio of the two-thread runs, and the median share
+/// of the machine's time the host stole during them.
+fn row(name: &str, one: &[Rate], two: &[Rate], c: &[Rate]) {
+    let scaling = best(two) / best(one);
+    let (one, two, c) = (median(one), median(two), median(c));
     println!(
-        "{:<24} {:>11.3e} {:>11.3e} {:>7.3}× {:>7.3}× {:>7.2}× {:>8.3}× {:>11.3e}",
+        "{:<27} {:>11.3e} {:>11.3e} {:>7.3}× {:>7.3}× {:>7.2}× {:>8.3}× {:>5.1}% {:>11.3e}",
         name,
         one.wall,
         two.wall,
         one.wall / c.wall,
         two.wall / c.wall,
-        two.wall / one.wall,
+        scaling,
         two.cpu / c.cpu,
+        100.0 * two.steal,
         c.wall
     );
 }
