@@ -10,6 +10,9 @@
 //! a neighbour only ever slows a run down, so the best of the repeats is
 //! the nearest to the machine's own speed, where a median of two noisy
 //! medians can put the scaling anywhere from 1.3× to 2.7× (seen here).
+//! The row "C loop + 4 lookups" is the C loop counting four table lookups
+//! a word, on one thread and two: how far a table-bound loop (as most
+//! samplers are) scales on this machine at all.
 //! "steal" is the share of the VM's CPU time its host gave to others
 //! during the two-thread runs (`/proc/stat`): when it is not near 0, a
 //! two-thread run had less than two CPUs, and its scaling shows it.
@@ -87,10 +90,16 @@ struct Rate {
     steal: f64,
 }
 
-/// Words per second of the C loop on `threads` threads, `words` each.
-fn c_loop(path: &str, threads: usize, words: u64) -> Rate {
+/// Words per second of the C loop on `threads` threads, `words` each
+/// (with `lookups`, four table lookups counted per word: see the C file).
+fn c_loop(path: &str, threads: usize, words: u64, lookups: bool) -> Rate {
+    let mut args = vec![threads.to_string(), words.to_string()];
+    if lookups {
+        args.push("lookups".into());
+    }
+    let m = machine_ticks();
     let out = Command::new(path)
-        .args([threads.to_string(), words.to_string()])
+        .args(args)
         .output()
         .unwrap_or_else(|e| panic!("running the C loop {path}: {e}"));
     let text = String::from_utf8_lossy(&out.stdout);
@@ -104,7 +113,7 @@ fn c_loop(path: &str, threads: usize, words: u64) -> Rate {
     Rate {
         wall: num(0),
         cpu: num(2),
-        steal: 0.0,
+        steal: stolen_since(m),
     }
 }
 
@@ -224,11 +233,19 @@ fn main() {
     if wanted("rng") {
         let (mut c, mut one, mut two) = (vec![], vec![], vec![]);
         for _ in 0..reps {
-            c.push(c_loop(&c_path, 2, c_words));
+            c.push(c_loop(&c_path, 2, c_words, false));
             one.push(rust_loop(1, c_words));
             two.push(rust_loop(2, c_words));
         }
         row("rng.next_u64 (words)", &one, &two, &c);
+        // How far a table-bound loop scales here, for the rows below.
+        let (mut c, mut one, mut two) = (vec![], vec![], vec![]);
+        for _ in 0..reps {
+            c.push(c_loop(&c_path, 2, c_words, false));
+            one.push(c_loop(&c_path, 1, c_words, true));
+            two.push(c_loop(&c_path, 2, c_words / 2, true));
+        }
+        row("C loop + 4 lookups (words)", &one, &two, &c);
     }
     for &mechanic in registry() {
         let name = mechanic.name();
@@ -251,7 +268,7 @@ fn main() {
         let trials = chunks.next_multiple_of(2) * CHUNK;
         let (mut c, mut one, mut two) = (vec![], vec![], vec![]);
         for _ in 0..reps {
-            c.push(c_loop(&c_path, 2, c_words));
+            c.push(c_loop(&c_path, 2, c_words, false));
             one.push(rate(model.as_ref(), 1, trials));
             two.push(rate(model.as_ref(), 2, trials));
         }
