@@ -3,8 +3,9 @@
 //!
 //! The machine is shared and noisy (±25% between runs), so absolute rates
 //! mean little; ratios taken a second apart mean more. For each mechanic
-//! (its default configuration) this runs, `REPS` times: the C loop on two
-//! threads, the mechanic on one thread, then on two; and prints medians.
+//! (its default configuration) this runs the C loop on two threads, the
+//! mechanic on one thread, then on two; it does so for every mechanic in
+//! turn, `REPS` rounds of that, and prints medians.
 //!
 //! Scaling is the fastest two-thread run over the fastest one-thread run:
 //! a neighbour only ever slows a run down, so the best of the repeats is
@@ -218,6 +219,49 @@ fn main() {
     // The C loop runs about as long as one measurement.
     let c_words = (seconds * 8e8) as u64;
 
+    // Every row is measured once a round, round after round, so a noisy
+    // minute costs each row one repeat rather than one row all of them.
+    let mut rows: Vec<Row> = Vec::new();
+    if wanted("rng") {
+        rows.push(Row::new("rng.next_u64 (words)", move |t| {
+            rust_loop(t, c_words)
+        }));
+        // How far a table-bound loop scales here, for the rows below.
+        let path = c_path.clone();
+        rows.push(Row::new("C loop + 4 lookups (words)", move |t| {
+            c_loop(&path, t, c_words / t as u64, true)
+        }));
+    }
+    for &mechanic in registry() {
+        let name = mechanic.name();
+        if !wanted(name) {
+            continue;
+        }
+        let model = match mechanic.prepare(&testing::example(mechanic)) {
+            Ok(m) => m,
+            Err(e) => {
+                println!("{name:<27} skipped: defaults do not build ({e})");
+                continue;
+            }
+        };
+        // Size the runs from one chunk so each takes about `seconds` on one
+        // thread; whole even numbers of chunks keep both threads busy.
+        // The first chunk builds the model's tables: time the second.
+        rate(model.as_ref(), 2, 2 * CHUNK);
+        let probe = rate(model.as_ref(), 1, CHUNK);
+        let chunks = ((probe.wall * seconds / CHUNK as f64) as u64).clamp(2, 1 << 16);
+        let trials = chunks.next_multiple_of(2) * CHUNK;
+        rows.push(Row::new(name, move |t| rate(model.as_ref(), t, trials)));
+    }
+    for round in 1..=reps {
+        eprint!("\rround {round} of {reps}");
+        for r in rows.iter_mut() {
+            r.c.push(c_loop(&c_path, 2, c_words, false));
+            r.one.push((r.measure)(1));
+            r.two.push((r.measure)(2));
+        }
+    }
+    eprintln!();
     println!(
         "{:<27} {:>11} {:>11} {:>8} {:>8} {:>8} {:>9} {:>6} {:>11}",
         "mechanic",
@@ -230,49 +274,30 @@ fn main() {
         "steal",
         "C words/s"
     );
-    if wanted("rng") {
-        let (mut c, mut one, mut two) = (vec![], vec![], vec![]);
-        for _ in 0..reps {
-            c.push(c_loop(&c_path, 2, c_words, false));
-            one.push(rust_loop(1, c_words));
-            two.push(rust_loop(2, c_words));
-        }
-        row("rng.next_u64 (words)", &one, &two, &c);
-        // How far a table-bound loop scales here, for the rows below.
-        let (mut c, mut one, mut two) = (vec![], vec![], vec![]);
-        for _ in 0..reps {
-            c.push(c_loop(&c_path, 2, c_words, false));
-            one.push(c_loop(&c_path, 1, c_words, true));
-            two.push(c_loop(&c_path, 2, c_words / 2, true));
-        }
-        row("C loop + 4 lookups (words)", &one, &two, &c);
+    for r in &rows {
+        row(&r.name, &r.one, &r.two, &r.c);
     }
-    for &mechanic in registry() {
-        let name = mechanic.name();
-        if !wanted(name) {
-            continue;
+}
+
+/// One row of the table: how to measure it on `t` threads, and what the
+/// rounds measured (the C loop beside it, one thread, two).
+struct Row {
+    name: String,
+    measure: Box<dyn Fn(usize) -> Rate>,
+    c: Vec<Rate>,
+    one: Vec<Rate>,
+    two: Vec<Rate>,
+}
+
+impl Row {
+    fn new(name: &str, measure: impl Fn(usize) -> Rate + 'static) -> Row {
+        Row {
+            name: name.to_string(),
+            measure: Box::new(measure),
+            c: Vec::new(),
+            one: Vec::new(),
+            two: Vec::new(),
         }
-        let model = match mechanic.prepare(&testing::example(mechanic)) {
-            Ok(m) => m,
-            Err(e) => {
-                println!("{name:<24} skipped: defaults do not build ({e})");
-                continue;
-            }
-        };
-        // Size the runs from one chunk so each takes about `seconds` on one
-        // thread; whole even numbers of chunks keep both threads busy.
-        // The first chunk builds the model's tables: time the second.
-        rate(model.as_ref(), 2, 2 * CHUNK);
-        let probe = rate(model.as_ref(), 1, CHUNK);
-        let chunks = ((probe.wall * seconds / CHUNK as f64) as u64).clamp(2, 1 << 16);
-        let trials = chunks.next_multiple_of(2) * CHUNK;
-        let (mut c, mut one, mut two) = (vec![], vec![], vec![]);
-        for _ in 0..reps {
-            c.push(c_loop(&c_path, 2, c_words, false));
-            one.push(rate(model.as_ref(), 1, trials));
-            two.push(rate(model.as_ref(), 2, trials));
-        }
-        row(name, &one, &two, &c);
     }
 }
 
