@@ -135,22 +135,8 @@ impl Table {
 
     /// Roll and resolve one scene into `t`.
     pub fn play(&self, rng: &mut DiceRng, t: &mut Played) {
-        self.play_with(rng, t, &self.start_luck, |i, rng| self.laws[i].draw(rng));
-    }
-
-    /// Roll and resolve one scene into `t` for players starting with
-    /// `luck`, statement `i`'s successes drawn by `roll(i, rng)` (a
-    /// campaign carries luck over, and its laws follow its bids).
-    #[inline]
-    pub fn play_with(
-        &self,
-        rng: &mut DiceRng,
-        t: &mut Played,
-        luck: &[i64],
-        roll: impl FnMut(usize, &mut DiceRng) -> u32,
-    ) {
-        self.resolve(rng, t, roll);
-        self.settle(t, luck);
+        self.resolve(rng, t, |i, rng| self.laws[i].draw(rng));
+        self.settle(t, &self.start_luck);
     }
 
     /// Successes of statement `i` that rolled `rolled`, after its support
