@@ -6,6 +6,11 @@
 //! the table of results. See `DESIGN.md` in the shared folder for the
 //! reasoning and the README for the user's manual.
 
+/// mimalloc for every binary that links oddsmith (the CLI, the tests, the
+/// benches): see `Cargo.toml`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod dice;
 pub mod dist;
 pub mod expr;
