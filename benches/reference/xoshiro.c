@@ -29,6 +29,19 @@ static uint64_t splitmix(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
+/* One xoshiro256++ word. */
+static inline uint64_t next(uint64_t s[4]) {
+    uint64_t r = rotl(s[0] + s[3], 23) + s[0];
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return r;
+}
+
 struct job {
     uint64_t seed, words, sum;
     int lookups;
@@ -44,14 +57,7 @@ static void *run(void *arg) {
     if (j->lookups) {
         uint64_t counts[4][256] = {{0}};
         for (uint64_t n = 0; n < j->words; n++) {
-            uint64_t r = rotl(s[0] + s[3], 23) + s[0];
-            uint64_t t = s[1] << 17;
-            s[2] ^= s[0];
-            s[3] ^= s[1];
-            s[1] ^= s[2];
-            s[0] ^= s[3];
-            s[2] ^= t;
-            s[3] = rotl(s[3], 45);
+            uint64_t r = next(s);
             for (int lane = 0; lane < 4; lane++)
                 counts[lane][table[(r >> (15 * lane)) & 0x7fff]]++;
         }
@@ -60,14 +66,7 @@ static void *run(void *arg) {
         return NULL;
     }
     for (uint64_t n = 0; n < j->words; n++) {
-        uint64_t r = rotl(s[0] + s[3], 23) + s[0];
-        uint64_t t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = rotl(s[3], 45);
+        uint64_t r = next(s);
         sum += r;
     }
     j->sum = sum;
