@@ -2,11 +2,13 @@
 //! resistance or against another character, with modifiers, augments and
 //! story points.
 
+use std::sync::Arc;
+
 use super::outcomes::OutcomeTable;
 use super::rating::{self, Rating};
 use super::{AUGMENT, Augment, Exchange, MODIFIER, Matchup, RATING, RESISTANCE_PARAMS};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::dist::{Marginals, Memo};
 use crate::sim::Tally;
 use crate::systems::{
     Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
@@ -149,13 +151,21 @@ impl Config {
     }
 }
 
+/// The outcome table of `m`, judged once per run however many chunks and
+/// configs roll it (`None`: more than 256 outcomes), and kept for the
+/// last matchups met.
+fn table_of(m: Matchup) -> Arc<Option<OutcomeTable>> {
+    static TABLES: Memo<Matchup, Option<OutcomeTable>, 64> = Memo::new();
+    TABLES.get(m, || OutcomeTable::new(&m))
+}
+
 impl Trial for Config {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         // With no rolled augment the two faces decide the outcome: judge
         // each cell once and count keys (assured augments draw nothing, so
         // the stream is the one `Config::sample` reads).
         if let (Augment::Assured(pb), Augment::Assured(ob)) = (self.augment, self.opp_augment())
-            && let Some(table) = OutcomeTable::new(&self.matchup(pb, ob))
+            && let Some(table) = table_of(self.matchup(pb, ob)).as_ref()
         {
             let counts = table.count(rng, trials);
             tally.add_key_counts(&counts, |k| fields(table.outcome(k)));

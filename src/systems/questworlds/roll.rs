@@ -162,7 +162,7 @@ impl Exchange {
 }
 
 /// A PC against an opponent, both TNs final (modifiers and augments in).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Matchup {
     pub pc: Rating,
     pub opponent: Rating,
