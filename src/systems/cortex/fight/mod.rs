@@ -23,19 +23,22 @@
 //! contested action's knocking out of gang dice is not carried over).
 
 mod give_in;
+mod rounds;
 #[cfg(test)]
 mod tests;
 
 pub use give_in::{GiveIn, Price, View, When};
+pub use rounds::FightRounds;
+use rounds::Laws;
 
 use super::roll::{RollLaw, best_die_law};
 use super::tables::{Drawn, Lazy, RollTable};
 use super::{
     ACTOR_AID, ACTOR_POOL, OPPOSITION_GANG, OPPOSITION_POOL, OPPOSITION_TROUBLE, RATING_TIE,
-    RatingTie, Sides, TIE, fate_with, pool::SIZES, rating_tie, tie_deals,
+    RatingTie, Sides, TIE, rating_tie, tie_deals,
 };
 use crate::dice::DiceRng;
-use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
+use crate::dist::{After, Limits, Marginals, play, solve};
 use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec};
 
 /// Ratings a complication or trauma may have, 0 for none.
@@ -399,207 +402,6 @@ impl Fight {
             setter: None,
         };
         After::Round(s)
-    }
-}
-
-/// The roll laws the solver needs, by complication die index.
-struct Laws {
-    /// The actor's (its helper's die included).
-    actor: Vec<RollLaw>,
-    opposition: Vec<RollLaw>,
-}
-
-/// A fight with its roll laws: what the solver and the sampler run on.
-pub struct FightRounds<'a> {
-    pub fight: &'a Fight,
-    laws: Option<Laws>,
-}
-
-impl FightRounds<'_> {
-    /// For the sampler and for tests of [`Rounds::after`].
-    pub fn sampler(fight: &Fight) -> FightRounds<'_> {
-        FightRounds { fight, laws: None }
-    }
-
-    fn laws(&self) -> &Laws {
-        self.laws.as_ref().expect("the solver has the roll laws")
-    }
-}
-
-impl Rounds for FightRounds<'_> {
-    type State = FightState;
-    type Roll = FightRoll;
-    type Outcome = [i64; FIELDS];
-
-    fn start(&self) -> FightState {
-        FightState {
-            actor: 0,
-            opposition: 0,
-            actions: 0,
-            aider: 0,
-            rolled: false,
-            phase: Phase::Turn {
-                opp: true,
-                stakes: -1,
-                setter: None,
-            },
-        }
-    }
-
-    fn law(&self, _: usize, s: &FightState, out: &mut Vec<(FightRoll, f64)>) {
-        let laws = self.laws();
-        match s.phase {
-            Phase::Turn { opp, stakes, .. } => {
-                if !opp && stakes >= 0 {
-                    if let Some(price) = self.fight.gives_in(s, stakes) {
-                        out.push((FightRoll::GiveIn(price), 1.0));
-                        return;
-                    }
-                }
-                let law = if opp {
-                    &laws.opposition[index(s.actor)]
-                } else {
-                    &laws.actor[index(s.opposition)]
-                };
-                for (t, &p) in law.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
-                    let total = FightRoll::Total {
-                        total: t as i64,
-                        rating: None,
-                    };
-                    out.push((total, p));
-                }
-            }
-            Phase::Rate {
-                actor_won, total, ..
-            } => {
-                // The winner's pool as it rolled (complication dice are
-                // only added between actions), given the total it made.
-                let law = if actor_won {
-                    &laws.actor[index(s.opposition)]
-                } else {
-                    &laws.opposition[index(s.actor)]
-                };
-                let t = total as usize;
-                for (k, &size) in SIZES.iter().enumerate() {
-                    out.push((FightRoll::Rating(size), law.rating[t][k] / law.total[t]));
-                }
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn roll(&self, _: usize, s: &FightState, rng: &mut DiceRng) -> FightRoll {
-        let f = self.fight;
-        match s.phase {
-            Phase::Turn { opp, stakes, .. } => {
-                if !opp && stakes >= 0 {
-                    if let Some(price) = f.gives_in(s, stakes) {
-                        return FightRoll::GiveIn(price);
-                    }
-                }
-                let d = f.draw(opp, s, rng);
-                FightRoll::Total {
-                    total: d.total,
-                    rating: Some(d.rating),
-                }
-            }
-            Phase::Rate { rating, .. } => {
-                FightRoll::Rating(rating.expect("the sampler keeps the winner's rating"))
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn after(
-        &self,
-        _: usize,
-        s: &FightState,
-        roll: &FightRoll,
-    ) -> After<FightState, [i64; FIELDS]> {
-        let f = self.fight;
-        match (s.phase, *roll) {
-            (Phase::Turn { .. }, FightRoll::GiveIn(price)) => {
-                let mut o = f.end(s, 1);
-                o[GAVE_IN] = 1;
-                if s.rolled && price == Price::Complication {
-                    match stack(s.actor, GIVE_IN_RATING) {
-                        Some(c) => o[ACTOR_COMPLICATION] = c as i64,
-                        None => {
-                            o = f.knocked_out(s, true, GIVE_IN_RATING);
-                            o[GAVE_IN] = 1;
-                        }
-                    }
-                }
-                After::End(o)
-            }
-            (
-                Phase::Turn {
-                    opp,
-                    stakes,
-                    setter,
-                },
-                FightRoll::Total { total, rating },
-            ) => {
-                let mut next = *s;
-                next.rolled |= !opp;
-                // A raise (the opening roll, or any beaten stakes in a
-                // contest) passes the turn; a basic action ends on the
-                // actor's one roll.
-                let basic_win = f.kind == Kind::Basic && !opp && total > stakes;
-                if total > stakes && !basic_win {
-                    next.phase = Phase::Turn {
-                        opp: !opp,
-                        stakes: total,
-                        setter: rating,
-                    };
-                    return After::Round(next);
-                }
-                let (actor_won, margin, total, rating) = if basic_win {
-                    (true, total - stakes, total, rating)
-                } else {
-                    // The roller failed: the setter of the stakes wins.
-                    (opp, stakes - total, stakes, setter)
-                };
-                let (_, takes, _) = fate_with(margin, false, f.tie_deals);
-                if takes == 0 {
-                    return f.next_action(next);
-                }
-                next.phase = Phase::Rate {
-                    actor_won,
-                    takes: takes as u8,
-                    total,
-                    rating,
-                };
-                After::Roll(next)
-            }
-            (
-                Phase::Rate {
-                    actor_won, takes, ..
-                },
-                FightRoll::Rating(r),
-            ) => {
-                let loser = if actor_won { s.opposition } else { s.actor };
-                let mut next = *s;
-                // "If the side you Aid loses, you also take a Complication."
-                if !actor_won {
-                    next.aider += f.aid.is_some() as u32;
-                }
-                match (takes, stack(loser, r)) {
-                    (1, Some(c)) => {
-                        if actor_won {
-                            next.opposition = c;
-                        } else {
-                            next.actor = c;
-                        }
-                        f.next_action(next)
-                    }
-                    // Trauma, or a complication past d12 (the side keeps
-                    // its d12 and is knocked out with trauma rated `r`).
-                    _ => After::End(f.knocked_out(&next, !actor_won, r)),
-                }
-            }
-            _ => unreachable!("each phase has its own kind of roll"),
-        }
     }
 }
 
