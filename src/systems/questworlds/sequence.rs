@@ -475,6 +475,7 @@ impl<Q: Sequence, const N: usize> Trial for Sequenced<Q, N> {
 /// itself is [`crate::systems::testing`]).
 #[cfg(test)]
 pub mod testing {
+    use super::super::{Exchange, Verdict};
     use crate::systems::{Model, ParamMap, ParamValue};
 
     pub fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
@@ -485,6 +486,18 @@ pub mod testing {
     pub fn p_victory(model: &dyn Model) -> f64 {
         let m = model.exact().expect("solvable");
         m.field(0).get(&0).copied().unwrap_or(0.0)
+    }
+
+    /// A scripted exchange for hand-worked rounds: what sequences read of
+    /// a contest (no PC successes, no story points).
+    pub fn ex(verdict: Verdict, degree: i64, victor_big: bool) -> Exchange {
+        Exchange {
+            verdict,
+            degree,
+            pc_successes: 0,
+            story_points: 0,
+            victor_big,
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use crate::dist::Marginals;
 use crate::systems::ParamValue::{self, Bool, Int, List, Str};
 use crate::systems::questworlds::chained::ChainedSequence;
 use crate::systems::questworlds::scored::ScoredSequence;
+use crate::systems::questworlds::sequence::testing::ex;
 use crate::systems::questworlds::wagered::WageredSequence;
 use crate::systems::questworlds::{Exchange, Matchup, Verdict};
 use crate::systems::testing::{Sample, assert_agrees_with};
@@ -55,16 +56,6 @@ impl Dice for Script {
         self.results
             .pop_front()
             .expect("a contest the script did not plan")
-    }
-}
-
-fn ex(verdict: Verdict, degree: i64, victor_big: bool) -> Exchange {
-    Exchange {
-        verdict,
-        degree,
-        pc_successes: 0,
-        story_points: 0,
-        victor_big,
     }
 }
 

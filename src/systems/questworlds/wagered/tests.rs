@@ -1,23 +1,13 @@
 //! Tests of the wagered sequence: hand-worked rounds, policies, Monte Carlo against exact.
 
 use super::super::Rating;
-use super::super::sequence::testing::values;
+use super::super::sequence::testing::{ex, values};
 use super::*;
 use crate::systems::testing::{Sample, assert_agrees};
 use crate::systems::{Mechanic, Model, ParamValue};
 
 fn model(sequence: Wagered, max_rounds: usize) -> Box<dyn Model> {
     WageredSequence.model(Sequenced::new(sequence, max_rounds))
-}
-
-fn ex(verdict: Verdict, degree: i64, victor_big: bool) -> Exchange {
-    Exchange {
-        verdict,
-        degree,
-        pc_successes: 0,
-        story_points: 0,
-        victor_big,
-    }
 }
 
 #[test]
