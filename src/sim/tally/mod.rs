@@ -33,6 +33,14 @@ struct Joint<const N: usize> {
 }
 
 impl<const N: usize> Joint<N> {
+    /// No keys at all: every outcome is outside.
+    const NONE: Self = Joint {
+        lo: [0; N],
+        span: [0; N],
+        stride: [0; N],
+        keys: 0,
+    };
+
     /// Keys for every value in `lo[f]..=hi[f]`, each range then widened
     /// upwards (long tails, such as a sequence's rounds, grow upwards) while
     /// the key count stays within [`MAX_KEYS`]. `None` when even the seen
@@ -104,8 +112,16 @@ impl Hist {
         if i < self.counts.len() as u64 {
             self.counts[i as usize] += 1;
         } else {
-            self.add_count(v, 1);
+            self.widen_and_record(v);
         }
+    }
+
+    /// [`Hist::record`] of a value outside the range so far: rare after a
+    /// chunk's first trials, so kept out of the loops that record.
+    #[cold]
+    #[inline(never)]
+    fn widen_and_record(&mut self, v: i64) {
+        self.add_count(v, 1);
     }
 
     /// Count `n` occurrences of `v`, widening the range if needed.
@@ -266,58 +282,44 @@ impl Tally {
         mut sample: impl FnMut(&mut DiceRng) -> [i64; N],
     ) {
         assert_eq!(self.fields.len(), N, "tally has the wrong number of fields");
-        // Whole outcomes, when kept, are noted where the fields are: per
-        // trial in the warm-up and off the keys, per key once per call.
-        let whole = &mut self.joint;
-        let hists: &mut [Hist; N] = (&mut self.fields[..])
-            .try_into()
-            .expect("length checked above");
-        let warm = trials.min(WARM_UP);
-        let (mut lo, mut hi) = ([i64::MAX; N], [i64::MIN; N]);
-        for _ in 0..warm {
-            let outcome = sample(rng);
-            for f in 0..N {
-                hists[f].record(outcome[f]);
-                lo[f] = lo[f].min(outcome[f]);
-                hi[f] = hi[f].max(outcome[f]);
-            }
-            note(whole, &outcome, 1);
-        }
-        self.trials += trials;
-        let rest = trials - warm;
-        let joint = match Joint::learn(lo, hi) {
-            Some(joint) if rest > 0 => joint,
-            _ => {
-                for _ in 0..rest {
-                    let outcome = sample(rng);
-                    for (h, v) in hists.iter_mut().zip(outcome) {
-                        h.record(v);
-                    }
-                    note(whole, &outcome, 1);
-                }
-                return;
-            }
+        let mut slow = Slow {
+            hists: (&mut self.fields[..])
+                .try_into()
+                .expect("length checked above"),
+            whole: &mut self.joint,
+            learning: true,
+            lo: [i64::MAX; N],
+            hi: [i64::MIN; N],
         };
-        let mut counts = vec![0u64; joint.keys as usize];
-        for _ in 0..rest {
+        self.trials += trials;
+        // Until the warm-up has shown the ranges no outcome has a key, so
+        // every one takes the slow path. `sample` is called from this one
+        // place only, which lets it be inlined into the loop: a mechanic's
+        // outcome then stays in registers on its way to its key.
+        let warm = trials.min(WARM_UP);
+        let mut joint = Joint::NONE;
+        let mut counts: Vec<u64> = Vec::new();
+        for t in 0..trials {
+            if t == warm {
+                slow.learning = false;
+                if let Some(learnt) = Joint::learn(slow.lo, slow.hi) {
+                    joint = learnt;
+                    counts = vec![0; joint.keys as usize];
+                }
+            }
             let outcome = sample(rng);
             match joint.key(&outcome) {
                 Some(k) => counts[k] += 1,
-                None => {
-                    for (h, v) in hists.iter_mut().zip(outcome) {
-                        h.record(v);
-                    }
-                    note(whole, &outcome, 1);
-                }
+                None => slow.record(&outcome),
             }
         }
         for (k, &n) in counts.iter().enumerate() {
             if n > 0 {
                 let outcome = joint.decode(k);
-                for (h, v) in hists.iter_mut().zip(outcome) {
+                for (h, v) in slow.hists.iter_mut().zip(outcome) {
                     h.add_count(v, n);
                 }
-                note(whole, &outcome, n);
+                note(slow.whole, &outcome, n);
             }
         }
     }
@@ -356,6 +358,34 @@ fn note(joint: &mut Option<Outcomes>, outcome: &[i64], n: u64) {
             Some(count) => *count += n,
             None => {
                 joint.insert(outcome.into(), n);
+            }
+        }
+    }
+}
+
+/// Where [`Tally::record_trials`] records an outcome that has no joint
+/// key (all of them in the warm-up, and all of them when the fields'
+/// ranges need too many keys): field by field, and in the warm-up into
+/// the ranges the keys are learnt from.
+struct Slow<'a, const N: usize> {
+    hists: &'a mut [Hist; N],
+    whole: &'a mut Option<Outcomes>,
+    learning: bool,
+    lo: [i64; N],
+    hi: [i64; N],
+}
+
+impl<const N: usize> Slow<'_, N> {
+    #[inline(always)]
+    fn record(&mut self, outcome: &[i64; N]) {
+        for (h, &v) in self.hists.iter_mut().zip(outcome) {
+            h.record(v);
+        }
+        note(self.whole, outcome, 1);
+        if self.learning {
+            for (f, &v) in outcome.iter().enumerate() {
+                self.lo[f] = self.lo[f].min(v);
+                self.hi[f] = self.hi[f].max(v);
             }
         }
     }

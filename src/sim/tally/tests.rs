@@ -160,3 +160,13 @@ fn keyed_recording_equals_direct_recording() {
     keyed.record_keyed(&mut DiceRng::from_u64(9), 10_000, |r| r.d8() as i64, expand);
     assert_eq!(direct, keyed);
 }
+
+#[test]
+fn no_joint_keys_before_the_warm_up() {
+    // Every outcome, zeros included, goes field by field until the
+    // ranges are learnt.
+    let none = Joint::<3>::NONE;
+    for outcome in [[0, 0, 0], [1, -1, 7], [i64::MIN, 0, i64::MAX]] {
+        assert_eq!(none.key(&outcome), None);
+    }
+}
