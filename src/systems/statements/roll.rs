@@ -133,13 +133,13 @@ impl Roll {
     }
 
     /// One roll: success or not.
-    #[inline]
+    #[inline(always)]
     pub fn succeeds(&self, rng: &mut DiceRng) -> bool {
         self.sides > 0 && u64::from(rng.die(self.sides as u32)) <= self.favour
     }
 
     /// Successes of one statement's rolls.
-    #[inline]
+    #[inline(always)]
     pub fn sample(&self, rng: &mut DiceRng, rolls: Rolls) -> u32 {
         let mut s = 0;
         for _ in 0..MAX_ROLLS {
