@@ -4,7 +4,8 @@
 //! mechanic written outside oddsmith) can reach it; it panics with the
 //! config, field and value at fault, as a test wants.
 
-use super::{Mechanic, Model, ParamMap, ParamValue};
+use super::{Mechanic, Model, ParamMap, ParamValue, Trial};
+use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::{Plan, Tally, simulate};
 use crate::stats::{estimate, exact_value, z_score};
@@ -157,6 +158,25 @@ pub fn assert_same_law(a: &Tally, b: &Tally, what: &str) -> f64 {
         }
     }
     worst
+}
+
+/// A trial's [`Trial::simulate`] (which may count keys, memoise or draw
+/// from tables) records bit for bit what its plain `sample`, trial by
+/// trial from the same stream, gives.
+pub fn assert_simulates_as_sampled<const N: usize>(
+    trial: &impl Trial,
+    mut sample: impl FnMut(&mut DiceRng) -> [i64; N],
+    trials: u64,
+    what: &str,
+) {
+    let mut fast = Tally::new(N);
+    trial.simulate(&mut DiceRng::from_u64(29), trials, &mut fast);
+    let mut plain = Tally::new(N);
+    let mut rng = DiceRng::from_u64(29);
+    for _ in 0..trials {
+        plain.record_outcome(&sample(&mut rng));
+    }
+    assert_eq!(fast, plain, "{what}");
 }
 
 /// A TOML-like table value from `(key, value)` pairs, for tests that

@@ -73,7 +73,17 @@ impl Diligence {
 impl Trial for Diligence {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let d = *self;
-        tally.record_trials(rng, trials, |rng| d.sample(rng));
+        // The 6s discarded and the total decide every field: count those.
+        let radix = i64::from(d.code.dice()) + 1;
+        tally.record_keyed(
+            rng,
+            trials,
+            |rng| {
+                let (discarded, total) = roll(rng, d.code);
+                total * radix + i64::from(discarded)
+            },
+            |k| d.outcome((k % radix) as u32, k / radix),
+        );
     }
 
     fn exact(&self) -> Option<Marginals> {
@@ -175,6 +185,23 @@ mod tests {
         assert!((m.field(2)[&1] - 0.5).abs() < 1e-15);
         assert!((m.field(3)[&1] - 1.0 / 6.0).abs() < 1e-15);
         assert!((m.field(0)[&0] - 1.0 / 6.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn counted_by_key_as_sampled() {
+        use crate::systems::testing::assert_simulates_as_sampled;
+        for (code, enh) in [
+            ("0d+2", None),
+            ("1d", None),
+            ("4d+1", None),
+            ("3d", Some("2d+2")),
+        ] {
+            let d = Diligence {
+                code: c(code),
+                enhancing: enh.map(c),
+            };
+            assert_simulates_as_sampled(&d, |r| d.sample(r), 20_000, code);
+        }
     }
 
     #[test]

@@ -63,15 +63,26 @@ impl Fallout {
     }
 
     pub fn sample(&self, rng: &mut DiceRng) -> [i64; 2] {
-        let count = (0..self.dice).filter(|_| rng.die(10) < GRADE_BELOW).count() as u32;
-        Self::outcome(count)
+        Self::outcome(self.count(rng))
+    }
+
+    /// Dice rolled below four.
+    #[inline]
+    fn count(&self, rng: &mut DiceRng) -> u32 {
+        (0..self.dice).filter(|_| rng.die(10) < GRADE_BELOW).count() as u32
     }
 }
 
 impl Trial for Fallout {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let f = *self;
-        tally.record_trials(rng, trials, |rng| f.sample(rng));
+        // The count of dice below four decides both fields: count that.
+        tally.record_keyed(
+            rng,
+            trials,
+            |rng| f.count(rng) as i64,
+            |k| Fallout::outcome(k as u32),
+        );
     }
 
     fn exact(&self) -> Option<Marginals> {
@@ -175,6 +186,15 @@ mod tests {
         // 0 dice: always Minor. 1 die: Moderate 3 in 10.
         assert_eq!(Fallout { dice: 0 }.exact().field(0)[&0], 1.0);
         assert!((Fallout { dice: 1 }.exact().field(0)[&1] - 0.3).abs() < 1e-15);
+    }
+
+    #[test]
+    fn counted_by_key_as_sampled() {
+        use crate::systems::testing::assert_simulates_as_sampled;
+        for dice in [0, 1, 3, 6] {
+            let f = Fallout { dice };
+            assert_simulates_as_sampled(&f, |r| f.sample(r), 20_000, &format!("{dice} dice"));
+        }
     }
 
     #[test]
