@@ -11,6 +11,10 @@
 //! a neighbour only ever slows a run down, so the best of the repeats is
 //! the nearest to the machine's own speed, where a median of two noisy
 //! medians can put the scaling anywhere from 1.3× to 2.7× (seen here).
+//! Best over best still compares the luckiest moment of one set of runs
+//! with that of another, so "paired" gives the other reading: the median
+//! over rounds of each round's two-thread rate over the one-thread rate
+//! measured just before it, when the host's share was most alike.
 //! The row "C loop + 4 lookups" is the C loop counting four table lookups
 //! a word, on one thread and two: how far a table-bound loop (as most
 //! samplers are) scales on this machine at all.
@@ -263,13 +267,14 @@ fn main() {
     }
     eprintln!();
     println!(
-        "{:<27} {:>11} {:>11} {:>8} {:>8} {:>8} {:>9} {:>6} {:>11}",
+        "{:<27} {:>11} {:>11} {:>8} {:>8} {:>8} {:>8} {:>9} {:>6} {:>11}",
         "mechanic",
         "1 thread/s",
         "2 threads/s",
         "ratio 1",
         "ratio 2",
         "scaling",
+        "paired",
         "cpu ratio",
         "steal",
         "C words/s"
@@ -312,21 +317,32 @@ fn fixed_trials(trials: u64, wanted: &dyn Fn(&str) -> bool) {
     }
 }
 
+/// The median over rounds of each round's two-thread rate over its
+/// one-thread rate, measured back to back.
+fn paired_scaling(one: &[Rate], two: &[Rate]) -> f64 {
+    let mut r: Vec<f64> = one.iter().zip(two).map(|(a, b)| b.wall / a.wall).collect();
+    r.sort_by(|a, b| a.total_cmp(b));
+    r[r.len() / 2]
+}
+
 /// One line: median wall-clock rates on one and two threads, both as
-/// ratios to the C loop's median on two threads, the scaling (best over
-/// best), the CPU-time ratio of the two-thread runs, and the median share
-/// of the machine's time the host stole during them.
+/// ratios to the C loop's median on two threads, the scaling two ways
+/// (best over best; the median of each round's pair), the CPU-time ratio
+/// of the two-thread runs, and the median share of the machine's time
+/// the host stole during them.
 fn row(name: &str, one: &[Rate], two: &[Rate], c: &[Rate]) {
     let scaling = best(two) / best(one);
+    let paired = paired_scaling(one, two);
     let (one, two, c) = (median(one), median(two), median(c));
     println!(
-        "{:<27} {:>11.3e} {:>11.3e} {:>7.3}× {:>7.3}× {:>7.2}× {:>8.3}× {:>5.1}% {:>11.3e}",
+        "{:<27} {:>11.3e} {:>11.3e} {:>7.3}× {:>7.3}× {:>7.2}× {:>7.2}× {:>8.3}× {:>5.1}% {:>11.3e}",
         name,
         one.wall,
         two.wall,
         one.wall / c.wall,
         two.wall / c.wall,
         scaling,
+        paired,
         two.cpu / c.cpu,
         100.0 * two.steal,
         c.wall
