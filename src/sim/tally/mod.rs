@@ -299,20 +299,22 @@ impl Tally {
         let warm = trials.min(WARM_UP);
         let mut joint = Joint::NONE;
         let mut counts: Vec<u64> = Vec::new();
-        for t in 0..trials {
-            if t == warm {
-                slow.learning = false;
-                if let Some(learnt) = Joint::learn(slow.lo, slow.hi) {
-                    joint = learnt;
-                    counts = vec![0; joint.keys as usize];
+        rng.on_this_frame(|rng| {
+            for t in 0..trials {
+                if t == warm {
+                    slow.learning = false;
+                    if let Some(learnt) = Joint::learn(slow.lo, slow.hi) {
+                        joint = learnt;
+                        counts = vec![0; joint.keys as usize];
+                    }
+                }
+                let outcome = sample(rng);
+                match joint.key(&outcome) {
+                    Some(k) => counts[k] += 1,
+                    None => slow.record(&outcome),
                 }
             }
-            let outcome = sample(rng);
-            match joint.key(&outcome) {
-                Some(k) => counts[k] += 1,
-                None => slow.record(&outcome),
-            }
-        }
+        });
         for (k, &n) in counts.iter().enumerate() {
             if n > 0 {
                 let outcome = joint.decode(k);
@@ -439,9 +441,11 @@ impl Tally {
     ) {
         assert_eq!(self.fields.len(), N, "tally has the wrong number of fields");
         let mut keys = Hist::default();
-        for _ in 0..trials {
-            keys.record(sample(rng));
-        }
+        rng.on_this_frame(|rng| {
+            for _ in 0..trials {
+                keys.record(sample(rng));
+            }
+        });
         self.add_keys(&keys, expand);
     }
 
