@@ -180,11 +180,7 @@ fn rust_loop(threads: usize, words: u64) -> Rate {
 
 /// The median of each measure on its own.
 fn median(v: &[Rate]) -> Rate {
-    let mid = |f: fn(&Rate) -> f64| {
-        let mut x: Vec<f64> = v.iter().map(f).collect();
-        x.sort_by(|a, b| a.total_cmp(b));
-        x[x.len() / 2]
-    };
+    let mid = |f: fn(&Rate) -> f64| middle(v.iter().map(f).collect());
     Rate {
         wall: mid(|r| r.wall),
         cpu: mid(|r| r.cpu),
@@ -320,9 +316,13 @@ fn fixed_trials(trials: u64, wanted: &dyn Fn(&str) -> bool) {
 /// The median over rounds of each round's two-thread rate over its
 /// one-thread rate, measured back to back.
 fn paired_scaling(one: &[Rate], two: &[Rate]) -> f64 {
-    let mut r: Vec<f64> = one.iter().zip(two).map(|(a, b)| b.wall / a.wall).collect();
-    r.sort_by(|a, b| a.total_cmp(b));
-    r[r.len() / 2]
+    middle(one.iter().zip(two).map(|(a, b)| b.wall / a.wall).collect())
+}
+
+/// The median of `x` (the upper one of an even count).
+fn middle(mut x: Vec<f64>) -> f64 {
+    x.sort_by(|a, b| a.total_cmp(b));
+    x[x.len() / 2]
 }
 
 /// One line: median wall-clock rates on one and two threads, both as
