@@ -18,8 +18,8 @@ use super::roll::{RollLaw, best_die_law};
 use super::tables::{Lazy, RollTable};
 use super::{
     ACTOR_AID, ACTOR_POOL, FINAL_PUSH, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
-    OPPOSITION_TROUBLE, RATING_TIE, RatingTie, Sides, TIE, fate_fields, fate_with, pool::SIZES,
-    pushes, rating_tie, tie_deals, trauma,
+    OPPOSITION_TROUBLE, PUSH, RATING_TIE, RatingTie, Sides, TIE, fate_fields, fate_with,
+    pool::SIZES, pushes, rating_tie, tie_deals, trauma,
 };
 use crate::dice::DiceRng;
 use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
@@ -405,10 +405,64 @@ impl Rounds for ContestRounds<'_> {
     }
 }
 
+/// How a finished contest is counted by the sampler: one key of its
+/// exchanges (most significant: the long tail), how it ended (the actor
+/// failed, the opposition failed, the actor gave in), the margin under the
+/// stakes before any final push and the rating's die size halved. The
+/// other fields follow from these, so they are worked out once per key
+/// ([`Keys::outcome`]) rather than once per trial.
+struct Keys {
+    /// Margins run `0..margins`: a failed total is at most the stakes,
+    /// which are a total.
+    margins: i64,
+}
+
+/// Die sizes halved (0 for none) run below this.
+const HALF_SIZES: i64 = 7;
+
+impl Keys {
+    #[inline(always)]
+    fn key(&self, o: &[i64; FIELDS]) -> i64 {
+        let (how, margin) = match o[GAVE_IN] {
+            1 => (2, 0),
+            _ => (o[WIN], o[PUSH_STEPS] * PUSH + o[MARGIN].abs()),
+        };
+        ((o[EXCHANGES] * 3 + how) * self.margins + margin) * HALF_SIZES + o[RATING] / 2
+    }
+
+    fn outcome(&self, c: &Contested, key: i64) -> [i64; FIELDS] {
+        let half_size = key % HALF_SIZES;
+        let rest = key / HALF_SIZES;
+        let (margin, rest) = (rest % self.margins, rest / self.margins);
+        let (how, exchanges) = (rest % 3, rest / 3);
+        if how == 2 {
+            return Contested::gave_in(exchanges);
+        }
+        let mut o = c.failed(how == 0, margin, 0, exchanges);
+        if o[TAKES] != 0 {
+            o[RATING] = 2 * half_size;
+        }
+        o
+    }
+}
+
 impl Trial for Contested {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let rounds = self.sampler();
-        tally.record_trials(rng, trials, |rng| play(&rounds, rng));
+        let keys = Keys {
+            margins: 1 + rounds
+                .tables
+                .iter()
+                .map(|t| t.max_total())
+                .max()
+                .unwrap_or(0),
+        };
+        tally.record_keyed(
+            rng,
+            trials,
+            |rng| keys.key(&play(&rounds, rng)),
+            |k| keys.outcome(self, k),
+        );
     }
 
     fn exact(&self) -> Option<Marginals> {
@@ -492,5 +546,44 @@ impl Define for ContestedAction {
             give_in,
         )
         .tie_complication(tie_deals(args)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::cortex::Pool;
+    use crate::systems::testing::assert_simulates_as_sampled;
+
+    /// Counting one key a contest records what playing every contest
+    /// records: every way to end (either side failing, giving in), final
+    /// pushes, ties that deal, aid and gang dice.
+    #[test]
+    fn counted_by_key_as_sampled() {
+        let pool = |p: &str| p.parse::<Pool>().unwrap();
+        let cases = [
+            ("d8 d6 d6", None, "2d6", None, false, None),
+            ("d6 d6", None, "d8 d8", None, true, Some(3)),
+            ("d10 d8", Some("d6"), "d8", Some("3d6"), true, None),
+            ("2d8 d4", None, "d12", Some("d10 d4"), false, Some(6)),
+            ("4d12", None, "d4", None, true, None),
+        ];
+        for (i, (a, aid, o, gang, push, give_in)) in cases.into_iter().enumerate() {
+            let sides = Sides {
+                actor: pool(a),
+                aid: aid.map(pool),
+                opposition: pool(o),
+                gang: gang.map_or(vec![], |g| pool(g).dice().to_vec()),
+            };
+            let c = Contested::new(sides, RatingTie::Larger, push, i % 2 == 0, give_in)
+                .tie_complication(i % 3 == 1);
+            let rounds = c.sampler();
+            assert_simulates_as_sampled(
+                &c,
+                |rng| play(&rounds, rng),
+                30_000,
+                &format!("{a} vs {o}"),
+            );
+        }
     }
 }

@@ -44,6 +44,8 @@ pub struct Drawn {
 #[derive(Clone, Debug)]
 pub struct RollTable {
     alias: Alias,
+    /// The highest total the law can give.
+    max_total: i64,
 }
 
 impl RollTable {
@@ -56,7 +58,13 @@ impl RollTable {
         });
         RollTable {
             alias: Alias::new(joint),
+            max_total: law.total.iter().rposition(|&p| p > 0.0).unwrap_or(0) as i64,
         }
+    }
+
+    /// The highest total this table draws.
+    pub fn max_total(&self) -> i64 {
+        self.max_total
     }
 
     /// One roll.
