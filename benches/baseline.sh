@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Issue 18's "n times today's rate", measured: the throughput bench built
+# at the commit where the issue was filed (0171f04) and at this checkout,
+# run one after the other, round after round, on the same mechanics; then
+# each mechanic's fastest rate of each build (one and two threads) and
+# their ratio. A neighbour on a shared machine only ever slows a run, so
+# the best of the rounds is the nearest to each build's own speed.
+#
+# Usage: benches/baseline.sh [NAME…]   (names filter by substring)
+# ODDSMITH_ROUNDS (default 3) sets how often the pair runs;
+# ODDSMITH_REPS and ODDSMITH_SECONDS are passed to both runs (run.sh);
+# ODDSMITH_BASELINE names another commit to compare with.
+# Builds with the caller's CARGO_TARGET_DIR; the baseline's export is
+# built beside this checkout, so a warm target dir builds it in a minute.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+base="${ODDSMITH_BASELINE:-0171f04}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
+rounds="${ODDSMITH_ROUNDS:-3}"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+
+cc -O3 -pthread "$here/reference/xoshiro.c" -o "$out/xoshiro"
+# The baseline predates the throughput bench: export the commit and give
+# it the bench as it stood at 44bbb8f (benches/reference).
+mkdir "$out/base"
+git -C "$root" archive "$base" | tar -x -C "$out/base"
+cp "$here/reference/baseline_throughput.rs" "$out/base/benches/throughput.rs"
+printf '\n[[bench]]\nname = "throughput"\nharness = false\n' >>"$out/base/Cargo.toml"
+
+# The path of the bench binary cargo builds in directory $1.
+bench_binary() {
+    (cd "$1" && cargo bench --no-run --bench throughput 2>&1) |
+        sed -n 's/.*Executable benches\/throughput.rs (\(.*\))$/\1/p'
+}
+echo "building the baseline ($base) and this checkout…" >&2
+old="$(bench_binary "$out/base")"
+new="$(bench_binary "$root")"
+[[ -x "$old" && -x "$new" ]] || {
+    echo "baseline.sh: a bench did not build (run cargo bench --no-run --bench throughput to see why)" >&2
+    exit 2
+}
+
+for r in $(seq 1 "$rounds"); do
+    echo "round $r of $rounds" >&2
+    ODDSMITH_C_LOOP="$out/xoshiro" "$old" "$@" 2>/dev/null | sed 's/^/old /' >>"$out/rates"
+    ODDSMITH_C_LOOP="$out/xoshiro" "$new" "$@" 2>/dev/null | sed 's/^/new /' >>"$out/rates"
+done
+
+# Rows that print two rates (trials a second on one and two threads).
+awk -v base="$base" '
+    $3 ~ /^[0-9.]+e[+-]?[0-9]+$/ && $4 ~ /^[0-9.]+e[+-]?[0-9]+$/ {
+        k = $2
+        if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+        if ($3 > best1[$1, k]) best1[$1, k] = $3
+        if ($4 > best2[$1, k]) best2[$1, k] = $4
+    }
+    END {
+        printf "%-27s %11s %11s %7s   %11s %11s %7s\n", "mechanic", base " 1T", "now 1T", "gain", base " 2T", "now 2T", "gain"
+        for (i = 1; i <= n; i++) {
+            k = order[i]
+            if (!(("old", k) in best1) || !(("new", k) in best1)) continue
+            printf "%-27s %11.3e %11.3e %6.2f×   %11.3e %11.3e %6.2f×\n", k,
+                best1["old", k], best1["new", k], best1["new", k] / best1["old", k],
+                best2["old", k], best2["new", k], best2["new", k] / best2["old", k]
+        }
+    }' "$out/rates"
