@@ -10,8 +10,10 @@
 # ODDSMITH_ROUNDS (default 3) sets how often the pair runs;
 # ODDSMITH_REPS and ODDSMITH_SECONDS are passed to both runs (run.sh);
 # ODDSMITH_BASELINE names another commit to compare with.
-# Builds with the caller's CARGO_TARGET_DIR; the baseline's export is
-# built beside this checkout, so a warm target dir builds it in a minute.
+# Builds with the caller's CARGO_TARGET_DIR (default target/); the
+# baseline in its own directory under it (baseline-COMMIT: a cold build
+# the first time, some minutes), so that its `oddsmith` binary never
+# takes the place of this checkout's.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -29,14 +31,15 @@ git -C "$root" archive "$base" | tar -x -C "$out/base"
 cp "$here/reference/baseline_throughput.rs" "$out/base/benches/throughput.rs"
 printf '\n[[bench]]\nname = "throughput"\nharness = false\n' >>"$out/base/Cargo.toml"
 
-# The path of the bench binary cargo builds in directory $1.
+# The path of the bench binary cargo builds in directory $1 (into target
+# directory $2).
 bench_binary() {
-    (cd "$1" && cargo bench --no-run --bench throughput 2>&1) |
+    (cd "$1" && CARGO_TARGET_DIR="$2" cargo bench --no-run --bench throughput 2>&1) |
         sed -n 's/.*Executable benches\/throughput.rs (\(.*\))$/\1/p'
 }
 echo "building the baseline ($base) and this checkout…" >&2
-old="$(bench_binary "$out/base")"
-new="$(bench_binary "$root")"
+old="$(bench_binary "$out/base" "$CARGO_TARGET_DIR/baseline-$base")"
+new="$(bench_binary "$root" "$CARGO_TARGET_DIR")"
 [[ -x "$old" && -x "$new" ]] || {
     echo "baseline.sh: a bench did not build (run cargo bench --no-run --bench throughput to see why)" >&2
     exit 2
