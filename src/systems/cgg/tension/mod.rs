@@ -306,8 +306,25 @@ impl Tension {
     }
 
     /// [`Tension::play_with`], each roll drawn from `rolls`.
-    #[inline]
     fn play_by(
+        &self,
+        prep: &Prepared,
+        rolls: &impl Rolls,
+        rng: &mut DiceRng,
+        clock: Option<(usize, u32)>,
+        out: &mut Vec<i64>,
+    ) -> (u32, bool) {
+        match prep.plain {
+            true => self.play_as::<true>(prep, rolls, rng, clock, out),
+            false => self.play_as::<false>(prep, rolls, rng, clock, out),
+        }
+    }
+
+    /// [`Tension::play_by`] for a scene that is `PLAIN` (see
+    /// [`Prepared::plain`]) or not: compiled once each, so that a plain
+    /// scene's turns carry no policy or help to skip.
+    #[inline]
+    fn play_as<const PLAIN: bool>(
         &self,
         prep: &Prepared,
         rolls: &impl Rolls,
@@ -339,12 +356,16 @@ impl Tension {
             for &i in &prep.order {
                 let e = &self.explorers[i];
                 let addr = self.addressed(tracks);
-                let view = View {
-                    track: tracks[addr],
-                    hours: st[i].hours as i64,
-                    leverage: st[i].leverage as i64,
+                let turn = match PLAIN {
+                    true => Turn::Act,
+                    false => View {
+                        track: tracks[addr],
+                        hours: st[i].hours as i64,
+                        leverage: st[i].leverage as i64,
+                    }
+                    .choose(e.policy.as_ref()),
                 };
-                match view.choose(e.policy.as_ref()) {
+                match turn {
                     Turn::Idle => st[i].settle(0, 1, e.full),
                     Turn::Ready { cue } => {
                         let lev = rolls.ready(self, rng, i);
@@ -359,7 +380,10 @@ impl Tension {
                         }
                     }
                     Turn::Act => {
-                        let helpers = prep.helps & !busy & !(1 << i);
+                        let helpers = match PLAIN {
+                            true => 0,
+                            false => prep.helps & !busy & !(1 << i),
+                        };
                         busy |= helpers;
                         helped |= helpers;
                         let count = helpers.count_ones();
@@ -422,12 +446,32 @@ impl Tension {
     }
 }
 
+impl Tension {
+    /// `trials` scenes into `tally`, on a copy of the generator: through
+    /// `&mut` its state would go back to memory after every draw.
+    fn simulate_as<const PLAIN: bool>(
+        &self,
+        prep: &Prepared,
+        rng: &mut DiceRng,
+        trials: u64,
+        tally: &mut Tally,
+    ) {
+        let mut out = Vec::new();
+        rng.on_this_frame(|rng| {
+            for _ in 0..trials {
+                self.play_as::<PLAIN>(prep, prep, rng, None, &mut out);
+                tally.record_outcome(&out);
+            }
+        });
+    }
+}
+
 impl Trial for Tension {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let mut out = Vec::new();
-        for _ in 0..trials {
-            self.play(rng, &mut out);
-            tally.record_outcome(&out);
+        let prep = self.prepared.get(self);
+        match prep.plain {
+            true => self.simulate_as::<true>(prep, rng, trials, tally),
+            false => self.simulate_as::<false>(prep, rng, trials, tally),
         }
     }
 }

@@ -73,6 +73,21 @@ const HELP_CLASSES: usize = 3;
 /// help.
 const STATES: usize = 2 * 2 * HELP_CLASSES;
 
+/// What picks explorer `i`'s slot, gathered in one place: looked up every
+/// turn.
+#[derive(Clone, Copy, Debug)]
+struct Seat {
+    /// Its slots start here, `span` per state.
+    first: usize,
+    span: usize,
+    /// Its success cut (see [`Action::canonical`]) with each class of
+    /// help.
+    cut: [u32; HELP_CLASSES],
+    /// Its success dice before the Edge's bonus and leverage, out of
+    /// crisis (a stunt's included) and in crisis (no stunt).
+    dice: [u32; 2],
+}
+
 /// A scene's prepared parts.
 #[derive(Debug)]
 pub struct Prepared {
@@ -82,12 +97,11 @@ pub struct Prepared {
     pub gives: Option<usize>,
     /// Explorers who help, as a bit set.
     pub helps: u32,
-    /// Explorer `i`'s slots start at `first[i]`, `span[i]` per state.
-    first: Vec<usize>,
-    span: Vec<usize>,
-    /// Explorer `i`'s success cut (see [`Action::canonical`]) with each
-    /// class of help.
-    cut: Vec<[u32; HELP_CLASSES]>,
+    /// No explorer helps or has a turn policy: every turn is an action
+    /// with no help, and the scene's loop is compiled without either.
+    pub plain: bool,
+    /// Where each explorer's slots are, and what picks one.
+    seats: Vec<Seat>,
     /// The action each slot stands for and its table, once it came up.
     slots: Vec<OnceLock<(Action, Alias)>>,
     /// Each explorer's law of leverage dice from a diligence roll (only
@@ -101,21 +115,26 @@ impl Prepared {
         let n = t.explorers.len();
         let mut order: Vec<usize> = first_pick.into_iter().collect();
         order.extend((0..n).filter(|&i| Some(i) != first_pick));
-        let mut first = Vec::with_capacity(n);
-        let mut span = Vec::with_capacity(n);
-        let mut cut = Vec::with_capacity(n);
+        let mut seats = Vec::with_capacity(n);
         let mut slots = 0;
         for i in 0..n {
             let s = Standing::default();
-            let c: [u32; HELP_CLASSES] =
+            let cut: [u32; HELP_CLASSES] =
                 std::array::from_fn(|h| t.action(i, &s, h, false).success_cut());
+            let in_crisis = Standing {
+                crisis: true,
+                ..Standing::default()
+            };
             // Canonical success dice run 0..=cut, and help only lowers
             // the cut.
-            let s = c[0] as usize + 1;
-            first.push(slots);
-            span.push(s);
-            cut.push(c);
-            slots += STATES * s;
+            let span = cut[0] as usize + 1;
+            seats.push(Seat {
+                first: slots,
+                span,
+                cut,
+                dice: [t.success_dice(i, &s), t.success_dice(i, &in_crisis)],
+            });
+            slots += STATES * span;
         }
         let ready = t
             .explorers
@@ -134,30 +153,32 @@ impl Prepared {
                 })
             })
             .collect();
+        let helps = t
+            .explorers
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.helps)
+            .fold(0, |m, (i, _)| m | 1 << i);
         Prepared {
             order,
             gives: t.gives.who(t.holder, &t.explorers),
-            helps: t
-                .explorers
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| e.helps)
-                .fold(0, |m, (i, _)| m | 1 << i),
-            first,
-            span,
-            cut,
+            helps,
+            plain: helps == 0 && t.explorers.iter().all(|e| e.policy.is_none()),
+            seats,
             slots: (0..slots).map(|_| OnceLock::new()).collect(),
             ready,
         }
     }
 
     /// The slot of the action [`Tension::action`] makes for these inputs.
-    #[inline]
-    fn slot_of(&self, t: &Tension, i: usize, s: &Standing, helpers: u32, helped: bool) -> usize {
+    #[inline(always)]
+    fn slot_of(&self, i: usize, s: &Standing, helpers: u32, helped: bool) -> usize {
+        let seat = &self.seats[i];
         let help = (helpers as usize).min(HELP_CLASSES - 1);
         let state = (s.crisis as usize * 2 + helped as usize) * HELP_CLASSES + help;
-        let success = t.success_dice(i, s).min(self.cut[i][help]);
-        self.first[i] + state * self.span[i] + success as usize
+        // Tension::success_dice, its explorer's part worked out once.
+        let success = (seat.dice[s.crisis as usize] + s.bonus + s.leverage).min(seat.cut[help]);
+        seat.first + state * seat.span + success as usize
     }
 }
 
@@ -184,7 +205,9 @@ pub trait Rolls {
 /// [`Tension::action`]: making it on the stack each turn costs more than
 /// the draw.
 impl Rolls for Prepared {
-    #[inline]
+    // Inlined into the scene's loop, the generator's state and the drawn
+    // value stay in registers.
+    #[inline(always)]
     fn act(
         &self,
         t: &Tension,
@@ -194,7 +217,7 @@ impl Rolls for Prepared {
         helpers: u32,
         helped: bool,
     ) -> Drawn {
-        let slot = &self.slots[self.slot_of(t, i, s, helpers, helped)];
+        let slot = &self.slots[self.slot_of(i, s, helpers, helped)];
         let table = match slot.get() {
             Some((_, table)) => table,
             None => fill(slot, t.action(i, s, helpers as usize, helped)),
@@ -488,7 +511,7 @@ mod tests {
                                 ..Standing::default()
                             };
                             let a = t.action(i, &s, helpers as usize, helped).canonical();
-                            let slot = prep.slot_of(&t, i, &s, helpers, helped);
+                            let slot = prep.slot_of(i, &s, helpers, helped);
                             assert_eq!(*seen[slot].get_or_insert(a), a, "slot {slot}");
                         }
                     }
