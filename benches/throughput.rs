@@ -31,8 +31,9 @@
 //! Run through `benches/run.sh` (it compiles `benches/reference/xoshiro.c`
 //! with `cc -O3 -pthread` and passes it in `ODDSMITH_C_LOOP`), or by hand:
 //! `ODDSMITH_C_LOOP=/path/to/xoshiro cargo bench --bench throughput [NAME…]`.
-//! Names filter mechanics by substring. `ODDSMITH_REPS` sets the repeats
-//! (default 3), `ODDSMITH_SECONDS` the time per measurement (default 0.25).
+//! Names filter mechanics by substring (a whole name picks that one
+//! alone). `ODDSMITH_REPS` sets the repeats (default 3),
+//! `ODDSMITH_SECONDS` the time per measurement (default 0.25).
 //! Mechanics whose defaults leave a key unset (a scene's players) run at
 //! the example the registry tests use ([`testing::example`]).
 //!
@@ -205,7 +206,19 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
-    let wanted = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f));
+    // A filter that is a mechanic's whole name picks that one alone
+    // (`questworlds.group` is also the start of `questworlds.group_sequence`).
+    let whole = |f: &str| registry().iter().any(|m| m.name() == f);
+    let wanted = |name: &str| {
+        filters.is_empty()
+            || filters.iter().any(|f| {
+                if whole(f) {
+                    name == f
+                } else {
+                    name.contains(f.as_str())
+                }
+            })
+    };
     if let Some(trials) = std::env::var("ODDSMITH_TRIALS")
         .ok()
         .and_then(|t| t.parse().ok())
