@@ -25,10 +25,26 @@ trap 'rm -rf "$out"' EXIT
 
 cc -O3 -pthread "$here/reference/xoshiro.c" -o "$out/xoshiro"
 # The baseline predates the throughput bench: export the commit and give
-# it the bench as it stood at 44bbb8f (benches/reference).
+# it the bench as it stood at 44bbb8f (it compiles against 0171f04's API),
+# taught the fixed-trials mode of today's bench (`ODDSMITH_TRIALS=N`: N
+# trials of each named mechanic on one thread, for callgrind; the binary
+# stays in the baseline's target directory, under release/deps).
 mkdir "$out/base"
 git -C "$root" archive "$base" | tar -x -C "$out/base"
-cp "$here/reference/baseline_throughput.rs" "$out/base/benches/throughput.rs"
+git -C "$root" show 44bbb8f:benches/throughput.rs |
+    awk -v block="$(
+        cat <<'RUST'
+    if let Some(trials) = std::env::var("ODDSMITH_TRIALS").ok().and_then(|t| t.parse::<u64>().ok()) {
+        let names: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+        for &m in registry().iter().filter(|m| names.iter().any(|f| m.name().contains(f))) {
+            let model = m.prepare(&ParamMap::new()).unwrap();
+            let r = rate(model.as_ref(), 1, trials);
+            println!("{} {trials} {:.3e}", m.name(), r.wall);
+        }
+        return;
+    }
+RUST
+    )" '{ print } /^fn main\(\) \{$/ { print block }' >"$out/base/benches/throughput.rs"
 printf '\n[[bench]]\nname = "throughput"\nharness = false\n' >>"$out/base/Cargo.toml"
 
 # The path of the bench binary cargo builds in directory $1 (into target
