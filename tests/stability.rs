@@ -38,9 +38,10 @@ fn fingerprint(t: &Tally) -> u64 {
 
 /// Configurations beyond the defaults that take other sampling paths:
 /// Gateway pools too big for the combined table and small enough for ten
-/// contests a word; QuestWorlds masteries, story points, PC against PC.
+/// contests a word; QuestWorlds masteries, story points, PC against PC; a
+/// CGG tension scene with a helper (played turn by turn, not by chains).
 fn extras() -> Vec<(&'static str, ParamMap)> {
-    use ParamValue::{Int, Str};
+    use ParamValue::{Bool, Int, List, Str, Table};
     let map = |pairs: &[(&str, ParamValue)]| ParamMap::from_pairs(pairs);
     vec![
         (
@@ -67,6 +68,23 @@ fn extras() -> Vec<(&'static str, ParamMap)> {
             "questworlds.contest",
             map(&[("opponent.rating", Str("12".into()))]),
         ),
+        (
+            "cgg.tension",
+            map(&[(
+                "explorers",
+                List(vec![
+                    Str("3d".into()),
+                    Table(
+                        [
+                            ("code".to_string(), Str("3d".into())),
+                            ("helps".to_string(), Bool(true)),
+                        ]
+                        .into_iter()
+                        .collect(),
+                    ),
+                ]),
+            )]),
+        ),
     ]
 }
 
@@ -83,7 +101,7 @@ const PINS: &[(&str, u64, u64)] = &[
     ("cgg.action", 0x814707a91809686f, 118706),
     ("cgg.fallout", 0xb6bd55f66224f013, 96646),
     ("cgg.diligence", 0x6786a295644a7aba, 945),
-    ("cgg.tension", 0x5801bddb56737afd, 196264),
+    ("cgg.tension", 0xe0f7214b028a3796, 196280),
     ("cgg.session", 0x4645a183d7a94b8c, 196192),
     ("questworlds.contest", 0x009e516c0bc8781b, 136431),
     ("questworlds.scored", 0x6c936786b1ad2491, 168568),
@@ -99,6 +117,7 @@ const PINS: &[(&str, u64, u64)] = &[
     ("gateway.challenge", 0x80edd83c74084fe2, 133181),
     ("questworlds.contest", 0x9c84fbb3155f3bc7, 187755),
     ("questworlds.contest", 0x4297e109a121131c, 121262),
+    ("cgg.tension", 0x896ec58e91e93a5b, 192737),
 ];
 
 #[test]

@@ -123,6 +123,11 @@ impl ActionTable {
 /// values come out in `key` order, so the same action always builds the
 /// same table.
 pub fn summary(a: &Action, key: impl Fn(&Outcome) -> u32) -> Alias {
+    Alias::new(law(a, key))
+}
+
+/// The exact law of `key` of one action's outcome, in `key` order.
+pub fn law(a: &Action, key: impl Fn(&Outcome) -> u32) -> Vec<(u32, f64)> {
     let mut law: Vec<(u32, f64)> = Vec::new();
     exact::outcomes(a, |o, p| {
         let k = key(o);
@@ -132,7 +137,7 @@ pub fn summary(a: &Action, key: impl Fn(&Outcome) -> u32) -> Alias {
         }
     });
     law.sort_by_key(|(k, _)| *k);
-    Alias::new(law)
+    law
 }
 
 /// The tables of `a`, built once per run whichever threads sample it,

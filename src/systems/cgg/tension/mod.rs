@@ -24,13 +24,17 @@
 //! wrench, no stunt, no hours paid or gained). Monte Carlo only: each
 //! action, diligence roll and raise is drawn as one roll (an action's
 //! fields from a table of its exact law, [`prepared`]), the scene's
-//! rounds played here; the mechanic's parameters and schema are in
-//! [`mechanic`].
+//! rounds played here. A plain scene (no help, no turn policy) is played
+//! by its explorers' chains instead, one draw a turn ([`plain`]). The
+//! mechanic's parameters and schema are in [`mechanic`].
 
 mod choice;
 mod explorer;
 mod mechanic;
+mod plain;
 mod prepared;
+#[cfg(test)]
+mod tests;
 
 use prepared::{Prepared, Rolls};
 
@@ -250,6 +254,15 @@ impl Tension {
         pick
     }
 
+    /// The highest track, the first listed among equals: the one the
+    /// Exec raises.
+    #[inline]
+    fn top(&self, tracks: &[i64]) -> usize {
+        (0..tracks.len())
+            .max_by_key(|&k| (tracks[k], -(k as i64)))
+            .unwrap()
+    }
+
     /// Explorer `i`'s stunt this turn: whether it stunts, and the dice it
     /// moves from risk to success.
     fn stunt(&self, i: usize, s: &Standing) -> (bool, u32) {
@@ -302,29 +315,15 @@ impl Tension {
         out: &mut Vec<i64>,
     ) -> (u32, bool) {
         let prep = self.prepared.get(self);
-        self.play_by(prep, prep, rng, clock, out)
-    }
-
-    /// [`Tension::play_with`], each roll drawn from `rolls`.
-    fn play_by(
-        &self,
-        prep: &Prepared,
-        rolls: &impl Rolls,
-        rng: &mut DiceRng,
-        clock: Option<(usize, u32)>,
-        out: &mut Vec<i64>,
-    ) -> (u32, bool) {
-        match prep.plain {
-            true => self.play_as::<true>(prep, rolls, rng, clock, out),
-            false => self.play_as::<false>(prep, rolls, rng, clock, out),
+        match &prep.plain {
+            Some(plain) => plain.play(self, &prep.order, rng, clock, out),
+            None => self.play_by(prep, prep, rng, clock, out),
         }
     }
 
-    /// [`Tension::play_by`] for a scene that is `PLAIN` (see
-    /// [`Prepared::plain`]) or not: compiled once each, so that a plain
-    /// scene's turns carry no policy or help to skip.
-    #[inline]
-    fn play_as<const PLAIN: bool>(
+    /// [`Tension::play_with`], each roll drawn from `rolls`, every turn
+    /// played out: the loop for scenes with help or turn policies.
+    fn play_by(
         &self,
         prep: &Prepared,
         rolls: &impl Rolls,
@@ -356,15 +355,12 @@ impl Tension {
             for &i in &prep.order {
                 let e = &self.explorers[i];
                 let addr = self.addressed(tracks);
-                let turn = match PLAIN {
-                    true => Turn::Act,
-                    false => View {
-                        track: tracks[addr],
-                        hours: st[i].hours as i64,
-                        leverage: st[i].leverage as i64,
-                    }
-                    .choose(e.policy.as_ref()),
-                };
+                let turn = View {
+                    track: tracks[addr],
+                    hours: st[i].hours as i64,
+                    leverage: st[i].leverage as i64,
+                }
+                .choose(e.policy.as_ref());
                 match turn {
                     Turn::Idle => st[i].settle(0, 1, e.full),
                     Turn::Ready { cue } => {
@@ -380,10 +376,7 @@ impl Tension {
                         }
                     }
                     Turn::Act => {
-                        let helpers = match PLAIN {
-                            true => 0,
-                            false => prep.helps & !busy & !(1 << i),
-                        };
+                        let helpers = prep.helps & !busy & !(1 << i);
                         busy |= helpers;
                         helped |= helpers;
                         let count = helpers.count_ones();
@@ -407,9 +400,7 @@ impl Tension {
                 }
                 busy |= 1 << i;
             }
-            let top = (0..tracks.len())
-                .max_by_key(|&k| (tracks[k], -(k as i64)))
-                .unwrap();
+            let top = self.top(tracks);
             tracks[top] += match self.raise {
                 0 => rng.die(3) as i64,
                 r => r as i64,
@@ -446,32 +437,25 @@ impl Tension {
     }
 }
 
-impl Tension {
-    /// `trials` scenes into `tally`, on a copy of the generator: through
-    /// `&mut` its state would go back to memory after every draw.
-    fn simulate_as<const PLAIN: bool>(
-        &self,
-        prep: &Prepared,
-        rng: &mut DiceRng,
-        trials: u64,
-        tally: &mut Tally,
-    ) {
-        let mut out = Vec::new();
-        rng.on_this_frame(|rng| {
-            for _ in 0..trials {
-                self.play_as::<PLAIN>(prep, prep, rng, None, &mut out);
-                tally.record_outcome(&out);
-            }
-        });
-    }
-}
-
 impl Trial for Tension {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        // On a copy of the generator: through `&mut` its state would go
+        // back to memory after every draw.
         let prep = self.prepared.get(self);
-        match prep.plain {
-            true => self.simulate_as::<true>(prep, rng, trials, tally),
-            false => self.simulate_as::<false>(prep, rng, trials, tally),
-        }
+        let mut out = Vec::new();
+        rng.on_this_frame(|rng| match &prep.plain {
+            Some(plain) => {
+                for _ in 0..trials {
+                    plain.play(self, &prep.order, rng, None, &mut out);
+                    tally.record_outcome(&out);
+                }
+            }
+            None => {
+                for _ in 0..trials {
+                    self.play_by(prep, prep, rng, None, &mut out);
+                    tally.record_outcome(&out);
+                }
+            }
+        });
     }
 }

@@ -14,6 +14,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::plain::Plain;
 use super::{Standing, Tension};
 use crate::dice::DiceRng;
 use crate::sim::alias::Alias;
@@ -38,7 +39,7 @@ const SUCCESS_BIT: u32 = 1 << (2 * HOURS_BITS);
 const LEFT_BIT: u32 = SUCCESS_BIT << 1;
 
 /// The value of outcome `o` that a scene's table holds.
-fn pack(o: &Outcome) -> u32 {
+pub(super) fn pack(o: &Outcome) -> u32 {
     let d = Drawn::of(o);
     d.paid.min(HOURS_MASK)
         | d.gained.min(HOURS_MASK) << HOURS_BITS
@@ -57,7 +58,7 @@ impl Drawn {
         }
     }
 
-    fn unpack(v: u32) -> Drawn {
+    pub(super) fn unpack(v: u32) -> Drawn {
         Drawn {
             paid: v & HOURS_MASK,
             gained: (v >> HOURS_BITS) & HOURS_MASK,
@@ -98,8 +99,8 @@ pub struct Prepared {
     /// Explorers who help, as a bit set.
     pub helps: u32,
     /// No explorer helps or has a turn policy: every turn is an action
-    /// with no help, and the scene's loop is compiled without either.
-    pub plain: bool,
+    /// with no help, and the scene is played by its explorers' chains.
+    pub plain: Option<Plain>,
     /// Where each explorer's slots are, and what picks one.
     seats: Vec<Seat>,
     /// The action each slot stands for and its table, once it came up.
@@ -159,11 +160,14 @@ impl Prepared {
             .enumerate()
             .filter(|(_, e)| e.helps)
             .fold(0, |m, (i, _)| m | 1 << i);
+        let gives = t.gives.who(t.holder, &t.explorers);
+        let plain = (helps == 0 && t.explorers.iter().all(|e| e.policy.is_none()))
+            .then(|| Plain::new(t, &order, gives));
         Prepared {
             order,
-            gives: t.gives.who(t.holder, &t.explorers),
+            gives,
             helps,
-            plain: helps == 0 && t.explorers.iter().all(|e| e.policy.is_none()),
+            plain,
             seats,
             slots: (0..slots).map(|_| OnceLock::new()).collect(),
             ready,
@@ -269,209 +273,13 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::Tally;
-    use crate::systems::cgg::tension::TensionMechanic;
-    use crate::systems::testing::assert_same_law;
-    use crate::systems::{Define, ParamMap, ParamValue};
+    use crate::systems::ParamValue::{Bool, Int, List, Str};
+    use crate::systems::cgg::tension::tests::{scene, table};
 
-    /// The dice rolled one by one: [`Action::sample`] and the diligence
-    /// roll, which share nothing with the tables but the settling.
-    struct Dice;
-
-    impl Rolls for Dice {
-        fn act(
-            &self,
-            t: &Tension,
-            rng: &mut DiceRng,
-            i: usize,
-            s: &Standing,
-            helpers: u32,
-            helped: bool,
-        ) -> Drawn {
-            Drawn::of(&t.action(i, s, helpers as usize, helped).sample(rng))
-        }
-
-        fn ready(&self, t: &Tension, rng: &mut DiceRng, i: usize) -> u32 {
-            let d = Diligence {
-                code: t.explorers[i].code,
-                enhancing: None,
-            };
-            d.leverage(d.sample(rng)[0]).dice()
-        }
-    }
-
-    use ParamValue::{Bool, Int, List, Str};
-
-    fn table(pairs: &[(&str, ParamValue)]) -> ParamValue {
-        ParamValue::Table(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
-                .collect(),
-        )
-    }
-
-    fn s(v: &str) -> ParamValue {
+    fn s(v: &str) -> crate::systems::ParamValue {
         Str(v.into())
     }
 
-    fn scene(pairs: &[(&str, ParamValue)]) -> Tension {
-        let mut m = ParamMap::new();
-        for (k, v) in pairs {
-            m.set(k.to_string(), v.clone());
-        }
-        TensionMechanic.trial(&m).unwrap()
-    }
-
-    /// `n` scenes of `t` drawn from `rolls`.
-    fn run(t: &Tension, rolls: &impl Rolls, seed: u64, n: u64) -> Tally {
-        let prep = Prepared::new(t);
-        let mut tally = Tally::new(6 + 2 * t.explorers.len());
-        let (mut rng, mut out) = (DiceRng::from_u64(seed), Vec::new());
-        for _ in 0..n {
-            t.play_by(&prep, rolls, &mut rng, None, &mut out);
-            tally.record_outcome(&out);
-        }
-        tally
-    }
-
-    /// The shipped scenario's scene (scenarios/cgg-tension.toml) at
-    /// difficulty 5.
-    fn shipped(gives: &str, start: i64, wrench: &str) -> Vec<(&'static str, ParamValue)> {
-        vec![
-            (
-                "explorers",
-                List(vec![
-                    table(&[("name", s("ann")), ("code", s("4d"))]),
-                    table(&[("name", s("bob")), ("code", s("3d")), ("helps", Bool(true))]),
-                    table(&[
-                        ("name", s("cy")),
-                        ("code", s("2d")),
-                        (
-                            "policy",
-                            List(vec![table(&[
-                                ("choose", s("idle")),
-                                ("when", table(&[("hours_at_most", Int(2))])),
-                            ])]),
-                        ),
-                    ]),
-                ]),
-            ),
-            ("edge.holder", s("ann")),
-            ("edge.first", s("self")),
-            ("edge.gives", s(gives)),
-            ("start", Int(start)),
-            ("difficulty.base", Int(5)),
-            ("policy.wrench", s(wrench)),
-        ]
-    }
-
-    /// Scenes played from the tables agree with the same scenes rolling
-    /// every die, field by field: help, stunts, moved dice, clocks that
-    /// run out, a policy that idles and gets ready, several pitfalls, and
-    /// both readings of "particularly effective", and the shipped
-    /// scenario's scene. The first at 10^6 trials a side.
-    #[test]
-    fn tables_play_the_scenes_rolling_every_die_plays() {
-        let when = |pairs: &[(&str, i64)]| {
-            table(&pairs.iter().map(|&(k, v)| (k, Int(v))).collect::<Vec<_>>())
-        };
-        let scenes = [
-            (
-                vec![
-                    (
-                        "explorers",
-                        List(vec![
-                            table(&[
-                                ("code", s("3d")),
-                                ("stunt", Bool(true)),
-                                ("moved", Int(1)),
-                                ("hours", Int(3)),
-                            ]),
-                            table(&[
-                                ("code", s("2d+2")),
-                                ("helps", Bool(true)),
-                                ("wrench", s("deny")),
-                            ]),
-                            table(&[
-                                ("code", s("4d")),
-                                ("risk_code", s("2d")),
-                                ("helps", Bool(true)),
-                            ]),
-                        ]),
-                    ),
-                    ("difficulty.base", Int(6)),
-                    ("variant.failure", s("half")),
-                    ("pitfalls", List(vec![Int(8), Int(11)])),
-                    ("edge.gives", s("weakest")),
-                ],
-                1_000_000,
-            ),
-            (
-                vec![
-                    (
-                        "explorers",
-                        List(vec![
-                            table(&[
-                                ("code", s("3d")),
-                                ("hours", Int(2)),
-                                (
-                                    "policy",
-                                    List(vec![
-                                        table(&[
-                                            ("choose", s("idle")),
-                                            ("when", when(&[("hours_at_most", 1)])),
-                                        ]),
-                                        table(&[
-                                            ("choose", s("ready-cue")),
-                                            (
-                                                "when",
-                                                when(&[
-                                                    ("leverage_at_most", 0),
-                                                    ("track_at_most", 9),
-                                                ]),
-                                            ),
-                                        ]),
-                                    ]),
-                                ),
-                            ]),
-                            table(&[
-                                ("code", s("3d")),
-                                ("helps", Bool(true)),
-                                ("stunt", Bool(true)),
-                                ("hours", Int(1)),
-                            ]),
-                        ]),
-                    ),
-                    ("variant.effective", s("edge")),
-                    ("policy.hammer", s("conditions")),
-                    ("pitfalls.address", s("lowest")),
-                    ("pitfalls", List(vec![Int(5), Int(9)])),
-                ],
-                300_000,
-            ),
-            (
-                vec![
-                    ("explorers", List(vec![s("2d"), s("5d+1")])),
-                    ("difficulty.opponent", s("6d")),
-                    ("difficulty.adjust", Int(2)),
-                    ("edge.first", s("strongest")),
-                    ("exec.raise", Int(2)),
-                ],
-                300_000,
-            ),
-            (shipped("none", 4, "greedy"), 300_000),
-            (shipped("weakest", 7, "deny"), 300_000),
-        ];
-        for (k, (pairs, n)) in scenes.into_iter().enumerate() {
-            let t = scene(&pairs);
-            let prep = Prepared::new(&t);
-            let tables = run(&t, &prep, 21 + k as u64, n);
-            let dice = run(&t, &Dice, 42 + k as u64, n);
-            let z = assert_same_law(&tables, &dice, &format!("scene {k}"));
-            eprintln!("scene {k}: worst |z| = {z:.2} over {n} trials a side");
-        }
-    }
     /// Every slot holds one action: over every standing an explorer can
     /// act from, equal slots mean equal canonical actions.
     #[test]

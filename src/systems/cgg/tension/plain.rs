@@ -1,0 +1,236 @@
+//! A plain tension scene (no helper, no turn policy: every turn is an
+//! action with no help, [`Prepared::plain`](super::prepared::Prepared))
+//! played as one small Markov chain per explorer.
+//!
+//! In a plain scene an explorer's turn depends on its own standing only:
+//! its clock (0: in crisis) and the Edge's bonus, which past the
+//! difficulty's cut changes nothing. So each explorer has a few states
+//! (hours × bonus), and each state one table over what the turn does: the
+//! state it leaves the explorer in (clock settled, next round's bonus
+//! given), the hours it paid and gained, and how far it lowers the
+//! addressed track. The last explorer in turn order draws the Exec's
+//! raise with its action (the raise is independent of it), so a turn is
+//! one draw and a round as many draws as explorers.
+//!
+//! The tables are the settling's and the action's own answers (the
+//! action's exact law through [`table::law`], the clock through
+//! [`Standing::settle`]), built the first time a state comes up; the
+//! tests play the same scenes rolling every die through the general loop,
+//! and the two must agree.
+
+use std::sync::OnceLock;
+
+use super::prepared::{Drawn, pack};
+use super::{Effective, MAX_EXPLORERS, MAX_PITFALLS, PITFALL, Standing, Tension};
+use crate::dice::DiceRng;
+use crate::sim::alias::Alias;
+use crate::systems::cgg::action::table;
+
+/// Bits of a drawn turn: the explorer's next state, then the hours paid
+/// and gained, how far the track comes down, and the Exec's raise.
+const STATE_BITS: u32 = 12;
+const STATE_MASK: u32 = (1 << STATE_BITS) - 1;
+const PAID_AT: u32 = STATE_BITS;
+const GAINED_AT: u32 = PAID_AT + 4;
+const LOWER_AT: u32 = GAINED_AT + 4;
+const RAISE_AT: u32 = LOWER_AT + 2;
+const NIBBLE: u32 = 0xF;
+
+/// Where one explorer's states are, and how they are numbered: state
+/// `bonus * clocks + hours`.
+#[derive(Clone, Copy, Debug)]
+struct Seat {
+    /// Its tables start here.
+    first: usize,
+    /// Clock values, 0 (crisis) to a full clock.
+    clocks: usize,
+    /// The Edge's bonus past which its action is the same.
+    bonus_cap: u32,
+    /// It gets the Edge's +1d each round.
+    gifted: bool,
+    /// It acts last in a round, so its turn also draws the Exec's raise.
+    last: bool,
+}
+
+/// A plain scene's explorer chains.
+#[derive(Debug)]
+pub struct Plain {
+    seats: Vec<Seat>,
+    /// One table per explorer state, built when the state first comes up.
+    tables: Vec<OnceLock<Alias>>,
+}
+
+impl Plain {
+    pub fn new(t: &Tension, order: &[usize], gives: Option<usize>) -> Plain {
+        let mut first = 0;
+        let seats = (0..t.explorers.len())
+            .map(|i| {
+                let calm = Standing::default();
+                let crisis = Standing {
+                    crisis: true,
+                    ..calm
+                };
+                let cut = t.action(i, &calm, 0, false).success_cut();
+                // In crisis an explorer has fewer dice (no stunt), so its
+                // bonus matters up to the larger gap.
+                let dice = t.success_dice(i, &calm).min(t.success_dice(i, &crisis));
+                let seat = Seat {
+                    first,
+                    clocks: t.explorers[i].full as usize + 1,
+                    bonus_cap: cut.saturating_sub(dice),
+                    gifted: gives == Some(i),
+                    last: order.last() == Some(&i),
+                };
+                first += seat.clocks * (seat.bonus_cap as usize + 1);
+                seat
+            })
+            .collect::<Vec<_>>();
+        assert!(
+            seats
+                .iter()
+                .all(|s| s.clocks * (s.bonus_cap as usize + 1) <= 1 << STATE_BITS),
+            "an explorer with more states than a drawn turn holds"
+        );
+        Plain {
+            seats,
+            tables: (0..first).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// Explorer `i`'s state with `hours` on its clock before its first
+    /// turn (the Edge's bonus of round 1 given).
+    fn start(&self, i: usize, hours: u32) -> u32 {
+        let s = &self.seats[i];
+        let bonus = (s.gifted as u32).min(s.bonus_cap);
+        bonus * s.clocks as u32 + hours
+    }
+
+    /// Explorer `i`'s turn from `state`, drawn.
+    #[inline(always)]
+    fn turn(&self, t: &Tension, rng: &mut DiceRng, i: usize, state: u32) -> u32 {
+        let slot = &self.tables[self.seats[i].first + state as usize];
+        let table = match slot.get() {
+            Some(table) => table,
+            None => slot.get_or_init(|| self.table(t, i, state)),
+        };
+        table.draw(rng)
+    }
+
+    /// The table of explorer `i`'s turn from `state`.
+    #[cold]
+    #[inline(never)]
+    fn table(&self, t: &Tension, i: usize, state: u32) -> Alias {
+        let seat = self.seats[i];
+        let (bonus, hours) = (state / seat.clocks as u32, state % seat.clocks as u32);
+        let standing = Standing {
+            bonus,
+            hours,
+            crisis: hours == 0,
+            ..Standing::default()
+        };
+        let next_bonus = (bonus + seat.gifted as u32).min(seat.bonus_cap);
+        let action = t.action(i, &standing, 0, false).canonical();
+        // The Exec's raise: rolled 1d3, or fixed; drawn only by the last.
+        let raises: Vec<(u32, f64)> = match (seat.last, t.raise) {
+            (false, _) => vec![(0, 1.0)],
+            (true, 0) => (1..=3).map(|r| (r, 1.0 / 3.0)).collect(),
+            (true, r) => vec![(r, 1.0)],
+        };
+        let mut law: Vec<(u32, f64)> = Vec::new();
+        for (drawn, p) in table::law(&action, pack) {
+            let d = Drawn::unpack(drawn);
+            let mut after = standing;
+            after.settle(d.paid, d.gained, t.explorers[i].full);
+            let effective = match t.effective {
+                Effective::VentureLeft => d.venture_left,
+                Effective::Edge => i == t.holder,
+            };
+            let lower = d.success as u32 * (1 + effective as u32);
+            let next = next_bonus * seat.clocks as u32 + after.hours;
+            let turn = next
+                | (after.paid as u32) << PAID_AT
+                | (after.gained as u32) << GAINED_AT
+                | lower << LOWER_AT;
+            for &(raise, q) in &raises {
+                let v = turn | raise << RAISE_AT;
+                match law.iter_mut().find(|(x, _)| *x == v) {
+                    Some((_, w)) => *w += p * q,
+                    None => law.push((v, p * q)),
+                }
+            }
+        }
+        // The same state always builds the same table.
+        law.sort_by_key(|(v, _)| *v);
+        Alias::new(law)
+    }
+
+    /// One scene of `t`, into `out` as [`Tension::play_with`] does.
+    pub fn play(
+        &self,
+        t: &Tension,
+        order: &[usize],
+        rng: &mut DiceRng,
+        clock: Option<(usize, u32)>,
+        out: &mut Vec<i64>,
+    ) -> (u32, bool) {
+        let n = t.explorers.len();
+        let mut state = [0u32; MAX_EXPLORERS];
+        for (i, e) in t.explorers.iter().enumerate() {
+            state[i] = self.start(i, e.hours);
+        }
+        if let Some((who, hours)) = clock {
+            state[who] = self.start(who, hours);
+        }
+        // Hours paid in the low half, gained in the high half.
+        let mut hours = [0u64; MAX_EXPLORERS];
+        let mut tracks = [0; MAX_PITFALLS];
+        let tracks = &mut tracks[..t.starts.len()];
+        tracks.copy_from_slice(&t.starts);
+        let (mut avoided, mut rounds) = (false, t.max_rounds as i64);
+        let mut sprung = false;
+        'scene: for round in 1..=t.max_rounds as i64 {
+            let mut raise = 0;
+            for &i in order {
+                let addr = t.addressed(tracks);
+                let v = self.turn(t, rng, i, state[i]);
+                state[i] = v & STATE_MASK;
+                hours[i] +=
+                    (v >> PAID_AT & NIBBLE) as u64 | ((v >> GAINED_AT & NIBBLE) as u64) << 32;
+                tracks[addr] -= (v >> LOWER_AT & 3) as i64;
+                if tracks[addr] <= 0 {
+                    avoided = true;
+                    rounds = round;
+                    break 'scene;
+                }
+                raise = v >> RAISE_AT;
+            }
+            let top = t.top(tracks);
+            tracks[top] += raise as i64;
+            if tracks[top] >= PITFALL {
+                sprung = true;
+                rounds = round;
+                break;
+            }
+        }
+        let hours_of = |i: usize| state[i] % self.seats[i].clocks as u32;
+        let paid = |i: usize| hours[i] & u32::MAX as u64;
+        let gained = |i: usize| hours[i] >> 32;
+        out.clear();
+        out.extend([
+            avoided as i64,
+            sprung as i64,
+            rounds,
+            (0..n).map(|i| paid(i) as i64).sum(),
+            (0..n).map(|i| gained(i) as i64).sum(),
+            (0..n).filter(|&i| hours_of(i) == 0).count() as i64,
+        ]);
+        for i in 0..n {
+            out.extend([paid(i) as i64, gained(i) as i64]);
+        }
+        debug_assert_eq!(out.len(), super::PER_EXPLORER + 2 * n);
+        match clock {
+            Some((who, hours)) => (hours_of(who), hours > 0 && hours_of(who) == 0),
+            None => (0, false),
+        }
+    }
+}
