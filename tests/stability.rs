@@ -101,7 +101,7 @@ const PINS: &[(&str, u64, u64)] = &[
     ("cgg.action", 0x814707a91809686f, 118706),
     ("cgg.fallout", 0xb6bd55f66224f013, 96646),
     ("cgg.diligence", 0x6786a295644a7aba, 945),
-    ("cgg.tension", 0xe0f7214b028a3796, 196280),
+    ("cgg.tension", 0x5db2a846be59a109, 196252),
     ("cgg.session", 0x4645a183d7a94b8c, 196192),
     ("questworlds.contest", 0x009e516c0bc8781b, 136431),
     ("questworlds.scored", 0x6c936786b1ad2491, 168568),

@@ -15,23 +15,24 @@ use crate::dice::DiceRng;
 
 /// One column: its own value below `threshold`, else the alias.
 #[derive(Clone, Copy, Debug)]
-struct Column {
+struct Column<V> {
     threshold: u64,
-    own: u32,
-    alias: u32,
+    own: V,
+    alias: V,
 }
 
-/// A law over `u32` values, ready to draw from.
+/// A law over values of `V` (`u32` unless a sampler packs more into a
+/// value), ready to draw from.
 #[derive(Clone, Debug)]
-pub struct Alias {
-    columns: Vec<Column>,
+pub struct Alias<V = u32> {
+    columns: Vec<Column<V>>,
 }
 
-impl Alias {
+impl<V: Copy> Alias<V> {
     /// The law giving `value` weight `weight` (weights need not sum to 1;
     /// zero weights are dropped). Panics on an empty or massless law.
-    pub fn new(law: impl IntoIterator<Item = (u32, f64)>) -> Alias {
-        let law: Vec<(u32, f64)> = law.into_iter().filter(|(_, w)| *w > 0.0).collect();
+    pub fn new(law: impl IntoIterator<Item = (V, f64)>) -> Alias<V> {
+        let law: Vec<(V, f64)> = law.into_iter().filter(|(_, w)| *w > 0.0).collect();
         let mass: f64 = law.iter().map(|(_, w)| w).sum();
         assert!(!law.is_empty() && mass > 0.0, "an alias table needs mass");
         let n = law.len();
@@ -49,7 +50,7 @@ impl Alias {
 
     /// The value `word` (uniform over 64 bits) draws.
     #[inline(always)]
-    pub fn pick(&self, word: u64) -> u32 {
+    pub fn pick(&self, word: u64) -> V {
         let m = word as u128 * self.columns.len() as u128;
         let c = self.columns[(m >> 64) as usize];
         if (m as u64) < c.threshold {
@@ -61,7 +62,7 @@ impl Alias {
 
     /// One draw: one fresh word from the generator.
     #[inline(always)]
-    pub fn draw(&self, rng: &mut DiceRng) -> u32 {
+    pub fn draw(&self, rng: &mut DiceRng) -> V {
         self.pick(rng.next_u64())
     }
 }

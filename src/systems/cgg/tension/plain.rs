@@ -26,21 +26,22 @@ use crate::dice::DiceRng;
 use crate::sim::alias::Alias;
 use crate::systems::cgg::action::table;
 
-/// Bits of a drawn turn: the explorer's next state, then the hours paid
-/// and gained, how far the track comes down, and the Exec's raise.
-const STATE_BITS: u32 = 12;
-const STATE_MASK: u32 = (1 << STATE_BITS) - 1;
-const PAID_AT: u32 = STATE_BITS;
-const GAINED_AT: u32 = PAID_AT + 4;
-const LOWER_AT: u32 = GAINED_AT + 4;
-const RAISE_AT: u32 = LOWER_AT + 2;
-const NIBBLE: u32 = 0xF;
+/// A drawn turn, one `u64`: the hours paid (bits 0..16) and gained
+/// (16..32), so that adding whole turns keeps an explorer's sums; the
+/// explorer's next state (32..48: the index of its table); how far the
+/// track comes down (48..50) and the Exec's raise (50..52). Sums stay
+/// below 2^16: at most 1,000 rounds of at most 12 hours.
+const GAINED_AT: u32 = 16;
+const STATE_AT: u32 = 32;
+const LOWER_AT: u32 = 48;
+const RAISE_AT: u32 = 50;
+const HALF: u64 = 0xFFFF;
 
 /// Where one explorer's states are, and how they are numbered: state
-/// `bonus * clocks + hours`.
+/// `first + bonus * clocks + hours`, its table's index.
 #[derive(Clone, Copy, Debug)]
 struct Seat {
-    /// Its tables start here.
+    /// Its first state.
     first: usize,
     /// Clock values, 0 (crisis) to a full clock.
     clocks: usize,
@@ -57,7 +58,9 @@ struct Seat {
 pub struct Plain {
     seats: Vec<Seat>,
     /// One table per explorer state, built when the state first comes up.
-    tables: Vec<OnceLock<Alias>>,
+    tables: Vec<OnceLock<Alias<u64>>>,
+    /// The hours on the clock in each state.
+    hours: Vec<u8>,
 }
 
 impl Plain {
@@ -86,29 +89,32 @@ impl Plain {
             })
             .collect::<Vec<_>>();
         assert!(
-            seats
-                .iter()
-                .all(|s| s.clocks * (s.bonus_cap as usize + 1) <= 1 << STATE_BITS),
-            "an explorer with more states than a drawn turn holds"
+            first <= HALF as usize + 1,
+            "more states than a drawn turn holds"
         );
+        let hours = seats
+            .iter()
+            .flat_map(|s| (0..s.bonus_cap as usize + 1).flat_map(move |_| 0..s.clocks as u8))
+            .collect();
         Plain {
             seats,
             tables: (0..first).map(|_| OnceLock::new()).collect(),
+            hours,
         }
     }
 
     /// Explorer `i`'s state with `hours` on its clock before its first
     /// turn (the Edge's bonus of round 1 given).
-    fn start(&self, i: usize, hours: u32) -> u32 {
+    fn start(&self, i: usize, hours: u32) -> usize {
         let s = &self.seats[i];
-        let bonus = (s.gifted as u32).min(s.bonus_cap);
-        bonus * s.clocks as u32 + hours
+        let bonus = (s.gifted as usize).min(s.bonus_cap as usize);
+        s.first + bonus * s.clocks + hours as usize
     }
 
     /// Explorer `i`'s turn from `state`, drawn.
     #[inline(always)]
-    fn turn(&self, t: &Tension, rng: &mut DiceRng, i: usize, state: u32) -> u32 {
-        let slot = &self.tables[self.seats[i].first + state as usize];
+    fn turn(&self, t: &Tension, rng: &mut DiceRng, i: usize, state: usize) -> u64 {
+        let slot = &self.tables[state];
         let table = match slot.get() {
             Some(table) => table,
             None => slot.get_or_init(|| self.table(t, i, state)),
@@ -119,9 +125,10 @@ impl Plain {
     /// The table of explorer `i`'s turn from `state`.
     #[cold]
     #[inline(never)]
-    fn table(&self, t: &Tension, i: usize, state: u32) -> Alias {
+    fn table(&self, t: &Tension, i: usize, state: usize) -> Alias<u64> {
         let seat = self.seats[i];
-        let (bonus, hours) = (state / seat.clocks as u32, state % seat.clocks as u32);
+        let local = (state - seat.first) as u32;
+        let (bonus, hours) = (local / seat.clocks as u32, local % seat.clocks as u32);
         let standing = Standing {
             bonus,
             hours,
@@ -136,7 +143,7 @@ impl Plain {
             (true, 0) => (1..=3).map(|r| (r, 1.0 / 3.0)).collect(),
             (true, r) => vec![(r, 1.0)],
         };
-        let mut law: Vec<(u32, f64)> = Vec::new();
+        let mut law: Vec<(u64, f64)> = Vec::new();
         for (drawn, p) in table::law(&action, pack) {
             let d = Drawn::unpack(drawn);
             let mut after = standing;
@@ -145,14 +152,14 @@ impl Plain {
                 Effective::VentureLeft => d.venture_left,
                 Effective::Edge => i == t.holder,
             };
-            let lower = d.success as u32 * (1 + effective as u32);
-            let next = next_bonus * seat.clocks as u32 + after.hours;
-            let turn = next
-                | (after.paid as u32) << PAID_AT
-                | (after.gained as u32) << GAINED_AT
+            let lower = d.success as u64 * (1 + effective as u64);
+            let next = seat.first + (next_bonus * seat.clocks as u32 + after.hours) as usize;
+            let turn = after.paid as u64
+                | (after.gained as u64) << GAINED_AT
+                | (next as u64) << STATE_AT
                 | lower << LOWER_AT;
             for &(raise, q) in &raises {
-                let v = turn | raise << RAISE_AT;
+                let v = turn | (raise as u64) << RAISE_AT;
                 match law.iter_mut().find(|(x, _)| *x == v) {
                     Some((_, w)) => *w += p * q,
                     None => law.push((v, p * q)),
@@ -174,15 +181,16 @@ impl Plain {
         out: &mut Vec<i64>,
     ) -> (u32, bool) {
         let n = t.explorers.len();
-        let mut state = [0u32; MAX_EXPLORERS];
+        let mut state = [0usize; MAX_EXPLORERS];
         for (i, e) in t.explorers.iter().enumerate() {
             state[i] = self.start(i, e.hours);
         }
         if let Some((who, hours)) = clock {
             state[who] = self.start(who, hours);
         }
-        // Hours paid in the low half, gained in the high half.
-        let mut hours = [0u64; MAX_EXPLORERS];
+        // Each explorer's turns added up: its hours paid and gained in
+        // the low bits (see GAINED_AT), the rest of no meaning.
+        let mut sums = [0u64; MAX_EXPLORERS];
         let mut tracks = [0; MAX_PITFALLS];
         let tracks = &mut tracks[..t.starts.len()];
         tracks.copy_from_slice(&t.starts);
@@ -193,16 +201,15 @@ impl Plain {
             for &i in order {
                 let addr = t.addressed(tracks);
                 let v = self.turn(t, rng, i, state[i]);
-                state[i] = v & STATE_MASK;
-                hours[i] +=
-                    (v >> PAID_AT & NIBBLE) as u64 | ((v >> GAINED_AT & NIBBLE) as u64) << 32;
+                state[i] = (v >> STATE_AT & HALF) as usize;
+                sums[i] = sums[i].wrapping_add(v);
                 tracks[addr] -= (v >> LOWER_AT & 3) as i64;
                 if tracks[addr] <= 0 {
                     avoided = true;
                     rounds = round;
                     break 'scene;
                 }
-                raise = v >> RAISE_AT;
+                raise = v >> RAISE_AT & 3;
             }
             let top = t.top(tracks);
             tracks[top] += raise as i64;
@@ -212,9 +219,9 @@ impl Plain {
                 break;
             }
         }
-        let hours_of = |i: usize| state[i] % self.seats[i].clocks as u32;
-        let paid = |i: usize| hours[i] & u32::MAX as u64;
-        let gained = |i: usize| hours[i] >> 32;
+        let hours_of = |i: usize| self.hours[state[i]] as u32;
+        let paid = |i: usize| sums[i] & HALF;
+        let gained = |i: usize| sums[i] >> GAINED_AT & HALF;
         out.clear();
         out.extend([
             avoided as i64,
