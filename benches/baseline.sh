@@ -10,6 +10,11 @@
 # ODDSMITH_ROUNDS (default 3) sets how often the pair runs;
 # ODDSMITH_REPS and ODDSMITH_SECONDS are passed to both runs (run.sh);
 # ODDSMITH_BASELINE names another commit to compare with.
+# ODDSMITH_TENSION_SCENES=N also times N tension scenes with each build's
+# `oddsmith odds` (two threads), round after round: the baseline's
+# default scene against today's `edge.gives=none`, the same scene as
+# 0171f04's default (about 10.5 rounds; today's default gives the Edge's
+# holder a cumulative +1d and lasts twice as long).
 # Builds with the caller's CARGO_TARGET_DIR (default target/); the
 # baseline in its own directory under it (baseline-COMMIT: a cold build
 # the first time, some minutes), so that its `oddsmith` binary never
@@ -85,3 +90,24 @@ awk -v base="$base" '
                 best2["old", k], best2["new", k], best2["new", k] / best2["old", k]
         }
     }' "$out/rates"
+
+# Tension scenes by the command line, as long as each other (see above).
+if [[ -n "${ODDSMITH_TENSION_SCENES:-}" ]]; then
+    seconds() { /usr/bin/time -f %e "$@" 2>&1 >/dev/null | tail -1; }
+    for r in $(seq 1 "$rounds"); do
+        a=$(seconds "$CARGO_TARGET_DIR/baseline-$base/release/oddsmith" odds cgg.tension \
+            --trials "$ODDSMITH_TENSION_SCENES")
+        b=$(seconds "$CARGO_TARGET_DIR/release/oddsmith" odds cgg.tension edge.gives=none \
+            --trials "$ODDSMITH_TENSION_SCENES")
+        echo "$a $b"
+    done | awk -v base="$base" -v n="$ODDSMITH_TENSION_SCENES" '
+        { old[NR] = $1; new[NR] = $2; ratio[NR] = $1 / $2 }
+        END {
+            bo = old[1]; bn = new[1]
+            for (i = 1; i <= NR; i++) { if (old[i] < bo) bo = old[i]; if (new[i] < bn) bn = new[i] }
+            for (i = 2; i <= NR; i++)
+                for (j = i; j > 1 && ratio[j - 1] > ratio[j]; j--) { t = ratio[j]; ratio[j] = ratio[j - 1]; ratio[j - 1] = t }
+            printf "\n%s tension scenes, two threads: %s %.2f s, now (edge.gives=none) %.2f s (best of %d)\n", n, base, bo, bn, NR
+            printf "gain: %.2f× best over best, %.2f× the median of each round'"'"'s own (%.2f–%.2f)\n", bo / bn, ratio[int((NR + 1) / 2)], ratio[1], ratio[NR]
+        }'
+fi
