@@ -21,7 +21,10 @@
 use std::sync::OnceLock;
 
 use super::prepared::{Drawn, pack};
-use super::{Effective, MAX_EXPLORERS, MAX_PITFALLS, PITFALL, Standing, Tension};
+use super::{
+    AVOIDED, Effective, HOURS_GAINED, HOURS_PAID, IN_CRISIS, MAX_EXPLORERS, MAX_PITFALLS,
+    PER_EXPLORER, PITFALL, PITFALL_SPRUNG, ROUNDS, Standing, Tension,
+};
 use crate::dice::DiceRng;
 use crate::sim::alias::Alias;
 use crate::systems::cgg::action::table;
@@ -220,21 +223,24 @@ impl Plain {
             }
         }
         let hours_of = |i: usize| self.hours[state[i]] as u32;
-        let paid = |i: usize| sums[i] & HALF;
-        let gained = |i: usize| sums[i] >> GAINED_AT & HALF;
+        // The scene's fields, then each explorer's two; the totals are
+        // filled in as the explorers are read.
         out.clear();
-        out.extend([
-            avoided as i64,
-            sprung as i64,
-            rounds,
-            (0..n).map(|i| paid(i) as i64).sum(),
-            (0..n).map(|i| gained(i) as i64).sum(),
-            (0..n).filter(|&i| hours_of(i) == 0).count() as i64,
-        ]);
+        out.resize(PER_EXPLORER + 2 * n, 0);
+        out[AVOIDED] = avoided as i64;
+        out[PITFALL_SPRUNG] = sprung as i64;
+        out[ROUNDS] = rounds;
         for i in 0..n {
-            out.extend([paid(i) as i64, gained(i) as i64]);
+            let (paid, gained) = (
+                (sums[i] & HALF) as i64,
+                (sums[i] >> GAINED_AT & HALF) as i64,
+            );
+            out[HOURS_PAID] += paid;
+            out[HOURS_GAINED] += gained;
+            out[IN_CRISIS] += (hours_of(i) == 0) as i64;
+            out[PER_EXPLORER + 2 * i] = paid;
+            out[PER_EXPLORER + 2 * i + 1] = gained;
         }
-        debug_assert_eq!(out.len(), super::PER_EXPLORER + 2 * n);
         match clock {
             Some((who, hours)) => (hours_of(who), hours > 0 && hours_of(who) == 0),
             None => (0, false),
