@@ -39,7 +39,8 @@ fn fingerprint(t: &Tally) -> u64 {
 /// Configurations beyond the defaults that take other sampling paths:
 /// Gateway pools too big for the combined table and small enough for ten
 /// contests a word; QuestWorlds masteries, story points, PC against PC; a
-/// CGG tension scene with a helper (played turn by turn, not by chains).
+/// CGG tension scene with a helper and a turn policy (played turn by
+/// turn, not by chains).
 fn extras() -> Vec<(&'static str, ParamMap)> {
     use ParamValue::{Bool, Int, List, Str, Table};
     let map = |pairs: &[(&str, ParamValue)]| ParamMap::from_pairs(pairs);
@@ -78,6 +79,24 @@ fn extras() -> Vec<(&'static str, ParamMap)> {
                         [
                             ("code".to_string(), Str("3d".into())),
                             ("helps".to_string(), Bool(true)),
+                            (
+                                "policy".to_string(),
+                                List(vec![Table(
+                                    [
+                                        ("choose".to_string(), Str("idle".into())),
+                                        (
+                                            "when".to_string(),
+                                            Table(
+                                                [("hours_at_most".to_string(), Int(6))]
+                                                    .into_iter()
+                                                    .collect(),
+                                            ),
+                                        ),
+                                    ]
+                                    .into_iter()
+                                    .collect(),
+                                )]),
+                            ),
                         ]
                         .into_iter()
                         .collect(),
@@ -117,7 +136,7 @@ const PINS: &[(&str, u64, u64)] = &[
     ("gateway.challenge", 0x80edd83c74084fe2, 133181),
     ("questworlds.contest", 0x9c84fbb3155f3bc7, 187755),
     ("questworlds.contest", 0x4297e109a121131c, 121262),
-    ("cgg.tension", 0x896ec58e91e93a5b, 192737),
+    ("cgg.tension", 0xeda8f02b6481c7e4, 194117),
 ];
 
 #[test]

@@ -24,8 +24,8 @@
 //! wrench, no stunt, no hours paid or gained). Monte Carlo only: each
 //! action, diligence roll and raise is drawn as one roll (an action's
 //! fields from a table of its exact law, [`prepared`]), the scene's
-//! rounds played here. A plain scene (no help, no turn policy) is played
-//! by its explorers' chains instead, one draw a turn ([`plain`]). The
+//! rounds played here. A plain scene (no turn policy) is played by its
+//! explorers' chains instead, one draw a turn ([`plain`]). The
 //! mechanic's parameters and schema are in [`mechanic`].
 
 mod choice;
@@ -322,7 +322,7 @@ impl Tension {
     }
 
     /// [`Tension::play_with`], each roll drawn from `rolls`, every turn
-    /// played out: the loop for scenes with help or turn policies.
+    /// played out: the loop for scenes with turn policies.
     fn play_by(
         &self,
         prep: &Prepared,

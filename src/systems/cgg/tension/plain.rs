@@ -1,10 +1,11 @@
-//! A plain tension scene (no helper, no turn policy: every turn is an
-//! action with no help, [`Prepared::plain`](super::prepared::Prepared))
-//! played as one small Markov chain per explorer.
+//! A plain tension scene (no turn policy: every turn is an action,
+//! [`Prepared::plain`](super::prepared::Prepared)) played as one small
+//! Markov chain per explorer.
 //!
-//! In a plain scene an explorer's turn depends on its own standing only:
-//! its clock (0: in crisis) and the Edge's bonus, which past the
-//! difficulty's cut changes nothing. So each explorer has a few states
+//! In a plain scene who helps whom is the same every round, and an
+//! explorer's turn depends on its own standing only: its clock (0: in
+//! crisis) and the Edge's bonus, which past the difficulty's cut changes
+//! nothing. So each explorer has a few states
 //! (hours × bonus), and each state one table over what the turn does: the
 //! state it leaves the explorer in (clock settled, next round's bonus
 //! given), the hours it paid and gained, and how far it lowers the
@@ -54,6 +55,11 @@ struct Seat {
     gifted: bool,
     /// It acts last in a round, so its turn also draws the Exec's raise.
     last: bool,
+    /// Explorers helping its action, and whether it helped another
+    /// earlier in the round: the same every round when every turn is an
+    /// action.
+    helpers: usize,
+    helped: bool,
 }
 
 /// A plain scene's explorer chains.
@@ -67,16 +73,28 @@ pub struct Plain {
 }
 
 impl Plain {
-    pub fn new(t: &Tension, order: &[usize], gives: Option<usize>) -> Plain {
+    pub fn new(t: &Tension, order: &[usize], gives: Option<usize>, helps: u32) -> Plain {
+        // Who helps whom, as the turn-by-turn loop works it out: each
+        // action is helped by the helpers who have neither acted nor
+        // helped yet this round.
+        let n = t.explorers.len();
+        let (mut busy, mut helped, mut help) = (0u32, 0u32, vec![(0, false); n]);
+        for &i in order {
+            let helpers = helps & !busy & !(1 << i);
+            busy |= helpers | 1 << i;
+            helped |= helpers;
+            help[i] = (helpers.count_ones() as usize, helped >> i & 1 == 1);
+        }
         let mut first = 0;
-        let seats = (0..t.explorers.len())
+        let seats = (0..n)
             .map(|i| {
+                let (helpers, helped) = help[i];
                 let calm = Standing::default();
                 let crisis = Standing {
                     crisis: true,
                     ..calm
                 };
-                let cut = t.action(i, &calm, 0, false).success_cut();
+                let cut = t.action(i, &calm, helpers, helped).success_cut();
                 // In crisis an explorer has fewer dice (no stunt), so its
                 // bonus matters up to the larger gap.
                 let dice = t.success_dice(i, &calm).min(t.success_dice(i, &crisis));
@@ -86,6 +104,8 @@ impl Plain {
                     bonus_cap: cut.saturating_sub(dice),
                     gifted: gives == Some(i),
                     last: order.last() == Some(&i),
+                    helpers,
+                    helped,
                 };
                 first += seat.clocks * (seat.bonus_cap as usize + 1);
                 seat
@@ -139,7 +159,9 @@ impl Plain {
             ..Standing::default()
         };
         let next_bonus = (bonus + seat.gifted as u32).min(seat.bonus_cap);
-        let action = t.action(i, &standing, 0, false).canonical();
+        let action = t
+            .action(i, &standing, seat.helpers, seat.helped)
+            .canonical();
         // The Exec's raise: rolled 1d3, or fixed; drawn only by the last.
         let raises: Vec<(u32, f64)> = match (seat.last, t.raise) {
             (false, _) => vec![(0, 1.0)],

@@ -98,8 +98,9 @@ pub struct Prepared {
     pub gives: Option<usize>,
     /// Explorers who help, as a bit set.
     pub helps: u32,
-    /// No explorer helps or has a turn policy: every turn is an action
-    /// with no help, and the scene is played by its explorers' chains.
+    /// No explorer has a turn policy: every turn is an action, who helps
+    /// whom is the same every round, and the scene is played by its
+    /// explorers' chains.
     pub plain: Option<Plain>,
     /// Where each explorer's slots are, and what picks one.
     seats: Vec<Seat>,
@@ -161,8 +162,11 @@ impl Prepared {
             .filter(|(_, e)| e.helps)
             .fold(0, |m, (i, _)| m | 1 << i);
         let gives = t.gives.who(t.holder, &t.explorers);
-        let plain = (helps == 0 && t.explorers.iter().all(|e| e.policy.is_none()))
-            .then(|| Plain::new(t, &order, gives));
+        let plain = t
+            .explorers
+            .iter()
+            .all(|e| e.policy.is_none())
+            .then(|| Plain::new(t, &order, gives, helps));
         Prepared {
             order,
             gives,

@@ -232,7 +232,8 @@ fn tables_play_the_scenes_rolling_every_die_plays() {
 }
 
 /// Plain scenes played by their explorers' chains agree with the same
-/// scenes rolling every die through the general loop: the Edge's bonus
+/// scenes rolling every die through the general loop: helpers (one and
+/// two on an action, a helper acting after it helped), the Edge's bonus
 /// growing past the cut, stunts and moved dice, clocks that run out, a
 /// session's clock carried in (and what the scene hands back), several
 /// pitfalls addressed either way, both readings of "particularly
@@ -252,7 +253,11 @@ fn chains_play_the_plain_scenes_rolling_every_die_plays() {
                             ("moved", Int(1)),
                             ("hours", Int(3)),
                         ]),
-                        table(&[("code", s("2d+2")), ("wrench", s("deny"))]),
+                        table(&[
+                            ("code", s("2d+2")),
+                            ("wrench", s("deny")),
+                            ("helps", Bool(true)),
+                        ]),
                         table(&[("code", s("4d")), ("risk_code", s("2d")), ("roles", Int(2))]),
                     ]),
                 ),
@@ -284,7 +289,8 @@ fn chains_play_the_plain_scenes_rolling_every_die_plays() {
                     "explorers",
                     List(vec![
                         table(&[("code", s("1d")), ("hours", Int(1)), ("stunt", Bool(true))]),
-                        s("3d"),
+                        table(&[("code", s("3d")), ("helps", Bool(true))]),
+                        table(&[("code", s("2d")), ("helps", Bool(true))]),
                     ]),
                 ),
                 ("stunt.paid", Bool(true)),
