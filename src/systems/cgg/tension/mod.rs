@@ -308,6 +308,9 @@ impl Tension {
     /// One scene with explorer `who`'s clock at `hours` (0: in crisis)
     /// when it starts, a session's clock carried in; returns that
     /// explorer's hours at the end and whether its clock ran out.
+    // Out of line: a session's round, which calls it, stays small for
+    // the sessions without scenes.
+    #[inline(never)]
     pub fn play_with(
         &self,
         rng: &mut DiceRng,
