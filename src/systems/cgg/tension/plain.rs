@@ -5,11 +5,10 @@
 //! In a plain scene who helps whom is the same every round, and an
 //! explorer's turn depends on its own standing only: its clock (0: in
 //! crisis) and the Edge's bonus, which past the difficulty's cut changes
-//! nothing. So each explorer has a few states
-//! (hours × bonus), and each state one table over what the turn does: the
-//! state it leaves the explorer in (clock settled, next round's bonus
-//! given), the hours it paid and gained, and how far it lowers the
-//! addressed track. The last explorer in turn order draws the Exec's
+//! nothing. So each explorer has a few states (hours × bonus), and each
+//! state one table over what the turn does: the state it leaves the
+//! explorer in (clock settled, next round's bonus given), the hours it
+//! paid and gained, and how far it lowers the addressed track. The last explorer in turn order draws the Exec's
 //! raise with its action (the raise is independent of it), so a turn is
 //! one draw and a round as many draws as explorers.
 //!
@@ -130,6 +129,9 @@ impl Plain {
     /// turn (the Edge's bonus of round 1 given).
     fn start(&self, i: usize, hours: u32) -> usize {
         let s = &self.seats[i];
+        // A session hands its clock in at most full (it sets the
+        // explorer's full clock to its own).
+        debug_assert!((hours as usize) < s.clocks, "a clock past full");
         let bonus = (s.gifted as usize).min(s.bonus_cap as usize);
         s.first + bonus * s.clocks + hours as usize
     }
