@@ -208,6 +208,12 @@ pub const HOURS_GAINED: usize = 4;
 pub const IN_CRISIS: usize = 5;
 pub const PER_EXPLORER: usize = 6;
 
+/// Who helps explorer `i`'s action: the helpers (`helps`, a bit set) who
+/// have neither acted nor helped yet this round (`busy`).
+fn helpers_of(helps: u32, busy: u32, i: usize) -> u32 {
+    helps & !busy & !(1 << i)
+}
+
 /// One explorer's standing in a scene.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Standing {
@@ -379,7 +385,7 @@ impl Tension {
                         }
                     }
                     Turn::Act => {
-                        let helpers = prep.helps & !busy & !(1 << i);
+                        let helpers = helpers_of(prep.helps, busy, i);
                         busy |= helpers;
                         helped |= helpers;
                         let count = helpers.count_ones();

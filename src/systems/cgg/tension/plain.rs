@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use super::prepared::{Drawn, pack};
 use super::{
     AVOIDED, Effective, HOURS_GAINED, HOURS_PAID, IN_CRISIS, MAX_EXPLORERS, MAX_PITFALLS,
-    PER_EXPLORER, PITFALL, PITFALL_SPRUNG, ROUNDS, Standing, Tension,
+    PER_EXPLORER, PITFALL, PITFALL_SPRUNG, ROUNDS, Standing, Tension, helpers_of,
 };
 use crate::dice::DiceRng;
 use crate::sim::alias::Alias;
@@ -79,7 +79,7 @@ impl Plain {
         let n = t.explorers.len();
         let (mut busy, mut helped, mut help) = (0u32, 0u32, vec![(0, false); n]);
         for &i in order {
-            let helpers = helps & !busy & !(1 << i);
+            let helpers = helpers_of(helps, busy, i);
             busy |= helpers | 1 << i;
             helped |= helpers;
             help[i] = (helpers.count_ones() as usize, helped >> i & 1 == 1);

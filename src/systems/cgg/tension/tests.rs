@@ -97,6 +97,35 @@ fn count(
     tally
 }
 
+/// Three explorers on two pitfalls, difficulty 6: one stunting (moving a
+/// die) with 3 hours on its clock, one helping, and a third at 4d with a
+/// 2d risk code and `third` besides.
+fn stunts_and_help(third: (&'static str, ParamValue)) -> Vec<(&'static str, ParamValue)> {
+    vec![
+        (
+            "explorers",
+            List(vec![
+                table(&[
+                    ("code", s("3d")),
+                    ("stunt", Bool(true)),
+                    ("moved", Int(1)),
+                    ("hours", Int(3)),
+                ]),
+                table(&[
+                    ("code", s("2d+2")),
+                    ("helps", Bool(true)),
+                    ("wrench", s("deny")),
+                ]),
+                table(&[("code", s("4d")), ("risk_code", s("2d")), third]),
+            ]),
+        ),
+        ("difficulty.base", Int(6)),
+        ("variant.failure", s("half")),
+        ("pitfalls", List(vec![Int(8), Int(11)])),
+        ("edge.gives", s("weakest")),
+    ]
+}
+
 /// The shipped scenario's scene (scenarios/cgg-tension.toml) at
 /// difficulty 5.
 fn shipped(gives: &str, start: i64, wrench: &str) -> Vec<(&'static str, ParamValue)> {
@@ -138,36 +167,7 @@ fn tables_play_the_scenes_rolling_every_die_plays() {
     let when =
         |pairs: &[(&str, i64)]| table(&pairs.iter().map(|&(k, v)| (k, Int(v))).collect::<Vec<_>>());
     let scenes = [
-        (
-            vec![
-                (
-                    "explorers",
-                    List(vec![
-                        table(&[
-                            ("code", s("3d")),
-                            ("stunt", Bool(true)),
-                            ("moved", Int(1)),
-                            ("hours", Int(3)),
-                        ]),
-                        table(&[
-                            ("code", s("2d+2")),
-                            ("helps", Bool(true)),
-                            ("wrench", s("deny")),
-                        ]),
-                        table(&[
-                            ("code", s("4d")),
-                            ("risk_code", s("2d")),
-                            ("helps", Bool(true)),
-                        ]),
-                    ]),
-                ),
-                ("difficulty.base", Int(6)),
-                ("variant.failure", s("half")),
-                ("pitfalls", List(vec![Int(8), Int(11)])),
-                ("edge.gives", s("weakest")),
-            ],
-            1_000_000,
-        ),
+        (stunts_and_help(("helps", Bool(true))), 1_000_000),
         (
             vec![
                 (
@@ -242,33 +242,7 @@ fn tables_play_the_scenes_rolling_every_die_plays() {
 fn chains_play_the_plain_scenes_rolling_every_die_plays() {
     let scenes = [
         (vec![], None, 1_000_000),
-        (
-            vec![
-                (
-                    "explorers",
-                    List(vec![
-                        table(&[
-                            ("code", s("3d")),
-                            ("stunt", Bool(true)),
-                            ("moved", Int(1)),
-                            ("hours", Int(3)),
-                        ]),
-                        table(&[
-                            ("code", s("2d+2")),
-                            ("wrench", s("deny")),
-                            ("helps", Bool(true)),
-                        ]),
-                        table(&[("code", s("4d")), ("risk_code", s("2d")), ("roles", Int(2))]),
-                    ]),
-                ),
-                ("difficulty.base", Int(6)),
-                ("variant.failure", s("half")),
-                ("pitfalls", List(vec![Int(8), Int(11)])),
-                ("edge.gives", s("weakest")),
-            ],
-            Some((1, 2)),
-            300_000,
-        ),
+        (stunts_and_help(("roles", Int(2))), Some((1, 2)), 300_000),
         (
             vec![
                 ("explorers", List(vec![s("2d"), s("5d+1")])),
