@@ -55,12 +55,8 @@ pub struct ExperienceTest {
 impl Trial for ExperienceTest {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let r = self.roll;
-        tally.record_keyed(
-            rng,
-            trials,
-            |rng| r.sample(rng, Rolls::Three) as i64,
-            |s| outcome(s as u32),
-        );
+        let counts = r.count_successes(rng, Rolls::Three, trials);
+        tally.add_key_counts(&counts, |s| outcome(s as u32));
     }
 
     fn exact(&self) -> Option<Marginals> {

@@ -117,12 +117,27 @@ impl Roll {
         }
     }
 
-    /// The law of [`Roll::sample`]'s successes as an alias table over
-    /// 0..=3, from the exact counts: one word a draw, for samplers that
-    /// roll the same statement again and again (a scene's).
+    /// The law of a statement's successes as an alias table over 0..=3,
+    /// from the exact counts (checked against every roll sequence in the
+    /// tests): one word a draw, where rolling the dice takes up to three
+    /// dice one after another, each a rejection loop.
     pub fn law(&self, rolls: Rolls) -> Alias {
         let counts = self.success_counts(rolls);
         Alias::new((0..=MAX_ROLLS).map(|s| (s, counts[s as usize] as f64)))
+    }
+
+    /// How many of `trials` statements came to each success count 0..=3,
+    /// drawn from [`Roll::law`]: for the mechanics that are one roll a
+    /// trial, counted by key.
+    pub fn count_successes(&self, rng: &mut DiceRng, rolls: Rolls, trials: u64) -> [u64; 4] {
+        let law = self.law(rolls);
+        let mut counts = [0u64; MAX_ROLLS as usize + 1];
+        rng.on_this_frame(|rng| {
+            for _ in 0..trials {
+                counts[law.draw(rng) as usize] += 1;
+            }
+        });
+        counts
     }
 
     /// Probability of each success count.
@@ -130,26 +145,6 @@ impl Roll {
         let c = self.success_counts(rolls);
         let total: u128 = c.iter().sum();
         c.map(|w| w as f64 / total as f64)
-    }
-
-    /// One roll: success or not.
-    #[inline(always)]
-    pub fn succeeds(&self, rng: &mut DiceRng) -> bool {
-        self.sides > 0 && u64::from(rng.die(self.sides as u32)) <= self.favour
-    }
-
-    /// Successes of one statement's rolls.
-    #[inline(always)]
-    pub fn sample(&self, rng: &mut DiceRng, rolls: Rolls) -> u32 {
-        let mut s = 0;
-        for _ in 0..MAX_ROLLS {
-            if self.succeeds(rng) {
-                s += 1;
-            } else if rolls == Rolls::UntilFailure {
-                break;
-            }
-        }
-        s
     }
 }
 

@@ -142,12 +142,8 @@ impl Trial for Resolution {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let r = *self;
         // The successes rolled decide every field: count them only.
-        tally.record_keyed(
-            rng,
-            trials,
-            |rng| r.roll.sample(rng, r.rolls) as i64,
-            |s| r.outcome(s as u32),
-        );
+        let counts = r.roll.count_successes(rng, r.rolls, trials);
+        tally.add_key_counts(&counts, |s| r.outcome(s as u32));
     }
 
     fn exact(&self) -> Option<Marginals> {
