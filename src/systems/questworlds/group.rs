@@ -2,8 +2,9 @@
 //! the resistance (which rolls once per PC); successes are summed per side
 //! and the side with more wins; equal sums are a stalemate (variant
 //! `pcs-win`: a zero-degree victory for the PCs). Sums of independent rolls
-//! are exact by convolution. Also the rating lists both this and
-//! [`super::prize`] take.
+//! are exact by convolution; the Monte Carlo rolls every die (six faces
+//! from a word) and counts each pair of sums as one key. Also the rating
+//! lists both this and [`super::prize`] take.
 
 use std::collections::BTreeMap;
 
@@ -117,14 +118,59 @@ impl Group {
         out
     }
 
-    /// One group contest.
-    pub fn sample(&self, rng: &mut DiceRng) -> [i64; 5] {
-        let (mut pc, mut res) = (0, 0);
-        for &r in &self.pcs {
-            pc += Roll::sample(r, rng).successes;
-            res += Roll::sample(self.resistance, rng).successes;
+    /// The resistance's least summed successes, and how many sums it can
+    /// reach: a pair of sums is one key, `pc * span + (res − least)`.
+    fn resistance_sums(&self) -> (i64, i64) {
+        let each = faces(self.resistance).map(|f| Roll::of(self.resistance, f).successes);
+        let (lo, hi) = (each.clone().min().unwrap_or(0), each.max().unwrap_or(0));
+        let n = self.pcs.len() as i64;
+        (n * lo, n * (hi - lo) + 1)
+    }
+}
+
+/// What each face is worth to one side's roll: `[face]`, the successes of
+/// [`Roll::of`] (the same for every face when the side does not roll), 32
+/// wide so that a masked face is in bounds.
+pub(super) fn by_face(r: Rating, worth: impl Fn(Roll) -> i64) -> [i64; 32] {
+    std::array::from_fn(|f| {
+        let face = if r.tn() > 0 {
+            (f as i64).clamp(1, D20)
+        } else {
+            0
+        };
+        worth(Roll::of(r, face))
+    })
+}
+
+/// A group contest's sampler: every roll a face of [`DiceRng::d20s`] (PC
+/// `i`'s at `2i`, the resistance's against it at `2i + 1`; a side that
+/// does not roll ignores its face), six from a word.
+struct Sums {
+    pcs: Vec<[i64; 32]>,
+    resistance: [i64; 32],
+}
+
+impl Sums {
+    fn new(g: &Group) -> Sums {
+        let successes = |r: Roll| r.successes;
+        Sums {
+            pcs: g.pcs.iter().map(|&r| by_face(r, successes)).collect(),
+            resistance: by_face(g.resistance, successes),
         }
-        self.outcome(pc, res)
+    }
+
+    /// One group contest: the two sides' summed successes.
+    #[inline(always)]
+    fn sample(&self, rng: &mut DiceRng) -> (i64, i64) {
+        let mut faces = [0u32; 2 * MAX_SIDE];
+        let faces = &mut faces[..2 * self.pcs.len()];
+        rng.d20s(faces);
+        let (mut pc, mut res) = (0, 0);
+        for (worth, f) in self.pcs.iter().zip(faces.chunks_exact(2)) {
+            pc += worth[f[0] as usize & 31];
+            res += self.resistance[f[1] as usize & 31];
+        }
+        (pc, res)
     }
 }
 
@@ -158,7 +204,18 @@ static GROUP_PARAMS: [ParamSpec; 5] = [
 
 impl Trial for Group {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.sample(rng));
+        // The two sums decide every field: count pairs of sums only.
+        let (least, span) = self.resistance_sums();
+        let sums = Sums::new(self);
+        tally.record_keyed(
+            rng,
+            trials,
+            |rng| {
+                let (pc, res) = sums.sample(rng);
+                pc * span + (res - least)
+            },
+            |k| self.outcome(k.div_euclid(span), k.rem_euclid(span) + least),
+        );
     }
 
     fn exact(&self) -> Option<Marginals> {
@@ -320,10 +377,33 @@ pub(crate) mod tests {
                 set.set("resistance.level", ParamValue::Str("hard".into()));
                 GroupContest.prepare(&set).unwrap()
             },
+            {
+                // The resistance's masteries: its sums start above 0.
+                let mut set = ParamMap::new();
+                set.set("pcs", ParamValue::Str("4M 19".into()));
+                set.set("resistance.rating", ParamValue::Str("2M2".into()));
+                GroupContest.prepare(&set).unwrap()
+            },
+            {
+                // Assured: the resistance does not roll.
+                let mut set = ParamMap::new();
+                set.set("pcs", ParamValue::Str("7 13 1M".into()));
+                set.set("resistance.rating", ParamValue::Int(-2));
+                GroupContest.prepare(&set).unwrap()
+            },
             PrizeContest.prepare(&ParamMap::new()).unwrap(),
             {
                 let mut set = ParamMap::new();
                 set.set("contestants", ParamValue::Str("12 5M 18 9 20".into()));
+                PrizeContest.prepare(&set).unwrap()
+            },
+            {
+                // Eight: faces from two words; one contestant does not roll.
+                let mut set = ParamMap::new();
+                set.set(
+                    "contestants",
+                    ParamValue::Str("0 15 15 3M 8 12 19 20".into()),
+                );
                 PrizeContest.prepare(&set).unwrap()
             },
         ];

@@ -3,7 +3,7 @@
 //! the highest roll; otherwise the prize is shared. Exact as P(one
 //! contestant's (successes, face) beats every other's), key by key.
 
-use super::group::{MAX_SIDE, RATINGS, faces, ratings};
+use super::group::{MAX_SIDE, RATINGS, by_face, faces, ratings};
 use super::{Rating, Roll};
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
@@ -19,24 +19,41 @@ pub struct Prize {
 }
 
 impl Prize {
-    /// A roll's rank: successes, then face.
+    /// A roll's key for the exact solver: successes, then face.
     fn key(r: Roll) -> (i64, i64) {
         (r.successes, r.face)
+    }
+
+    /// A roll's rank for the sampler: [`Prize::key`] in one number (a
+    /// face is below 32, so the order of ranks is the order of keys).
+    fn rank(r: Roll) -> i64 {
+        r.successes * 32 + r.face
     }
 
     /// `[winner, pc_wins, shared]` of the contestants' rolls: `winner` is
     /// the 1-based contestant, 0 when the best rolls are equal (shared).
     pub fn outcome(rolls: &[Roll]) -> [i64; 3] {
-        let best = rolls.iter().map(|&r| Prize::key(r)).max().unwrap_or((0, 0));
-        let top: Vec<usize> = (0..rolls.len())
-            .filter(|&i| Prize::key(rolls[i]) == best)
-            .collect();
-        if top.len() == 1 {
-            let w = top[0] as i64 + 1;
-            [w, i64::from(w == 1), 0]
-        } else {
-            [0, 0, 1]
+        Prize::fields(Prize::winner(rolls.iter().map(|&r| Prize::rank(r))))
+    }
+
+    /// The 1-based contestant whose rank is above every other's, or 0
+    /// when the best ranks are equal (the prize is shared).
+    #[inline(always)]
+    fn winner(ranks: impl Iterator<Item = i64>) -> i64 {
+        let (mut best, mut winner) = (i64::MIN, 0);
+        for (i, k) in ranks.enumerate() {
+            if k > best {
+                (best, winner) = (k, i as i64 + 1);
+            } else if k == best {
+                winner = 0;
+            }
         }
+        winner
+    }
+
+    /// `[winner, pc_wins, shared]` of a winner as [`Prize::winner`] gives it.
+    fn fields(winner: i64) -> [i64; 3] {
+        [winner, i64::from(winner == 1), i64::from(winner == 0)]
     }
 
     /// Exact marginals: P(contestant i's key beats all others), summed
@@ -82,20 +99,6 @@ impl Prize {
         out.add(2, 0, outright);
         out
     }
-
-    /// One contest for the prize.
-    pub fn sample(&self, rng: &mut DiceRng) -> [i64; 3] {
-        let mut rolls = [Roll {
-            successes: 0,
-            face: 0,
-            big: false,
-        }; MAX_SIDE];
-        let n = self.contestants.len();
-        for (slot, &r) in rolls.iter_mut().zip(&self.contestants) {
-            *slot = Roll::sample(r, rng);
-        }
-        Prize::outcome(&rolls[..n])
-    }
 }
 
 static PRIZE_PARAMS: [ParamSpec; 1] = [ParamSpec {
@@ -107,7 +110,25 @@ static PRIZE_PARAMS: [ParamSpec; 1] = [ParamSpec {
 
 impl Trial for Prize {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        tally.record_trials(rng, trials, |rng| self.sample(rng));
+        // The winner decides every field: count winners only. Every roll
+        // is a face of `d20s` (contestant `i`'s at `i`; one that does not
+        // roll ignores its face), six from a word, ranked by table.
+        let ranks: Vec<[i64; 32]> = self
+            .contestants
+            .iter()
+            .map(|&r| by_face(r, Prize::rank))
+            .collect();
+        tally.record_keyed(
+            rng,
+            trials,
+            |rng| {
+                let mut faces = [0u32; MAX_SIDE];
+                let faces = &mut faces[..ranks.len()];
+                rng.d20s(faces);
+                Prize::winner(ranks.iter().zip(&*faces).map(|(r, &f)| r[f as usize & 31]))
+            },
+            Prize::fields,
+        );
     }
 
     fn exact(&self) -> Option<Marginals> {
