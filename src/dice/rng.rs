@@ -202,14 +202,17 @@ impl DiceRng {
         }
     }
 
-    /// `out.len()` d20 (1..=20 each), six from each word as
-    /// [`Self::d20_six`] draws them, in order; the last word's unused
-    /// faces are dropped. Bypasses the bit buffer, as `d20_six` does.
+    /// A d20 (1..=20) for each of `items`, in order, handed to `each`
+    /// with its item: six from each word as [`Self::d20_six`] draws them,
+    /// the last word's unused faces dropped. Bypasses the bit buffer, as
+    /// `d20_six` does.
     #[inline(always)]
-    pub fn d20s(&mut self, out: &mut [u32]) {
-        for block in out.chunks_mut(6) {
+    pub fn d20_each<T>(&mut self, items: &[T], mut each: impl FnMut(&T, u32)) {
+        for block in items.chunks(6) {
             let faces = self.d20_six();
-            block.copy_from_slice(&faces[..block.len()]);
+            for (item, &face) in block.iter().zip(&faces) {
+                each(item, face);
+            }
         }
     }
 
@@ -332,14 +335,16 @@ mod tests {
     }
 
     #[test]
-    fn d20s_are_six_a_word_the_rest_dropped() {
+    fn d20_each_takes_six_a_word_and_drops_the_rest() {
         let (mut a, mut b) = (DiceRng::from_u64(3), DiceRng::from_u64(3));
         for n in [0, 1, 5, 6, 7, 12, 16] {
-            let mut got = vec![0; n];
-            a.d20s(&mut got);
-            let want: Vec<u32> = (0..n.div_ceil(6))
+            let items: Vec<usize> = (0..n).collect();
+            let mut got = Vec::new();
+            a.d20_each(&items, |&i, face| got.push((i, face)));
+            let want: Vec<(usize, u32)> = (0..n.div_ceil(6))
                 .flat_map(|_| b.d20_six())
                 .take(n)
+                .enumerate()
                 .collect();
             assert_eq!(got, want, "{n} faces");
         }

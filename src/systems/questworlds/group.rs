@@ -119,7 +119,7 @@ impl Group {
     }
 
     /// The resistance's least summed successes, and how many sums it can
-    /// reach: a pair of sums is one key, `pc * span + (res − least)`.
+    /// reach: the `least` and `span` of [`Keys`].
     fn resistance_sums(&self) -> (i64, i64) {
         let each = faces(self.resistance).map(|f| Roll::of(self.resistance, f).successes);
         let (lo, hi) = (each.clone().min().unwrap_or(0), each.max().unwrap_or(0));
@@ -142,35 +142,44 @@ pub(super) fn by_face(r: Rating, worth: impl Fn(Roll) -> i64) -> [i64; 32] {
     })
 }
 
-/// A group contest's sampler: every roll a face of [`DiceRng::d20s`] (PC
-/// `i`'s at `2i`, the resistance's against it at `2i + 1`; a side that
-/// does not roll ignores its face), six from a word.
-struct Sums {
-    pcs: Vec<[i64; 32]>,
-    resistance: [i64; 32],
+/// A group contest's sampler. A pair of sums is one key, `pc * span +
+/// (res − least)`, and a sum of rolls, so each roll's table holds what its
+/// faces add to the key: PC `i`'s roll (slot `2i`) its successes × `span`,
+/// the resistance's roll against it (slot `2i + 1`) its successes. Every
+/// roll is a face of [`DiceRng::d20_each`], six from a word (a side that
+/// does not roll ignores its face).
+struct Keys {
+    slots: Vec<[i64; 32]>,
+    least: i64,
+    span: i64,
 }
 
-impl Sums {
-    fn new(g: &Group) -> Sums {
-        let successes = |r: Roll| r.successes;
-        Sums {
-            pcs: g.pcs.iter().map(|&r| by_face(r, successes)).collect(),
-            resistance: by_face(g.resistance, successes),
-        }
+impl Keys {
+    fn new(g: &Group) -> Keys {
+        let (least, span) = g.resistance_sums();
+        let resistance = by_face(g.resistance, |r| r.successes);
+        let slots = g
+            .pcs
+            .iter()
+            .flat_map(|&pc| [by_face(pc, |r| r.successes * span), resistance])
+            .collect();
+        Keys { slots, least, span }
     }
 
-    /// One group contest: the two sides' summed successes.
+    /// One group contest's key.
     #[inline(always)]
-    fn sample(&self, rng: &mut DiceRng) -> (i64, i64) {
-        let mut faces = [0u32; 2 * MAX_SIDE];
-        let faces = &mut faces[..2 * self.pcs.len()];
-        rng.d20s(faces);
-        let (mut pc, mut res) = (0, 0);
-        for (worth, f) in self.pcs.iter().zip(faces.chunks_exact(2)) {
-            pc += worth[f[0] as usize & 31];
-            res += self.resistance[f[1] as usize & 31];
-        }
-        (pc, res)
+    fn sample(&self, rng: &mut DiceRng) -> i64 {
+        let mut key = -self.least;
+        rng.d20_each(&self.slots, |worth, face| key += worth[face as usize & 31]);
+        key
+    }
+
+    /// The two sums of `key`.
+    fn sums(&self, key: i64) -> (i64, i64) {
+        (
+            key.div_euclid(self.span),
+            key.rem_euclid(self.span) + self.least,
+        )
     }
 }
 
@@ -205,16 +214,15 @@ static GROUP_PARAMS: [ParamSpec; 5] = [
 impl Trial for Group {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         // The two sums decide every field: count pairs of sums only.
-        let (least, span) = self.resistance_sums();
-        let sums = Sums::new(self);
+        let keys = Keys::new(self);
         tally.record_keyed(
             rng,
             trials,
-            |rng| {
-                let (pc, res) = sums.sample(rng);
-                pc * span + (res - least)
+            |rng| keys.sample(rng),
+            |k| {
+                let (pc, res) = keys.sums(k);
+                self.outcome(pc, res)
             },
-            |k| self.outcome(k.div_euclid(span), k.rem_euclid(span) + least),
         );
     }
 

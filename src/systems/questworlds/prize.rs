@@ -3,7 +3,7 @@
 //! the highest roll; otherwise the prize is shared. Exact as P(one
 //! contestant's (successes, face) beats every other's), key by key.
 
-use super::group::{MAX_SIDE, RATINGS, by_face, faces, ratings};
+use super::group::{RATINGS, by_face, faces, ratings};
 use super::{Rating, Roll};
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
@@ -38,17 +38,10 @@ impl Prize {
 
     /// The 1-based contestant whose rank is above every other's, or 0
     /// when the best ranks are equal (the prize is shared).
-    #[inline(always)]
     fn winner(ranks: impl Iterator<Item = i64>) -> i64 {
-        let (mut best, mut winner) = (i64::MIN, 0);
-        for (i, k) in ranks.enumerate() {
-            if k > best {
-                (best, winner) = (k, i as i64 + 1);
-            } else if k == best {
-                winner = 0;
-            }
-        }
-        winner
+        let mut lead = Lead::default();
+        ranks.for_each(|k| lead.see(k));
+        lead.winner
     }
 
     /// `[winner, pc_wins, shared]` of a winner as [`Prize::winner`] gives it.
@@ -101,6 +94,38 @@ impl Prize {
     }
 }
 
+/// The contest for the prize so far: the best rank seen, and who holds it
+/// alone (1-based; 0 when the best rank is shared).
+#[derive(Clone, Copy)]
+struct Lead {
+    best: i64,
+    winner: i64,
+    seen: i64,
+}
+
+impl Default for Lead {
+    fn default() -> Lead {
+        Lead {
+            best: i64::MIN,
+            winner: 0,
+            seen: 0,
+        }
+    }
+}
+
+impl Lead {
+    /// The next contestant's rank.
+    #[inline(always)]
+    fn see(&mut self, rank: i64) {
+        self.seen += 1;
+        if rank > self.best {
+            (self.best, self.winner) = (rank, self.seen);
+        } else if rank == self.best {
+            self.winner = 0;
+        }
+    }
+}
+
 static PRIZE_PARAMS: [ParamSpec; 1] = [ParamSpec {
     path: "contestants",
     kind: RATINGS,
@@ -111,8 +136,8 @@ static PRIZE_PARAMS: [ParamSpec; 1] = [ParamSpec {
 impl Trial for Prize {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         // The winner decides every field: count winners only. Every roll
-        // is a face of `d20s` (contestant `i`'s at `i`; one that does not
-        // roll ignores its face), six from a word, ranked by table.
+        // is a face of `d20_each` (one that does not roll ignores its
+        // face), six from a word, ranked by table.
         let ranks: Vec<[i64; 32]> = self
             .contestants
             .iter()
@@ -122,10 +147,9 @@ impl Trial for Prize {
             rng,
             trials,
             |rng| {
-                let mut faces = [0u32; MAX_SIDE];
-                let faces = &mut faces[..ranks.len()];
-                rng.d20s(faces);
-                Prize::winner(ranks.iter().zip(&*faces).map(|(r, &f)| r[f as usize & 31]))
+                let mut lead = Lead::default();
+                rng.d20_each(&ranks, |rank, face| lead.see(rank[face as usize & 31]));
+                lead.winner
             },
             Prize::fields,
         );
