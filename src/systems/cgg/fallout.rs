@@ -9,6 +9,7 @@ use super::{DieCode, code_param, read_code};
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
 use crate::sim::Tally;
+use crate::sim::alias::Alias;
 use crate::systems::{
     Args, Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
@@ -52,37 +53,34 @@ impl Fallout {
         [count.min(CRITICAL) as i64, count as i64]
     }
 
-    /// Exact marginals: the count is binomial(dice, 3/10).
+    /// The law of the count of dice under four: binomial(dice, 3/10).
+    fn law(&self) -> Vec<f64> {
+        binomial(self.dice, (GRADE_BELOW - 1) as f64 / 10.0)
+    }
+
+    /// Exact marginals of both fields, from [`Fallout::law`].
     pub fn exact(&self) -> Marginals {
         let mut m = Marginals::new(2);
-        let q = (GRADE_BELOW - 1) as f64 / 10.0;
-        for (k, p) in binomial(self.dice, q).into_iter().enumerate() {
+        for (k, p) in self.law().into_iter().enumerate() {
             m.add_outcome(&Self::outcome(k as u32), p);
         }
         m
-    }
-
-    pub fn sample(&self, rng: &mut DiceRng) -> [i64; 2] {
-        Self::outcome(self.count(rng))
-    }
-
-    /// Dice rolled below four.
-    #[inline]
-    fn count(&self, rng: &mut DiceRng) -> u32 {
-        (0..self.dice).filter(|_| rng.die(10) < GRADE_BELOW).count() as u32
     }
 }
 
 impl Trial for Fallout {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let f = *self;
-        // The count of dice below four decides both fields: count that.
-        tally.record_keyed(
-            rng,
-            trials,
-            |rng| f.count(rng) as i64,
-            |k| Fallout::outcome(k as u32),
-        );
+        // The count of dice below four decides both fields: draw it at
+        // once from its law by an alias table (one word a roll,
+        // where rolling takes a d10 at a time), and count it.
+        let law = Alias::new((0..).zip(self.law()));
+        let mut counts = vec![0u64; self.dice as usize + 1];
+        rng.on_this_frame(|rng| {
+            for _ in 0..trials {
+                counts[law.draw(rng) as usize] += 1;
+            }
+        });
+        tally.add_key_counts(&counts, |k| Fallout::outcome(k as u32));
     }
 
     fn exact(&self) -> Option<Marginals> {
@@ -186,15 +184,6 @@ mod tests {
         // 0 dice: always Minor. 1 die: Moderate 3 in 10.
         assert_eq!(Fallout { dice: 0 }.exact().field(0)[&0], 1.0);
         assert!((Fallout { dice: 1 }.exact().field(0)[&1] - 0.3).abs() < 1e-15);
-    }
-
-    #[test]
-    fn counted_by_key_as_sampled() {
-        use crate::systems::testing::assert_simulates_as_sampled;
-        for dice in [0, 1, 3, 6] {
-            let f = Fallout { dice };
-            assert_simulates_as_sampled(&f, |r| f.sample(r), 20_000, &format!("{dice} dice"));
-        }
     }
 
     #[test]

@@ -74,6 +74,31 @@ impl RiskTable {
         let t = self.total_weight() as f64;
         self.iter().map(move |(v, s, w)| (v, s, w as f64 / t))
     }
+
+    /// `trials` rolls drawn at once from this law by an alias table (one
+    /// word a roll, where rolling takes a die at a time), counted: for the
+    /// mechanics that are one risk roll a trial.
+    pub fn count_rolls(&self, rng: &mut DiceRng, trials: u64) -> Counted {
+        let law: Vec<(u32, i64, f64)> = self.probabilities().collect();
+        let table = Alias::new(law.iter().enumerate().map(|(k, r)| (k as u32, r.2)));
+        let mut counts = vec![0u64; law.len()];
+        rng.on_this_frame(|rng| {
+            for _ in 0..trials {
+                counts[table.draw(rng) as usize] += 1;
+            }
+        });
+        Counted {
+            results: law.iter().map(|&(v, s, _)| (v, s)).collect(),
+            counts,
+        }
+    }
+}
+
+/// Risk rolls counted by result ([`RiskTable::count_rolls`]): `counts[k]`
+/// rolls came to `results[k]`, a `(venture, total)`.
+pub struct Counted {
+    pub results: Vec<(u32, i64)>,
+    pub counts: Vec<u64>,
 }
 
 /// Roll `code` once: `(venture, total)`.
@@ -140,13 +165,11 @@ impl Trial for RiskRoll {
     /// Each trial draws the roll's (venture, total) at once from the exact
     /// law ([`RiskTable`]) by an alias table, and counts its key.
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let results: Vec<(u32, i64, f64)> = RiskTable::new(self.code).probabilities().collect();
-        let table = Alias::new(results.iter().enumerate().map(|(k, r)| (k as u32, r.2)));
-        let mut counts = vec![0u64; results.len()];
-        for _ in 0..trials {
-            counts[table.draw(rng) as usize] += 1;
-        }
-        tally.add_key_counts(&counts, |k| self.outcome(results[k].0, results[k].1));
+        let c = RiskTable::new(self.code).count_rolls(rng, trials);
+        tally.add_key_counts(&c.counts, |k| {
+            let (venture, total) = c.results[k];
+            self.outcome(venture, total)
+        });
     }
 
     fn exact(&self) -> Option<Marginals> {
