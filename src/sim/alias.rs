@@ -67,6 +67,23 @@ impl<V: Copy> Alias<V> {
     }
 }
 
+impl Alias<u32> {
+    /// `trials` draws counted by value: `counts[v]` of them drew `v`. For
+    /// samplers whose trial is one draw of a key (below `keys`), expanded
+    /// into fields once per chunk.
+    pub fn count(&self, rng: &mut DiceRng, trials: u64, keys: usize) -> Vec<u64> {
+        let mut counts = vec![0u64; keys];
+        // A copy of the generator on this frame keeps its state in
+        // registers through the loop.
+        rng.on_this_frame(|rng| {
+            for _ in 0..trials {
+                counts[self.draw(rng) as usize] += 1;
+            }
+        });
+        counts
+    }
+}
+
 /// Vose's construction of an alias table. `scaled` holds each column's
 /// weight scaled to a mean of 1; on return it holds the share of each
 /// column that draws the column's own index, and the returned vector the
@@ -145,12 +162,15 @@ mod tests {
     #[test]
     fn draws_follow_the_law() {
         let a = Alias::new([(0, 0.1), (1, 0.2), (2, 0.3), (3, 0.4)]);
-        let mut rng = DiceRng::from_u64(5);
+        let (mut rng, mut again) = (DiceRng::from_u64(5), DiceRng::from_u64(5));
         let n = 400_000;
-        let mut seen = [0u64; 4];
+        let mut seen = vec![0u64; 4];
         for _ in 0..n {
             seen[a.draw(&mut rng) as usize] += 1;
         }
+        // `count` draws the same values from the same stream.
+        assert_eq!(a.count(&mut again, n, 4), seen);
+        assert_eq!(again.next_u64(), rng.next_u64());
         for (v, &k) in seen.iter().enumerate() {
             let p = 0.1 * (v + 1) as f64;
             let sd = (n as f64 * p * (1.0 - p)).sqrt();

@@ -74,12 +74,7 @@ impl Trial for Fallout {
         // once from its law by an alias table (one word a roll,
         // where rolling takes a d10 at a time), and count it.
         let law = Alias::new((0..).zip(self.law()));
-        let mut counts = vec![0u64; self.dice as usize + 1];
-        rng.on_this_frame(|rng| {
-            for _ in 0..trials {
-                counts[law.draw(rng) as usize] += 1;
-            }
-        });
+        let counts = law.count(rng, trials, self.dice as usize + 1);
         tally.add_key_counts(&counts, |k| Fallout::outcome(k as u32));
     }
 

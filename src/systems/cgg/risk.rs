@@ -81,15 +81,9 @@ impl RiskTable {
     pub fn count_rolls(&self, rng: &mut DiceRng, trials: u64) -> Counted {
         let law: Vec<(u32, i64, f64)> = self.probabilities().collect();
         let table = Alias::new(law.iter().enumerate().map(|(k, r)| (k as u32, r.2)));
-        let mut counts = vec![0u64; law.len()];
-        rng.on_this_frame(|rng| {
-            for _ in 0..trials {
-                counts[table.draw(rng) as usize] += 1;
-            }
-        });
         Counted {
             results: law.iter().map(|&(v, s, _)| (v, s)).collect(),
-            counts,
+            counts: table.count(rng, trials, law.len()),
         }
     }
 }

@@ -129,15 +129,8 @@ impl Roll {
     /// How many of `trials` statements came to each success count 0..=3,
     /// drawn from [`Roll::law`]: for the mechanics that are one roll a
     /// trial, counted by key.
-    pub fn count_successes(&self, rng: &mut DiceRng, rolls: Rolls, trials: u64) -> [u64; 4] {
-        let law = self.law(rolls);
-        let mut counts = [0u64; MAX_ROLLS as usize + 1];
-        rng.on_this_frame(|rng| {
-            for _ in 0..trials {
-                counts[law.draw(rng) as usize] += 1;
-            }
-        });
-        counts
+    pub fn count_successes(&self, rng: &mut DiceRng, rolls: Rolls, trials: u64) -> Vec<u64> {
+        self.law(rolls).count(rng, trials, MAX_ROLLS as usize + 1)
     }
 
     /// Probability of each success count.
