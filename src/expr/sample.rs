@@ -98,15 +98,37 @@ fn pool<R: Roller>(p: &Pool, r: &mut R, scratch: &mut Vec<i64>) -> i64 {
             .map(|_| die_value(&p.die, p.scoring.as_ref(), r))
             .sum(),
         Some((lo, hi)) => {
-            scratch.clear();
-            for _ in 0..p.n {
-                scratch.push(die_value(&p.die, None, r));
+            let kept = |sorted: &[i64]| -> i64 {
+                sorted[lo as usize..hi as usize]
+                    .iter()
+                    .map(|&v| p.scoring.map_or(v, |s| s.score(v)))
+                    .sum()
+            };
+            if p.n as usize <= FEW {
+                // A few dice (4d6kh3) are kept in order as they come, on
+                // the stack: each new die passes down the sorted ones by
+                // max and min, with no branch on the faces to mispredict.
+                let mut dice = [0i64; FEW];
+                let dice = &mut dice[..p.n as usize];
+                for i in 0..dice.len() {
+                    let mut v = die_value(&p.die, None, r);
+                    for slot in &mut dice[..i] {
+                        (*slot, v) = ((*slot).max(v), (*slot).min(v));
+                    }
+                    dice[i] = v;
+                }
+                kept(dice)
+            } else {
+                scratch.clear();
+                for _ in 0..p.n {
+                    scratch.push(die_value(&p.die, None, r));
+                }
+                scratch.sort_unstable_by(|a, b| b.cmp(a));
+                kept(scratch)
             }
-            scratch.sort_unstable_by(|a, b| b.cmp(a));
-            scratch[lo as usize..hi as usize]
-                .iter()
-                .map(|&v| p.scoring.map_or(v, |s| s.score(v)))
-                .sum()
         }
     }
 }
+
+/// Pools up to this many dice are kept in order on the stack.
+const FEW: usize = 12;

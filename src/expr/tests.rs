@@ -104,6 +104,9 @@ fn every_operator_equals_brute_force() {
         "3d6kh0",
         "2d20kl1",
         "6d3kh3",
+        // more dice than are kept in order on the stack (13 or more)
+        "14d2kh3",
+        "13d2dl4",
         // exploding and rerolls
         "2d4!",
         "d4!>=3",
