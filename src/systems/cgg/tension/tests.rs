@@ -97,6 +97,20 @@ fn count(
     tally
 }
 
+/// A 2d and a 5d+1 explorer against a 6d opponent plus 2, the Edge to
+/// the strongest, the Exec raising 2 a round, and `more` besides.
+fn weak_and_strong(more: &[(&'static str, ParamValue)]) -> Vec<(&'static str, ParamValue)> {
+    let mut pairs = vec![
+        ("explorers", List(vec![s("2d"), s("5d+1")])),
+        ("difficulty.opponent", s("6d")),
+        ("difficulty.adjust", Int(2)),
+        ("edge.first", s("strongest")),
+        ("exec.raise", Int(2)),
+    ];
+    pairs.extend_from_slice(more);
+    pairs
+}
+
 /// Three explorers on two pitfalls, difficulty 6: one stunting (moving a
 /// die) with 3 hours on its clock, one helping, and a third at 4d with a
 /// 2d risk code and `third` besides.
@@ -208,16 +222,7 @@ fn tables_play_the_scenes_rolling_every_die_plays() {
             ],
             300_000,
         ),
-        (
-            vec![
-                ("explorers", List(vec![s("2d"), s("5d+1")])),
-                ("difficulty.opponent", s("6d")),
-                ("difficulty.adjust", Int(2)),
-                ("edge.first", s("strongest")),
-                ("exec.raise", Int(2)),
-            ],
-            300_000,
-        ),
+        (weak_and_strong(&[]), 300_000),
         (shipped("none", 4, "greedy"), 300_000),
         (shipped("weakest", 7, "deny"), 300_000),
     ];
@@ -244,16 +249,11 @@ fn chains_play_the_plain_scenes_rolling_every_die_plays() {
         (vec![], None, 1_000_000),
         (stunts_and_help(("roles", Int(2))), Some((1, 2)), 300_000),
         (
-            vec![
-                ("explorers", List(vec![s("2d"), s("5d+1")])),
-                ("difficulty.opponent", s("6d")),
-                ("difficulty.adjust", Int(2)),
-                ("edge.first", s("strongest")),
-                ("exec.raise", Int(2)),
+            weak_and_strong(&[
                 ("variant.effective", s("edge")),
                 ("pitfalls.address", s("lowest")),
                 ("pitfalls", List(vec![Int(5), Int(9), Int(3)])),
-            ],
+            ]),
             Some((0, 0)),
             300_000,
         ),
