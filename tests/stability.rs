@@ -120,7 +120,7 @@ const PINS: &[(&str, u64, u64)] = &[
     ("cgg.action", 0x814707a91809686f, 118706),
     ("cgg.fallout", 0x86e4f93ae37ed56f, 97291),
     ("cgg.diligence", 0x31ecc02b0c22c878, 918),
-    ("cgg.tension", 0x5db2a846be59a109, 196252),
+    ("cgg.tension", 0x900dbae33175bfbb, 196300),
     ("cgg.session", 0x4645a183d7a94b8c, 196192),
     ("questworlds.contest", 0x009e516c0bc8781b, 136431),
     ("questworlds.scored", 0x6c936786b1ad2491, 168568),

@@ -25,12 +25,14 @@
 //! action, diligence roll and raise is drawn as one roll (an action's
 //! fields from a table of its exact law, [`prepared`]), the scene's
 //! rounds played here. A plain scene (no turn policy) is played by its
-//! explorers' chains instead, one draw a turn ([`plain`]). The
+//! explorers' chains instead, one draw a turn ([`plain`]), or for two
+//! explorers one draw a round ([`pair`]). The
 //! mechanic's parameters and schema are in [`mechanic`].
 
 mod choice;
 mod explorer;
 mod mechanic;
+mod pair;
 mod plain;
 mod prepared;
 #[cfg(test)]
@@ -246,7 +248,14 @@ impl Standing {
 }
 
 impl Tension {
+    /// The track the explorers address (`pitfalls.address`), the first
+    /// listed among equals.
+    #[inline]
     fn addressed(&self, tracks: &[i64]) -> usize {
+        // One pitfall, the usual scene: nothing to pick from.
+        if tracks.len() == 1 {
+            return 0;
+        }
         let mut pick = 0;
         for (i, &t) in tracks.iter().enumerate() {
             let better = match self.address {
@@ -264,6 +273,9 @@ impl Tension {
     /// Exec raises.
     #[inline]
     fn top(&self, tracks: &[i64]) -> usize {
+        if tracks.len() == 1 {
+            return 0;
+        }
         (0..tracks.len())
             .max_by_key(|&k| (tracks[k], -(k as i64)))
             .unwrap()
@@ -453,12 +465,7 @@ impl Trial for Tension {
         let prep = self.prepared.get(self);
         let mut out = Vec::new();
         rng.on_this_frame(|rng| match &prep.plain {
-            Some(plain) => {
-                for _ in 0..trials {
-                    plain.play(self, &prep.order, rng, None, &mut out);
-                    tally.record_outcome(&out);
-                }
-            }
+            Some(plain) => plain.simulate(self, &prep.order, rng, trials, tally),
             None => {
                 for _ in 0..trials {
                     self.play_by(prep, prep, rng, None, &mut out);

@@ -20,12 +20,14 @@
 
 use std::sync::OnceLock;
 
+use super::pair::Pair;
 use super::prepared::{Drawn, pack};
 use super::{
     AVOIDED, Effective, HOURS_GAINED, HOURS_PAID, IN_CRISIS, MAX_EXPLORERS, MAX_PITFALLS,
     PER_EXPLORER, PITFALL, PITFALL_SPRUNG, ROUNDS, Standing, Tension, helpers_of,
 };
 use crate::dice::DiceRng;
+use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::cgg::action::table;
 
@@ -34,18 +36,18 @@ use crate::systems::cgg::action::table;
 /// explorer's next state (32..48: the index of its table); how far the
 /// track comes down (48..50) and the Exec's raise (50..52). Sums stay
 /// below 2^16: at most 1,000 rounds of at most 12 hours.
-const GAINED_AT: u32 = 16;
-const STATE_AT: u32 = 32;
-const LOWER_AT: u32 = 48;
-const RAISE_AT: u32 = 50;
-const HALF: u64 = 0xFFFF;
+pub(super) const GAINED_AT: u32 = 16;
+pub(super) const STATE_AT: u32 = 32;
+pub(super) const LOWER_AT: u32 = 48;
+pub(super) const RAISE_AT: u32 = 50;
+pub(super) const HALF: u64 = 0xFFFF;
 
 /// Where one explorer's states are, and how they are numbered: state
 /// `first + bonus * clocks + hours`, its table's index.
 #[derive(Clone, Copy, Debug)]
-struct Seat {
+pub(super) struct Seat {
     /// Its first state.
-    first: usize,
+    pub first: usize,
     /// Clock values, 0 (crisis) to a full clock.
     clocks: usize,
     /// The Edge's bonus past which its action is the same.
@@ -61,14 +63,34 @@ struct Seat {
     helped: bool,
 }
 
+impl Seat {
+    /// How many states the explorer has.
+    pub(super) fn states(&self) -> usize {
+        self.clocks * (self.bonus_cap as usize + 1)
+    }
+
+    /// How many of its first states it can be in: without the Edge's
+    /// bonus, only those of bonus 0.
+    pub(super) fn reachable(&self) -> usize {
+        if self.gifted {
+            self.states()
+        } else {
+            self.clocks
+        }
+    }
+}
+
 /// A plain scene's explorer chains.
 #[derive(Debug)]
 pub struct Plain {
-    seats: Vec<Seat>,
+    pub(super) seats: Vec<Seat>,
     /// One table per explorer state, built when the state first comes up.
     tables: Vec<OnceLock<Alias<u64>>>,
     /// The hours on the clock in each state.
     hours: Vec<u8>,
+    /// A scene of two explorers drawn a round at a time, when their
+    /// states are few enough.
+    pair: Option<Pair>,
 }
 
 impl Plain {
@@ -106,7 +128,7 @@ impl Plain {
                     helpers,
                     helped,
                 };
-                first += seat.clocks * (seat.bonus_cap as usize + 1);
+                first += seat.states();
                 seat
             })
             .collect::<Vec<_>>();
@@ -118,16 +140,24 @@ impl Plain {
             .iter()
             .flat_map(|s| (0..s.bonus_cap as usize + 1).flat_map(move |_| 0..s.clocks as u8))
             .collect();
+        let pair = Pair::new(&seats, order);
         Plain {
             seats,
             tables: (0..first).map(|_| OnceLock::new()).collect(),
             hours,
+            pair,
         }
+    }
+
+    /// Whether scenes are played a round at a time.
+    #[cfg(test)]
+    pub(super) fn paired(&self) -> bool {
+        self.pair.is_some()
     }
 
     /// Explorer `i`'s state with `hours` on its clock before its first
     /// turn (the Edge's bonus of round 1 given).
-    fn start(&self, i: usize, hours: u32) -> usize {
+    pub(super) fn start(&self, i: usize, hours: u32) -> usize {
         let s = &self.seats[i];
         // A session hands its clock in at most full (it sets the
         // explorer's full clock to its own).
@@ -151,6 +181,12 @@ impl Plain {
     #[cold]
     #[inline(never)]
     fn table(&self, t: &Tension, i: usize, state: usize) -> Alias<u64> {
+        Alias::new(self.law(t, i, state))
+    }
+
+    /// The law of explorer `i`'s turn from `state`, as drawn turns (see
+    /// [`GAINED_AT`]) in order.
+    pub(super) fn law(&self, t: &Tension, i: usize, state: usize) -> Vec<(u64, f64)> {
         let seat = self.seats[i];
         let local = (state - seat.first) as u32;
         let (bonus, hours) = (local / seat.clocks as u32, local % seat.clocks as u32);
@@ -195,11 +231,50 @@ impl Plain {
         }
         // The same state always builds the same table.
         law.sort_by_key(|(v, _)| *v);
-        Alias::new(law)
+        law
     }
 
-    /// One scene of `t`, into `out` as [`Tension::play_with`] does.
+    /// One scene of `t`, into `out` as [`Tension::play_with`] does: a
+    /// round at a time when two explorers' states are few enough, else a
+    /// turn at a time.
     pub fn play(
+        &self,
+        t: &Tension,
+        order: &[usize],
+        rng: &mut DiceRng,
+        clock: Option<(usize, u32)>,
+        out: &mut Vec<i64>,
+    ) -> (u32, bool) {
+        match &self.pair {
+            Some(pair) => pair.play(self, t, rng, clock, out),
+            None => self.play_turns(t, order, rng, clock, out),
+        }
+    }
+
+    /// `trials` scenes of `t` counted into `tally`.
+    pub fn simulate(
+        &self,
+        t: &Tension,
+        order: &[usize],
+        rng: &mut DiceRng,
+        trials: u64,
+        tally: &mut Tally,
+    ) {
+        match &self.pair {
+            Some(pair) => pair.simulate(self, t, rng, trials, tally),
+            None => {
+                let mut out = Vec::new();
+                for _ in 0..trials {
+                    self.play_turns(t, order, rng, None, &mut out);
+                    tally.record_outcome(&out);
+                }
+            }
+        }
+    }
+
+    /// [`Plain::play`] a turn at a time: one draw from each explorer's
+    /// chain.
+    pub(super) fn play_turns(
         &self,
         t: &Tension,
         order: &[usize],
@@ -246,6 +321,30 @@ impl Plain {
                 break;
             }
         }
+        let end = End {
+            avoided,
+            sprung,
+            rounds,
+        };
+        self.fields(&state[..n], &sums[..n], end, clock, out)
+    }
+
+    /// The scene's fields into `out`, from each explorer's state and
+    /// summed turns at its end; what [`Plain::play`] returns.
+    pub(super) fn fields(
+        &self,
+        state: &[usize],
+        sums: &[u64],
+        end: End,
+        clock: Option<(usize, u32)>,
+        out: &mut Vec<i64>,
+    ) -> (u32, bool) {
+        let n = state.len();
+        let End {
+            avoided,
+            sprung,
+            rounds,
+        } = end;
         let hours_of = |i: usize| self.hours[state[i]] as u32;
         // The scene's fields, then each explorer's two; the totals are
         // filled in as the explorers are read.
@@ -270,4 +369,13 @@ impl Plain {
             None => (0, false),
         }
     }
+}
+
+/// How a scene ended: a track at 0, a track at [`PITFALL`], and after how
+/// many rounds (`max_rounds` if neither).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct End {
+    pub avoided: bool,
+    pub sprung: bool,
+    pub rounds: i64,
 }

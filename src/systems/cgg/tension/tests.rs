@@ -7,7 +7,7 @@ use crate::dice::DiceRng;
 use crate::sim::Tally;
 use crate::systems::cgg::diligence::Diligence;
 use crate::systems::testing::assert_same_law;
-use crate::systems::{Define, ParamMap, ParamValue};
+use crate::systems::{Define, ParamMap, ParamValue, Trial};
 
 /// The dice rolled one by one: [`Action::sample`] and the diligence
 /// roll, which share nothing with the tables but the settling.
@@ -68,13 +68,20 @@ fn run(t: &Tension, rolls: &impl Rolls, seed: u64, n: u64, clock: Option<(usize,
     })
 }
 
-/// `n` scenes of the plain scene `t` played by its explorers' chains.
+/// `n` scenes of the plain scene `t` played by its explorers' chains a
+/// turn at a time.
 fn chains(t: &Tension, seed: u64, n: u64, clock: Option<(usize, u32)>) -> Tally {
     let prep = Prepared::new(t);
     let plain = prep.plain.as_ref().expect("a plain scene");
     count(t, seed, n, clock, |rng, out| {
-        plain.play(t, &prep.order, rng, clock, out)
+        plain.play_turns(t, &prep.order, rng, clock, out)
     })
+}
+
+/// `n` scenes of the plain scene `t` as [`Tension::play_with`] plays
+/// them: a round at a time when it has two explorers.
+fn plays(t: &Tension, seed: u64, n: u64, clock: Option<(usize, u32)>) -> Tally {
+    count(t, seed, n, clock, |rng, out| t.play_with(rng, clock, out))
 }
 
 fn count(
@@ -137,6 +144,32 @@ fn stunts_and_help(third: (&'static str, ParamValue)) -> Vec<(&'static str, Para
         ("variant.failure", s("half")),
         ("pitfalls", List(vec![Int(8), Int(11)])),
         ("edge.gives", s("weakest")),
+    ]
+}
+
+/// A 4d explorer acting first, helped by a 2d one, against difficulty 4
+/// from a track at 3: the first explorer's success often ends the scene
+/// before the second's turn.
+fn strong_first() -> Vec<(&'static str, ParamValue)> {
+    vec![
+        (
+            "explorers",
+            List(vec![
+                table(&[("code", s("2d")), ("helps", Bool(true))]),
+                table(&[
+                    ("code", s("4d")),
+                    ("stunt", Bool(true)),
+                    ("moved", Int(1)),
+                    ("hours", Int(2)),
+                ]),
+            ]),
+        ),
+        ("edge.first", s("strongest")),
+        ("edge.gives", s("weakest")),
+        ("difficulty.base", Int(4)),
+        ("max_rounds", Int(9)),
+        ("exec.raise", Int(1)),
+        ("start", Int(3)),
     ]
 }
 
@@ -242,7 +275,9 @@ fn tables_play_the_scenes_rolling_every_die_plays() {
 /// growing past the cut, stunts and moved dice, clocks that run out, a
 /// session's clock carried in (and what the scene hands back), several
 /// pitfalls addressed either way, both readings of "particularly
-/// effective", a fixed raise and scenes cut off at `max_rounds`.
+/// effective", a fixed raise and scenes cut off at `max_rounds`. Scenes
+/// of two explorers are played a round at a time too, and must agree
+/// as well.
 #[test]
 fn chains_play_the_plain_scenes_rolling_every_die_plays() {
     let scenes = [
@@ -276,12 +311,50 @@ fn chains_play_the_plain_scenes_rolling_every_die_plays() {
             None,
             300_000,
         ),
+        (strong_first(), Some((0, 2)), 1_000_000),
     ];
     for (k, (pairs, clock, n)) in scenes.into_iter().enumerate() {
         let t = scene(&pairs);
-        let chained = chains(&t, 61 + k as u64, n, clock);
         let dice = run(&t, &Dice, 81 + k as u64, n, clock);
+        let chained = chains(&t, 61 + k as u64, n, clock);
         let z = assert_same_law(&chained, &dice, &format!("plain scene {k}"));
         eprintln!("plain scene {k}: worst |z| = {z:.2} over {n} trials a side");
+        if t.explorers.len() == 2 {
+            let paired = Prepared::new(&t).plain.is_some_and(|p| p.paired());
+            assert!(paired, "plain scene {k} is not played a round at a time");
+            let rounds = plays(&t, 101 + k as u64, n, clock);
+            let z = assert_same_law(&rounds, &dice, &format!("plain scene {k} by rounds"));
+            eprintln!("plain scene {k} by rounds: worst |z| = {z:.2}");
+        }
+    }
+}
+
+/// Plain scenes of two explorers counted by [`Trial::simulate`], several
+/// in play at once, agree with the same scenes rolling every die: one
+/// pitfall and several, and a first explorer who often ends the scene
+/// on its own turn. Every scene begun is counted, once.
+#[test]
+fn scenes_in_play_at_once_play_as_rolling_every_die_plays() {
+    let scenes = [
+        (vec![], 1_000_000),
+        (
+            weak_and_strong(&[("pitfalls", List(vec![Int(5), Int(9), Int(3)]))]),
+            300_000,
+        ),
+        (strong_first(), 1_000_000),
+    ];
+    for (k, (pairs, n)) in scenes.into_iter().enumerate() {
+        let t = scene(&pairs);
+        let mut counted = Tally::new(6 + 2 * t.explorers.len());
+        t.simulate(&mut DiceRng::from_u64(121 + k as u64), n, &mut counted);
+        let dice = run(&t, &Dice, 141 + k as u64, n, None);
+        let z = assert_same_law(&counted, &dice, &format!("scenes in play at once {k}"));
+        eprintln!("scenes in play at once {k}: worst |z| = {z:.2} over {n} trials a side");
+    }
+    let t = scene(&[]);
+    for n in [0, 1, 3, 4, 5, 1001] {
+        let mut counted = Tally::new(10);
+        t.simulate(&mut DiceRng::from_u64(7), n, &mut counted);
+        assert_eq!(counted.trials(), n, "scenes counted of {n}");
     }
 }
