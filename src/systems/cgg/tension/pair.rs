@@ -97,7 +97,8 @@ impl Pair {
         })
     }
 
-    /// One scene of `t`, into `out` as [`Plain::play`] does.
+    /// One scene of `t`, into `out` as [`Plain::play`] does, a round at
+    /// a time.
     pub fn play(
         &self,
         plain: &Plain,
@@ -301,7 +302,10 @@ impl Pair {
         let mut law = Vec::with_capacity(firsts.len() * seconds.len());
         for &(a, p) in &firsts {
             for &(b, q) in &seconds {
-                let next = local(a, self.first_at) * self.span + local(b, self.second_at);
+                let (x, y) = (local(a, self.first_at), local(b, self.second_at));
+                // Only a gifted explorer's bonus grows past 0 (reachable).
+                assert!(y < self.span, "a second explorer's state past its span");
+                let next = x * self.span + y;
                 let hours = a & HOURS | (b & HOURS) << 32;
                 let w = next as u64
                     | (a >> LOWER_AT & 3) << FIRST_LOWER_AT

@@ -16,7 +16,8 @@
 //! action's exact law through [`table::law`], the clock through
 //! [`Standing::settle`]), built the first time a state comes up; the
 //! tests play the same scenes rolling every die through the general loop,
-//! and the two must agree.
+//! and the two must agree. The Monte Carlo of a scene of two explorers
+//! goes further, a round a draw ([`pair`](super::pair)).
 
 use std::sync::OnceLock;
 
@@ -90,7 +91,7 @@ pub struct Plain {
     hours: Vec<u8>,
     /// A scene of two explorers drawn a round at a time, when their
     /// states are few enough.
-    pair: Option<Pair>,
+    pub(super) pair: Option<Pair>,
 }
 
 impl Plain {
@@ -147,12 +148,6 @@ impl Plain {
             hours,
             pair,
         }
-    }
-
-    /// Whether scenes are played a round at a time.
-    #[cfg(test)]
-    pub(super) fn paired(&self) -> bool {
-        self.pair.is_some()
     }
 
     /// Explorer `i`'s state with `hours` on its clock before its first
@@ -234,24 +229,9 @@ impl Plain {
         law
     }
 
-    /// One scene of `t`, into `out` as [`Tension::play_with`] does: a
-    /// round at a time when two explorers' states are few enough, else a
-    /// turn at a time.
-    pub fn play(
-        &self,
-        t: &Tension,
-        order: &[usize],
-        rng: &mut DiceRng,
-        clock: Option<(usize, u32)>,
-        out: &mut Vec<i64>,
-    ) -> (u32, bool) {
-        match &self.pair {
-            Some(pair) => pair.play(self, t, rng, clock, out),
-            None => self.play_turns(t, order, rng, clock, out),
-        }
-    }
-
-    /// `trials` scenes of `t` counted into `tally`.
+    /// `trials` scenes of `t` counted into `tally`: for two explorers
+    /// whose states are few enough, a round at a time, several scenes at
+    /// once ([`Pair::simulate`]); else a turn at a time.
     pub fn simulate(
         &self,
         t: &Tension,
@@ -265,16 +245,19 @@ impl Plain {
             None => {
                 let mut out = Vec::new();
                 for _ in 0..trials {
-                    self.play_turns(t, order, rng, None, &mut out);
+                    self.play(t, order, rng, None, &mut out);
                     tally.record_outcome(&out);
                 }
             }
         }
     }
 
-    /// [`Plain::play`] a turn at a time: one draw from each explorer's
-    /// chain.
-    pub(super) fn play_turns(
+    /// One scene of `t`, into `out` as [`Tension::play_with`] does, a
+    /// turn at a time: one draw from each explorer's chain. A scene on
+    /// its own (a session's) is played this way even for two explorers:
+    /// alone, a scene drawn by rounds waits on memory every round
+    /// ([`Pair::simulate`]).
+    pub fn play(
         &self,
         t: &Tension,
         order: &[usize],

@@ -74,14 +74,22 @@ fn chains(t: &Tension, seed: u64, n: u64, clock: Option<(usize, u32)>) -> Tally 
     let prep = Prepared::new(t);
     let plain = prep.plain.as_ref().expect("a plain scene");
     count(t, seed, n, clock, |rng, out| {
-        plain.play_turns(t, &prep.order, rng, clock, out)
+        plain.play(t, &prep.order, rng, clock, out)
     })
 }
 
-/// `n` scenes of the plain scene `t` as [`Tension::play_with`] plays
-/// them: a round at a time when it has two explorers.
-fn plays(t: &Tension, seed: u64, n: u64, clock: Option<(usize, u32)>) -> Tally {
-    count(t, seed, n, clock, |rng, out| t.play_with(rng, clock, out))
+/// `n` scenes of the plain two-explorer scene `t` played a round at a
+/// time, one after another.
+fn rounds(t: &Tension, seed: u64, n: u64, clock: Option<(usize, u32)>) -> Tally {
+    let prep = Prepared::new(t);
+    let plain = prep.plain.as_ref().expect("a plain scene");
+    let pair = plain
+        .pair
+        .as_ref()
+        .expect("a scene played a round at a time");
+    count(t, seed, n, clock, |rng, out| {
+        pair.play(plain, t, rng, clock, out)
+    })
 }
 
 fn count(
@@ -320,9 +328,7 @@ fn chains_play_the_plain_scenes_rolling_every_die_plays() {
         let z = assert_same_law(&chained, &dice, &format!("plain scene {k}"));
         eprintln!("plain scene {k}: worst |z| = {z:.2} over {n} trials a side");
         if t.explorers.len() == 2 {
-            let paired = Prepared::new(&t).plain.is_some_and(|p| p.paired());
-            assert!(paired, "plain scene {k} is not played a round at a time");
-            let rounds = plays(&t, 101 + k as u64, n, clock);
+            let rounds = rounds(&t, 101 + k as u64, n, clock);
             let z = assert_same_law(&rounds, &dice, &format!("plain scene {k} by rounds"));
             eprintln!("plain scene {k} by rounds: worst |z| = {z:.2}");
         }
