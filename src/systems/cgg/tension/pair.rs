@@ -304,7 +304,10 @@ impl Pair {
             for &(b, q) in &seconds {
                 let (x, y) = (local(a, self.first_at), local(b, self.second_at));
                 // Only a gifted explorer's bonus grows past 0 (reachable).
-                assert!(y < self.span, "a second explorer's state past its span");
+                assert!(
+                    y < self.span && (x + 1) * self.span <= self.tables.len(),
+                    "a state past the pairs numbered"
+                );
                 let next = x * self.span + y;
                 let hours = a & HOURS | (b & HOURS) << 32;
                 let w = next as u64
