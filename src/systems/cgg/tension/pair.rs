@@ -283,6 +283,8 @@ impl Pair {
     #[inline(always)]
     fn round(&self, plain: &Plain, t: &Tension, rng: &mut DiceRng, pair: usize) -> [u64; 2] {
         let slot = &self.tables[pair];
+        // `get` first: `get_or_init` alone costs a scene about 240 more
+        // instructions (measured with the pairs).
         let table = match slot.get() {
             Some(table) => table,
             None => slot.get_or_init(|| self.table(plain, t, pair)),

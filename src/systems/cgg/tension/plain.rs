@@ -165,6 +165,8 @@ impl Plain {
     #[inline(always)]
     fn turn(&self, t: &Tension, rng: &mut DiceRng, i: usize, state: usize) -> u64 {
         let slot = &self.tables[state];
+        // `get` first, as `Pair::round` does: `get_or_init` alone cost
+        // more instructions there.
         let table = match slot.get() {
             Some(table) => table,
             None => slot.get_or_init(|| self.table(t, i, state)),
