@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use super::fight::{Dice, Fight, Group, OPPONENTS, PCS};
+use super::fight::{Dice, Fight, Group, OPPONENTS, PCS, Rolled};
 use super::*;
 use crate::dist::Marginals;
 use crate::systems::ParamValue::{self, Bool, Int, List, Str};
@@ -403,4 +403,80 @@ fn a_scored_contestant_follower_is_out_at_3_rp_and_lost() {
     // The second opponent, free again, joins the PC next round.
     g.pair_off(&mut f);
     assert_eq!(f.pairs, [(0, 2), (0, 3)]);
+}
+
+/// Once step 1 has paired everyone, a round only asks the supporters
+/// again (`Group::support`), and counts pairings once a step 1: a party
+/// with supporters, contestant and secondary followers against a gang,
+/// played round by round with rolled dice, is the same fight, round by
+/// round, as one that works the whole of step 1 out every round.
+#[test]
+fn settled_rounds_ask_only_the_supporters_as_the_whole_step_would() {
+    let pc = |rating: &str, role: &str| {
+        t(&[
+            ("rating", Str(rating.into())),
+            (
+                "followers",
+                List(vec![t(&[("rating", Int(13)), ("role", Str(role.into()))])]),
+            ),
+        ])
+    };
+    let mut rounds = 0;
+    for kind in ["scored", "wagered", "chained"] {
+        for (mooks, assist) in [(1, "always"), (3, "always"), (4, "never")] {
+            let g = group(&[
+                ("type", Str(kind.into())),
+                (
+                    "pcs",
+                    List(vec![
+                        pc("5M", "supporter"),
+                        pc("18", "secondary"),
+                        pc("15", "contestant"),
+                    ]),
+                ),
+                (
+                    "opponents",
+                    List(vec![
+                        t(&[("rating", Str("5M".into())), ("kind", Str("named".into()))]),
+                        t(&[
+                            ("rating", Int(15)),
+                            ("kind", Str("mook".into())),
+                            ("count", Int(mooks)),
+                        ]),
+                    ]),
+                ),
+                ("assist", Str(assist.into())),
+            ]);
+            let (mut short, mut whole) = (
+                crate::dice::DiceRng::from_u64(7),
+                crate::dice::DiceRng::from_u64(7),
+            );
+            let (mut t_short, mut t_whole) = (Rolled::tables(), Rolled::tables());
+            for _ in 0..300 {
+                let mut a = Rolled {
+                    rng: &mut short,
+                    tables: &mut t_short,
+                };
+                let mut b = Rolled {
+                    rng: &mut whole,
+                    tables: &mut t_whole,
+                };
+                let (mut fa, mut fb) = (g.start(&mut a), g.start(&mut b));
+                loop {
+                    fb.unsettle();
+                    let (end_a, end_b) = (g.round(&mut fa, &mut a), g.round(&mut fb, &mut b));
+                    rounds += 1;
+                    assert_eq!(end_a, end_b, "{kind}, {mooks} mooks, {assist}");
+                    assert_eq!(fa.tally, fb.tally);
+                    assert_eq!(fa.out, fb.out);
+                    assert_eq!(fa.pairs, fb.pairs);
+                    assert_eq!(fa.assists, fb.assists);
+                    if end_a.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    assert!(rounds > 5000, "{rounds} rounds compared");
 }

@@ -131,9 +131,10 @@ pub struct Group {
     secondary: Vec<usize>,
     /// Each member's secondary followers (empty but for PCs).
     secondaries: Vec<Vec<usize>>,
-    /// The first round's pairings, when step 1 then leaves everyone
-    /// paired, with no helper: they are the same in every trial (no die
-    /// is rolled before them that they depend on), so worked out once.
+    /// The first round's pairings, when step 1 then leaves every
+    /// contestant and opponent paired, none helping: they are the same in
+    /// every trial (no die is rolled before them that they depend on), so
+    /// worked out once.
     opening: Option<Vec<(usize, usize)>>,
 }
 
@@ -156,14 +157,26 @@ pub struct Fight {
     pub lost: i64,
     /// Step 1's helpers and the AP each assists with (kept to reuse).
     helpers: Vec<(usize, i64)>,
+    /// How many pairings each member is in, as of step 1 (kept to reuse).
+    engaged: Vec<u8>,
     /// The number of pairings when step 1 last left every contestant and
-    /// opponent in play paired, with no helper and no supporter: until a
-    /// pairing ends (or a PC comes back), step 1 has nothing to do.
+    /// opponent in play paired, none of them helping: until a pairing
+    /// ends (or a PC comes back), step 1 has nothing to do but ask the
+    /// supporters again.
     settled: Option<usize>,
     /// A second chance was taken: penalties and chances need resetting.
     chances_taken: bool,
     /// Knock-outs so far: who is standing changes only with one.
     knockouts: usize,
+}
+
+impl Fight {
+    /// Forget that step 1 is settled, so the next round works all of it
+    /// out again (tests hold the shortcut to the whole step).
+    #[cfg(test)]
+    pub fn unsettle(&mut self) {
+        self.settled = None;
+    }
 }
 
 /// `v` holding `n` copies of `x`, in place.
@@ -233,6 +246,9 @@ impl Group {
         if let Some(pairs) = &self.opening {
             f.pairs.extend_from_slice(pairs);
             f.settled = Some(pairs.len());
+            if !self.supporters.is_empty() {
+                self.count_engaged(f);
+            }
         }
         if self.kind == Type::Chained {
             for &s in &self.secondary {
@@ -446,6 +462,9 @@ impl Group {
         let knockouts = f.knockouts;
         if f.settled != Some(f.pairs.len()) {
             self.pair_off(f);
+        } else if !self.supporters.is_empty() {
+            f.helpers.clear();
+            self.support(f);
         }
         for i in 0..f.helpers.len() {
             let (h, ap) = f.helpers[i];

@@ -6,8 +6,16 @@ use super::super::assist;
 use super::{Dice, Fight, Group, Type};
 
 impl Group {
-    fn engagements(f: &Fight, m: usize) -> usize {
-        f.pairs.iter().filter(|&&(a, b)| a == m || b == m).count()
+    /// How many pairings member `m` is in (counted by [`Group::pair_off`]).
+    fn engagements(f: &Fight, m: usize) -> u8 {
+        f.engaged[m]
+    }
+
+    /// A new pairing, counted for both members.
+    fn engage(f: &mut Fight, c: usize, o: usize) {
+        f.pairs.push((c, o));
+        f.engaged[c] += 1;
+        f.engaged[o] += 1;
     }
 
     /// How far a member is from where it started (the assist policy's
@@ -46,6 +54,7 @@ impl Group {
     /// fight's helpers.
     pub fn pair_off(&self, f: &mut Fight) {
         f.helpers.clear();
+        self.count_engaged(f);
         let opponents = &self.opponents;
         for &c in &self.contestants {
             if f.out[c] || Self::engagements(f, c) > 0 {
@@ -56,7 +65,7 @@ impl Group {
                 .copied()
                 .find(|&o| !f.out[o] && Self::engagements(f, o) == 0);
             if let Some(o) = free {
-                f.pairs.push((c, o));
+                Self::engage(f, c, o);
             } else if let Some(ap) = self.wants_to_assist(f, c) {
                 f.helpers.push((c, ap));
             } else if let Some(o) = opponents
@@ -65,7 +74,7 @@ impl Group {
                 .filter(|&o| !f.out[o])
                 .min_by_key(|&o| Self::engagements(f, o))
             {
-                f.pairs.push((c, o));
+                Self::engage(f, c, o);
             }
         }
         for &o in opponents {
@@ -79,18 +88,37 @@ impl Group {
                 .filter(|&c| !f.out[c] && !f.helpers.iter().any(|&(h, _)| h == c))
                 .min_by_key(|&c| Self::engagements(f, c));
             if let Some(c) = target {
-                f.pairs.push((c, o));
+                Self::engage(f, c, o);
             }
         }
+        let paired = |m: &usize| f.out[*m] || Self::engagements(f, *m) > 0;
+        let all_paired = self.contestants.iter().all(paired) && self.opponents.iter().all(paired);
+        f.settled = (all_paired && f.helpers.is_empty()).then_some(f.pairs.len());
+        self.support(f);
+    }
+
+    /// Step 1 once the pairings are settled: only supporters decide again
+    /// whether to assist (how pressed their teammates are moves every
+    /// round), as the whole of step 1 would have them decide.
+    pub(super) fn support(&self, f: &mut Fight) {
         for &s in &self.supporters {
             if let Some(ap) = self.wants_to_assist(f, s) {
                 f.helpers.push((s, ap));
             }
         }
-        let paired = |m: &usize| f.out[*m] || Self::engagements(f, *m) > 0;
-        let all_paired = self.contestants.iter().all(paired) && self.opponents.iter().all(paired);
-        f.settled = (all_paired && f.helpers.is_empty() && self.supporters.is_empty())
-            .then_some(f.pairs.len());
+    }
+
+    /// Each member's pairings, counted once a step 1 rather than by a walk
+    /// over the pairings at every question (the walks were a third of a
+    /// party's time); step 2's assists read the same counts, as the
+    /// pairings do not change between the two.
+    pub(super) fn count_engaged(&self, f: &mut Fight) {
+        f.engaged.clear();
+        f.engaged.resize(self.members.len(), 0);
+        for &(a, b) in &f.pairs {
+            f.engaged[a] += 1;
+            f.engaged[b] += 1;
+        }
     }
 
     /// Step 2: one assist by `helper` (§5.2.6, §5.3.6, §5.4.9).
