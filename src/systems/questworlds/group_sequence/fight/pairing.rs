@@ -6,7 +6,8 @@ use super::super::assist;
 use super::{Dice, Fight, Group, Type};
 
 impl Group {
-    /// How many pairings member `m` is in (counted by [`Group::pair_off`]).
+    /// How many pairings member `m` is in, as [`Group::count_engaged`]
+    /// counted them and step 1 has added since.
     fn engagements(f: &Fight, m: usize) -> u8 {
         f.engaged[m]
     }
