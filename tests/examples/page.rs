@@ -191,6 +191,25 @@ fn page_and_suite_name_the_same_tests() {
 }
 
 #[test]
+fn every_file_of_the_suite_is_a_module_of_main() {
+    // A module file left out of `main.rs` would be counted here but never
+    // run (as `gateway.rs` would be, joining without its `mod` line).
+    let main = std::fs::read_to_string(root().join("tests/examples/main.rs")).unwrap();
+    for entry in std::fs::read_dir(root().join("tests/examples")).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(stem) = path.file_stem().map(|s| s.to_string_lossy().into_owned()) else {
+            continue;
+        };
+        if path.extension().is_some_and(|e| e == "rs") && stem != "main" {
+            assert!(
+                main.lines().any(|l| l.trim() == format!("mod {stem};")),
+                "tests/examples/{stem}.rs is not declared in main.rs (`mod {stem};`)"
+            );
+        }
+    }
+}
+
+#[test]
 fn every_row_agrees_with_its_tests_and_the_counts_add_up() {
     let page = sections(&page_text());
     assert!(page.len() >= 5, "one section per text");
