@@ -98,10 +98,26 @@ pub struct Counted {
 /// Roll `code` once: `(venture, total)`.
 #[inline]
 pub fn roll(rng: &mut DiceRng, code: DieCode) -> (u32, i64) {
+    read(code, || rng.die(6))
+}
+
+/// `(venture, total)` when the dice of `code` show `faces`: the rule
+/// [`roll`] applies to the dice it draws (6s set aside as venture, the
+/// rest summed with the pips). For checking the rules on dice as a text
+/// shows them; `None` unless there is one face in 1..=6 per die.
+pub fn shown(code: DieCode, faces: &[u32]) -> Option<(u32, i64)> {
+    let fits = faces.len() == code.dice() as usize && faces.iter().all(|f| (1..=6).contains(f));
+    let mut next = faces.iter();
+    fits.then(|| read(code, || *next.next().unwrap()))
+}
+
+/// The rule on the faces `next_face` gives the dice one after another.
+#[inline(always)]
+fn read(code: DieCode, mut next_face: impl FnMut() -> u32) -> (u32, i64) {
     let mut venture = 0;
     let mut sum = code.plus() as i64;
     for _ in 0..code.dice() {
-        let face = rng.die(6);
+        let face = next_face();
         if face == VENTURE_FACE {
             venture += 1;
         } else {

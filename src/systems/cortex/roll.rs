@@ -244,6 +244,25 @@ impl Rolled {
     /// Roll `dice` (at most [`MAX_ROLLED`]).
     #[inline]
     pub fn roll(rng: &mut DiceRng, dice: &[u32]) -> Rolled {
+        Rolled::read(dice, |s| rng.die(s))
+    }
+
+    /// The roll of `dice` when they show `faces`, one per die in order: the
+    /// rule [`Rolled::roll`] applies to the dice it draws (1s set aside, the
+    /// two highest of the rest summed). For checking the rules on dice as a
+    /// text shows them; `None` unless there is one face per die, each on
+    /// its die, and at most [`MAX_ROLLED`] dice.
+    pub fn shown(dice: &[u32], faces: &[u32]) -> Option<Rolled> {
+        let fits = dice.len() == faces.len()
+            && dice.len() <= MAX_ROLLED
+            && dice.iter().zip(faces).all(|(&s, &f)| (1..=s).contains(&f));
+        let mut next = faces.iter();
+        fits.then(|| Rolled::read(dice, |_| *next.next().unwrap()))
+    }
+
+    /// The rule on the faces `face` gives each die (by its size).
+    #[inline(always)]
+    fn read(dice: &[u32], mut face: impl FnMut(u32) -> u32) -> Rolled {
         let mut r = Rolled {
             total: 0,
             ones: 0,
@@ -252,7 +271,7 @@ impl Rolled {
         };
         let (mut h1, mut h2) = (0u32, 0u32);
         for &s in dice {
-            let v = rng.die(s);
+            let v = face(s);
             if v == 1 {
                 r.ones += 1;
                 continue;

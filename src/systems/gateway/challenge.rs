@@ -185,6 +185,16 @@ impl Pool {
     pub fn counts(&self) -> Counts {
         Counts::keep_highest(self.dice, D8).shift(self.bonus)
     }
+
+    /// The result when this pool's dice show `faces`: the highest face
+    /// plus the bonus, the rule [`Contest::sample_margin`] draws and
+    /// [`Pool::counts`] solves. For checking the rules on dice as a text
+    /// shows them; `None` unless there is one face in 1..=8 per die.
+    pub fn result(&self, faces: &[u32]) -> Option<i64> {
+        let fits = faces.len() == self.dice as usize && faces.iter().all(|f| (1..=8).contains(f));
+        let highest = faces.iter().copied().max().filter(|_| fits)?;
+        Some(highest as i64 + self.bonus)
+    }
 }
 
 /// A fully resolved challenge: both pools, with the raises already added to

@@ -133,6 +133,28 @@ impl Roll {
         self.law(rolls).count(rng, trials, MAX_ROLLS as usize + 1)
     }
 
+    /// The successes of a statement whose rolls show `faces`, in order: a
+    /// face of F or less succeeds; under until-failure the first failure
+    /// ends the statement, and any faces after it are never rolled. The
+    /// rule [`Roll::success_counts`] counts (the tests enumerate every
+    /// sequence of faces with it). For checking the rules on dice as a text
+    /// shows them; `None` unless the faces are in 1..=F + O and there are
+    /// three of them (until-failure: or fewer, ending on a failure).
+    pub fn successes_shown(&self, faces: &[u64], rolls: Rolls) -> Option<u32> {
+        if faces.len() > MAX_ROLLS as usize || faces.iter().any(|f| !(1..=self.sides).contains(f)) {
+            return None;
+        }
+        let mut successes = 0;
+        for &face in faces {
+            if face <= self.favour {
+                successes += 1;
+            } else if rolls == Rolls::UntilFailure {
+                return Some(successes);
+            }
+        }
+        (faces.len() == MAX_ROLLS as usize).then_some(successes)
+    }
+
     /// Probability of each success count.
     pub fn success_probabilities(&self, rolls: Rolls) -> [f64; 4] {
         let c = self.success_counts(rolls);
@@ -157,15 +179,10 @@ mod tests {
         for a in 1..=sides {
             for b in 1..=sides {
                 for c in 1..=sides {
-                    let mut s = 0;
-                    for r in [a, b, c] {
-                        if r <= favour {
-                            s += 1;
-                        } else if rolls == Rolls::UntilFailure {
-                            break;
-                        }
-                    }
-                    counts[s] += 1;
+                    let s = Roll { favour, sides }
+                        .successes_shown(&[a, b, c], rolls)
+                        .unwrap();
+                    counts[s as usize] += 1;
                 }
             }
         }
