@@ -3,11 +3,14 @@
 //! shard 1..=N exactly once), and add the shards' pieces up into the
 //! [`Results`] the single run would have produced.
 //!
-//! Nothing read is trusted: each shard must hold exactly the pieces the
-//! layout gives it, each tally must count the trials of its chunks, and
-//! each config must be answered as its mode demands. A file that is not
-//! so is bad input naming it.
+//! Nothing read is trusted: each shard's payload must hash to the
+//! digests its header records, each shard must carry the scenario file
+//! the first one carries, each shard must hold exactly the pieces the
+//! layout gives it, each tally must count the trials of its chunks and
+//! lie within its config's support, and each config must be answered as
+//! its mode demands. A file that is not so is bad input naming it.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -21,7 +24,7 @@ use crate::report::OutputError;
 use crate::results::{ConfigResult, Results};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::Tally;
-use crate::systems::Schema;
+use crate::systems::{FieldKind, Schema};
 
 /// Why shards cannot be merged.
 #[derive(Debug, thiserror::Error)]
@@ -92,6 +95,23 @@ pub fn read(dir: &Path) -> Result<Part, ShardError> {
             format!("`shard` {}/{}: {e}", part.shard, part.run.shards),
         )
     })?;
+    if let Err(m) = part.verify() {
+        let what = match m.field {
+            "run" => "`shard` and `run`",
+            _ => "`pieces`",
+        };
+        return Err(bad(
+            file(dir),
+            format!(
+                "shard {}: {what} do not match `sha256.{}` in its header (recorded {}, the file now gives {}); the file was changed or damaged after the shard ran; run shard {} again",
+                part.which(),
+                m.field,
+                m.recorded,
+                m.computed,
+                part.which()
+            ),
+        ));
+    }
     Ok(part)
 }
 
@@ -213,17 +233,20 @@ pub fn check_set(parts: &[(PathBuf, Part)]) -> Result<(), ShardError> {
     }
 }
 
-/// The scenario the shard in `dir` ran, from its `scenario.toml`, which
-/// must be the file the shard ran; it is named, as in a single run, by
-/// the path it was run from.
-pub fn scenario_of(dir: &Path, part: &Part) -> Result<Scenario, ShardError> {
+/// The bytes of the shard in `dir`'s `scenario.toml`, which must be the
+/// file the shard ran (by the SHA-256 its `shard.json` records).
+fn scenario_bytes(dir: &Path, part: &Part) -> Result<Vec<u8>, ShardError> {
     let path = dir.join("scenario.toml");
-    let bytes = std::fs::read(&path)
-        .map_err(|e| bad(path.display().to_string(), format!("cannot read: {e}")))?;
-    let sha: String = Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let bytes = std::fs::read(&path).map_err(|e| {
+        bad(
+            path.display().to_string(),
+            format!(
+                "cannot read: {e}; every shard carries the scenario file it ran (shard {})",
+                part.which()
+            ),
+        )
+    })?;
+    let sha = super::part::hex(&Sha256::digest(&bytes));
     if sha != part.run.scenario.sha256 {
         return Err(bad(
             path.display().to_string(),
@@ -234,6 +257,46 @@ pub fn scenario_of(dir: &Path, part: &Part) -> Result<Scenario, ShardError> {
             ),
         ));
     }
+    Ok(bytes)
+}
+
+/// The scenario the shards `parts` (checked by [`check_set`]) ran: every
+/// shard's `scenario.toml` must be there, be the file that shard ran and
+/// be the first shard's, byte for byte. Every shard that fails is named.
+pub fn scenario_of_all(parts: &[(PathBuf, Part)]) -> Result<Scenario, ShardError> {
+    let Some((first_dir, first)) = parts.first() else {
+        return Err(ShardError::Set(vec!["no shards to merge".into()]));
+    };
+    let mut problems = Vec::new();
+    let mut first_bytes = None;
+    for (k, (dir, part)) in parts.iter().enumerate() {
+        match scenario_bytes(dir, part) {
+            Ok(bytes) if k == 0 => first_bytes = Some(bytes),
+            Ok(bytes) => {
+                if first_bytes.as_ref().is_some_and(|f| *f != bytes) {
+                    problems.push(format!(
+                        "{}: differs from {}; only shards of one scenario file merge",
+                        dir.join("scenario.toml").display(),
+                        first_dir.join("scenario.toml").display()
+                    ));
+                }
+            }
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(ShardError::Set(problems));
+    }
+    scenario_of(first_dir, first)
+}
+
+/// The scenario the shard in `dir` ran, from its `scenario.toml`, which
+/// must be the file the shard ran; it is named, as in a single run, by
+/// the path it was run from. (A merge checks every shard's copy with
+/// [`scenario_of_all`].)
+pub fn scenario_of(dir: &Path, part: &Part) -> Result<Scenario, ShardError> {
+    let path = dir.join("scenario.toml");
+    let bytes = scenario_bytes(dir, part)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| bad(path.display().to_string(), "the file is not UTF-8 text"))?;
     // Parsed under its original path: an unnamed scenario takes its name
@@ -267,7 +330,7 @@ pub fn merge(scenario: &Scenario, parts: &[(PathBuf, Part)]) -> Result<Results, 
     );
     let mut sorted: Vec<&(PathBuf, Part)> = parts.iter().collect();
     sorted.sort_by_key(|(_, p)| p.shard);
-    let mut by_config: Vec<Vec<(&Path, &Piece)>> = vec![Vec::new(); run.configs];
+    let mut by_config: Vec<Vec<(&Path, Shard, &Piece)>> = vec![Vec::new(); run.configs];
     for (dir, part) in sorted {
         let expected = layout.pieces(part.which());
         let held: Vec<(usize, Option<[u64; 2]>)> =
@@ -288,7 +351,7 @@ pub fn merge(scenario: &Scenario, parts: &[(PathBuf, Part)]) -> Result<Results, 
             ));
         }
         for piece in &part.pieces {
-            by_config[piece.config].push((dir, piece));
+            by_config[piece.config].push((dir, part.which(), piece));
         }
     }
 
@@ -357,18 +420,25 @@ fn config_answer(
     layout: &Layout,
     run: &Header,
     c: usize,
-    pieces: &[(&Path, &Piece)],
+    pieces: &[(&Path, Shard, &Piece)],
     schema: &Schema,
 ) -> Result<(Option<Marginals>, Option<Tally>), ShardError> {
     let mut exact = None;
     let mut tally: Option<Tally> = None;
     let mut tallied = 0;
-    for (k, (dir, piece)) in pieces.iter().enumerate() {
+    let mut support = Support::declared(schema);
+    for (k, (dir, shard, piece)) in pieces.iter().enumerate() {
         let at = match piece.chunks {
             Some([a, b]) => format!("config {c} chunks {a}..{b}"),
             None => format!("config {c}"),
         };
         let wrong = |message: String| bad(file(dir), format!("{at}: {message}"));
+        let outside = |f: usize, v: i64, allowed: String| {
+            wrong(format!(
+                "shard {shard} gives `{}` = {v}, outside config {c}'s support; allowed: {allowed}",
+                schema.fields[f].name
+            ))
+        };
         if let Some(e) = &piece.exact {
             if k > 0 {
                 return Err(wrong(
@@ -376,6 +446,18 @@ fn config_answer(
                 ));
             }
             let m = exact_of(e, schema).map_err(wrong)?;
+            for (f, rows) in e.iter().enumerate() {
+                for &(v, _) in rows {
+                    support.check(f, v).map_err(|a| outside(f, v, a))?;
+                }
+            }
+            for (o, _) in piece.exact_joint.iter().flatten() {
+                for (f, &v) in o.iter().enumerate() {
+                    support.check(f, v).map_err(|a| outside(f, v, a))?;
+                }
+            }
+            let cap = run.max_trials.unwrap_or(run.trials);
+            support.narrow_to_exact(e, cap);
             exact = Some(match &piece.exact_joint {
                 Some(joint) => m.with_joint(
                     joint
@@ -388,7 +470,19 @@ fn config_answer(
         }
         if let Some(t) = &piece.tally {
             let due = piece.chunks.map(|[a, b]| layout.trials_in(&(a..b)));
-            let t = tally_of(t, schema, due, run.max_trials).map_err(wrong)?;
+            let stored = t;
+            let t = tally_of(stored, schema, due, run.max_trials).map_err(wrong)?;
+            for (f, rows) in stored.fields.iter().enumerate() {
+                for &(v, _) in rows {
+                    support.check(f, v).map_err(|a| outside(f, v, a))?;
+                }
+            }
+            // Whole outcomes too: a metric over two fields reads them.
+            for (o, _) in stored.joint.iter().flatten() {
+                for (f, &v) in o.iter().enumerate() {
+                    support.check(f, v).map_err(|a| outside(f, v, a))?;
+                }
+            }
             match &mut tally {
                 Some(sum) => *sum += &t,
                 None => tally = Some(t),
@@ -429,6 +523,88 @@ fn config_answer(
         ));
     }
     Ok((exact, tally))
+}
+
+/// The probability an exact answer may leave unaccounted, times the
+/// config's trials, for its values to bound a tally: a chain solved until
+/// less than 1e-13 of its mass is still in play has a tail a long run
+/// could reach, and a genuine shard must never be refused.
+const EXACT_SUPPORT_SLACK: f64 = 1e-6;
+
+/// The values each field of one config may take, as far as the mechanic
+/// says: a bool's 0 and 1, a category's choices, an integer's declared
+/// range; and, once the config's exact answer is read, exactly its values.
+struct Support<'a> {
+    schema: &'a Schema,
+    /// Per field, the exact answer's values, where they bound the field.
+    exact: Vec<Option<BTreeSet<i64>>>,
+}
+
+impl<'a> Support<'a> {
+    fn declared(schema: &'a Schema) -> Support<'a> {
+        Support {
+            schema,
+            exact: vec![None; schema.fields.len()],
+        }
+    }
+
+    /// Bound each field by the values of the exact answer `e`, where its
+    /// probabilities leave too little unaccounted for a run of `trials`
+    /// trials to reach another value.
+    fn narrow_to_exact(&mut self, e: &[Vec<(i64, Bits)>], trials: u64) {
+        for (f, rows) in e.iter().enumerate() {
+            let mut ps: Vec<f64> = rows.iter().map(|r| r.1.0).collect();
+            ps.sort_by(f64::total_cmp);
+            let missing = (1.0 - ps.iter().sum::<f64>()).max(0.0);
+            if missing * trials as f64 <= EXACT_SUPPORT_SLACK && f < self.exact.len() {
+                self.exact[f] = Some(rows.iter().map(|r| r.0).collect());
+            }
+        }
+    }
+
+    /// `Ok` when field `f` may take `v`; else the values it may take.
+    fn check(&self, f: usize, v: i64) -> Result<(), String> {
+        let Some(spec) = self.schema.fields.get(f) else {
+            return Ok(());
+        };
+        let declared = match &spec.kind {
+            FieldKind::Bool => Some((0, 1, "false or true, 0 or 1".to_string())),
+            FieldKind::Category(labels) => Some((
+                0,
+                labels.len() as i64 - 1,
+                format!(
+                    "one of its {} choices, 0 to {} ({})",
+                    labels.len(),
+                    labels.len() as i64 - 1,
+                    labels.join(" | ")
+                ),
+            )),
+            FieldKind::Int => spec.range.map(|(lo, hi)| {
+                (
+                    lo,
+                    hi,
+                    format!("{lo} to {hi}, the range the mechanic declares for it"),
+                )
+            }),
+        };
+        if let Some((lo, hi, allowed)) = declared
+            && !(lo..=hi).contains(&v)
+        {
+            return Err(allowed);
+        }
+        if let Some(Some(values)) = self.exact.get(f)
+            && !values.contains(&v)
+        {
+            let (lo, hi) = (values.first(), values.last());
+            return Err(format!(
+                "the {} values of the config's exact answer ({} to {})",
+                values.len(),
+                lo.map_or("-".into(), |v| v.to_string()),
+                hi.map_or("-".into(), |v| v.to_string()),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Values of one stored field: strictly increasing, within a plausible
