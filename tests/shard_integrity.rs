@@ -393,3 +393,34 @@ fn every_flipped_byte_of_a_shard_is_refused_or_changes_nothing() {
     assert!(tried >= 500);
     assert!(refused > tried * 9 / 10, "{refused} of {tried} refused");
 }
+
+#[test]
+fn the_ranges_mechanics_declare_hold_in_every_run() {
+    use oddsmith::pipeline::{self, Mode, RunOptions};
+    use oddsmith::scenario::Scenario;
+    // The shipped scenarios of the mechanics that declare ranges (dice
+    // expressions, statement and experience successes, cgg.action's
+    // wrench and hammer uses), exact and Monte Carlo.
+    let mut declared = 0;
+    for path in [
+        "scenarios/dice-roll.toml",
+        "scenarios/statements-experience.toml",
+        "scenarios/statements-odds.toml",
+        "scenarios/cgg-difficulty.toml",
+    ] {
+        let scenario = Scenario::load(&root().join(path)).unwrap();
+        let opts = RunOptions {
+            mode: Mode::Both,
+            trials: Some(20_000),
+            ..RunOptions::default()
+        };
+        let results = pipeline::run(&scenario, &opts, &()).unwrap();
+        let models = scenario.models().unwrap();
+        for (c, (_, model)) in results.configs.iter().zip(&models) {
+            let schema = model.schema();
+            declared += schema.fields.iter().filter(|f| f.range.is_some()).count();
+            assert_eq!(c.outside_bounds(schema), None, "{path} config {}", c.index);
+        }
+    }
+    assert!(declared > 20, "only {declared} declared ranges checked");
+}

@@ -81,7 +81,7 @@ pub fn read(dir: &Path) -> Result<Part, ShardError> {
         return Err(bad(
             file(dir),
             format!(
-                "`format` is {}; allowed: {FORMAT} (oddsmith {} reads only shards of its own format)",
+                "`format` is {}; allowed: {FORMAT} (oddsmith {} reads only shards of its own format; run the shard again with it)",
                 format.map_or("missing".into(), |f| format!("`{f}`")),
                 env!("CARGO_PKG_VERSION")
             ),
