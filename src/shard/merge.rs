@@ -10,13 +10,13 @@
 //! lie within its config's support, and each config must be answered as
 //! its mode demands. A file that is not so is bad input naming it.
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use super::part::{Bits, FORMAT, Header, Part, Piece, StoredTally};
+use super::part::{Bits, FORMAT, Header, Part, Piece};
+use super::values::{Support, exact_of, tally_of};
 use super::{FILE, Layout, Shard};
 use crate::dist::Marginals;
 use crate::pipeline::{self, BATCH, Mode, RunOptions};
@@ -24,7 +24,7 @@ use crate::report::OutputError;
 use crate::results::{ConfigResult, Results};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::Tally;
-use crate::systems::{FieldKind, Schema};
+use crate::systems::Schema;
 
 /// Why shards cannot be merged.
 #[derive(Debug, thiserror::Error)]
@@ -39,10 +39,6 @@ pub enum ShardError {
     #[error("{}", .0.join("\n"))]
     Set(Vec<String>),
 }
-
-/// The widest range of values one field may span: tallies are dense, so
-/// a wider one is garbage, not a result.
-const MAX_SPAN: i64 = 1 << 24;
 
 fn file(dir: &Path) -> String {
     dir.join(FILE).display().to_string()
@@ -523,193 +519,4 @@ fn config_answer(
         ));
     }
     Ok((exact, tally))
-}
-
-/// The probability an exact answer may leave unaccounted, times the
-/// config's trials, for its values to bound a tally: a chain solved until
-/// less than 1e-13 of its mass is still in play has a tail a long run
-/// could reach, and a genuine shard must never be refused.
-const EXACT_SUPPORT_SLACK: f64 = 1e-6;
-
-/// The values each field of one config may take, as far as the mechanic
-/// says: a bool's 0 and 1, a category's choices, an integer's declared
-/// range; and, once the config's exact answer is read, exactly its values.
-struct Support<'a> {
-    schema: &'a Schema,
-    /// Per field, the exact answer's values, where they bound the field.
-    exact: Vec<Option<BTreeSet<i64>>>,
-}
-
-impl<'a> Support<'a> {
-    fn declared(schema: &'a Schema) -> Support<'a> {
-        Support {
-            schema,
-            exact: vec![None; schema.fields.len()],
-        }
-    }
-
-    /// Bound each field by the values of the exact answer `e`, where its
-    /// probabilities leave too little unaccounted for a run of `trials`
-    /// trials to reach another value.
-    fn narrow_to_exact(&mut self, e: &[Vec<(i64, Bits)>], trials: u64) {
-        for (f, rows) in e.iter().enumerate() {
-            let mut ps: Vec<f64> = rows.iter().map(|r| r.1.0).collect();
-            ps.sort_by(f64::total_cmp);
-            let missing = (1.0 - ps.iter().sum::<f64>()).max(0.0);
-            if missing * trials as f64 <= EXACT_SUPPORT_SLACK && f < self.exact.len() {
-                self.exact[f] = Some(rows.iter().map(|r| r.0).collect());
-            }
-        }
-    }
-
-    /// `Ok` when field `f` may take `v`; else the values it may take.
-    fn check(&self, f: usize, v: i64) -> Result<(), String> {
-        let Some(spec) = self.schema.fields.get(f) else {
-            return Ok(());
-        };
-        let declared = match &spec.kind {
-            FieldKind::Bool => Some((0, 1, "false or true, 0 or 1".to_string())),
-            FieldKind::Category(labels) => Some((
-                0,
-                labels.len() as i64 - 1,
-                format!(
-                    "one of its {} choices, 0 to {} ({})",
-                    labels.len(),
-                    labels.len() as i64 - 1,
-                    labels.join(" | ")
-                ),
-            )),
-            FieldKind::Int => spec.range.map(|(lo, hi)| {
-                (
-                    lo,
-                    hi,
-                    format!("{lo} to {hi}, the range the mechanic declares for it"),
-                )
-            }),
-        };
-        if let Some((lo, hi, allowed)) = declared
-            && !(lo..=hi).contains(&v)
-        {
-            return Err(allowed);
-        }
-        if let Some(Some(values)) = self.exact.get(f)
-            && !values.contains(&v)
-        {
-            let (lo, hi) = (values.first(), values.last());
-            return Err(format!(
-                "the {} values of the config's exact answer ({} to {})",
-                values.len(),
-                lo.map_or("-".into(), |v| v.to_string()),
-                hi.map_or("-".into(), |v| v.to_string()),
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// Values of one stored field: strictly increasing, within a plausible
-/// span.
-fn check_values(field: &str, values: impl Iterator<Item = i64>) -> Result<(), String> {
-    let mut first = None;
-    let mut last: Option<i64> = None;
-    for v in values {
-        if last.is_some_and(|l| v <= l) {
-            return Err(format!("`{field}` lists value {v} out of order or twice"));
-        }
-        let lo = *first.get_or_insert(v);
-        if v.saturating_sub(lo) > MAX_SPAN {
-            return Err(format!(
-                "`{field}` spans values {lo} to {v}, far beyond any mechanic"
-            ));
-        }
-        last = Some(v);
-    }
-    Ok(())
-}
-
-fn exact_of(stored: &[Vec<(i64, Bits)>], schema: &Schema) -> Result<Marginals, String> {
-    if stored.len() != schema.fields.len() {
-        return Err(format!(
-            "the exact answer has {} fields, but the mechanic has {}",
-            stored.len(),
-            schema.fields.len()
-        ));
-    }
-    let mut m = Marginals::new(stored.len());
-    for (f, rows) in stored.iter().enumerate() {
-        let name = &schema.fields[f].name;
-        check_values(name, rows.iter().map(|r| r.0))?;
-        for &(v, Bits(p)) in rows {
-            if !(p > 0.0 && p <= 1.0) {
-                return Err(format!(
-                    "`{name}` = {v} has probability {p}; allowed: above 0, at most 1"
-                ));
-            }
-            m.add(f, v, p);
-        }
-    }
-    Ok(m)
-}
-
-fn tally_of(
-    stored: &StoredTally,
-    schema: &Schema,
-    due: Option<u64>,
-    max_trials: Option<u64>,
-) -> Result<Tally, String> {
-    let fields = schema.fields.len();
-    if stored.fields.len() != fields {
-        return Err(format!(
-            "the tally has {} fields, but the mechanic has {fields}",
-            stored.fields.len()
-        ));
-    }
-    let n = stored.trials;
-    match (due, max_trials) {
-        (Some(due), _) if n != due => {
-            return Err(format!("the tally has {n} trials; its chunks have {due}"));
-        }
-        (None, Some(cap)) if n == 0 || n > cap => {
-            return Err(format!(
-                "the tally has {n} trials; allowed: 1 to the run's max_trials, {cap}"
-            ));
-        }
-        _ => {}
-    }
-    for (f, rows) in stored.fields.iter().enumerate() {
-        let name = &schema.fields[f].name;
-        check_values(name, rows.iter().map(|r| r.0))?;
-        let sum = rows.iter().try_fold(0u64, |s, &(_, c)| {
-            (c > 0).then(|| s.checked_add(c)).flatten()
-        });
-        if sum != Some(n) {
-            return Err(format!(
-                "the counts of `{name}` do not sum to the tally's {n} trials"
-            ));
-        }
-    }
-    let triples = stored
-        .fields
-        .iter()
-        .enumerate()
-        .flat_map(|(f, rows)| rows.iter().map(move |&(v, c)| (f, v, c)));
-    let tally = Tally::from_counts(fields, n, triples);
-    Ok(match &stored.joint {
-        Some(joint) => {
-            if joint.iter().any(|(o, _)| o.len() != fields)
-                || joint.iter().map(|(_, c)| c).sum::<u64>() != n
-            {
-                return Err(format!(
-                    "the tally's whole outcomes do not count its {n} trials of {fields} fields"
-                ));
-            }
-            tally.with_stored_joint(
-                joint
-                    .iter()
-                    .map(|(o, c)| (o.clone().into_boxed_slice(), *c))
-                    .collect(),
-            )
-        }
-        None => tally,
-    })
 }

@@ -15,6 +15,7 @@
 mod merge;
 mod part;
 mod run;
+mod values;
 
 use std::fmt;
 use std::ops::Range;

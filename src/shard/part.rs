@@ -284,6 +284,80 @@ impl Part {
 mod tests {
     use super::*;
 
+    fn part() -> Part {
+        let mut p = Part {
+            format: FORMAT.into(),
+            shard: 2,
+            run: Header {
+                oddsmith_version: "0.1.0".into(),
+                scenario: ScenarioRef {
+                    name: "n".into(),
+                    path: "s.toml".into(),
+                    sha256: "ab".repeat(32),
+                },
+                mechanic: "dice.roll".into(),
+                configs: 1,
+                mode: Mode::Both,
+                seed: 1,
+                trials: 100,
+                precision: None,
+                max_trials: None,
+                shards: 2,
+            },
+            sha256: Digests {
+                run: String::new(),
+                pieces: String::new(),
+            },
+            timings: Timings::default(),
+            pieces: vec![Piece {
+                config: 0,
+                chunks: Some([1, 2]),
+                exact: Some(vec![vec![(1, Bits(0.15)), (2, Bits(0.85))]]),
+                exact_joint: None,
+                tally: Some(StoredTally {
+                    trials: 100,
+                    fields: vec![vec![(1, 17), (2, 83)]],
+                    joint: None,
+                }),
+            }],
+        };
+        p.seal();
+        p
+    }
+
+    fn read(json: &str) -> Part {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn digests_cover_the_run_and_every_value_of_the_pieces() {
+        let p = part();
+        let json = String::from_utf8(p.to_json().unwrap()).unwrap();
+        assert_eq!(read(&json).verify(), Ok(()));
+        // Respelled, not changed: the same values, the same digests.
+        let respelled = json.replace("\"1.5e-1\"", "\"0.150e0\"");
+        assert_ne!(respelled, json);
+        assert_eq!(read(&respelled).verify(), Ok(()));
+        // Timings are not covered.
+        let timed = json.replace("\"threads\":0", "\"threads\":8");
+        assert_ne!(timed, json);
+        assert_eq!(read(&timed).verify(), Ok(()));
+        for (from, to, field) in [
+            ("[1,17],[2,83]", "[1,16],[2,84]", "pieces"),
+            ("[1,17],[2,83]", "[1,17],[3,83]", "pieces"),
+            ("\"chunks\":[1,2]", "\"chunks\":[0,2]", "pieces"),
+            ("\"1.5e-1\"", "\"1.6e-1\"", "pieces"),
+            ("\"shard\":2", "\"shard\":1", "run"),
+            ("\"seed\":1", "\"seed\":2", "run"),
+        ] {
+            let changed = json.replace(from, to);
+            assert_ne!(changed, json, "{from}");
+            let m = read(&changed).verify().unwrap_err();
+            assert_eq!(m.field, field, "{from} → {to}");
+            assert_ne!(m.recorded, m.computed);
+        }
+    }
+
     #[test]
     fn stored_floats_read_back_to_the_same_bits() {
         let values = [
