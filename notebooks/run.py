@@ -2,7 +2,9 @@
 
 Each notebook makes its own run with the oddsmith binary (found through
 $ODDSMITH_BIN or the release build), so a change that breaks the Parquet
-output, a column name or the CLI breaks a notebook and fails CI.
+output, a column name or the CLI breaks a notebook and fails CI. Each
+notebook reads its run through rundir.checked, which refuses a data file
+that does not match the SHA-256 digests in the run's manifest.json.
 
     python3 -m venv .venv && .venv/bin/pip install -r notebooks/requirements.txt
     .venv/bin/python notebooks/run.py

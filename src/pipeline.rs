@@ -223,6 +223,14 @@ pub fn stream<E: From<RunError>>(
                 exact.as_ref(),
                 tally.as_ref(),
             );
+            // Every test run checks the ranges the mechanics declare,
+            // which merges hold shards to.
+            debug_assert_eq!(
+                result.outside_bounds(model.schema()),
+                None,
+                "config {}: a value outside its field's declared bounds",
+                config.index
+            );
             sink(result, model.schema())?;
         }
     }

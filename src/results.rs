@@ -107,6 +107,16 @@ pub struct ConfigResult {
 impl ConfigResult {
     /// Everything known about config `index`: the exact and/or Monte Carlo
     /// runs, and their agreement when both exist.
+    /// The first row whose value lies outside its field's bounds (its
+    /// kind's, or the range its mechanic declares): field, value, bounds.
+    pub fn outside_bounds(&self, schema: &Schema) -> Option<(String, i64, (i64, i64))> {
+        self.runs.iter().flat_map(|r| &r.dist).find_map(|row| {
+            let spec = schema.fields.iter().find(|f| f.name == row.field)?;
+            let (lo, hi) = spec.bounds()?;
+            (!(lo..=hi).contains(&row.value)).then(|| (row.field.clone(), row.value, (lo, hi)))
+        })
+    }
+
     pub fn new(
         index: usize,
         swept: Vec<ParamValue>,

@@ -27,6 +27,16 @@ fn run_exact(dir: &Path, name: &str, text: &str) -> PathBuf {
     out
 }
 
+/// Make `out` a run written before oddsmith recorded file digests: its
+/// manifest without `files`. Such a run is read with a warning, and every
+/// check below the digests still holds it to what a run writes.
+fn forget_digests(out: &Path) {
+    let path = out.join("manifest.json");
+    let mut m: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    m.as_object_mut().unwrap().remove("files").expect("files");
+    std::fs::write(&path, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+}
+
 const GATEWAY: &str = "mechanic = \"gateway.challenge\"\n[sweep]\nraises = [0, 1, 2]\n";
 
 /// `report DIR` and `diff DIR DIR` both refuse with exit 2, naming
@@ -48,6 +58,8 @@ fn both_refuse(dir: &Path, file: &str, what: &str) {
 fn damaged_parquet_files_are_bad_input_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = run_exact(dir.path(), "run", GATEWAY);
+    // Past the digests, to the Parquet reader itself.
+    forget_digests(&out);
     let parquet = out.join("results.parquet");
     let good = std::fs::read(&parquet).unwrap();
     // Cut short, emptied, replaced by text.
@@ -106,6 +118,7 @@ fn replace(mut df: DataFrame, column: Column) -> DataFrame {
 fn parquet_that_does_not_hold_this_run_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = run_exact(dir.path(), "run", GATEWAY);
+    forget_digests(&out);
     let good = std::fs::read(out.join("results.parquet")).unwrap();
     let reset = || std::fs::write(out.join("results.parquet"), &good).unwrap();
     let cases: Vec<(&str, Edit)> = vec![
@@ -392,4 +405,173 @@ fn a_metric_over_two_fields_survives_report_and_shards() {
             );
         }
     }
+}
+
+/// The SHA-256 of the file at `path`, hex.
+fn sha256(path: &Path) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(std::fs::read(path).unwrap())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn manifest_of(out: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap()
+}
+
+/// Every file of the run in `out` but the manifest is in its `files`,
+/// with its digest, and nothing else is.
+fn assert_manifest_records_every_file(out: &Path) {
+    let m = manifest_of(out);
+    let files = m["files"].as_object().expect("files");
+    let mut names: Vec<String> = entries(out)
+        .into_iter()
+        .filter(|n| n != "manifest.json")
+        .collect();
+    names.sort();
+    let recorded: Vec<String> = files.keys().cloned().collect();
+    assert_eq!(recorded, names);
+    for (name, entry) in files {
+        assert_eq!(
+            entry["sha256"].as_str().unwrap(),
+            sha256(&out.join(name)),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_changed_missing_or_stray_data_file_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = scenario(dir.path(), "both.toml", GATEWAY);
+    let out = dir.path().join("both");
+    let o = oddsmith(&[
+        "run",
+        s.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--mode",
+        "both",
+        "--trials",
+        "20000",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_manifest_records_every_file(&out);
+    for name in [
+        "scenario.toml",
+        "summary.csv",
+        "summary.parquet",
+        "results.csv",
+        "results.parquet",
+        "agreement.csv",
+    ] {
+        let path = out.join(name);
+        let good = std::fs::read(&path).unwrap();
+        // One byte changed, and one byte more.
+        let mut bytes = good.clone();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x01;
+        for changed in [bytes, [good.as_slice(), b"\n"].concat()] {
+            std::fs::write(&path, &changed).unwrap();
+            both_refuse(
+                &out,
+                &path.display().to_string(),
+                "was changed after the run",
+            );
+        }
+        std::fs::remove_file(&path).unwrap();
+        both_refuse(
+            &out,
+            &path.display().to_string(),
+            "is missing, but the run's manifest.json records it",
+        );
+        std::fs::write(&path, &good).unwrap();
+    }
+    // A file the run did not write, under a data file's name.
+    let exact = run_exact(dir.path(), "exact", GATEWAY);
+    std::fs::copy(out.join("agreement.csv"), exact.join("agreement.csv")).unwrap();
+    both_refuse(
+        &exact,
+        "agreement.csv",
+        "is not one of the files the run's manifest.json records",
+    );
+    // Whole again, both read.
+    let o = oddsmith(&["diff", out.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+}
+
+#[test]
+fn an_old_run_without_digests_is_read_with_a_warning_saying_how_to_run_it_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_exact(dir.path(), "run", GATEWAY);
+    forget_digests(&out);
+    let before = std::fs::read(out.join("manifest.json")).unwrap();
+    let again = format!(
+        "run it again: `oddsmith run {} --mode exact --seed ",
+        dir.path().join("run.toml").display()
+    );
+    for args in [
+        vec!["report", out.to_str().unwrap()],
+        vec!["diff", out.to_str().unwrap(), out.to_str().unwrap()],
+    ] {
+        let o = oddsmith(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "warning: {} records no file digests",
+                out.join("manifest.json").display()
+            )) && err.contains(&again)
+                && err.contains(&format!("--out {}`", out.display())),
+            "{args:?}: {err}"
+        );
+    }
+    // `report` leaves such a manifest as it was.
+    assert_eq!(std::fs::read(out.join("manifest.json")).unwrap(), before);
+}
+
+#[test]
+fn report_updates_the_entries_it_rewrites_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dice");
+    let o = oddsmith(&[
+        "run",
+        "scenarios/dice-roll.toml",
+        "--out",
+        out.to_str().unwrap(),
+        "--mode",
+        "exact",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_manifest_records_every_file(&out);
+    let before = manifest_of(&out);
+    // A chart and a document edited by hand: not data, so `report` reads
+    // the run and draws them again, and records the new digests.
+    let svg = out.join("mean-by-dice.svg");
+    std::fs::write(&svg, "<svg/>").unwrap();
+    std::fs::write(out.join("report.md"), "edited\n").unwrap();
+    // And their entries spoiled: `report` writes them anew.
+    let mut spoiled = before.clone();
+    for name in ["mean-by-dice.svg", "report.md"] {
+        spoiled["files"][name]["sha256"] = serde_json::json!("0".repeat(64));
+    }
+    std::fs::write(
+        out.join("manifest.json"),
+        serde_json::to_vec_pretty(&spoiled).unwrap(),
+    )
+    .unwrap();
+    let o = oddsmith(&["report", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    assert_manifest_records_every_file(&out);
+    let after = manifest_of(&out);
+    // Drawn again the same: the same digests, and nothing else moved.
+    assert_eq!(after, before);
+    // Another report of the same run is clean too.
+    let o = oddsmith(&["diff", out.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }

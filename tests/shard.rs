@@ -361,6 +361,16 @@ fn a_whole_run_an_edited_scenario_or_a_damaged_tally_is_refused() {
     std::fs::write(&path, text).unwrap();
     assert_refused(
         &[&damaged, &shards[1]],
+        &["shard.json: shard 1/2: `pieces` do not match `sha256.pieces`"],
+    );
+    // Past the digests (recorded again, as only a forger would), the
+    // tally itself is still checked.
+    let mut part: oddsmith::shard::Part =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    part.seal();
+    std::fs::write(&path, part.to_json().unwrap()).unwrap();
+    assert_refused(
+        &[&damaged, &shards[1]],
         &[
             "shard.json: config 0 chunks 0..2: the counts of",
             "do not sum to",

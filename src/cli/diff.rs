@@ -11,8 +11,11 @@ use super::{DiffArgs, Outcome};
 const SHOWN: usize = 200;
 
 pub fn diff(args: DiffArgs) -> anyhow::Result<Outcome> {
-    let (_, old) = report::load(&args.old)?;
-    let (_, new) = report::load(&args.new)?;
+    let (old, new) = (report::load(&args.old)?, report::load(&args.new)?);
+    for w in old.warnings.iter().chain(&new.warnings) {
+        eprintln!("warning: {w}");
+    }
+    let (old, new) = (old.results, new.results);
     let d = report::diff::diff(&old, &new).with_context(|| {
         format!(
             "cannot compare {} with {}",

@@ -26,8 +26,9 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<Outcome> {
             dir.display()
         );
     }
-    let (first_dir, first) = &parts[0];
-    let scenario = shard::scenario_of(first_dir, first)?;
+    let (_, first) = &parts[0];
+    // Every shard's scenario.toml, not only the first's.
+    let scenario = shard::scenario_of_all(&parts)?;
     let results = shard::merge(&scenario, &parts)?;
 
     interrupt::install();

@@ -3,8 +3,10 @@
 //! `manifest.json`. Metrics, intervals and agreement are recomputed from
 //! the stored distributions and counts, exactly as the run computed them.
 //!
-//! Nothing read is trusted: the scenario copy must be the file the run
-//! ran (its SHA-256 is in the manifest), the manifest must describe that
+//! Nothing read is trusted: every data file must be the one the run
+//! wrote (its SHA-256 is in the manifest; a run written before oddsmith
+//! recorded them is read with a warning), the scenario copy must be the
+//! file the run ran, the manifest must describe that
 //! scenario, and every row of the Parquet file must be a value of an
 //! outcome of its config, with probabilities that sum to one (exact) or
 //! counts that sum to the trials (Monte Carlo). A file that is not so, or
@@ -15,9 +17,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 use polars::prelude::*;
-use serde::Deserialize;
 
 use super::OutputError;
+use super::manifest::{DATA_FILES, ManifestDoc, sha256_file};
 use crate::dist::Marginals;
 use crate::results::Results;
 use crate::results::{ConfigResult, Mode};
@@ -48,25 +50,83 @@ const SUM_TOLERANCE: f64 = 1e-6;
 /// a wider one is garbage, not a result.
 const MAX_SPAN: i64 = 1 << 24;
 
-/// What `report` and `diff` need of `manifest.json`.
-#[derive(Deserialize)]
-struct ManifestIn {
-    scenario: ScenarioIn,
-    mechanic: String,
-    mode: Mode,
-    seed: u64,
-    trials: u64,
-    precision: Option<f64>,
-    configs: usize,
-    exact_seconds: f64,
-    monte_carlo_seconds: f64,
+/// A run read back.
+pub struct Loaded {
+    pub scenario: Scenario,
+    pub results: Results,
+    /// Its `manifest.json`.
+    pub manifest: ManifestDoc,
+    /// What the reader should hear but that does not stop it: a run
+    /// written before oddsmith recorded file digests.
+    pub warnings: Vec<String>,
 }
 
-#[derive(Deserialize)]
-struct ScenarioIn {
-    path: String,
-    sha256: String,
-    swept: Vec<String>,
+/// Every data file of the run in `dir` that its manifest records must be
+/// there with the recorded digest, and every one there must be recorded.
+/// A manifest that records none (written before oddsmith did) gives a
+/// warning saying how to run it again.
+fn verify_files(
+    dir: &Path,
+    manifest_path: &Path,
+    m: &ManifestDoc,
+) -> Result<Vec<String>, LoadError> {
+    let Some(files) = &m.files else {
+        let mut again = format!(
+            "oddsmith run {} --mode {}",
+            m.scenario.path,
+            mode_word(m.mode)
+        );
+        again.push_str(&format!(" --seed {} --trials {}", m.seed, m.trials));
+        if let Some(p) = m.precision {
+            again.push_str(&format!(" --precision {p}"));
+        }
+        again.push_str(&format!(" --out {}", dir.display()));
+        return Ok(vec![format!(
+            "{} records no file digests (the run was written before oddsmith recorded them), so its files cannot be checked against it; to check them, run it again: `{again}`",
+            manifest_path.display()
+        )]);
+    };
+    for name in DATA_FILES {
+        let path = dir.join(name);
+        match (files.get(name), path.exists()) {
+            (Some(entry), true) => {
+                let sha = sha256_file(&path)?;
+                if sha != entry.sha256 {
+                    return Err(bad(
+                        &path,
+                        format!(
+                            "was changed after the run (its SHA-256 is {sha}, the run's manifest.json says {}); run the scenario again instead of reading it",
+                            entry.sha256
+                        ),
+                    ));
+                }
+            }
+            (Some(_), false) => {
+                return Err(bad(
+                    &path,
+                    "is missing, but the run's manifest.json records it; the directory is not the run that was written",
+                ));
+            }
+            (None, true) => {
+                return Err(bad(
+                    &path,
+                    "is not one of the files the run's manifest.json records; the directory is not the run that was written",
+                ));
+            }
+            (None, false) => {}
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// `--mode`'s word for `mode`.
+fn mode_word(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Auto => "auto",
+        Mode::Exact => "exact",
+        Mode::MonteCarlo => "mc",
+        Mode::Both => "both",
+    }
 }
 
 /// One stored row of the long table.
@@ -79,9 +139,8 @@ struct Row {
 }
 
 /// The scenario and results of the run in `dir`.
-pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
+pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     let scenario_path = dir.join("scenario.toml");
-    let mut scenario = Scenario::load(&scenario_path)?;
     let manifest_path = dir.join("manifest.json");
     let bytes = std::fs::read(&manifest_path).map_err(|e| {
         bad(
@@ -89,12 +148,14 @@ pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
             format!("cannot read: {e}; is this an oddsmith output directory?"),
         )
     })?;
-    let manifest: ManifestIn = serde_json::from_slice(&bytes).map_err(|e| {
+    let manifest: ManifestDoc = serde_json::from_slice(&bytes).map_err(|e| {
         bad(
             &manifest_path,
             format!("not a manifest oddsmith wrote: {e}"),
         )
     })?;
+    let warnings = verify_files(dir, &manifest_path, &manifest)?;
+    let mut scenario = Scenario::load(&scenario_path)?;
     check_manifest(&manifest, &manifest_path, &scenario, &scenario_path)?;
     // Reports name the scenario by the file it was run from, not the copy:
     // parsed again under that path, an unnamed scenario keeps the name its
@@ -240,13 +301,23 @@ pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
                 ),
             ));
         }
-        configs.push(ConfigResult::new(
+        let result = ConfigResult::new(
             config.index,
             config.swept.clone(),
             schema,
             exact.as_ref(),
             tally.as_ref(),
-        ));
+        );
+        if let Some((field, value, (lo, hi))) = result.outside_bounds(schema) {
+            return Err(bad(
+                &parquet,
+                format!(
+                    "config {}: `{field}` = {value} lies outside the values it can take, {lo} to {hi}",
+                    config.index
+                ),
+            ));
+        }
+        configs.push(result);
     }
 
     let schemas: Vec<&crate::systems::Schema> = models.iter().map(|(_, m)| m.schema()).collect();
@@ -272,7 +343,12 @@ pub fn load(dir: &Path) -> Result<(Scenario, Results), LoadError> {
         exact_seconds: manifest.exact_seconds,
         mc_seconds: manifest.monte_carlo_seconds,
     };
-    Ok((scenario, results))
+    Ok(Loaded {
+        scenario,
+        results,
+        manifest,
+        warnings,
+    })
 }
 
 /// Metrics over two fields at once need whole outcomes, which the long
@@ -341,7 +417,7 @@ fn joint_metrics_from_summary(path: &Path, configs: &mut [ConfigResult]) -> Resu
 
 /// The manifest must describe the scenario copy beside it.
 fn check_manifest(
-    m: &ManifestIn,
+    m: &ManifestDoc,
     manifest_path: &Path,
     scenario: &Scenario,
     scenario_path: &Path,

@@ -1,10 +1,35 @@
-//! `manifest.json`: what ran, from what, and how long it took.
+//! `manifest.json`: what ran, from what, how long it took, and the
+//! SHA-256 of every other file of the run, so a run read back (`report`,
+//! `diff`, the notebooks) is known to be the one that was written.
+//!
+//! The digests are unkeyed: they catch a file damaged in transit or edited
+//! by hand, not a forger who edits the manifest too.
 
-use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use super::OutputError;
 use crate::results::Mode;
 use crate::results::Results;
+
+/// The manifest's file name.
+pub(super) const FILE: &str = Manifest::FILE;
+
+/// The data files a run read back must match its manifest in: the
+/// scenario copy, the tables and the agreement check. (Charts and
+/// documents are recorded too, but `report` draws them again.)
+pub const DATA_FILES: [&str; 6] = [
+    "scenario.toml",
+    "summary.csv",
+    "summary.parquet",
+    "results.csv",
+    "results.parquet",
+    "agreement.csv",
+];
 
 /// Facts about the run that the results themselves do not hold.
 #[derive(Clone, Debug)]
@@ -15,69 +40,124 @@ pub struct RunMeta {
     pub wall_seconds: f64,
 }
 
-/// The `manifest.json` exporter. Its schema, `ManifestDoc`, is a public
+/// The `manifest.json` exporter. Its schema, [`ManifestDoc`], is a public
 /// interface: change it on purpose.
 pub struct Manifest;
 
-#[derive(Serialize)]
-struct ManifestDoc<'a> {
+/// One file's entry in the manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEntry {
+    /// SHA-256 of its bytes, hex.
+    pub sha256: String,
+}
+
+/// `manifest.json`, as written and as read back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ManifestDoc {
     /// oddsmith's version.
-    oddsmith_version: &'static str,
-    scenario: ScenarioDoc<'a>,
-    mechanic: &'a str,
-    mode: Mode,
-    seed: u64,
+    pub oddsmith_version: String,
+    pub scenario: ScenarioDoc,
+    pub mechanic: String,
+    pub mode: Mode,
+    pub seed: u64,
     /// Trials per config asked for (Monte Carlo).
-    trials: u64,
+    pub trials: u64,
     /// Target half-width in precision mode.
-    precision: Option<f64>,
-    configs: usize,
-    threads: usize,
+    pub precision: Option<f64>,
+    pub configs: usize,
+    pub threads: usize,
     /// Seconds from start to the moment the outputs were rendered.
-    wall_seconds: f64,
-    exact_seconds: f64,
-    monte_carlo_seconds: f64,
+    pub wall_seconds: f64,
+    pub exact_seconds: f64,
+    pub monte_carlo_seconds: f64,
     /// Peak resident memory of the process when the manifest was written
     /// (after the data files), in bytes; null where the system does not
     /// say (it is read from Linux's `/proc/self/status`).
-    peak_memory_bytes: Option<u64>,
+    pub peak_memory_bytes: Option<u64>,
+    /// Every other file of the run by name, with its digest; absent in a
+    /// run written before oddsmith recorded them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<BTreeMap<String, FileEntry>>,
 }
 
-#[derive(Serialize)]
-struct ScenarioDoc<'a> {
-    name: &'a str,
-    path: &'a str,
-    sha256: &'a str,
-    swept: &'a [String],
+/// The scenario a run ran.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScenarioDoc {
+    pub name: String,
+    pub path: String,
+    pub sha256: String,
+    pub swept: Vec<String>,
 }
 
-pub(super) fn render(results: &Results, meta: &RunMeta) -> Result<Vec<u8>, OutputError> {
-    let doc = ManifestDoc {
-        oddsmith_version: env!("CARGO_PKG_VERSION"),
-        scenario: ScenarioDoc {
-            name: &results.name,
-            path: &meta.scenario_path,
-            sha256: &meta.scenario_sha256,
-            swept: &results.swept,
-        },
-        mechanic: &results.mechanic,
-        mode: results.mode,
-        seed: results.seed,
-        trials: results.trials,
-        precision: results.precision,
-        configs: results.configs.len(),
-        threads: meta.threads,
-        wall_seconds: meta.wall_seconds,
-        exact_seconds: results.exact_seconds,
-        monte_carlo_seconds: results.mc_seconds,
-        peak_memory_bytes: peak_memory_bytes(),
-    };
-    let mut out = serde_json::to_vec_pretty(&doc).map_err(|e| OutputError::Encode {
-        what: "manifest".into(),
+impl ManifestDoc {
+    /// The bytes of `manifest.json`.
+    pub fn to_json(&self) -> Result<Vec<u8>, OutputError> {
+        let mut out = serde_json::to_vec_pretty(self).map_err(|e| OutputError::Encode {
+            what: "manifest".into(),
+            message: e.to_string(),
+        })?;
+        out.push(b'\n');
+        Ok(out)
+    }
+}
+
+impl Manifest {
+    /// Its file name.
+    pub const FILE: &'static str = "manifest.json";
+
+    /// The manifest of `results`, recording `files` (name → SHA-256).
+    pub fn render(
+        results: &Results,
+        meta: &RunMeta,
+        files: BTreeMap<String, String>,
+    ) -> Result<Vec<u8>, OutputError> {
+        ManifestDoc {
+            oddsmith_version: env!("CARGO_PKG_VERSION").into(),
+            scenario: ScenarioDoc {
+                name: results.name.clone(),
+                path: meta.scenario_path.clone(),
+                sha256: meta.scenario_sha256.clone(),
+                swept: results.swept.clone(),
+            },
+            mechanic: results.mechanic.clone(),
+            mode: results.mode,
+            seed: results.seed,
+            trials: results.trials,
+            precision: results.precision,
+            configs: results.configs.len(),
+            threads: meta.threads,
+            wall_seconds: meta.wall_seconds,
+            exact_seconds: results.exact_seconds,
+            monte_carlo_seconds: results.mc_seconds,
+            peak_memory_bytes: peak_memory_bytes(),
+            files: Some(
+                files
+                    .into_iter()
+                    .map(|(name, sha256)| (name, FileEntry { sha256 }))
+                    .collect(),
+            ),
+        }
+        .to_json()
+    }
+}
+
+/// The SHA-256 (hex) of the file at `path`, read in blocks.
+pub fn sha256_file(path: &Path) -> Result<String, OutputError> {
+    let fail = |e: std::io::Error| OutputError::Io {
+        path: path.to_path_buf(),
         message: e.to_string(),
-    })?;
-    out.push(b'\n');
-    Ok(out)
+    };
+    let mut file = std::fs::File::open(path).map_err(fail)?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut buf).map_err(fail)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(crate::shard::hex(&hasher.finalize()))
 }
 
 /// The process's peak resident set (`VmHWM`), when Linux tells.

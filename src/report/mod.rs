@@ -21,13 +21,15 @@ mod support;
 pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 pub use atomic::{Dest, OutputError, Staging};
 pub use balance::{Finding, Status, Verdict};
-pub use load::{LoadError, load};
+pub use load::{LoadError, Loaded, load};
 use long::LONG_FILES;
 pub use long::LongWriter;
-pub use manifest::{Manifest, RunMeta};
+pub use manifest::{DATA_FILES, FileEntry, Manifest, ManifestDoc, RunMeta, sha256_file};
 pub use odds::{Basis, odds};
 pub(crate) use support::complete as complete_support;
 pub use support::complete_one as complete_support_of;
+
+use std::collections::BTreeMap;
 
 use crate::scenario::Scenario;
 
@@ -74,24 +76,23 @@ impl Exporter for AgreementCsv {
     }
 }
 
-impl Exporter for Manifest {
-    fn file_name(&self) -> &'static str {
-        "manifest.json"
-    }
-    fn render(&self, results: &Results, meta: &RunMeta) -> Result<Vec<u8>, OutputError> {
-        manifest::render(results, meta)
-    }
-}
-
-/// The exporters of a run's whole-run files; the long table is written by
-/// [`LongWriter`] as the run streams.
+/// The exporters of a run's whole-run data files; the long table is
+/// written by [`LongWriter`] as the run streams, and the manifest, which
+/// records every other file's digest, last of all.
 pub fn exporters(results: &Results) -> Vec<Box<dyn Exporter>> {
     let mut list: Vec<Box<dyn Exporter>> = vec![Box::new(SummaryCsv), Box::new(SummaryParquet)];
     if results.configs.iter().any(|c| !c.agreement.is_empty()) {
         list.push(Box::new(AgreementCsv));
     }
-    list.push(Box::new(Manifest));
     list
+}
+
+/// The SHA-256 of each of `names`, as written into `dir`.
+pub fn digests(dir: &Dest, names: &[String]) -> Result<BTreeMap<String, String>, OutputError> {
+    names
+        .iter()
+        .map(|n| Ok((n.clone(), sha256_file(&dir.path_of(n))?)))
+        .collect()
 }
 
 /// The human side of a run: every chart (PNG and SVG), `report.md` and
@@ -180,6 +181,11 @@ pub fn write_rest(
         dir.write(&name, &bytes)?;
         names.push(name);
     }
+    // Last, once every file it records is written; listed where it was.
+    let manifest = Manifest::render(results, meta, digests(dir, &names)?)?;
+    dir.write(manifest::FILE, &manifest)?;
+    let at = names.iter().position(|n| n == "scenario.toml").unwrap_or(0);
+    names.insert(at, manifest::FILE.to_string());
     Ok(names)
 }
 

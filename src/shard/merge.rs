@@ -3,17 +3,20 @@
 //! shard 1..=N exactly once), and add the shards' pieces up into the
 //! [`Results`] the single run would have produced.
 //!
-//! Nothing read is trusted: each shard must hold exactly the pieces the
-//! layout gives it, each tally must count the trials of its chunks, and
-//! each config must be answered as its mode demands. A file that is not
-//! so is bad input naming it.
+//! Nothing read is trusted: each shard's payload must hash to the
+//! digests its header records, each shard must carry the scenario file
+//! the first one carries, each shard must hold exactly the pieces the
+//! layout gives it, each tally must count the trials of its chunks and
+//! lie within its config's support, and each config must be answered as
+//! its mode demands. A file that is not so is bad input naming it.
 
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use super::part::{Bits, FORMAT, Header, Part, Piece, StoredTally};
+use super::part::{Bits, FORMAT, Header, Part, Piece};
+use super::values::{Support, exact_of, tally_of};
 use super::{FILE, Layout, Shard};
 use crate::dist::Marginals;
 use crate::pipeline::{self, BATCH, Mode, RunOptions};
@@ -36,10 +39,6 @@ pub enum ShardError {
     #[error("{}", .0.join("\n"))]
     Set(Vec<String>),
 }
-
-/// The widest range of values one field may span: tallies are dense, so
-/// a wider one is garbage, not a result.
-const MAX_SPAN: i64 = 1 << 24;
 
 fn file(dir: &Path) -> String {
     dir.join(FILE).display().to_string()
@@ -78,7 +77,7 @@ pub fn read(dir: &Path) -> Result<Part, ShardError> {
         return Err(bad(
             file(dir),
             format!(
-                "`format` is {}; allowed: {FORMAT} (oddsmith {} reads only shards of its own format)",
+                "`format` is {}; allowed: {FORMAT} (oddsmith {} reads only shards of its own format; run the shard again with it)",
                 format.map_or("missing".into(), |f| format!("`{f}`")),
                 env!("CARGO_PKG_VERSION")
             ),
@@ -92,6 +91,23 @@ pub fn read(dir: &Path) -> Result<Part, ShardError> {
             format!("`shard` {}/{}: {e}", part.shard, part.run.shards),
         )
     })?;
+    if let Err(m) = part.verify() {
+        let what = match m.field {
+            "run" => "`shard` and `run`",
+            _ => "`pieces`",
+        };
+        return Err(bad(
+            file(dir),
+            format!(
+                "shard {}: {what} do not match `sha256.{}` in its header (recorded {}, the file now gives {}); the file was changed or damaged after the shard ran; run shard {} again",
+                part.which(),
+                m.field,
+                m.recorded,
+                m.computed,
+                part.which()
+            ),
+        ));
+    }
     Ok(part)
 }
 
@@ -213,17 +229,20 @@ pub fn check_set(parts: &[(PathBuf, Part)]) -> Result<(), ShardError> {
     }
 }
 
-/// The scenario the shard in `dir` ran, from its `scenario.toml`, which
-/// must be the file the shard ran; it is named, as in a single run, by
-/// the path it was run from.
-pub fn scenario_of(dir: &Path, part: &Part) -> Result<Scenario, ShardError> {
+/// The bytes of the shard in `dir`'s `scenario.toml`, which must be the
+/// file the shard ran (by the SHA-256 its `shard.json` records).
+fn scenario_bytes(dir: &Path, part: &Part) -> Result<Vec<u8>, ShardError> {
     let path = dir.join("scenario.toml");
-    let bytes = std::fs::read(&path)
-        .map_err(|e| bad(path.display().to_string(), format!("cannot read: {e}")))?;
-    let sha: String = Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let bytes = std::fs::read(&path).map_err(|e| {
+        bad(
+            path.display().to_string(),
+            format!(
+                "cannot read: {e}; every shard carries the scenario file it ran (shard {})",
+                part.which()
+            ),
+        )
+    })?;
+    let sha = super::part::hex(&Sha256::digest(&bytes));
     if sha != part.run.scenario.sha256 {
         return Err(bad(
             path.display().to_string(),
@@ -234,6 +253,46 @@ pub fn scenario_of(dir: &Path, part: &Part) -> Result<Scenario, ShardError> {
             ),
         ));
     }
+    Ok(bytes)
+}
+
+/// The scenario the shards `parts` (checked by [`check_set`]) ran: every
+/// shard's `scenario.toml` must be there, be the file that shard ran and
+/// be the first shard's, byte for byte. Every shard that fails is named.
+pub fn scenario_of_all(parts: &[(PathBuf, Part)]) -> Result<Scenario, ShardError> {
+    let Some((first_dir, first)) = parts.first() else {
+        return Err(ShardError::Set(vec!["no shards to merge".into()]));
+    };
+    let mut problems = Vec::new();
+    let mut first_bytes = None;
+    for (k, (dir, part)) in parts.iter().enumerate() {
+        match scenario_bytes(dir, part) {
+            Ok(bytes) if k == 0 => first_bytes = Some(bytes),
+            Ok(bytes) => {
+                if first_bytes.as_ref().is_some_and(|f| *f != bytes) {
+                    problems.push(format!(
+                        "{}: differs from {}; only shards of one scenario file merge",
+                        dir.join("scenario.toml").display(),
+                        first_dir.join("scenario.toml").display()
+                    ));
+                }
+            }
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(ShardError::Set(problems));
+    }
+    scenario_of(first_dir, first)
+}
+
+/// The scenario the shard in `dir` ran, from its `scenario.toml`, which
+/// must be the file the shard ran; it is named, as in a single run, by
+/// the path it was run from. (A merge checks every shard's copy with
+/// [`scenario_of_all`].)
+pub fn scenario_of(dir: &Path, part: &Part) -> Result<Scenario, ShardError> {
+    let path = dir.join("scenario.toml");
+    let bytes = scenario_bytes(dir, part)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| bad(path.display().to_string(), "the file is not UTF-8 text"))?;
     // Parsed under its original path: an unnamed scenario takes its name
@@ -267,7 +326,7 @@ pub fn merge(scenario: &Scenario, parts: &[(PathBuf, Part)]) -> Result<Results, 
     );
     let mut sorted: Vec<&(PathBuf, Part)> = parts.iter().collect();
     sorted.sort_by_key(|(_, p)| p.shard);
-    let mut by_config: Vec<Vec<(&Path, &Piece)>> = vec![Vec::new(); run.configs];
+    let mut by_config: Vec<Vec<(&Path, Shard, &Piece)>> = vec![Vec::new(); run.configs];
     for (dir, part) in sorted {
         let expected = layout.pieces(part.which());
         let held: Vec<(usize, Option<[u64; 2]>)> =
@@ -288,7 +347,7 @@ pub fn merge(scenario: &Scenario, parts: &[(PathBuf, Part)]) -> Result<Results, 
             ));
         }
         for piece in &part.pieces {
-            by_config[piece.config].push((dir, piece));
+            by_config[piece.config].push((dir, part.which(), piece));
         }
     }
 
@@ -357,18 +416,25 @@ fn config_answer(
     layout: &Layout,
     run: &Header,
     c: usize,
-    pieces: &[(&Path, &Piece)],
+    pieces: &[(&Path, Shard, &Piece)],
     schema: &Schema,
 ) -> Result<(Option<Marginals>, Option<Tally>), ShardError> {
     let mut exact = None;
     let mut tally: Option<Tally> = None;
     let mut tallied = 0;
-    for (k, (dir, piece)) in pieces.iter().enumerate() {
+    let mut support = Support::declared(schema);
+    for (k, (dir, shard, piece)) in pieces.iter().enumerate() {
         let at = match piece.chunks {
             Some([a, b]) => format!("config {c} chunks {a}..{b}"),
             None => format!("config {c}"),
         };
         let wrong = |message: String| bad(file(dir), format!("{at}: {message}"));
+        let outside = |f: usize, v: i64, allowed: String| {
+            wrong(format!(
+                "shard {shard} gives `{}` = {v}, outside config {c}'s support; allowed: {allowed}",
+                schema.fields[f].name
+            ))
+        };
         if let Some(e) = &piece.exact {
             if k > 0 {
                 return Err(wrong(
@@ -376,6 +442,18 @@ fn config_answer(
                 ));
             }
             let m = exact_of(e, schema).map_err(wrong)?;
+            for (f, rows) in e.iter().enumerate() {
+                for &(v, _) in rows {
+                    support.check(f, v).map_err(|a| outside(f, v, a))?;
+                }
+            }
+            for (o, _) in piece.exact_joint.iter().flatten() {
+                for (f, &v) in o.iter().enumerate() {
+                    support.check(f, v).map_err(|a| outside(f, v, a))?;
+                }
+            }
+            let cap = run.max_trials.unwrap_or(run.trials);
+            support.narrow_to_exact(e, cap);
             exact = Some(match &piece.exact_joint {
                 Some(joint) => m.with_joint(
                     joint
@@ -388,7 +466,19 @@ fn config_answer(
         }
         if let Some(t) = &piece.tally {
             let due = piece.chunks.map(|[a, b]| layout.trials_in(&(a..b)));
-            let t = tally_of(t, schema, due, run.max_trials).map_err(wrong)?;
+            let stored = t;
+            let t = tally_of(stored, schema, due, run.max_trials).map_err(wrong)?;
+            for (f, rows) in stored.fields.iter().enumerate() {
+                for &(v, _) in rows {
+                    support.check(f, v).map_err(|a| outside(f, v, a))?;
+                }
+            }
+            // Whole outcomes too: a metric over two fields reads them.
+            for (o, _) in stored.joint.iter().flatten() {
+                for (f, &v) in o.iter().enumerate() {
+                    support.check(f, v).map_err(|a| outside(f, v, a))?;
+                }
+            }
             match &mut tally {
                 Some(sum) => *sum += &t,
                 None => tally = Some(t),
@@ -429,111 +519,4 @@ fn config_answer(
         ));
     }
     Ok((exact, tally))
-}
-
-/// Values of one stored field: strictly increasing, within a plausible
-/// span.
-fn check_values(field: &str, values: impl Iterator<Item = i64>) -> Result<(), String> {
-    let mut first = None;
-    let mut last: Option<i64> = None;
-    for v in values {
-        if last.is_some_and(|l| v <= l) {
-            return Err(format!("`{field}` lists value {v} out of order or twice"));
-        }
-        let lo = *first.get_or_insert(v);
-        if v.saturating_sub(lo) > MAX_SPAN {
-            return Err(format!(
-                "`{field}` spans values {lo} to {v}, far beyond any mechanic"
-            ));
-        }
-        last = Some(v);
-    }
-    Ok(())
-}
-
-fn exact_of(stored: &[Vec<(i64, Bits)>], schema: &Schema) -> Result<Marginals, String> {
-    if stored.len() != schema.fields.len() {
-        return Err(format!(
-            "the exact answer has {} fields, but the mechanic has {}",
-            stored.len(),
-            schema.fields.len()
-        ));
-    }
-    let mut m = Marginals::new(stored.len());
-    for (f, rows) in stored.iter().enumerate() {
-        let name = &schema.fields[f].name;
-        check_values(name, rows.iter().map(|r| r.0))?;
-        for &(v, Bits(p)) in rows {
-            if !(p > 0.0 && p <= 1.0) {
-                return Err(format!(
-                    "`{name}` = {v} has probability {p}; allowed: above 0, at most 1"
-                ));
-            }
-            m.add(f, v, p);
-        }
-    }
-    Ok(m)
-}
-
-fn tally_of(
-    stored: &StoredTally,
-    schema: &Schema,
-    due: Option<u64>,
-    max_trials: Option<u64>,
-) -> Result<Tally, String> {
-    let fields = schema.fields.len();
-    if stored.fields.len() != fields {
-        return Err(format!(
-            "the tally has {} fields, but the mechanic has {fields}",
-            stored.fields.len()
-        ));
-    }
-    let n = stored.trials;
-    match (due, max_trials) {
-        (Some(due), _) if n != due => {
-            return Err(format!("the tally has {n} trials; its chunks have {due}"));
-        }
-        (None, Some(cap)) if n == 0 || n > cap => {
-            return Err(format!(
-                "the tally has {n} trials; allowed: 1 to the run's max_trials, {cap}"
-            ));
-        }
-        _ => {}
-    }
-    for (f, rows) in stored.fields.iter().enumerate() {
-        let name = &schema.fields[f].name;
-        check_values(name, rows.iter().map(|r| r.0))?;
-        let sum = rows.iter().try_fold(0u64, |s, &(_, c)| {
-            (c > 0).then(|| s.checked_add(c)).flatten()
-        });
-        if sum != Some(n) {
-            return Err(format!(
-                "the counts of `{name}` do not sum to the tally's {n} trials"
-            ));
-        }
-    }
-    let triples = stored
-        .fields
-        .iter()
-        .enumerate()
-        .flat_map(|(f, rows)| rows.iter().map(move |&(v, c)| (f, v, c)));
-    let tally = Tally::from_counts(fields, n, triples);
-    Ok(match &stored.joint {
-        Some(joint) => {
-            if joint.iter().any(|(o, _)| o.len() != fields)
-                || joint.iter().map(|(_, c)| c).sum::<u64>() != n
-            {
-                return Err(format!(
-                    "the tally's whole outcomes do not count its {n} trials of {fields} fields"
-                ));
-            }
-            tally.with_stored_joint(
-                joint
-                    .iter()
-                    .map(|(o, c)| (o.clone().into_boxed_slice(), *c))
-                    .collect(),
-            )
-        }
-        None => tally,
-    })
 }

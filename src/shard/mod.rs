@@ -15,13 +15,17 @@
 mod merge;
 mod part;
 mod run;
+mod values;
 
 use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 
-pub use merge::{ShardError, check_set, merge, read, read_all, scenario_of};
-pub use part::{FILE, Header, Part, Piece as StoredPiece, ScenarioRef, StoredTally, Timings};
+pub use merge::{ShardError, check_set, merge, read, read_all, scenario_of, scenario_of_all};
+pub use part::{
+    Digests, FILE, Header, Mismatch, Part, Piece as StoredPiece, ScenarioRef, StoredTally, Timings,
+    hex,
+};
 pub use run::run;
 
 use crate::pipeline::{Mode, RunOptions};

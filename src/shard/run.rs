@@ -129,13 +129,19 @@ pub fn run(
             });
         }
     }
-    Ok(Part {
+    let mut part = Part {
         format: FORMAT.into(),
         shard: shard.index,
         run: header(scenario, opts, shard.count),
+        sha256: part::Digests {
+            run: String::new(),
+            pieces: String::new(),
+        },
         timings,
         pieces: stored,
-    })
+    };
+    part.seal();
+    Ok(part)
 }
 
 /// What every shard of `scenario` run under `opts` in `shards` shards

@@ -18,6 +18,10 @@ pub struct FieldSpec {
     pub name: String,
     pub kind: FieldKind,
     pub doc: &'static str,
+    /// For an integer field the rules bound: its least and greatest value
+    /// in this configuration (both can happen or not; no value lies
+    /// outside). A merge refuses a shard's value outside it.
+    pub range: Option<(i64, i64)>,
 }
 
 impl FieldSpec {
@@ -26,6 +30,24 @@ impl FieldSpec {
             name: name.into(),
             kind,
             doc,
+            range: None,
+        }
+    }
+
+    /// This field, declared to lie within `lo..=hi` (integer fields).
+    pub fn within(mut self, lo: i64, hi: i64) -> Self {
+        debug_assert!(lo <= hi, "{}: range {lo}..={hi}", self.name);
+        self.range = Some((lo, hi));
+        self
+    }
+
+    /// The least and greatest value the field can take, as far as its
+    /// kind and declared range say.
+    pub fn bounds(&self) -> Option<(i64, i64)> {
+        match &self.kind {
+            FieldKind::Bool => Some((0, 1)),
+            FieldKind::Category(labels) => Some((0, labels.len() as i64 - 1)),
+            FieldKind::Int => self.range,
         }
     }
 

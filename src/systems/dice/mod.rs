@@ -124,7 +124,10 @@ pub fn roll_from(values: &ParamMap) -> Result<Roll, ParamError> {
     Ok(roll)
 }
 
-fn schema(comparison: bool) -> Schema {
+/// The schema of a roll: a comparison's boolean, or the expression's
+/// value within `range`, its least and greatest (`None` for the
+/// mechanic's schema, before an expression is known).
+fn schema(comparison: bool, range: Option<(i64, i64)>) -> Schema {
     let mean = MetricSpec::new("mean", MetricKind::Mean { field: 0 }, "Mean result.");
     let sd = MetricSpec::new(
         "sd",
@@ -152,12 +155,16 @@ fn schema(comparison: bool) -> Schema {
             ],
         }
     } else {
+        let result = FieldSpec::new(
+            "result",
+            FieldKind::Int,
+            "The expression's value (1/0 for a comparison).",
+        );
         Schema {
-            fields: vec![FieldSpec::new(
-                "result",
-                FieldKind::Int,
-                "The expression's value (1/0 for a comparison).",
-            )],
+            fields: vec![match range {
+                Some((lo, hi)) => result.within(lo, hi),
+                None => result,
+            }],
             metrics: vec![mean, sd],
         }
     }
@@ -215,7 +222,7 @@ impl Mechanic for DiceRoll {
     /// As documented: `p_true` exists only for comparisons, where
     /// `result` is a boolean.
     fn schema(&self) -> Schema {
-        let mut s = schema(true);
+        let mut s = schema(true, None);
         s.fields[0] = FieldSpec::new(
             "result",
             FieldKind::Int,
@@ -232,7 +239,7 @@ impl Mechanic for DiceRoll {
         let roll = roll_from(values)?;
         Ok(Box::new(DiceModel {
             sampler: roll.sampler(),
-            schema: schema(roll.is_comparison()),
+            schema: schema(roll.is_comparison(), Some(roll.range())),
             roll,
         }))
     }

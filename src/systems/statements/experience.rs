@@ -88,7 +88,8 @@ impl Define for Experience {
     fn schema(&self) -> Schema {
         Schema {
             fields: vec![
-                FieldSpec::int("successes", "Successes on the experience test, 0..=3."),
+                FieldSpec::int("successes", "Successes on the experience test, 0..=3.")
+                    .within(0, 3),
                 FieldSpec::bool("improve", "One success or more: +1 to a trait or resource."),
                 FieldSpec::bool("attribute", "Three successes: +1 to an attribute."),
             ],

@@ -166,8 +166,8 @@ impl Define for Statement {
     fn schema(&self) -> Schema {
         Schema {
             fields: vec![
-                FieldSpec::int("successes", "Successes, after support, 0..=3."),
-                FieldSpec::int("failures", "3 − successes."),
+                FieldSpec::int("successes", "Successes, after support, 0..=3.").within(0, 3),
+                FieldSpec::int("failures", "3 − successes.").within(0, 3),
                 FieldSpec::int(
                     "weight",
                     "Successes × favouring sum, the luck bid included (excluded under variant.weight_luck = false).",

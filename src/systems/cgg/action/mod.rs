@@ -352,8 +352,8 @@ impl Define for ActionMechanic {
                     "Venture rolled (6s on the risk roll, the \"get serious\" die's included).",
                 ),
                 FieldSpec::int("venture_left", "Venture neither side spent."),
-                FieldSpec::int("wrench_used", "Wrench uses by the player (0..=5)."),
-                FieldSpec::int("hammer_used", "Hammer uses by the Exec (0..=4)."),
+                FieldSpec::int("wrench_used", "Wrench uses by the player (0..=5).").within(0, 5),
+                FieldSpec::int("hammer_used", "Hammer uses by the Exec (0..=4).").within(0, 4),
                 FieldSpec::int(
                     "hours_paid",
                     "Crisis-clock hours paid: wrench venture plus a stunt's hour.",
