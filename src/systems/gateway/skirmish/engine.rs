@@ -29,6 +29,11 @@ const N: usize = MAX_ENTITIES;
 const MAX_DICE: usize = 9;
 const NONE: u8 = u8::MAX;
 
+/// Beyond this many entities a skirmish is simulated only: each line is a
+/// dimension of the chain's state, and a fourth entity brings two or three
+/// more (a sweep would spend minutes finding out that it is too big).
+pub const MAX_EXACT_ENTITIES: usize = 3;
+
 /// A decided action in compact form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Act {
@@ -186,9 +191,12 @@ impl SkirmishRounds {
         self.n
     }
 
-    /// The exact law of the outcome, `None` beyond [`MAX_STATES`] live
-    /// states.
+    /// The exact law of the outcome, `None` beyond [`MAX_EXACT_ENTITIES`]
+    /// entities or [`MAX_STATES`] live states.
     pub fn exact(&self) -> Option<Marginals> {
+        if self.n > MAX_EXACT_ENTITIES {
+            return None;
+        }
         let limits = Limits {
             max_rounds: self.sk.round_cap as usize + 1,
             max_states: MAX_STATES,
