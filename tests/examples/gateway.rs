@@ -8,8 +8,8 @@
 //! passengers' own actions, the surprise entrance) is said where it falls.
 
 use oddsmith::dist::{After, Rounds};
-use oddsmith::systems::ParamValue::{self, *};
 use oddsmith::systems::ParamMap;
+use oddsmith::systems::ParamValue::{self, *};
 use oddsmith::systems::gateway::skirmish::{
     PCS_WIN, SkirmishModel, SkirmishRounds, State, skirmish_from,
 };
@@ -97,9 +97,18 @@ fn kroe_round_1_one_roll_against_three_dts_and_norris_takes_the_initiative() {
         (
             "pcs",
             List(vec![
-                t(&[("name", s("tom")), ("policy", List(vec![rule(&["restrict"], 0, &[])]))]),
-                t(&[("name", s("norris")), ("policy", List(vec![rule(&["setup"], 0, &[])]))]),
-                t(&[("name", s("angelique")), ("policy", List(vec![rule(&["edge"], 0, &[])]))]),
+                t(&[
+                    ("name", s("tom")),
+                    ("policy", List(vec![rule(&["restrict"], 0, &[])])),
+                ]),
+                t(&[
+                    ("name", s("norris")),
+                    ("policy", List(vec![rule(&["setup"], 0, &[])])),
+                ]),
+                t(&[
+                    ("name", s("angelique")),
+                    ("policy", List(vec![rule(&["edge"], 0, &[])])),
+                ]),
             ]),
         ),
         ("key", kroe),
@@ -153,7 +162,10 @@ fn rounds_6_and_7() -> SkirmishModel {
     let pcs = List(vec![
         t(&[
             ("name", s("tom")),
-            ("order", names(&["norris", "angelique", "past", "witness", "tom", "kroe"])),
+            (
+                "order",
+                names(&["norris", "angelique", "past", "witness", "tom", "kroe"]),
+            ),
             (
                 "policy",
                 List(vec![
@@ -178,7 +190,10 @@ fn rounds_6_and_7() -> SkirmishModel {
         ]),
         t(&[
             ("name", s("angelique")),
-            ("order", names(&["norris", "tom", "past", "witness", "kroe", "angelique"])),
+            (
+                "order",
+                names(&["norris", "tom", "past", "witness", "kroe", "angelique"]),
+            ),
             (
                 "policy",
                 List(vec![
@@ -194,13 +209,19 @@ fn rounds_6_and_7() -> SkirmishModel {
         ("significance", Int(1)),
         (
             "policy",
-            List(vec![rule(&["setup"], 0, &[round_at_least(7), ("to", s("tom"))]), rule(&["edge"], 0, &[])]),
+            List(vec![
+                rule(&["setup"], 0, &[round_at_least(7), ("to", s("tom"))]),
+                rule(&["edge"], 0, &[]),
+            ]),
         ),
     ]);
     let past = t(&[
         ("name", s("past")),
         ("significance", Int(4)),
-        ("policy", List(vec![rule(&["manoeuvre"], 0, &[]), rule(&["edge"], 0, &[])])),
+        (
+            "policy",
+            List(vec![rule(&["manoeuvre"], 0, &[]), rule(&["edge"], 0, &[])]),
+        ),
     ]);
     scene(vec![
         ("pcs", pcs),
@@ -337,7 +358,11 @@ fn rounds_8_and_9() -> SkirmishModel {
         ("pcs", pcs),
         (
             "key",
-            t(&[("name", s("kroe")), ("trait", s("full")), ("background", Int(4))]),
+            t(&[
+                ("name", s("kroe")),
+                ("trait", s("full")),
+                ("background", Int(4)),
+            ]),
         ),
         (
             "lines",

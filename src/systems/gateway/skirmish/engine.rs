@@ -14,8 +14,7 @@
 //! (a test holds the two equal).
 
 use super::cast::{
-    GM, Kind, MAX_ENTITIES, MAX_SIDE, PCS, PressAccelerate, SetupFree, Shortfall, Skirmish,
-    TieRule,
+    GM, Kind, MAX_ENTITIES, MAX_SIDE, PCS, PressAccelerate, SetupFree, Shortfall, Skirmish, TieRule,
 };
 use super::moves::{Aim, Move, Moves, Play, default_policy};
 use super::state::*;
@@ -146,8 +145,7 @@ impl SkirmishRounds {
             count[m.side as usize] += 1;
             aid[i] = m.entity.aid_raises();
             for (j, t) in sk.members.iter().enumerate() {
-                base[i][j] =
-                    m.entity.pool.bonus - t.entity.guard() - 2 * m.entity.forced as i64;
+                base[i][j] = m.entity.pool.bonus - t.entity.guard() - 2 * m.entity.forced as i64;
             }
         }
         assert!(count.iter().all(|&c| (1..=MAX_SIDE as u8).contains(&c)));
@@ -172,7 +170,11 @@ impl SkirmishRounds {
                 }
             })
             .collect();
-        let fallback = default_policy().rules.into_iter().map(|r| r.choice).collect();
+        let fallback = default_policy()
+            .rules
+            .into_iter()
+            .map(|r| r.choice)
+            .collect();
         SkirmishRounds {
             sk,
             n,
@@ -360,9 +362,7 @@ impl SkirmishRounds {
         if m.has(Move::Eliminate) {
             let j = bits(after)
                 .filter(|&j| self.sk.members[j].kind == Kind::Minor && self.fits(act.aim, j))
-                .filter(|&j| {
-                    self.sk.variants.eliminate == Shortfall::Raises || start(j) >= sig(j)
-                })
+                .filter(|&j| self.sk.variants.eliminate == Shortfall::Raises || start(j) >= sig(j))
                 .max_by_key(|&j| (start(j) - sig(j), std::cmp::Reverse(j)))?;
             aims.elim = Some(j as u8);
         }
@@ -594,7 +594,11 @@ impl SkirmishRounds {
             return if alive(holder) {
                 holder
             } else {
-                order.iter().map(|&i| i as usize).find(|&i| alive(i)).unwrap_or(holder)
+                order
+                    .iter()
+                    .map(|&i| i as usize)
+                    .find(|&i| alive(i))
+                    .unwrap_or(holder)
             };
         }
         let mut tied = 0u16;

@@ -3,8 +3,7 @@
 
 use super::cast::{
     GM, Kind, MAX_ENTITIES, MAX_SIDE, Member, PCS, PressAccelerate, SetupFree, Shortfall, Skirmish,
-    TieRule,
-    Variants,
+    TieRule, Variants,
 };
 use super::engine::SkirmishRounds;
 use super::moves::{POLICY_EXPECTS, Policy, default_policy, parse_policy};
@@ -288,7 +287,10 @@ fn raw(
 fn list<'a>(v: &'a ParamValue, what: &str) -> Result<&'a [ParamValue], String> {
     match v {
         ParamValue::List(items) => Ok(items),
-        other => Err(format!("must be a list of {what}, not {}", other.type_name())),
+        other => Err(format!(
+            "must be a list of {what}, not {}",
+            other.type_name()
+        )),
     }
 }
 
@@ -297,9 +299,9 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
     fn err(k: &'static str) -> impl Fn(String) -> ParamError {
         move |e| ParamError::new(k, e)
     }
-    let pcs_v = args.value("pcs").ok_or_else(|| {
-        ParamError::new("pcs", "is missing; it is a list of 1..=6 PC tables")
-    })?;
+    let pcs_v = args
+        .value("pcs")
+        .ok_or_else(|| ParamError::new("pcs", "is missing; it is a list of 1..=6 PC tables"))?;
     let pc_policy = match args.value("pc_policy") {
         Some(v) => parse_policy(&v).map_err(err("pc_policy"))?,
         None => default_policy(),
@@ -372,7 +374,12 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
         None => default_policy(),
     };
     for c in 1..=args.int("henchmen.count")? {
-        let e = entity(args, "henchmen.", &format!("h{c}"), shorthand_policy(true, true, 0))?;
+        let e = entity(
+            args,
+            "henchmen.",
+            &format!("h{c}"),
+            shorthand_policy(true, true, 0),
+        )?;
         minors.push(Raw {
             member: Member {
                 entity: e,
@@ -390,7 +397,8 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
     }
     // Index order: PCs, their minor allies, the key entity, the GM's
     // minor entities.
-    let (allies, henchmen): (Vec<Raw>, Vec<Raw>) = minors.into_iter().partition(|r| r.member.side == PCS);
+    let (allies, henchmen): (Vec<Raw>, Vec<Raw>) =
+        minors.into_iter().partition(|r| r.member.side == PCS);
     raws.extend(allies);
     raws.push(key);
     raws.extend(henchmen);
@@ -500,7 +508,10 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
                         ),
                     ));
                 }
-                if lines.iter().any(|&(x, y, _)| (x, y) == (a, b) || (x, y) == (b, a)) {
+                if lines
+                    .iter()
+                    .any(|&(x, y, _)| (x, y) == (a, b) || (x, y) == (b, a))
+                {
                     return Err(ParamError::new(
                         "lines",
                         format!("the line {} – {} is given twice", names[a], names[b]),
@@ -511,7 +522,10 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
         }
     }
     let holder = match args.value("initiative") {
-        None => raws.iter().position(|r| r.member.kind == Kind::Key).expect("key"),
+        None => raws
+            .iter()
+            .position(|r| r.member.kind == Kind::Key)
+            .expect("key"),
         Some(v) => {
             let n = check_name(&v).map_err(err("initiative"))?;
             index(&n, "initiative")?
@@ -674,7 +688,11 @@ fn schema(pcs: &[String], minors: &[String]) -> Schema {
         ),
         FieldSpec::new("rounds", FieldKind::Int, "Rounds played."),
         FieldSpec::new("escaped", FieldKind::Bool, "Either side escaped."),
-        FieldSpec::new("final_ladder", FieldKind::Int, "The climax ladder at the end."),
+        FieldSpec::new(
+            "final_ladder",
+            FieldKind::Int,
+            "The climax ladder at the end.",
+        ),
         FieldSpec::new(
             "pcs.eliminated",
             FieldKind::Int,
@@ -685,7 +703,11 @@ fn schema(pcs: &[String], minors: &[String]) -> Schema {
             FieldKind::Int,
             "Entities of the GM's side eliminated (minor entities; the key entity leaves only by a Climax).",
         ),
-        FieldSpec::new("lines_open", FieldKind::Int, "Tension lines open at the end."),
+        FieldSpec::new(
+            "lines_open",
+            FieldKind::Int,
+            "Tension lines open at the end.",
+        ),
         FieldSpec::new(
             "pcs.raises_spent",
             FieldKind::Int,

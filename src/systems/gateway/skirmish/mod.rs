@@ -24,8 +24,8 @@ pub use cast::{
 };
 pub use engine::SkirmishRounds;
 pub use mechanic::{
-    ESCAPED, FIRST_PC_EDGE, FREE_GIVEN, GM_ELIMINATED, HENCHMEN_SURVIVORS, GM_SPENT, LADDER, LINES_OPEN,
-    PCS_ELIMINATED, PCS_SPENT, ROUNDS, SkirmishMechanic, SkirmishModel, WINNER,
+    ESCAPED, FIRST_PC_EDGE, FREE_GIVEN, GM_ELIMINATED, GM_SPENT, HENCHMEN_SURVIVORS, LADDER,
+    LINES_OPEN, PCS_ELIMINATED, PCS_SPENT, ROUNDS, SkirmishMechanic, SkirmishModel, WINNER,
     skirmish_from, skirmish_from_args,
 };
 pub use state::{GM_ESCAPE, GM_WIN, PCS_ESCAPE, PCS_WIN, STALEMATE, State};

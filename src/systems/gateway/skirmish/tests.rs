@@ -3,10 +3,10 @@
 
 use super::*;
 use crate::dist::{After, Marginals, Rounds};
+use crate::systems::ParamMap;
 use crate::systems::ParamValue::{self, *};
 use crate::systems::gateway::scene::duel_from;
 use crate::systems::testing::{Sample, assert_agrees_with, table as t};
-use crate::systems::ParamMap;
 
 fn s(x: &str) -> ParamValue {
     Str(x.into())
@@ -109,7 +109,11 @@ fn one_pc_against_the_key_is_todays_duel() {
     ]);
     let rush = List(vec![
         rule(&["climax"], 0, &[]),
-        rule(&["edge", "accelerate"], 1, &[("when", t(&[("edge_at_least", Int(1))]))]),
+        rule(
+            &["edge", "accelerate"],
+            1,
+            &[("when", t(&[("edge_at_least", Int(1))]))],
+        ),
         rule(&["edge"], 0, &[]),
     ]);
     let stall = List(vec![
@@ -122,7 +126,7 @@ fn one_pc_against_the_key_is_todays_duel() {
         rule(&["block", "edge"], 0, &[("when", s("holds-initiative"))]),
         rule(&["edge"], 0, &[]),
     ]);
-    let cases = vec![
+    let cases = [
         Pair {
             a: vec![],
             b: vec![],
@@ -156,7 +160,11 @@ fn one_pc_against_the_key_is_todays_duel() {
             first: "a",
         },
         Pair {
-            a: vec![("policy", setup), ("essence_policy", s("always")), ("essence", Int(2))],
+            a: vec![
+                ("policy", setup),
+                ("essence_policy", s("always")),
+                ("essence", Int(2)),
+            ],
             b: vec![("policy", blocker), ("initiative_order", s("last"))],
             scene: vec![("ladder", Int(2))],
             start_edge: 3,
@@ -176,7 +184,10 @@ fn one_pc_against_the_key_is_todays_duel() {
                 .collect();
             for v in keys {
                 let (x, y) = (p(&duel, df, v), p(&sk, kf, v));
-                assert!((x - y).abs() < 1e-9, "case {n} field {df} value {v}: {x} vs {y}");
+                assert!(
+                    (x - y).abs() < 1e-9,
+                    "case {n} field {df} value {v}: {x} vs {y}"
+                );
             }
         }
     }
@@ -237,8 +248,14 @@ fn eliminate_needs_the_edge_to_reach_significance() {
     // Tom +1 over the guard (significance 1), +0 over Kroe: the default
     // policy eliminates the guard, tested against the guard's DT only.
     let lines = List(vec![
-        t(&[("between", List(vec![s("tom"), s("kroe")])), ("edge", Int(0))]),
-        t(&[("between", List(vec![s("tom"), s("guard")])), ("edge", Int(1))]),
+        t(&[
+            ("between", List(vec![s("tom"), s("kroe")])),
+            ("edge", Int(0)),
+        ]),
+        t(&[
+            ("between", List(vec![s("tom"), s("guard")])),
+            ("edge", Int(1)),
+        ]),
     ]);
     let m = trio(vec![("lines", lines)]);
     let r = &m.rounds;
@@ -252,8 +269,14 @@ fn eliminate_needs_the_edge_to_reach_significance() {
     // At +0 over a significance-1 guard there is nothing to eliminate:
     // the policy edges every line instead.
     let lines = List(vec![
-        t(&[("between", List(vec![s("tom"), s("kroe")])), ("edge", Int(0))]),
-        t(&[("between", List(vec![s("tom"), s("guard")])), ("edge", Int(0))]),
+        t(&[
+            ("between", List(vec![s("tom"), s("kroe")])),
+            ("edge", Int(0)),
+        ]),
+        t(&[
+            ("between", List(vec![s("tom"), s("guard")])),
+            ("edge", Int(0)),
+        ]),
     ]);
     let m = trio(vec![("lines", lines)]);
     let t0 = m.rounds.turn(1, &m.rounds.start());
@@ -338,8 +361,20 @@ fn variants_change_numbers() {
     // Later wins: Tom's Press counts, the ladder stays, Tom takes it.
     let mk = |v: &str| {
         skirmish_from(&map(vec![
-            ("pcs", List(vec![t(&[("name", s("tom")), ("policy", List(vec![rule(&["press"], 0, &[])]))])])),
-            ("key", t(&[("name", s("kroe")), ("policy", List(vec![rule(&["accelerate"], 0, &[])]))])),
+            (
+                "pcs",
+                List(vec![t(&[
+                    ("name", s("tom")),
+                    ("policy", List(vec![rule(&["press"], 0, &[])])),
+                ])]),
+            ),
+            (
+                "key",
+                t(&[
+                    ("name", s("kroe")),
+                    ("policy", List(vec![rule(&["accelerate"], 0, &[])])),
+                ]),
+            ),
             ("ladder", Int(5)),
             ("press_accelerate", s(v)),
         ]))
@@ -356,11 +391,20 @@ fn variants_change_numbers() {
     // raises: Tom; holder: Kroe.
     for (v, holder) in [("raises", 0), ("holder", 1), ("edge", 1)] {
         let m = skirmish_from(&map(vec![
-            ("pcs", List(vec![t(&[("name", s("tom")), ("policy", List(vec![rule(&["edge"], 1, &[])]))])])),
+            (
+                "pcs",
+                List(vec![t(&[
+                    ("name", s("tom")),
+                    ("policy", List(vec![rule(&["edge"], 1, &[])])),
+                ])]),
+            ),
             ("key", t(&[("name", s("kroe"))])),
             (
                 "lines",
-                List(vec![t(&[("between", List(vec![s("kroe"), s("tom")])), ("edge", Int(3))])]),
+                List(vec![t(&[
+                    ("between", List(vec![s("kroe"), s("tom")])),
+                    ("edge", Int(3)),
+                ])]),
             ),
             ("initiative_tie", s(v)),
         ]))
@@ -373,6 +417,40 @@ fn variants_change_numbers() {
 }
 
 #[test]
+fn eliminate_shortfall_pays_the_missing_edge_with_raises() {
+    // Tom +1 over a significance-2 guard (and +0 over Kroe). "none": no
+    // Eliminate allowed, so he edges both lines, no raise paid. "raises":
+    // he eliminates, paying one raise for the point short.
+    for (v, eliminates, paid) in [("none", false, 0), ("raises", true, 1)] {
+        let lines = List(vec![
+            t(&[
+                ("between", List(vec![s("tom"), s("kroe")])),
+                ("edge", Int(0)),
+            ]),
+            t(&[
+                ("between", List(vec![s("tom"), s("guard")])),
+                ("edge", Int(1)),
+            ]),
+        ]);
+        let m = skirmish_from(&map(vec![
+            ("pcs", List(vec![t(&[("name", s("tom"))])])),
+            ("key", t(&[("name", s("kroe"))])),
+            (
+                "minors",
+                List(vec![t(&[("name", s("guard")), ("significance", Int(2))])]),
+            ),
+            ("lines", lines),
+            ("initiative", s("tom")),
+            ("eliminate_shortfall", s(v)),
+        ]))
+        .unwrap();
+        let t0 = m.rounds.turn(1, &m.rounds.start());
+        assert_eq!(t0.act.moves.has(moves::Move::Eliminate), eliminates, "{v}");
+        assert_eq!(t0.paid(), paid, "{v}");
+    }
+}
+
+#[test]
 fn a_set_up_handed_over_goes_to_the_ally_and_wins_the_tie() {
     // Ann sets up for Tom (one raise to hand it over); Tom sets up for
     // himself. Both Set-ups succeed: equal effects, Ann used more raises,
@@ -381,10 +459,16 @@ fn a_set_up_handed_over_goes_to_the_ally_and_wins_the_tie() {
         (
             "pcs",
             List(vec![
-                t(&[("name", s("tom")), ("policy", List(vec![rule(&["setup"], 0, &[])]))]),
+                t(&[
+                    ("name", s("tom")),
+                    ("policy", List(vec![rule(&["setup"], 0, &[])])),
+                ]),
                 t(&[
                     ("name", s("ann")),
-                    ("policy", List(vec![rule(&["setup"], 0, &[("to", s("tom"))])])),
+                    (
+                        "policy",
+                        List(vec![rule(&["setup"], 0, &[("to", s("tom"))])]),
+                    ),
                 ]),
             ]),
         ),
@@ -413,14 +497,23 @@ fn a_set_up_handed_over_goes_to_the_ally_and_wins_the_tie() {
 /// Small skirmishes, exact and simulated.
 fn small_configs() -> Vec<ParamMap> {
     let pc = |name: &str, dice: i64| t(&[("name", s(name)), ("trait", Int(dice))]);
-    let line = |a: &str, b: &str, e: i64| {
-        t(&[("between", List(vec![s(a), s(b)])), ("edge", Int(e))])
+    let line =
+        |a: &str, b: &str, e: i64| t(&[("between", List(vec![s(a), s(b)])), ("edge", Int(e))]);
+    let guard = |sig: i64| {
+        t(&[
+            ("name", s("guard")),
+            ("significance", Int(sig)),
+            ("trait", Int(1)),
+        ])
     };
-    let guard = |sig: i64| t(&[("name", s("guard")), ("significance", Int(sig)), ("trait", Int(1))]);
     let feed = List(vec![
         rule(&["climax"], 0, &[]),
         rule(&["eliminate"], 0, &[]),
-        rule(&["setup"], 0, &[("to", s("tom")), ("when", s("no-free-raise"))]),
+        rule(
+            &["setup"],
+            0,
+            &[("to", s("tom")), ("when", s("no-free-raise"))],
+        ),
         rule(&["edge"], 0, &[]),
         rule(&["manoeuvre"], 0, &[]),
     ]);
@@ -438,7 +531,10 @@ fn small_configs() -> Vec<ParamMap> {
     out.push(map(vec![
         ("pcs", List(vec![pc("tom", 3)])),
         ("minors", List(vec![guard(1)])),
-        ("lines", List(vec![line("tom", "key", 0), line("tom", "guard", 0)])),
+        (
+            "lines",
+            List(vec![line("tom", "key", 0), line("tom", "guard", 0)]),
+        ),
         ("ladder", Int(3)),
         ("round_cap", Int(25)),
     ]));
@@ -450,16 +546,47 @@ fn small_configs() -> Vec<ParamMap> {
     ]));
     // Two PCs with lines, Ann feeding Tom.
     out.push(map(vec![
-        ("pcs", List(vec![pc("tom", 2), t(&[("name", s("ann")), ("policy", feed.clone())])])),
-        ("lines", List(vec![line("tom", "key", 0), line("ann", "key", 0)])),
+        (
+            "pcs",
+            List(vec![
+                pc("tom", 2),
+                t(&[("name", s("ann")), ("policy", feed.clone())]),
+            ]),
+        ),
+        (
+            "lines",
+            List(vec![line("tom", "key", 0), line("ann", "key", 0)]),
+        ),
         ("ladder", Int(3)),
         ("setup_free", s("per-raise")),
         ("round_cap", Int(20)),
     ]));
     // Press against accelerate, later wins.
     out.push(map(vec![
-        ("pcs", List(vec![t(&[("name", s("tom")), ("policy", List(vec![rule(&["climax"], 0, &[]), rule(&["edge", "accelerate"], 0, &[])]))])])),
-        ("key", t(&[("policy", List(vec![rule(&["climax"], 0, &[]), rule(&["press"], 0, &[("when", t(&[("edge_at_most", Int(-1))]))]), rule(&["edge"], 0, &[])]))])),
+        (
+            "pcs",
+            List(vec![t(&[
+                ("name", s("tom")),
+                (
+                    "policy",
+                    List(vec![
+                        rule(&["climax"], 0, &[]),
+                        rule(&["edge", "accelerate"], 0, &[]),
+                    ]),
+                ),
+            ])]),
+        ),
+        (
+            "key",
+            t(&[(
+                "policy",
+                List(vec![
+                    rule(&["climax"], 0, &[]),
+                    rule(&["press"], 0, &[("when", t(&[("edge_at_most", Int(-1))]))]),
+                    rule(&["edge"], 0, &[]),
+                ]),
+            )]),
+        ),
         ("ladder", Int(4)),
         ("press_accelerate", s("later-wins")),
         ("round_cap", Int(25)),
@@ -467,7 +594,15 @@ fn small_configs() -> Vec<ParamMap> {
     // Edge tie, an ally on the PCs' side that the key may eliminate.
     out.push(map(vec![
         ("pcs", List(vec![pc("tom", 2)])),
-        ("minors", List(vec![t(&[("name", s("witness")), ("side", s("pcs")), ("significance", Int(0)), ("trait", Int(1))])])),
+        (
+            "minors",
+            List(vec![t(&[
+                ("name", s("witness")),
+                ("side", s("pcs")),
+                ("significance", Int(0)),
+                ("trait", Int(1)),
+            ])]),
+        ),
         ("ladder", Int(2)),
         ("initiative_tie", s("edge")),
         ("round_cap", Int(20)),
@@ -475,7 +610,25 @@ fn small_configs() -> Vec<ParamMap> {
     // Holder tie, disengaging henchman.
     out.push(map(vec![
         ("pcs", List(vec![pc("tom", 2)])),
-        ("minors", List(vec![t(&[("name", s("guard")), ("significance", Int(1)), ("policy", List(vec![rule(&["disengage"], 0, &[("when", t(&[("edge_at_most", Int(-1))]))]), rule(&["edge"], 0, &[]), rule(&["manoeuvre"], 0, &[])]))])])),
+        (
+            "minors",
+            List(vec![t(&[
+                ("name", s("guard")),
+                ("significance", Int(1)),
+                (
+                    "policy",
+                    List(vec![
+                        rule(
+                            &["disengage"],
+                            0,
+                            &[("when", t(&[("edge_at_most", Int(-1))]))],
+                        ),
+                        rule(&["edge"], 0, &[]),
+                        rule(&["manoeuvre"], 0, &[]),
+                    ]),
+                ),
+            ])]),
+        ),
         ("ladder", Int(2)),
         ("initiative_tie", s("holder")),
         ("round_cap", Int(20)),
@@ -494,7 +647,12 @@ fn monte_carlo_agrees_with_the_chain() {
         let exact = m
             .exact()
             .unwrap_or_else(|| panic!("config {n} is beyond the chain"));
-        let z = assert_agrees_with(&m, &exact, Sample::seed(70 + n as u64).trials(20_000), &format!("config {n}"));
+        let z = assert_agrees_with(
+            &m,
+            &exact,
+            Sample::seed(70 + n as u64).trials(20_000),
+            &format!("config {n}"),
+        );
         assert!(z < 5.0);
         // Someone wins or the cap is reached: the winner law is whole.
         let total: f64 = exact.field(WINNER).values().sum();
@@ -508,22 +666,35 @@ fn the_mechanic_is_registered_and_bad_input_is_named() {
     assert!(m.has_exact());
     let e = skirmish_from(&map(vec![
         ("pcs", List(vec![t(&[("name", s("tom"))])])),
-        ("lines", List(vec![t(&[("between", List(vec![s("tom"), s("nobody")]))])])),
+        (
+            "lines",
+            List(vec![t(&[("between", List(vec![s("tom"), s("nobody")]))])]),
+        ),
     ]))
     .err()
     .unwrap();
     assert_eq!(e.key, "lines");
-    assert!(e.message.contains("\"nobody\" is not an entity") && e.message.contains("tom, key"), "{}", e.message);
+    assert!(
+        e.message.contains("\"nobody\" is not an entity") && e.message.contains("tom, key"),
+        "{}",
+        e.message
+    );
     let e = skirmish_from(&map(vec![
         ("pcs", List(vec![t(&[("name", s("tom"))])])),
-        ("minors", List(vec![t(&[("name", s("g")), ("count", Int(6))])])),
+        (
+            "minors",
+            List(vec![t(&[("name", s("g")), ("count", Int(6))])]),
+        ),
     ]))
     .err()
     .unwrap();
     assert!(e.message.contains("at most 6"), "{}", e.message);
     let e = skirmish_from(&map(vec![(
         "pcs",
-        List(vec![t(&[("policy", List(vec![rule(&["edge"], 0, &[("to", s("x"))])]))])]),
+        List(vec![t(&[(
+            "policy",
+            List(vec![rule(&["edge"], 0, &[("to", s("x"))])]),
+        )])]),
     )]))
     .err()
     .unwrap();
