@@ -69,6 +69,7 @@ pub fn registry() -> &'static [&'static dyn Mechanic] {
         &gateway::Challenge,
         &gateway::Scene,
         &gateway::Ensemble,
+        &gateway::Skirmish,
         &cortex::basic::BasicAction,
         &cortex::contested::ContestedAction,
         &cortex::fight::FightAction,

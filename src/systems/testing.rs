@@ -194,7 +194,7 @@ pub fn table(pairs: &[(&str, ParamValue)]) -> ParamValue {
 /// for a parameter with no default that must be set.
 pub fn example(m: &dyn Mechanic) -> ParamMap {
     let mut values = ParamMap::new();
-    if m.name() == "gateway.ensemble" {
+    if ["gateway.ensemble", "gateway.skirmish"].contains(&m.name()) {
         // One PC at every default against the key entity.
         values.set("pcs", ParamValue::List(vec![ParamValue::Table(vec![])]));
     }

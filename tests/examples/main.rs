@@ -11,6 +11,7 @@ mod page;
 
 mod cgg;
 mod cortex;
+mod gateway;
 mod gateway_ch1;
 mod questworlds;
 mod statements;

@@ -30,7 +30,8 @@
 //!   accelerated; never below 0.
 //! - Initiative: the best successful effect (Set-up > Edge > Press >
 //!   Accelerate > Block); equal effects go to more raises used (or, with
-//!   the `"edge"` tie rule, to the greater edge score), then to the holder,
+//!   the `"edge"` tie rule, to the greater edge score, a side behind
+//!   scoring 0), then to the holder,
 //!   then to the earlier in the acting order; nobody successful, the holder
 //!   keeps it.
 
@@ -337,10 +338,14 @@ impl SceneRounds {
             tied |= u8::from(r == best) << i;
         }
         if tied.count_ones() > 1 {
+            // Only the holder of an edge has an edge score ("the
+            // initiative goes to the person with the Edge bonus"): a side
+            // behind scores 0, not its negative edge, so two sides behind
+            // tie and the previous holder decides.
             let score = |i: usize| match self.drama.tie {
                 Tie::Raises => s.used[i] as i64,
-                Tie::Edge if i == KEY => self.key_edges(s).1,
-                Tie::Edge => s.edges[i] as i64,
+                Tie::Edge if i == KEY => self.key_edges(s).1.max(0),
+                Tie::Edge => (s.edges[i] as i64).max(0),
             };
             let top = (0..=self.n)
                 .filter(|i| tied >> i & 1 == 1)

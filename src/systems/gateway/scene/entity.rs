@@ -42,9 +42,9 @@ crate::choice! {
     }
 }
 
-pub(super) const SPEND_NAMES: &[&str] = <Spend as crate::systems::Choice>::NAMES;
-pub(super) const AID_NAMES: &[&str] = <Aid as crate::systems::Choice>::NAMES;
-pub(super) const ORDER_NAMES: &[&str] = <Order as crate::systems::Choice>::NAMES;
+pub(crate) const SPEND_NAMES: &[&str] = <Spend as crate::systems::Choice>::NAMES;
+pub(crate) const AID_NAMES: &[&str] = <Aid as crate::systems::Choice>::NAMES;
+pub(crate) const ORDER_NAMES: &[&str] = <Order as crate::systems::Choice>::NAMES;
 
 /// The keys of one entity under a prefix (`"a."`, `"b."`, or `""` inside a
 /// `pcs`/`key` table).

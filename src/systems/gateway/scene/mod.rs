@@ -16,7 +16,7 @@
 //! chance from its exact law) and `memo` (the sampler).
 
 #[macro_use]
-mod entity;
+pub(crate) mod entity;
 mod contest;
 mod decide;
 mod duel;
@@ -35,6 +35,7 @@ pub use duel::{
 pub use engine::SceneRounds;
 pub use ensemble::{Ensemble, EnsembleMechanic, ensemble_from};
 pub use entity::{Entity, Spend};
+pub use rules::shorthand_policy;
 pub use state::{Drama, MAX_PCS, MAX_STATES, Start, Tie, edged};
 
 use crate::dist::Marginals;

@@ -177,7 +177,7 @@ impl RuleSyntax for GatewayRule {
             ));
         }
         Ok(Rule {
-            when: self.when.as_ref().map(when).transpose()?.flatten(),
+            when: self.when.as_ref().map(when_of).transpose()?.flatten(),
             choice: Action {
                 effects: Effects::of(&effects),
                 raises: self.raises,
@@ -190,8 +190,8 @@ fn effect_names() -> String {
     Effect::ALL.map(|e| format!("\"{}\"", e.name())).join(", ")
 }
 
-/// A `when` value; `None` for "always".
-fn when(v: &Value) -> Result<Option<When>, String> {
+/// A `when` value; `None` for "always" (shared with `gateway.skirmish`).
+pub fn when_of(v: &Value) -> Result<Option<When>, String> {
     let allowed = || {
         format!(
             "allowed: {}, or a table {{ {} = n }}",

@@ -265,6 +265,46 @@ fn initiative_ties_by_raises_or_by_edge() {
 }
 
 #[test]
+fn the_edge_tie_scores_a_side_behind_as_zero() {
+    // Two PCs behind K (Tom −3, Ann −2), Tom holding the initiative: Tom
+    // edges (−2), Ann edges (−1), K fails against both. Two equal Edges
+    // with no raises. Only the holder of an edge has an edge score, so
+    // both score 0 and Tom, the holder, keeps the initiative; ranked by
+    // signed edge, Ann (−1 > −2) took it.
+    let mut m = ParamMap::new();
+    m.set(
+        "pcs",
+        List(vec![
+            t(&[("name", s("tom")), ("start_edge", Int(-3))]),
+            t(&[("name", s("ann")), ("start_edge", Int(-2))]),
+        ]),
+    );
+    m.set("initiative", s("pcs"));
+    m.set("initiative_tie", s("edge"));
+    let e = ensemble_from(&m).unwrap();
+    let r = &e.rounds;
+    let s1 = go(step(r, 1, &r.start(), 1 << KEY));
+    let s2 = go(step(r, 1, &s1, 1 << KEY));
+    let s3 = go(step(r, 1, &s2, 0));
+    assert_eq!((s3.edge(1), s3.edge(2)), (-2, -1));
+    assert_eq!(s3.holder(), 1);
+    // Ann ahead (+1 after her Edge) has an edge score and takes it.
+    m.set(
+        "pcs",
+        List(vec![
+            t(&[("name", s("tom")), ("start_edge", Int(-3))]),
+            t(&[("name", s("ann")), ("start_edge", Int(0))]),
+        ]),
+    );
+    let e = ensemble_from(&m).unwrap();
+    let r = &e.rounds;
+    let s1 = go(step(r, 1, &r.start(), 1 << KEY));
+    let s2 = go(step(r, 1, &s1, 1 << KEY));
+    let s3 = go(step(r, 1, &s2, 0));
+    assert_eq!((s3.edge(2), s3.holder()), (1, 2));
+}
+
+#[test]
 fn combined_effects_cost_a_raise_each_and_free_raises_pay_first() {
     // Edge + Accelerate with one chosen raise: 1 + 1 raises, +4 to the DT;
     // with two passengers aiding, both are free. Success moves the edge 2

@@ -1,0 +1,326 @@
+//! What a skirmish entity may do: the action effects of a many-sided
+//! scene ([`Move`]), several rolled together ([`Moves`]), whom they aim at
+//! ([`Aim`]) and one decided action with its raises ([`Play`]); and the
+//! rule syntax of a skirmish policy.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::systems::gateway::scene::rules::{MAX_RULE_RAISES, When, when_of};
+use crate::systems::policy::{self, Rule, RuleSyntax};
+
+/// One action effect. The discriminants order the initiative hierarchy
+/// of the side bar (Set-up > Edge > Manoeuvre > Disengage > Restrict >
+/// Eliminate > Press > Accelerate > Block); Climax and Anticlimax end the
+/// scene and have no rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Move {
+    Block = 0,
+    Accelerate = 1,
+    Press = 2,
+    Eliminate = 3,
+    Restrict = 4,
+    Disengage = 5,
+    Manoeuvre = 6,
+    Edge = 7,
+    Setup = 8,
+    Climax = 9,
+    Anticlimax = 10,
+}
+
+impl Move {
+    pub const ALL: [Move; 11] = [
+        Move::Edge,
+        Move::Setup,
+        Move::Press,
+        Move::Accelerate,
+        Move::Block,
+        Move::Climax,
+        Move::Anticlimax,
+        Move::Manoeuvre,
+        Move::Disengage,
+        Move::Eliminate,
+        Move::Restrict,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Move::Edge => "edge",
+            Move::Setup => "setup",
+            Move::Press => "press",
+            Move::Accelerate => "accelerate",
+            Move::Block => "block",
+            Move::Climax => "climax",
+            Move::Anticlimax => "anticlimax",
+            Move::Manoeuvre => "manoeuvre",
+            Move::Disengage => "disengage",
+            Move::Eliminate => "eliminate",
+            Move::Restrict => "restrict",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Move> {
+        Move::ALL.into_iter().find(|m| m.name() == s)
+    }
+
+    /// Its place in the initiative hierarchy, 1 (Block) to 9 (Set-up); 0
+    /// for Climax and Anticlimax.
+    pub fn rank(self) -> u8 {
+        match self {
+            Move::Climax | Move::Anticlimax => 0,
+            m => m as u8 + 1,
+        }
+    }
+
+    /// Allowed only with a tension line to every opposed entity.
+    pub fn needs_every_line(self) -> bool {
+        matches!(
+            self,
+            Move::Accelerate | Move::Anticlimax | Move::Climax | Move::Press
+        )
+    }
+
+    fn bit(self) -> u16 {
+        1 << self as u16
+    }
+}
+
+/// Effects rolled together.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Moves(u16);
+
+impl Moves {
+    pub fn of(moves: &[Move]) -> Self {
+        Moves(moves.iter().fold(0, |m, e| m | e.bit()))
+    }
+
+    #[inline]
+    pub fn has(self, m: Move) -> bool {
+        self.0 & m.bit() != 0
+    }
+
+    pub fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Highest in the hierarchy first.
+    pub fn iter(self) -> impl Iterator<Item = Move> {
+        let mut all = Move::ALL;
+        all.sort_by(|a, b| b.cmp(a));
+        all.into_iter().filter(move |m| self.has(*m))
+    }
+
+    /// The best rank among them (0 when only Climax or Anticlimax).
+    pub fn best_rank(self) -> u8 {
+        self.iter().map(Move::rank).max().unwrap_or(0)
+    }
+}
+
+/// Which of its opponents a per-line effect (Edge, Set-up, Restrict,
+/// Block) is declared against, and which opponent a one-target effect
+/// (Manoeuvre, Disengage, Eliminate) picks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Aim {
+    /// Every opponent it has a line with; for a one-target effect, the
+    /// first in the scene's order that fits.
+    All,
+    /// Only opposed PCs and the key entity.
+    Key,
+    /// Only opposed minor entities (one: the one nearest elimination).
+    Minor,
+}
+
+impl Aim {
+    const NAMES: [&'static str; 3] = ["all", "key", "minor"];
+
+    fn name(self) -> &'static str {
+        match self {
+            Aim::All => "all",
+            Aim::Key => "key",
+            Aim::Minor => "minor",
+        }
+    }
+}
+
+/// One decided action: effects, chosen raises, whom it aims at, and the
+/// ally a Set-up's free raises are handed to (one more raise).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Play {
+    pub moves: Moves,
+    pub raises: u32,
+    pub aim: Aim,
+    /// The ally's name, resolved to an index when the scene is checked.
+    pub to: Option<String>,
+}
+
+impl Play {
+    pub fn new(moves: &[Move], raises: u32) -> Play {
+        Play {
+            moves: Moves::of(moves),
+            raises,
+            aim: Aim::All,
+            to: None,
+        }
+    }
+
+    #[inline]
+    pub fn has(&self, m: Move) -> bool {
+        self.moves.has(m)
+    }
+}
+
+impl fmt::Display for Play {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.moves.iter().map(Move::name).collect();
+        write!(f, "{}", names.join("+"))?;
+        if self.raises > 0 {
+            write!(f, " r{}", self.raises)?;
+        }
+        if self.aim != Aim::All {
+            write!(f, " at {}", self.aim.name())?;
+        }
+        if let Some(to) = &self.to {
+            write!(f, " to {to}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A skirmish policy.
+pub type Policy = policy::Policy<When, Play>;
+
+/// One rule as a scenario writes it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkirmishRule {
+    effect: Value,
+    #[serde(default)]
+    raises: u32,
+    #[serde(default)]
+    when: Option<Value>,
+    #[serde(default)]
+    target: Option<String>,
+    #[serde(default)]
+    to: Option<String>,
+}
+
+impl RuleSyntax for SkirmishRule {
+    const KEYS: &'static [&'static str] = &["effect", "raises", "when", "target", "to"];
+    type When = When;
+    type Choice = Play;
+
+    fn into_rule(self) -> Result<Rule<When, Play>, String> {
+        let names: Vec<&Value> = match &self.effect {
+            Value::Array(items) => items.iter().collect(),
+            one => vec![one],
+        };
+        if names.is_empty() {
+            return Err("`effect` is an empty list; name at least one effect".into());
+        }
+        let mut moves = Vec::new();
+        for v in names {
+            let m = v.as_str().and_then(Move::from_name).ok_or_else(|| {
+                format!(
+                    "`effect` = {v} is not an effect; allowed: {}",
+                    Move::ALL.map(|m| format!("\"{}\"", m.name())).join(", ")
+                )
+            })?;
+            if moves.contains(&m) {
+                return Err(format!("`effect` names {} twice", m.name()));
+            }
+            moves.push(m);
+        }
+        let has = |m| moves.contains(&m);
+        if has(Move::Press) && has(Move::Accelerate) {
+            return Err("`effect` combines press and accelerate, which cancel each other".into());
+        }
+        if has(Move::Climax) && has(Move::Anticlimax) {
+            return Err("`effect` combines climax and anticlimax; a scene ends one way".into());
+        }
+        if self.raises > MAX_RULE_RAISES {
+            return Err(format!(
+                "`raises` = {} is out of range; allowed: 0..={MAX_RULE_RAISES}",
+                self.raises
+            ));
+        }
+        let aim = match self.target.as_deref() {
+            None | Some("all") => Aim::All,
+            Some("key") => Aim::Key,
+            Some("minor") => Aim::Minor,
+            Some(other) => {
+                return Err(format!(
+                    "`target` = \"{other}\" is not a target; allowed: {}",
+                    Aim::NAMES.map(|n| format!("\"{n}\"")).join(", ")
+                ));
+            }
+        };
+        if self.to.is_some() && !has(Move::Setup) {
+            return Err("`to` hands a Set-up's free raises over; the rule has no setup".into());
+        }
+        Ok(Rule {
+            when: self.when.as_ref().map(when_of).transpose()?.flatten(),
+            choice: Play {
+                moves: Moves::of(&moves),
+                raises: self.raises,
+                aim,
+                to: self.to,
+            },
+        })
+    }
+}
+
+/// What `expects` says of a skirmish policy.
+pub const POLICY_EXPECTS: &str = "a policy: a list of rules { effect = \"edge\" | [\"manoeuvre\", \"edge\"] … (edge, setup, press, accelerate, block, climax, anticlimax, manoeuvre, disengage, eliminate, restrict), raises = 0.., when = (as gateway.scene), target = \"all\" | \"key\" | \"minor\", to = \"<ally>\" (a Set-up's free raises handed over, one raise) }, tried in order (the first that holds and is allowed is taken; else the default)";
+
+pub fn parse_policy(v: &crate::systems::ParamValue) -> Result<Policy, String> {
+    policy::parse::<SkirmishRule>(v)
+}
+
+/// The default policy: Climax when allowed, Anticlimax when allowed,
+/// Eliminate when allowed, Manoeuvre while an opponent is not yet on a
+/// line (a Climax needs a line to every one), else Edge on every line.
+/// With one opponent already on a line this is `gateway.scene`'s default.
+pub fn default_policy() -> Policy {
+    Policy::new(
+        [
+            Move::Climax,
+            Move::Anticlimax,
+            Move::Eliminate,
+            Move::Manoeuvre,
+            Move::Edge,
+        ]
+        .into_iter()
+        .map(|m| Rule {
+            when: None,
+            choice: Play::new(&[m], 0),
+        })
+        .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hierarchy_follows_the_side_bar() {
+        use Move::*;
+        let order = [
+            Setup, Edge, Manoeuvre, Disengage, Restrict, Eliminate, Press, Accelerate, Block,
+        ];
+        for w in order.windows(2) {
+            assert!(w[0].rank() > w[1].rank(), "{w:?}");
+        }
+        assert_eq!(Climax.rank(), 0);
+        for m in Move::ALL {
+            assert_eq!(Move::from_name(m.name()), Some(m));
+        }
+        assert_eq!(Moves::of(&[Setup, Accelerate]).best_rank(), Setup.rank());
+    }
+}

@@ -1,0 +1,101 @@
+//! Where a skirmish stands, between and within rounds, and the layout of
+//! its outcome.
+
+use super::cast::MAX_ENTITIES;
+
+const N: usize = MAX_ENTITIES;
+/// Line slots: (PC-side index) × 6 + (GM-side index).
+pub const PAIRS: usize = 36;
+
+/// Values of the `winner` field (as `gateway.ensemble`'s).
+pub const PCS_WIN: i64 = 0;
+pub const GM_WIN: i64 = 1;
+pub const PCS_ESCAPE: i64 = 2;
+pub const GM_ESCAPE: i64 = 3;
+pub const STALEMATE: i64 = 4;
+
+/// The outcome: `[winner, rounds, final_ladder, pcs.eliminated,
+/// gm.eliminated, lines_open, pcs.raises_spent, gm.raises_spent,
+/// free_raises_given, then per entity: survived, edge over the key
+/// entity (PC side) or over the first PC (GM side)]`.
+pub const FIXED: usize = 9;
+pub const FIELDS: usize = FIXED + 2 * N;
+pub type Outcome = [i64; FIELDS];
+pub const F_WINNER: usize = 0;
+pub const F_ROUNDS: usize = 1;
+pub const F_LADDER: usize = 2;
+pub const F_ELIM: usize = 3;
+pub const F_LINES: usize = 5;
+pub const F_SPENT: usize = 6;
+pub const F_GIVEN: usize = 8;
+pub const fn f_survived(i: usize) -> usize {
+    FIXED + i
+}
+pub const fn f_edge(i: usize) -> usize {
+    FIXED + N + i
+}
+
+/// A skirmish's state. Between rounds the fields down to `given` carry;
+/// the rest are this round's bookkeeping, reset at its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct State {
+    /// Each line slot's edge, from the PC side's entity (kept one round
+    /// after the line breaks, for a Manoeuvre that brings it back).
+    pub(super) edges: [i16; PAIRS],
+    /// Bit p: line slot p is open.
+    pub(super) lines: u64,
+    /// Bit p: the line was open during the previous round (a Manoeuvre
+    /// brings it back at its old edge, a step toward the opponent).
+    pub(super) was: u64,
+    /// Bit i: entity i is in the scene.
+    pub(super) alive: u16,
+    pub(super) essence: [u8; N],
+    /// Free raises waiting for each entity's next action.
+    pub(super) free: [u8; N],
+    pub(super) ladder: u8,
+    pub(super) holder: u8,
+    /// Raises paid (each adding 2 to the DTs) by each side so far.
+    pub(super) spent: [u8; 2],
+    /// Free raises handed out by Set-ups so far.
+    pub(super) given: u8,
+    // ---- this round ----
+    /// The holder acts first (it always does when it Blocks).
+    pub(super) lead: bool,
+    pub(super) pos: u8,
+    /// Bit i: entity i's action is cancelled by a Block.
+    pub(super) blocked: u16,
+    pub(super) ranks: [u8; N],
+    pub(super) used: [u8; N],
+    pub(super) pressed: u16,
+    pub(super) accel: [u8; N],
+    /// Which came last of this round's successful Presses (1) and
+    /// Accelerates (2).
+    pub(super) last_pa: u8,
+    /// `gave[i]`: 1 + the ally entity i handed a Set-up's free raises to.
+    pub(super) gave: [u8; N],
+    /// Lines broken this round.
+    pub(super) broke: u64,
+}
+
+/// What a test or a caller may read of a state.
+impl State {
+    pub fn holder(&self) -> usize {
+        self.holder as usize
+    }
+
+    pub fn ladder(&self) -> i64 {
+        self.ladder as i64
+    }
+
+    pub fn is_alive(&self, i: usize) -> bool {
+        self.alive >> i & 1 == 1
+    }
+
+    pub fn free(&self, i: usize) -> u32 {
+        self.free[i] as u32
+    }
+
+    pub fn lines_open(&self) -> u32 {
+        self.lines.count_ones()
+    }
+}
