@@ -301,12 +301,16 @@ fn ratings_and_ordered_names_are_knobs() {
         "0.5",
         "--range",
         "10..2M",
-        "hero.rating=1M",
+        "pc.rating=1M",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     let text = stdout(&o);
-    // Equal ratings are an even contest: 1M against 1M.
-    assert!(text.lines().nth(1).unwrap().starts_with("1M "), "{text}");
+    // A tie is no victory, so 1M against 1M wins 0.475 and against 20
+    // wins 0.525: equally near one half, and the tie goes to the lower
+    // value.
+    let line = text.lines().nth(1).unwrap();
+    assert!(line.starts_with("20 "), "{text}");
+    assert!(line.contains("1M (0.4750)"), "{text}");
     // The resistance ladder, lowest first.
     let o = oddsmith(&[
         "tune",
@@ -317,20 +321,22 @@ fn ratings_and_ordered_names_are_knobs() {
         "p_victory",
         "--at-least",
         "0.5",
-        "hero.rating=15",
+        "pc.rating=15",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     let line = stdout(&o).lines().nth(1).unwrap().to_string();
-    // Base resistance 10 + 5 (challenging) = 15 against 15: even, and the
-    // next rung up (hard, 20) is below one half.
-    assert!(line.starts_with("challenging "), "{line}");
+    // Base resistance 10 + 5 (challenging) = 15 against 15 wins only
+    // 0.475 (a tie is no victory), so the highest rung that still leaves
+    // one half is the one below: base (10), 0.69.
+    assert!(line.starts_with("base "), "{line}");
+    assert!(line.contains("challenging (0.4750)"), "{line}");
 }
 
 #[test]
 fn the_gate_bounds_the_found_knob() {
     let dir = tempfile::tempdir().unwrap();
     let holds = format!(
-        "{GATEWAY}\n[[expect]]\nwhy = \"trait 3 stays in 2..4\"\nwhere = {{ \"actor.trait\" = 3, \"actor.background\" = 0 }}\nknob_between = [2, 4]\n"
+        "{GATEWAY}\n[[expect]]\nwhy = \"trait 3 stays in 2..4\"\nwhere = {{ \"actor.trait\" = 3, \"actor.background\" = 2 }}\nknob_between = [2, 4]\n"
     );
     let fails = format!("{GATEWAY}\n[[expect]]\nknob_between = [0, 1]\n");
     let a = scenario(dir.path(), "holds.toml", &holds);
