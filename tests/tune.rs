@@ -172,6 +172,53 @@ precision = 0.005
     }
 }
 
+/// 1M against a resistance of 20 wins 0.525 and against 1M 0.475 (a tie
+/// is no victory): equally near one half, so no number of trials can tell
+/// them apart, and Monte Carlo must report both.
+#[test]
+fn monte_carlo_candidates_that_cannot_be_told_apart_are_both_reported() {
+    let o = oddsmith(&[
+        "tune",
+        "questworlds.contest",
+        "--knob",
+        "resistance.rating",
+        "--metric",
+        "p_victory",
+        "--target",
+        "0.5",
+        "--range",
+        "15..25",
+        "pc.rating=1M",
+        "--mode",
+        "mc",
+        "--trials",
+        "20000",
+        "--precision",
+        "0.01",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(rows[0].starts_with("20 ") && rows[0].ends_with("ambiguous"), "{text}");
+    assert!(rows[1].starts_with("1M ") && rows[1].ends_with("ambiguous"), "{text}");
+    // The exact answer names one (the tie rule) and is not ambiguous.
+    let o = oddsmith(&[
+        "tune",
+        "questworlds.contest",
+        "--knob",
+        "resistance.rating",
+        "--metric",
+        "p_victory",
+        "--target",
+        "0.5",
+        "--range",
+        "15..25",
+        "pc.rating=1M",
+    ]);
+    assert_eq!(stdout(&o).lines().count(), 2);
+}
+
 #[test]
 fn tune_writes_its_outputs_and_its_numbers_are_runs() {
     let dir = tempfile::tempdir().unwrap();
