@@ -59,7 +59,22 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
         }
         s
     } else {
-        Scenario::parse(Path::new(COMMAND_LINE), &one_line(&args)?)?
+        Scenario::parse(Path::new(COMMAND_LINE), &one_line(&args)?).map_err(|e| {
+            // The lines are those of the scenario the flags were written
+            // into, which the user never saw: the key says where.
+            let text = e.to_string();
+            let lines: Vec<String> = text
+                .lines()
+                .map(|l| match l.strip_prefix(&format!("{COMMAND_LINE}:")) {
+                    Some(rest) => format!(
+                        "{COMMAND_LINE}{}",
+                        rest.trim_start_matches(|c: char| c.is_ascii_digit())
+                    ),
+                    None => l.to_string(),
+                })
+                .collect();
+            anyhow::anyhow!(lines.join("\n"))
+        })?
     };
     let opts = TuneOptions {
         run: RunOptions {
