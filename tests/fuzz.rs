@@ -277,7 +277,9 @@ fn tokens() -> &'static [String] {
                     _ => {}
                 }
                 match p.kind {
-                    ParamKind::Choice(names) | ParamKind::Ordered(names) => t.extend(names.iter().map(|n| format!("\"{n}\""))),
+                    ParamKind::Choice(names) | ParamKind::Ordered(names) => {
+                        t.extend(names.iter().map(|n| format!("\"{n}\"")))
+                    }
                     ParamKind::IntOrName { names, .. } => {
                         t.extend(names.iter().map(|(n, _)| format!("\"{n}\"")))
                     }

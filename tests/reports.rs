@@ -72,7 +72,8 @@ fn regenerating_the_committed_reports_changes_nothing() {
     for s in shipped_scenarios() {
         let text = std::fs::read_to_string(&s).unwrap();
         assert!(
-            (text.contains("[[chart]]") || text.contains("\n[tune]")) && text.contains("[[expect]]"),
+            (text.contains("[[chart]]") || text.contains("\n[tune]"))
+                && text.contains("[[expect]]"),
             "{} needs a chart and an assertion",
             s.display()
         );

@@ -35,7 +35,10 @@ fn every_system_ships_a_tune() {
             "no shipped tune for {system}: {names:?}"
         );
     }
-    assert!(names.iter().any(|n| n == "gateway.scene"), "the ladder tune");
+    assert!(
+        names.iter().any(|n| n == "gateway.scene"),
+        "the ladder tune"
+    );
 }
 
 /// For every shipped tune: run the whole grid (every knob value of every
@@ -150,7 +153,15 @@ precision = 0.005
         &(),
     )
     .unwrap();
-    let scanned = tune::tune(&s, &TuneOptions { run: mc, scan: true }, &()).unwrap();
+    let scanned = tune::tune(
+        &s,
+        &TuneOptions {
+            run: mc,
+            scan: true,
+        },
+        &(),
+    )
+    .unwrap();
     let exact = tune::tune(&s, &TuneOptions::default(), &()).unwrap();
     assert!(
         bisected
@@ -200,8 +211,14 @@ fn monte_carlo_candidates_that_cannot_be_told_apart_are_both_reported() {
     let text = stdout(&o);
     let rows: Vec<&str> = text.lines().skip(1).collect();
     assert_eq!(rows.len(), 2, "{text}");
-    assert!(rows[0].starts_with("20 ") && rows[0].ends_with("ambiguous"), "{text}");
-    assert!(rows[1].starts_with("1M ") && rows[1].ends_with("ambiguous"), "{text}");
+    assert!(
+        rows[0].starts_with("20 ") && rows[0].ends_with("ambiguous"),
+        "{text}"
+    );
+    assert!(
+        rows[1].starts_with("1M ") && rows[1].ends_with("ambiguous"),
+        "{text}"
+    );
     // The exact answer names one (the tie rule) and is not ambiguous.
     let o = oddsmith(&[
         "tune",
@@ -450,10 +467,7 @@ fn bad_input_names_file_line_and_key() {
         let o = oddsmith(&["tune", file.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
         let err = stderr(&o);
-        assert!(
-            err.contains(&format!("bad.toml{want}")),
-            "{what}: {err}"
-        );
+        assert!(err.contains(&format!("bad.toml{want}")), "{what}: {err}");
         assert!(!err.contains("panicked"), "{what}: {err}");
     }
     // A knob with no order, and a knob in [params].
@@ -473,7 +487,8 @@ fn bad_input_names_file_line_and_key() {
     let o = oddsmith(&["tune", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains(":9: `tune.knob` \"opposition.variability\" is fixed in [params] (line 4)"),
+        stderr(&o)
+            .contains(":9: `tune.knob` \"opposition.variability\" is fixed in [params] (line 4)"),
         "{}",
         stderr(&o)
     );

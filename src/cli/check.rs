@@ -57,7 +57,10 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
         };
         if let Some(spec) = &scenario.tune {
             // A tune scenario's assertions bound the knob it finds.
-            let opts = TuneOptions { run: opts, scan: false };
+            let opts = TuneOptions {
+                run: opts,
+                scan: false,
+            };
             let bar = Bar::new(None, 0, true);
             let tuned = pool.install(|| tune::tune(scenario, &opts, &bar))?;
             let verdicts = tune::gates(&tuned, &spec.gates);

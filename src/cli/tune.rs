@@ -199,9 +199,9 @@ fn one_line(args: &TuneArgs) -> anyhow::Result<String> {
         (Some(x), None, None) => format!("{x:?}"),
         (None, Some(x), None) => format!("{{ at_least = {x:?} }}"),
         (None, None, Some(x)) => format!("{{ at_most = {x:?} }}"),
-        (None, None, None) => bail!(
-            "give one of --target X (nearest), --at-least X or --at-most X"
-        ),
+        (None, None, None) => {
+            bail!("give one of --target X (nearest), --at-least X or --at-most X")
+        }
         _ => bail!("give only one of --target, --at-least and --at-most"),
     };
     text.push_str(&format!("target = {target}\n"));
@@ -242,9 +242,11 @@ fn literal(text: &str) -> String {
     let t = text.trim();
     let plain = t.parse::<i64>().is_ok()
         || t.parse::<bool>().is_ok()
-        || (t.parse::<f64>().is_ok() && t.chars().any(|c| c.is_ascii_digit()) && !t.contains(char::is_alphabetic));
-    let structured = (t.starts_with('[') && t.ends_with(']'))
-        || (t.starts_with('{') && t.ends_with('}'));
+        || (t.parse::<f64>().is_ok()
+            && t.chars().any(|c| c.is_ascii_digit())
+            && !t.contains(char::is_alphabetic));
+    let structured =
+        (t.starts_with('[') && t.ends_with(']')) || (t.starts_with('{') && t.ends_with('}'));
     if plain || structured {
         return t.to_string();
     }

@@ -55,10 +55,7 @@ pub fn frame(t: &Tuned) -> Result<DataFrame, OutputError> {
             "metric".into(),
             rows.iter().map(|_| t.metric.as_str()).collect::<Vec<_>>(),
         ),
-        Column::new(
-            "metric_value".into(),
-            value(&|r| r.value.map(|e| e.value)),
-        ),
+        Column::new("metric_value".into(), value(&|r| r.value.map(|e| e.value))),
         Column::new(
             "metric_lo".into(),
             value(&|r| r.value.and_then(|e| e.interval).map(|i| i.0)),
@@ -67,16 +64,18 @@ pub fn frame(t: &Tuned) -> Result<DataFrame, OutputError> {
             "metric_hi".into(),
             value(&|r| r.value.and_then(|e| e.interval).map(|i| i.1)),
         ),
-        knob_column(t, "below", rows.iter().map(|r| r.below.map(|b| b.0)).collect()),
-        Column::new(
-            "below_value".into(),
-            value(&|r| r.below.map(|b| b.1.value)),
+        knob_column(
+            t,
+            "below",
+            rows.iter().map(|r| r.below.map(|b| b.0)).collect(),
         ),
-        knob_column(t, "above", rows.iter().map(|r| r.above.map(|b| b.0)).collect()),
-        Column::new(
-            "above_value".into(),
-            value(&|r| r.above.map(|b| b.1.value)),
+        Column::new("below_value".into(), value(&|r| r.below.map(|b| b.1.value))),
+        knob_column(
+            t,
+            "above",
+            rows.iter().map(|r| r.above.map(|b| b.0)).collect(),
         ),
+        Column::new("above_value".into(), value(&|r| r.above.map(|b| b.1.value))),
         Column::new(
             "reachable".into(),
             rows.iter().map(|r| r.reachable).collect::<Vec<_>>(),
@@ -226,7 +225,9 @@ fn estimate(e: &Estimate) -> String {
 fn cells(t: &Tuned, r: &TuneRow) -> Vec<String> {
     let mut out: Vec<String> = r.swept.iter().map(|v| v.to_string()).collect();
     let neighbour = |n: Option<(usize, Estimate)>| {
-        n.map_or("-".into(), |(k, e)| format!("{} ({:.4})", t.label(k), e.value))
+        n.map_or("-".into(), |(k, e)| {
+            format!("{} ({:.4})", t.label(k), e.value)
+        })
     };
     out.extend([
         r.knob.map_or("none".into(), |k| t.label(k)),
@@ -280,9 +281,7 @@ pub fn text_table(t: &Tuned) -> String {
 
 /// What was asked, in one sentence.
 pub fn question(t: &Tuned) -> String {
-    let within = t
-        .within
-        .map_or(String::new(), |w| format!(", within {w}"));
+    let within = t.within.map_or(String::new(), |w| format!(", within {w}"));
     let target = match t.target {
         Target::Nearest(x) => format!("is nearest {x}"),
         Target::AtLeast(x) => format!("is at least {x}, as near it as the knob allows"),

@@ -349,7 +349,8 @@ pub fn choose(
 fn indistinguishable(goal: &Goal, a: &Point, x: &Point) -> bool {
     let t = goal.target.value();
     let (ea, ex) = (&a.metric, &x.metric);
-    let closer = (ex.value - t).abs() - (ea.value - t).abs() <= AMBIGUITY_Z * ea.se().hypot(ex.se());
+    let closer =
+        (ex.value - t).abs() - (ea.value - t).abs() <= AMBIGUITY_Z * ea.se().hypot(ex.se());
     match goal.target {
         Target::Nearest(_) => closer,
         Target::AtLeast(b) => {

@@ -39,12 +39,7 @@ fn goal(target: Target) -> Goal {
     }
 }
 
-fn run(
-    n: usize,
-    goal: &Goal,
-    options: SearchOptions,
-    eval: &mut dyn FnMut(&[usize], Pass) -> Result<Vec<Point>, ()>,
-) -> Found {
+fn run(n: usize, goal: &Goal, options: SearchOptions, eval: &mut Evaluate<'_, ()>) -> Found {
     search(n, goal, options, BTreeMap::new(), eval).unwrap()
 }
 
@@ -79,11 +74,12 @@ fn at_least_and_at_most_pick_the_side_the_metric_runs_to() {
     fn falling(k: usize) -> f64 {
         1.0 - k as f64 / 8.0
     }
-    let cases: [(fn(usize) -> f64, Target, usize); 5] = [
+    type Metric = fn(usize) -> f64;
+    let cases: [(Metric, Target, usize); 5] = [
         // (metric, target, expected knob)
         (rising, Target::AtLeast(0.3), 3), // 0.375 ≥ 0.3; 0.25 is not
-        (rising, Target::AtMost(0.3), 2),                      // 0.25 ≤ 0.3; 0.375 is not
-        (falling, Target::AtLeast(0.3), 5),                    // 0.375 at 5; 0.25 at 6
+        (rising, Target::AtMost(0.3), 2),  // 0.25 ≤ 0.3; 0.375 is not
+        (falling, Target::AtLeast(0.3), 5), // 0.375 at 5; 0.25 at 6
         (falling, Target::AtMost(0.3), 6),
         (rising, Target::Nearest(0.3), 2), // 0.25 is nearer than 0.375
     ];
@@ -94,7 +90,12 @@ fn at_least_and_at_most_pick_the_side_the_metric_runs_to() {
     }
     // Nothing meets an impossible bound.
     let mut eval = exact(rising);
-    let found = run(9, &goal(Target::AtLeast(1.5)), SearchOptions::default(), &mut eval);
+    let found = run(
+        9,
+        &goal(Target::AtLeast(1.5)),
+        SearchOptions::default(),
+        &mut eval,
+    );
     assert_eq!(found.knob, None);
 }
 
@@ -176,7 +177,12 @@ fn a_metric_that_reverses_is_detected_and_scanned() {
     let mut eval = |ks: &[usize], _: Pass| -> Result<Vec<Point>, ()> {
         Ok(ks.iter().map(|&k| mc(hump(k), 0.001)).collect())
     };
-    let found = run(21, &goal(Target::Nearest(0.81)), SearchOptions::default(), &mut eval);
+    let found = run(
+        21,
+        &goal(Target::Nearest(0.81)),
+        SearchOptions::default(),
+        &mut eval,
+    );
     assert_eq!(found.method, Method::Scan);
     assert!(!found.monotone);
     assert_eq!(found.points.len(), 21, "the whole range is evaluated");
@@ -246,5 +252,9 @@ fn a_bound_straddled_by_the_interval_is_ambiguous() {
         &mut eval,
     );
     assert_eq!(found.knob, Some(2)); // 0.505
-    assert!(found.ambiguous_with.contains(&3), "{:?}", found.ambiguous_with);
+    assert!(
+        found.ambiguous_with.contains(&3),
+        "{:?}",
+        found.ambiguous_with
+    );
 }

@@ -157,11 +157,14 @@ pub(in crate::scenario) fn tune(
 ) -> Option<Tune> {
     let item = root.get("tune")?;
     let Item::Table(table) = item else {
-        problems.push(ctx.invalid(
-            item.span().or_else(|| root.key("tune").and_then(|k| k.span())),
-            "tune",
-            "must be a table: [tune]",
-        ));
+        problems.push(
+            ctx.invalid(
+                item.span()
+                    .or_else(|| root.key("tune").and_then(|k| k.span())),
+                "tune",
+                "must be a table: [tune]",
+            ),
+        );
         return None;
     };
     let e = Entry {
@@ -220,9 +223,13 @@ fn is_probability(schema: &Schema, metric: &str) -> bool {
 /// swept, with the values its range walks.
 fn knob(ctx: &Ctx, e: &Entry, known: &Known) -> Result<Knob, ScenarioError> {
     let key = e.name("knob");
-    let path = e
-        .string(ctx, "knob")?
-        .ok_or_else(|| ctx.invalid(e.span("knob"), &key, "is missing; it names the parameter to search"))?;
+    let path = e.string(ctx, "knob")?.ok_or_else(|| {
+        ctx.invalid(
+            e.span("knob"),
+            &key,
+            "is missing; it names the parameter to search",
+        )
+    })?;
     let tunable: Vec<&str> = known
         .specs
         .iter()
@@ -313,7 +320,9 @@ fn end_number(
                     names.join(", ")
                 ))
             }),
-        (KnobKind::Ordered, _, _) => Err(bad("ends must be names, e.g. { from = \"easy\", to = \"hard\" }".into())),
+        (KnobKind::Ordered, _, _) => Err(bad(
+            "ends must be names, e.g. { from = \"easy\", to = \"hard\" }".into(),
+        )),
         (KnobKind::Rating, _, Value::Integer(i)) => Ok(*i.value()),
         (KnobKind::Rating, _, Value::String(s)) => rating_of(&ParamValue::Str(s.value().clone()))
             .map(|r| r.0)
@@ -322,9 +331,19 @@ fn end_number(
             .iter()
             .find(|(n, _)| *n == s.value().as_str())
             .map(|(_, v)| *v)
-            .ok_or_else(|| bad(format!("\"{}\" is not a name of {}; allowed: {}", s.value(), spec.path, spec.kind.allowed()))),
+            .ok_or_else(|| {
+                bad(format!(
+                    "\"{}\" is not a name of {}; allowed: {}",
+                    s.value(),
+                    spec.path,
+                    spec.kind.allowed()
+                ))
+            }),
         (KnobKind::Int, _, Value::Integer(i)) => Ok(*i.value()),
-        _ => Err(bad("ends must be integers (or names of the knob's values), e.g. { from = 0, to = 20 }".into())),
+        _ => Err(bad(
+            "ends must be integers (or names of the knob's values), e.g. { from = 0, to = 20 }"
+                .into(),
+        )),
     }
 }
 
@@ -345,11 +364,19 @@ fn walk(
     };
     let (from, to) = match table_of(e.table.get("range")) {
         None if e.table.contains_key("range") => {
-            return Err(ctx.invalid(e.span("range"), &key, "must be a table { from = a, to = b }"));
+            return Err(ctx.invalid(
+                e.span("range"),
+                &key,
+                "must be a table { from = a, to = b }",
+            ));
         }
         None => match (kind, declared) {
             (KnobKind::Rating, _) => RATING_RANGE,
-            (_, Some((min, max))) if max.checked_sub(min).is_some_and(|d| d < MAX_KNOB_VALUES as i64) => {
+            (_, Some((min, max)))
+                if max
+                    .checked_sub(min)
+                    .is_some_and(|d| d < MAX_KNOB_VALUES as i64) =>
+            {
                 (min, max)
             }
             _ => {
@@ -376,7 +403,11 @@ fn walk(
             }
             let end = |k: &str| -> Result<i64, ScenarioError> {
                 let v = t.get(k).and_then(Item::as_value).ok_or_else(|| {
-                    ctx.invalid(e.span("range"), &key, format!("needs `{k}`: {{ from = a, to = b }}"))
+                    ctx.invalid(
+                        e.span("range"),
+                        &key,
+                        format!("needs `{k}`: {{ from = a, to = b }}"),
+                    )
                 })?;
                 end_number(ctx, e, spec, kind, v)
             };
@@ -457,9 +488,13 @@ fn check_probability(
 fn target(ctx: &Ctx, e: &Entry, probability: bool) -> Result<Target, ScenarioError> {
     let key = e.name("target");
     let shape = "a number, { at_least = x } or { at_most = x }";
-    let v = e
-        .value("target")
-        .ok_or_else(|| ctx.invalid(e.span("target"), &key, format!("is missing; allowed: {shape}")))?;
+    let v = e.value("target").ok_or_else(|| {
+        ctx.invalid(
+            e.span("target"),
+            &key,
+            format!("is missing; allowed: {shape}"),
+        )
+    })?;
     if let Some(t) = v.as_inline_table() {
         let keys: Vec<&str> = t.iter().map(|(k, _)| k).collect();
         let (k, x) = match keys.as_slice() {
@@ -475,7 +510,13 @@ fn target(ctx: &Ctx, e: &Entry, probability: bool) -> Result<Target, ScenarioErr
         });
     }
     let x = e.number(ctx, "target", v)?;
-    Ok(Target::Nearest(check_probability(ctx, e, "target", x, probability)?))
+    Ok(Target::Nearest(check_probability(
+        ctx,
+        e,
+        "target",
+        x,
+        probability,
+    )?))
 }
 
 /// An optional number ≥ 0.
@@ -571,9 +612,12 @@ fn gates(
 /// A value of the knob, as written in a gate, counted as the knob counts.
 fn knob_number(knob: &Knob, v: &Value) -> Result<(i64, String), String> {
     match (knob.kind, v) {
-        (KnobKind::Int | KnobKind::Rating, Value::Integer(i)) => Ok((*i.value(), i.value().to_string())),
-        (KnobKind::Rating, Value::String(s)) => rating_of(&ParamValue::Str(s.value().clone()))
-            .map(|r| (r.0, s.value().clone())),
+        (KnobKind::Int | KnobKind::Rating, Value::Integer(i)) => {
+            Ok((*i.value(), i.value().to_string()))
+        }
+        (KnobKind::Rating, Value::String(s)) => {
+            rating_of(&ParamValue::Str(s.value().clone())).map(|r| (r.0, s.value().clone()))
+        }
         (_, Value::String(s)) => knob
             .values
             .iter()
