@@ -492,6 +492,19 @@ fn bad_input_names_file_line_and_key() {
         "{}",
         stderr(&o)
     );
+    // A grid too large to search.
+    let file = scenario(
+        dir.path(),
+        "big.toml",
+        "mechanic = \"statements.statement\"\n[sweep]\nfavouring = { from = 0, to = 1000 }\n[tune]\nknob = \"opposing\"\nrange = { from = 0, to = 1000 }\nmetric = \"mean_weight\"\ntarget = 5\n",
+    );
+    let o = oddsmith(&["tune", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("big.toml:4: `tune.range` the sweep times the knob's values is more than 1000000 configs"),
+        "{}",
+        stderr(&o)
+    );
     // The one-line form says the same.
     let o = oddsmith(&[
         "tune",

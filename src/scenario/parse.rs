@@ -273,6 +273,16 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         // Every value the knob walks, in every combination, is a config
         // the search may ask for: check them all now, as for the sweep.
         if let Some(grid) = scenario.tune_grid() {
+            if grid.config_count() > MAX_CONFIGS {
+                problems.push(ctx.invalid(
+                    span_of("tune"),
+                    "tune.range",
+                    format!(
+                        "the sweep times the knob's values is more than {MAX_CONFIGS} configs; sweep fewer values or narrow the range"
+                    ),
+                ));
+                return Err(problems.into_error().expect("a problem was kept"));
+            }
             for config in grid.configs() {
                 grid.prepare(&config)?;
             }
