@@ -22,3 +22,4 @@ pub mod shard;
 pub mod sim;
 pub mod stats;
 pub mod systems;
+pub mod tune;

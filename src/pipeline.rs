@@ -133,6 +133,37 @@ pub fn stream<E: From<RunError>>(
     scenario: &Scenario,
     opts: &RunOptions,
     progress: &dyn Progress,
+    sink: impl FnMut(ConfigResult, &Schema) -> Result<(), E>,
+) -> Result<Timings, E> {
+    let n = scenario.config_count();
+    let batches = (0..n)
+        .step_by(BATCH)
+        .map(move |from| (from..n.min(from + BATCH)).collect());
+    stream_batches(scenario, opts, progress, batches, sink)
+}
+
+/// Run only the configs `indices` of `scenario` (each keeps its scenario
+/// index, so its seed coordinate and its numbers are those a whole run
+/// gives it), handing their results to `sink` in the order given. A
+/// search that needs a few points of a sweep (`tune`) asks here, so its
+/// numbers come from the one path `run` takes.
+pub fn stream_some<E: From<RunError>>(
+    scenario: &Scenario,
+    opts: &RunOptions,
+    indices: &[usize],
+    progress: &dyn Progress,
+    sink: impl FnMut(ConfigResult, &Schema) -> Result<(), E>,
+) -> Result<Timings, E> {
+    let batches = indices.chunks(BATCH).map(<[usize]>::to_vec);
+    stream_batches(scenario, opts, progress, batches, sink)
+}
+
+/// [`stream`] over the given batches of config indices.
+fn stream_batches<E: From<RunError>>(
+    scenario: &Scenario,
+    opts: &RunOptions,
+    progress: &dyn Progress,
+    batches: impl Iterator<Item = Vec<usize>>,
     mut sink: impl FnMut(ConfigResult, &Schema) -> Result<(), E>,
 ) -> Result<Timings, E> {
     use rayon::prelude::*;
@@ -146,9 +177,8 @@ pub fn stream<E: From<RunError>>(
         }),
     };
     let mut timings = Timings::default();
-    let n = scenario.config_count();
-    for from in (0..n).step_by(BATCH) {
-        let batch: Vec<(Config, Box<dyn Model>)> = (from..n.min(from + BATCH))
+    for indices in batches {
+        let batch: Vec<(Config, Box<dyn Model>)> = indices
             .into_par_iter()
             .map(|i| {
                 let config = scenario.config(i);

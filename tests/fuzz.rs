@@ -277,7 +277,9 @@ fn tokens() -> &'static [String] {
                     _ => {}
                 }
                 match p.kind {
-                    ParamKind::Choice(names) => t.extend(names.iter().map(|n| format!("\"{n}\""))),
+                    ParamKind::Choice(names) | ParamKind::Ordered(names) => {
+                        t.extend(names.iter().map(|n| format!("\"{n}\"")))
+                    }
                     ParamKind::IntOrName { names, .. } => {
                         t.extend(names.iter().map(|(n, _)| format!("\"{n}\"")))
                     }
@@ -408,7 +410,9 @@ fn spec_value(spec: &systems::ParamSpec, pick: Index, plausible: bool, other: &s
             }
         }
         ParamKind::Bool => (pick.index(2) == 0).to_string(),
-        ParamKind::Choice(names) => format!("\"{}\"", names[pick.index(names.len())]),
+        ParamKind::Choice(names) | ParamKind::Ordered(names) => {
+            format!("\"{}\"", names[pick.index(names.len())])
+        }
         ParamKind::Custom { .. } => other.to_string(),
     }
 }

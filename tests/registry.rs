@@ -28,7 +28,7 @@ fn parameters_are_declared_once_with_defaults_their_kind_accepts() {
         for p in m.params() {
             assert!(seen.insert(p.path), "{}: `{}` twice", m.name(), p.path);
             assert!(!p.doc.is_empty(), "{}: `{}` has no doc", m.name(), p.path);
-            if let ParamKind::Choice(names) = p.kind {
+            if let ParamKind::Choice(names) | ParamKind::Ordered(names) = p.kind {
                 let unique: BTreeSet<_> = names.iter().collect();
                 assert!(!names.is_empty() && unique.len() == names.len());
             }
@@ -126,7 +126,7 @@ fn exact_defaults_have_mass_one_and_monte_carlo_agrees() {
 fn every_name_of_every_choice_is_read() {
     for m in registry() {
         for p in m.params() {
-            let ParamKind::Choice(names) = p.kind else {
+            let (ParamKind::Choice(names) | ParamKind::Ordered(names)) = p.kind else {
                 continue;
             };
             for name in names {

@@ -6,6 +6,7 @@ use std::time::Instant;
 use oddsmith::pipeline::{Mode, RunOptions};
 use oddsmith::report::{self, RunMeta, Verdict};
 use oddsmith::scenario::{Rule, Scenario};
+use oddsmith::tune::{self, TuneOptions};
 
 use super::progress::Bar;
 use super::{CheckArgs, Outcome, interrupt};
@@ -35,6 +36,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
     let subdirs = subdir_names(&args.scenarios);
 
     let mut failures: Vec<(String, Verdict)> = Vec::new();
+    let mut tune_failures: Vec<String> = Vec::new();
     let mut within: Vec<String> = Vec::new();
     let (mut total, mut failed) = (0, 0);
     for ((scenario, path), subdir) in scenarios.iter().zip(&args.scenarios).zip(&subdirs) {
@@ -49,11 +51,56 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             seed: args.seed,
             ..RunOptions::default()
         };
-        let bar = Bar::new(None, scenario.config_count() as u64, args.quiet);
         let dest = match &staging {
             Some(staging) => Some(staging.subdir(subdir)?),
             None => None,
         };
+        if let Some(spec) = &scenario.tune {
+            // A tune scenario's assertions bound the knob it finds.
+            let opts = TuneOptions {
+                run: opts,
+                scan: false,
+            };
+            let bar = Bar::new(None, 0, true);
+            let tuned = pool.install(|| tune::tune(scenario, &opts, &bar))?;
+            let verdicts = tune::gates(&tuned, &spec.gates);
+            let name = path.display().to_string();
+            let bad = verdicts.iter().filter(|v| v.failed()).count();
+            total += verdicts.len();
+            failed += bad;
+            for v in verdicts.iter().filter(|v| v.failed()) {
+                tune_failures.push(format!(
+                    "{name}:{}: {}",
+                    v.gate.line,
+                    report::tune::gate_line(v)
+                ));
+            }
+            if !args.quiet {
+                println!(
+                    "{name}: {} of {} assertions hold ({} rows tuned, {:.2} s)",
+                    verdicts.len() - bad,
+                    verdicts.len(),
+                    tuned.rows.len(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            if let Some(dest) = dest {
+                let mut files = report::tune::report_files(scenario, &tuned, &verdicts)?;
+                if !reports_only {
+                    let meta = RunMeta {
+                        scenario_path: name.clone(),
+                        scenario_sha256: scenario.sha256.clone(),
+                        threads,
+                        wall_seconds: started.elapsed().as_secs_f64(),
+                    };
+                    files.extend(report::tune::data_files(&tuned, mode, &meta)?);
+                    files.push(("scenario.toml".into(), scenario.text.clone().into_bytes()));
+                }
+                dest.write_all(&files)?;
+            }
+            continue;
+        }
+        let bar = Bar::new(None, scenario.config_count() as u64, args.quiet);
         let mut long = match &dest {
             Some(dest) if !reports_only => Some(report::LongWriter::create(dest, scenario)?),
             _ => None,
@@ -120,7 +167,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             println!("  … and {} more", within.len() - SHOWN);
         }
     }
-    if failures.is_empty() {
+    if failures.is_empty() && tune_failures.is_empty() {
         if !args.quiet {
             println!("\nall {total} assertions hold");
         }
@@ -129,6 +176,9 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
     println!("\n{failed} of {total} assertions FAIL:");
     for (name, v) in &failures {
         print_failure(name, v);
+    }
+    for line in &tune_failures {
+        println!("\n{line}");
     }
     Ok(Outcome::CheckFailed)
 }

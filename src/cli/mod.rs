@@ -11,6 +11,7 @@ mod report;
 mod run;
 mod shard;
 mod systems;
+mod tune;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -53,6 +54,18 @@ enum Command {
     /// (`oddsmith systems cortex`) or one mechanic (`oddsmith systems
     /// cortex.basic`).
     Systems(SystemsArgs),
+    /// Find the knob value that gives the odds you want: for each
+    /// combination of a scenario's sweep, the value of its `[tune]` knob
+    /// whose metric is nearest a target (or at least / at most a bound).
+    ///
+    /// `oddsmith tune SCENARIO [--out DIR]`, or in one line: `oddsmith tune
+    /// gateway.challenge --knob opposition.challenge --metric p_success
+    /// --target 0.5 actor.trait=3`. An existing file, or a name ending in
+    /// .toml, is a scenario; anything else is a mechanic. Prints the answer;
+    /// with --out writes tune.csv, tune.parquet, a chart, report.md and
+    /// manifest.json (the directory is replaced whole). Exit 1 when a
+    /// `knob_between` assertion fails.
+    Tune(TuneArgs),
     /// Run scenarios and check every `[[expect]]` balance assertion: exit 0
     /// when all hold, 1 when any fails, 2 on bad input. For CI.
     ///
@@ -75,6 +88,67 @@ enum Command {
     /// precision and shard count, each given once, in any order; exit 2
     /// names any that is missing, doubled or of another run.
     Merge(MergeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct TuneArgs {
+    /// A scenario file with a [tune] table, or a mechanic (one-line form).
+    what: String,
+    /// One-line form: fixed parameters as key=value (actor.trait=3).
+    params: Vec<String>,
+    /// Directory for the outputs (created if missing, replaced whole).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// One-line form: the parameter to search (an integer, ordered-name or
+    /// rating parameter).
+    #[arg(long)]
+    knob: Option<String>,
+    /// One-line form: the headline metric to aim.
+    #[arg(long)]
+    metric: Option<String>,
+    /// One-line form: the knob value whose metric is nearest this.
+    #[arg(long, allow_hyphen_values = true)]
+    target: Option<f64>,
+    /// One-line form: the metric must be at least this (as near it as the
+    /// knob allows).
+    #[arg(long, allow_hyphen_values = true)]
+    at_least: Option<f64>,
+    /// One-line form: the metric must be at most this (as near it as the
+    /// knob allows).
+    #[arg(long, allow_hyphen_values = true)]
+    at_most: Option<f64>,
+    /// One-line form: an answer further than this from the target is
+    /// marked unreachable.
+    #[arg(long)]
+    within: Option<f64>,
+    /// One-line form: the knob's values, FROM..TO inclusive (e.g. 0..20,
+    /// 1..5M) [default: the parameter's declared range].
+    #[arg(long, allow_hyphen_values = true)]
+    range: Option<String>,
+    /// auto: exact where a solver exists, else Monte Carlo; mc: Monte
+    /// Carlo only.
+    #[arg(long, value_enum, default_value_t = CheckMode::Auto)]
+    mode: CheckMode,
+    /// Monte Carlo trials per knob value [default: the scenario's
+    /// `trials`, else 1000000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    trials: Option<u64>,
+    /// Seed for Monte Carlo [default: the scenario's `seed`, else 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Half-width of the 95% interval Monte Carlo candidates are refined
+    /// to [default: the [tune] table's `precision`, else 0.002].
+    #[arg(long)]
+    precision: Option<f64>,
+    /// Evaluate every knob value even where bisection would do.
+    #[arg(long)]
+    scan: bool,
+    /// Worker threads [default: every core].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Print nothing (the exit code and --out still tell).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -306,6 +380,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Odds(args) => odds::odds(args),
         Command::Systems(args) => systems::systems(args.filter.as_deref()),
         Command::Check(args) => check::check(args),
+        Command::Tune(args) => tune::tune(args),
         Command::Report(args) => report::report(args),
         Command::Diff(args) => diff::diff(args),
     }

@@ -15,6 +15,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
     let opts = options(&args)?;
     let mode = opts.mode;
     let scenario = Scenario::load(&args.scenario)?;
+    not_a_tune(&scenario)?;
     let (threads, pool) = super::worker_pool(args.threads)?;
     interrupt::install();
     // Everything goes to a staging directory beside --out, swapped in only
@@ -101,6 +102,19 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         println!("exact and Monte Carlo agree in every config (largest |z| = {worst:.2})");
     }
     Ok(Outcome::Fine)
+}
+
+/// A scenario with `[tune]` is answered by `oddsmith tune`.
+pub(super) fn not_a_tune(scenario: &Scenario) -> anyhow::Result<()> {
+    if let Some(t) = &scenario.tune {
+        bail!(
+            "{}: this scenario has a [tune] table; `oddsmith tune {}` answers it (to run the sweep with every value of {}, move it to [sweep] and remove [tune])",
+            scenario.path.display(),
+            scenario.path.display(),
+            t.knob.path
+        );
+    }
+    Ok(())
 }
 
 /// The run options `args` ask for, checked (a whole run and a shard).

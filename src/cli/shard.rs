@@ -15,6 +15,7 @@ pub fn run(args: RunArgs, which: Shard) -> anyhow::Result<Outcome> {
     let opts = super::run::options(&args)?;
     let mode = opts.mode;
     let scenario = Scenario::load(&args.scenario)?;
+    super::run::not_a_tune(&scenario)?;
     let (threads, pool) = super::worker_pool(args.threads)?;
     interrupt::install();
     let staging = interrupt::stage(&args.out)?;

@@ -45,6 +45,8 @@ const DATA_FILES: &[&str] = &[
     "results.parquet",
     "summary.parquet",
     "agreement.csv",
+    "tune.csv",
+    "tune.parquet",
     "manifest.json",
     "scenario.toml",
     "report.md",

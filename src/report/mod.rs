@@ -17,6 +17,7 @@ mod long;
 mod manifest;
 mod odds;
 mod support;
+pub mod tune;
 
 pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 pub use atomic::{Dest, OutputError, Staging};

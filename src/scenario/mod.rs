@@ -10,7 +10,10 @@ mod checks;
 mod error;
 mod parse;
 
-pub use checks::{ChartKind, ChartSpec, Expectation, Rule};
+pub use checks::{
+    Also, ChartKind, ChartSpec, Expectation, Knob, KnobGate, KnobKind, MAX_KNOB_VALUES, Rule,
+    Target, Tune,
+};
 pub use error::ScenarioError;
 
 use std::path::{Path, PathBuf};
@@ -55,6 +58,9 @@ pub struct Scenario {
     pub charts: Vec<ChartSpec>,
     /// `[[expect]]` tables: the balance assertions.
     pub expectations: Vec<Expectation>,
+    /// `[tune]`: the knob to search, and what for (its `[[expect]]` gates
+    /// are in it, and `expectations` is then empty).
+    pub tune: Option<Tune>,
     /// Line of each key in `[params]`, for errors found later.
     param_lines: Vec<(String, usize)>,
     mechanic_line: usize,
@@ -125,6 +131,37 @@ impl Scenario {
     /// Every point of the sweep, in order, made as it is asked for.
     pub fn configs(&self) -> impl Iterator<Item = Config> + '_ {
         (0..self.config_count()).map(|i| self.config(i))
+    }
+
+    /// The scenario a tune evaluates: this sweep with the knob as its last
+    /// axis, so that config `row × knob values + k` is row `row` at the
+    /// knob's `k`-th value, and `oddsmith run` of the same sweep gives the
+    /// same numbers. `None` without `[tune]`.
+    pub fn tune_grid(&self) -> Option<Scenario> {
+        let tune = self.tune.as_ref()?;
+        let mut sweep = self.sweep.clone();
+        sweep.push(Axis {
+            path: tune.knob.path.clone(),
+            values: tune.knob.values.clone(),
+            line: tune.knob.line,
+        });
+        Some(Scenario {
+            path: self.path.clone(),
+            name: self.name.clone(),
+            description: self.description.clone(),
+            mechanic: self.mechanic,
+            seed: self.seed,
+            trials: self.trials,
+            params: self.params.clone(),
+            sweep,
+            sha256: self.sha256.clone(),
+            text: self.text.clone(),
+            charts: Vec::new(),
+            expectations: Vec::new(),
+            tune: None,
+            param_lines: self.param_lines.clone(),
+            mechanic_line: self.mechanic_line,
+        })
     }
 
     /// Build the model of `config`. A combination the mechanic rejects is

@@ -22,6 +22,7 @@ const TOP_KEYS: &[&str] = &[
     "sweep",
     "chart",
     "expect",
+    "tune",
 ];
 /// The most values one sweep range may produce.
 const MAX_AXIS: i64 = 100_000;
@@ -232,6 +233,7 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         text: text.to_string(),
         charts: Vec::new(),
         expectations: Vec::new(),
+        tune: None,
         name,
         description,
         mechanic,
@@ -253,6 +255,40 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         scenario.prepare(&config)?;
     }
     let schema = first.schema();
+    if root.contains_key("tune") {
+        let known = super::checks::Known {
+            specs,
+            fixed: &scenario.param_lines,
+            sweep: &scenario.sweep,
+            schema,
+        };
+        scenario.tune = super::checks::tune(&ctx, root, &known, &mut problems);
+        if root.contains_key("chart") {
+            problems.push(ctx.invalid(
+                span_of("chart"),
+                "chart",
+                "a tune scenario draws its own chart (the found knob against the first swept parameter); remove [[chart]]",
+            ));
+        }
+        // Every value the knob walks, in every combination, is a config
+        // the search may ask for: check them all now, as for the sweep.
+        if let Some(grid) = scenario.tune_grid() {
+            if grid.config_count() > MAX_CONFIGS {
+                problems.push(ctx.invalid(
+                    span_of("tune"),
+                    "tune.range",
+                    format!(
+                        "the sweep times the knob's values is more than {MAX_CONFIGS} configs; sweep fewer values or narrow the range"
+                    ),
+                ));
+                return Err(problems.into_error().expect("a problem was kept"));
+            }
+            for config in grid.configs() {
+                grid.prepare(&config)?;
+            }
+        }
+        return problems.result(scenario);
+    }
     scenario.charts = super::checks::charts(&ctx, root, &scenario.sweep, schema, &mut problems);
     scenario.expectations =
         super::checks::expectations(&ctx, root, &scenario.sweep, schema, &mut problems);

@@ -195,7 +195,7 @@ fn chart_file(ctx: &Ctx, e: &Entry, kind: Option<ChartKind>) -> Result<String, S
     let file = e.string(ctx, "file")?.unwrap_or_else(|| {
         format!(
             "chart-{}-{}",
-            e.index + 1,
+            e.index.unwrap_or(0) + 1,
             kind.map_or("chart", ChartKind::as_str)
         )
     });

@@ -13,7 +13,8 @@ use super::super::parse::Ctx;
 pub(super) struct Entry<'a> {
     pub(super) table: &'a Table,
     pub(super) section: &'static str,
-    pub(super) index: usize,
+    /// Place in its array of tables; `None` for a lone table (`[tune]`).
+    pub(super) index: Option<usize>,
 }
 
 impl Entry<'_> {
@@ -26,7 +27,10 @@ impl Entry<'_> {
     }
 
     pub(super) fn name(&self, key: &str) -> String {
-        format!("{}[{}].{key}", self.section, self.index + 1)
+        match self.index {
+            Some(i) => format!("{}[{}].{key}", self.section, i + 1),
+            None => format!("{}.{key}", self.section),
+        }
     }
 
     pub(super) fn value(&self, key: &str) -> Option<&Value> {
@@ -68,8 +72,11 @@ impl Entry<'_> {
                     self.span(k),
                     &self.name(k),
                     format!(
-                        "is not a key of [[{}]]; allowed: {}",
-                        self.section,
+                        "is not a key of {}; allowed: {}",
+                        match self.index {
+                            Some(_) => format!("[[{}]]", self.section),
+                            None => format!("[{}]", self.section),
+                        },
                         allowed.join(", ")
                     ),
                 ));
@@ -123,7 +130,7 @@ pub(super) fn tables<'a>(
             .map(|(index, table)| Entry {
                 table,
                 section,
-                index,
+                index: Some(index),
             })
             .collect()),
         Some(item) => Err(ctx.invalid(

@@ -10,11 +10,14 @@
 mod chart;
 mod entry;
 mod expect;
+mod tune;
 
 pub(super) use chart::charts;
 pub use chart::{ChartKind, ChartSpec};
 pub(super) use expect::expectations;
 pub use expect::{Expectation, Rule};
+pub use tune::{Also, Knob, KnobGate, KnobKind, MAX_KNOB_VALUES, Target, Tune};
+pub(super) use tune::{Known, tune};
 
 use super::error::Problems;
 use super::parse::{Ctx, to_param};

@@ -170,6 +170,10 @@ pub enum ParamKind {
     Bool,
     /// One of a fixed set of names.
     Choice(&'static [&'static str]),
+    /// One of a fixed set of names that the rules rank, listed from the
+    /// lowest to the highest (a ladder of difficulty levels): read as
+    /// [`ParamKind::Choice`], and walkable in that order (`tune`).
+    Ordered(&'static [&'static str]),
     /// An integer in `min..=max`, or a name standing for one.
     IntOrName {
         min: i64,
@@ -189,7 +193,9 @@ impl ParamKind {
         match self {
             ParamKind::Int { min, max } => int_range(*min, *max),
             ParamKind::Bool => "true or false".to_string(),
-            ParamKind::Choice(names) => format!("one of {}", quoted(names.iter().copied())),
+            ParamKind::Choice(names) | ParamKind::Ordered(names) => {
+                format!("one of {}", quoted(names.iter().copied()))
+            }
             ParamKind::IntOrName { min, max, names } => format!(
                 "{} or one of {}",
                 int_range(*min, *max),
@@ -214,7 +220,7 @@ impl ParamKind {
             (ParamKind::IntOrName { min, max, .. }, ParamValue::Int(x)) => in_range(*x, *min, *max),
             (ParamKind::Bool, ParamValue::Bool(_)) => Ok(()),
             (ParamKind::Custom { .. }, _) => Ok(()),
-            (ParamKind::Choice(names), ParamValue::Str(s)) => {
+            (ParamKind::Choice(names) | ParamKind::Ordered(names), ParamValue::Str(s)) => {
                 if names.contains(&s.as_str()) {
                     Ok(())
                 } else {
@@ -428,7 +434,7 @@ impl<'a> Args<'a> {
     pub fn choice_of<C: Choice>(&self, path: &str) -> Result<C, ParamError> {
         let spec = self.spec(path);
         assert!(
-            matches!(spec.kind, ParamKind::Choice(names) if names == C::NAMES),
+            matches!(spec.kind, ParamKind::Choice(names) | ParamKind::Ordered(names) if names == C::NAMES),
             "`{path}` is not declared with the names of the enum it is read as"
         );
         match self.value(path) {

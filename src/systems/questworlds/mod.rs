@@ -180,7 +180,8 @@ pub const RESISTANCE_PARAMS: [ParamSpec; 3] = [
     },
     ParamSpec {
         path: "resistance.level",
-        kind: ParamKind::Choice(Level::NAMES),
+        // The ladder runs from simple (−20) to exceptional (+20).
+        kind: ParamKind::Ordered(Level::NAMES),
         default: Lit::Absent,
         doc: "A level of the resistance ladder applied to `resistance.base`: simple −20, easy −15, routine −10, straightforward −5, base 0, challenging +5, hard +10, punishing +15, exceptional +20.",
     },
