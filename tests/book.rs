@@ -1,6 +1,7 @@
 //! The manual covers what the binary knows, and the README stays a landing
-//! page: every mechanic of the registry (`oddsmith systems`) and each of
-//! its parameters is documented in a chapter of the book in docs/src/,
+//! page: every mechanic of the registry (`oddsmith systems`), each of its
+//! parameters, outcome fields and headline metrics is documented in a
+//! chapter of the book in docs/src/,
 //! SUMMARY.md lists every chapter, and the change log lives in
 //! CHANGELOG.md, not in the README.
 
@@ -44,14 +45,15 @@ fn mentions(text: &str, word: &str) -> bool {
 }
 
 #[test]
-fn every_mechanic_and_parameter_is_in_the_book() {
+fn every_mechanic_parameter_field_and_metric_is_in_the_book() {
     let chapters = chapters();
     assert!(!chapters.is_empty(), "no chapters in docs/src");
     let mut missing = Vec::new();
-    let mut params = 0;
+    let mut checked = 0;
     for m in registry() {
-        // The chapters that name the mechanic document it: its parameters
-        // must be there, not in some other system's chapter.
+        // The chapters that name the mechanic document it: its parameters,
+        // outcome fields and headline metrics must be there, not in some
+        // other system's chapter.
         let homes: Vec<&(PathBuf, String)> = chapters
             .iter()
             .filter(|(_, text)| mentions(text, m.name()))
@@ -60,24 +62,31 @@ fn every_mechanic_and_parameter_is_in_the_book() {
             missing.push(format!("{}: no chapter names it", m.name()));
             continue;
         }
-        for p in m.params() {
-            params += 1;
-            if !homes.iter().any(|(_, text)| mentions(text, p.path)) {
-                let names: Vec<String> = homes
+        let schema = m.schema();
+        let names = m
+            .params()
+            .iter()
+            .map(|p| ("parameter", p.path.to_string()))
+            .chain(schema.fields.iter().map(|f| ("field", f.name.clone())))
+            .chain(schema.metrics.iter().map(|x| ("metric", x.name.clone())));
+        for (what, name) in names {
+            checked += 1;
+            if !homes.iter().any(|(_, text)| mentions(text, &name)) {
+                let chapters: Vec<String> = homes
                     .iter()
                     .map(|(path, _)| path.display().to_string())
                     .collect();
                 missing.push(format!(
-                    "{}: parameter `{}` is not in {}",
+                    "{}: {what} `{name}` is not in {}",
                     m.name(),
-                    p.path,
-                    names.join(" or ")
+                    chapters.join(" or ")
                 ));
             }
         }
     }
     eprintln!(
-        "book: {} mechanics and {params} parameters checked against {} chapters",
+        "book: {} mechanics and their {checked} parameters, fields and metrics \
+         looked up in {} chapters",
         registry().len(),
         chapters.len()
     );

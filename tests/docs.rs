@@ -161,8 +161,9 @@ fn the_manuals_examples_print_what_the_manual_shows() {
         problems.join("\n")
     );
 
-    // Each file becomes `<sandbox>/<path with / as __>.md`, and its working
-    // directory the `.in` folder beside it (trycmd's convention).
+    // Each file is copied to the same path under a temporary root, and its
+    // working directory is the `.in` folder beside it (trycmd's
+    // convention): `docs/src/dice.md` runs in `docs/src/dice.in/`.
     let sandbox = tempfile::tempdir().unwrap();
     let cases = trycmd::TestCases::new();
     cases
@@ -171,8 +172,8 @@ fn the_manuals_examples_print_what_the_manual_shows() {
         .timeout(Duration::from_secs(300));
     let mut copies = Vec::new();
     for f in files.iter().filter(|f| f.blocks > 0) {
-        let flat = f.path.to_string_lossy().replace(['/', '\\'], "__");
-        let case = sandbox.path().join(&flat);
+        let case = sandbox.path().join(&f.path);
+        std::fs::create_dir_all(case.parent().unwrap()).unwrap();
         std::fs::copy(root().join(&f.path), &case).unwrap();
         let cwd = case.with_extension("in");
         std::fs::create_dir(&cwd).unwrap();
