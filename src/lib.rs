@@ -3,8 +3,9 @@
 //! The flow is one trip through: a [`scenario::Scenario`] expands into
 //! configs, each config becomes a [`systems::Model`], the exact solver
 //! and/or the Monte Carlo engine ([`sim`]) answer it, and [`report`] writes
-//! the table of results. See `DESIGN.md` in the shared folder for the
-//! reasoning and the README for the user's manual.
+//! the table of results. The manual's chapter for contributors
+//! (`docs/src/contributors.md`) explains the architecture, its reasons and
+//! how to add a mechanic; the rest of the manual (`docs/src/`) is for users.
 
 /// mimalloc for every binary that links oddsmith (the CLI, the tests, the
 /// benches): see `Cargo.toml`.

@@ -2,8 +2,10 @@
 //! handler per subcommand.
 
 mod check;
+mod completions;
 mod diff;
 mod interrupt;
+mod man;
 mod merge;
 mod odds;
 mod progress;
@@ -88,6 +90,30 @@ enum Command {
     /// precision and shard count, each given once, in any order; exit 2
     /// names any that is missing, doubled or of another run.
     Merge(MergeArgs),
+    /// Print a shell completion script: bash, zsh, fish, powershell or
+    /// elvish.
+    ///
+    /// For bash, `source <(oddsmith completions bash)` in ~/.bashrc; for
+    /// zsh, write it as `_oddsmith` into a directory on $fpath; for fish,
+    /// to ~/.config/fish/completions/oddsmith.fish.
+    Completions(CompletionsArgs),
+    /// Print the manual page in roff: `oddsmith man | man -l -`, or
+    /// `oddsmith man run` for one subcommand's page with all its options.
+    Man(ManArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+#[derive(Debug, clap::Args)]
+struct ManArgs {
+    /// A subcommand (e.g. run) whose own page to print; oddsmith(1) when
+    /// omitted.
+    subcommand: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -383,5 +409,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Tune(args) => tune::tune(args),
         Command::Report(args) => report::report(args),
         Command::Diff(args) => diff::diff(args),
+        Command::Completions(args) => completions::completions(args.shell),
+        Command::Man(args) => man::man(args.subcommand.as_deref()),
     }
 }
