@@ -11,6 +11,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+pub mod answer;
 pub mod dice;
 pub mod dist;
 pub mod expr;

@@ -15,6 +15,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
     let opts = options(&args)?;
     let mode = opts.mode;
     let scenario = Scenario::load(&args.scenario)?;
+    warn(&args.scenario.display().to_string(), &scenario);
     let (threads, pool) = super::worker_pool(args.threads)?;
     interrupt::install();
     // Everything goes to a staging directory beside --out, swapped in only
@@ -101,6 +102,19 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         println!("exact and Monte Carlo agree in every config (largest |z| = {worst:.2})");
     }
     Ok(Outcome::Fine)
+}
+
+/// The scenario's warnings on stderr, at most 20.
+pub(super) fn warn(name: &str, scenario: &Scenario) {
+    for w in scenario.warnings.iter().take(20) {
+        eprintln!("warning: {name}: {w}");
+    }
+    if scenario.warnings.len() > 20 {
+        eprintln!(
+            "warning: {name}: … and {} more",
+            scenario.warnings.len() - 20
+        );
+    }
 }
 
 /// The run options `args` ask for, checked (a whole run and a shard).

@@ -18,6 +18,8 @@ pub struct Document<'a> {
     pub scenario_text: &'a str,
     pub charts: &'a [(String, &'a Rendered)],
     pub verdicts: &'a [Verdict],
+    /// The scenario's warnings (settings almost surely not meant).
+    pub warnings: &'a [String],
 }
 
 fn method_line(r: &Results) -> String {
@@ -103,6 +105,7 @@ pub fn markdown(d: &Document) -> String {
         r.configs.len(),
         env!("CARGO_PKG_VERSION")
     );
+    s.push_str(&warnings_md(d.warnings));
     if !d.verdicts.is_empty() {
         let _ = writeln!(s, "## Balance\n\n| assertion | result |\n|---|---|");
         for v in d.verdicts {
@@ -284,5 +287,22 @@ figure{{margin:1em 0}}svg{{max-width:100%;height:auto}}pre{{background:#f6f6f6;p
         "<h2>Scenario</h2><pre>{}</pre>\n</body></html>",
         esc(d.scenario_text.trim_end())
     );
+    s
+}
+
+/// `## Warnings`: one item per warning (none: nothing), at most 20.
+fn warnings_md(warnings: &[String]) -> String {
+    let mut s = String::new();
+    if warnings.is_empty() {
+        return s;
+    }
+    let _ = writeln!(s, "## Warnings\n");
+    for w in warnings.iter().take(20) {
+        let _ = writeln!(s, "- {w}");
+    }
+    if warnings.len() > 20 {
+        let _ = writeln!(s, "- … and {} more", warnings.len() - 20);
+    }
+    let _ = writeln!(s);
     s
 }

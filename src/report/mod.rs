@@ -117,7 +117,9 @@ pub fn report_files(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let warnings: Vec<String> = scenario.warnings.iter().map(|w| w.to_string()).collect();
     let doc = document::Document {
+        warnings: &warnings,
         results,
         description: scenario.description.as_deref(),
         scenario_file: &file_name,

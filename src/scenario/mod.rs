@@ -55,9 +55,32 @@ pub struct Scenario {
     pub charts: Vec<ChartSpec>,
     /// `[[expect]]` tables: the balance assertions.
     pub expectations: Vec<Expectation>,
+    /// Settings the mechanic accepts but that are almost surely not what
+    /// was meant (`2d10>=12`), per config; `check --strict` fails on them.
+    pub warnings: Vec<ConfigWarning>,
     /// Line of each key in `[params]`, for errors found later.
     param_lines: Vec<(String, usize)>,
     mechanic_line: usize,
+}
+
+/// A warning about one config's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigWarning {
+    /// The config's position in the sweep.
+    pub config: usize,
+    /// `path = value, …` of its swept values (empty with no sweep).
+    pub point: String,
+    pub warning: crate::expr::Warning,
+}
+
+impl std::fmt::Display for ConfigWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.point.is_empty() {
+            write!(f, "{}", self.warning)
+        } else {
+            write!(f, "config {} ({}): {}", self.config, self.point, self.warning)
+        }
+    }
 }
 
 /// A config with its checked model.
@@ -133,6 +156,26 @@ impl Scenario {
         self.mechanic
             .prepare(&config.values)
             .map_err(|e| self.config_error(config, e))
+    }
+
+    /// The warnings of one config's model, to keep in [`Scenario::warnings`].
+    fn warnings_of(&self, config: &Config, model: &dyn Model) -> Vec<ConfigWarning> {
+        let point = self
+            .sweep
+            .iter()
+            .zip(&config.swept)
+            .map(|(a, v)| format!("{} = {v}", a.path))
+            .collect::<Vec<_>>()
+            .join(", ");
+        model
+            .warnings()
+            .into_iter()
+            .map(|warning| ConfigWarning {
+                config: config.index,
+                point: point.clone(),
+                warning,
+            })
+            .collect()
     }
 
     /// Build the model of every config.

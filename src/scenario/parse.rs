@@ -232,6 +232,7 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         text: text.to_string(),
         charts: Vec::new(),
         expectations: Vec::new(),
+        warnings: Vec::new(),
         name,
         description,
         mechanic,
@@ -249,9 +250,12 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
     // Build every config once now (and drop it), so combinations the
     // mechanic rejects are reported before anything runs.
     let first = scenario.prepare(&scenario.config(0))?;
+    let mut warnings = scenario.warnings_of(&scenario.config(0), first.as_ref());
     for config in scenario.configs().skip(1) {
-        scenario.prepare(&config)?;
+        let model = scenario.prepare(&config)?;
+        warnings.extend(scenario.warnings_of(&config, model.as_ref()));
     }
+    scenario.warnings = warnings;
     let schema = first.schema();
     scenario.charts = super::checks::charts(&ctx, root, &scenario.sweep, schema, &mut problems);
     scenario.expectations =

@@ -65,7 +65,7 @@ pub fn selected<'a>(results: &'a Results, spec: &ChartSpec) -> Vec<&'a ConfigRes
 /// A metric's value at a config, with its Monte Carlo interval if any.
 pub fn metric_point(c: &ConfigResult, metric: &str) -> Option<(f64, Option<(f64, f64)>)> {
     let run = best_run(c)?;
-    let m = run.metrics.iter().find(|m| m.name == metric)?;
+    let m = run.metric(metric)?;
     Some((m.value, m.interval))
 }
 
