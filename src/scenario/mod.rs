@@ -10,7 +10,7 @@ mod checks;
 mod error;
 mod parse;
 
-pub use checks::{ChartKind, ChartSpec, Expectation, Rule};
+pub use checks::{ChartKind, ChartSpec, Expectation, Labels, Rule};
 pub use error::ScenarioError;
 
 use std::path::{Path, PathBuf};
@@ -55,6 +55,9 @@ pub struct Scenario {
     pub charts: Vec<ChartSpec>,
     /// `[[expect]]` tables: the balance assertions.
     pub expectations: Vec<Expectation>,
+    /// `[labels]`: the designer's words for parameters, metrics and
+    /// fields, in every chart and the report.
+    pub labels: Labels,
     /// Settings the mechanic accepts but that are almost surely not what
     /// was meant (`2d10>=12`), per config; `check --strict` fails on them.
     pub warnings: Vec<ConfigWarning>,
@@ -78,7 +81,11 @@ impl std::fmt::Display for ConfigWarning {
         if self.point.is_empty() {
             write!(f, "{}", self.warning)
         } else {
-            write!(f, "config {} ({}): {}", self.config, self.point, self.warning)
+            write!(
+                f,
+                "config {} ({}): {}",
+                self.config, self.point, self.warning
+            )
         }
     }
 }

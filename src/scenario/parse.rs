@@ -20,6 +20,7 @@ const TOP_KEYS: &[&str] = &[
     "trials",
     "params",
     "sweep",
+    "labels",
     "chart",
     "expect",
 ];
@@ -232,6 +233,7 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         text: text.to_string(),
         charts: Vec::new(),
         expectations: Vec::new(),
+        labels: super::Labels::default(),
         warnings: Vec::new(),
         name,
         description,
@@ -257,7 +259,29 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
     }
     scenario.warnings = warnings;
     let schema = first.schema();
-    scenario.charts = super::checks::charts(&ctx, root, &scenario.sweep, schema, &mut problems);
+    let names = super::checks::Names {
+        params: specs,
+        schema,
+        mechanic: mechanic.name(),
+    };
+    if let Some(item) = root.get("labels") {
+        scenario.labels = super::checks::labels(
+            &ctx,
+            item,
+            "labels",
+            span_of("labels"),
+            &names,
+            &mut problems,
+        );
+    }
+    scenario.charts = super::checks::charts(
+        &ctx,
+        root,
+        &scenario.sweep,
+        &names,
+        &scenario.labels,
+        &mut problems,
+    );
     scenario.expectations =
         super::checks::expectations(&ctx, root, &scenario.sweep, schema, &mut problems);
     problems.result(scenario)

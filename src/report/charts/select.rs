@@ -90,10 +90,12 @@ pub fn describe_config(results: &Results, spec: &ChartSpec, c: &ConfigResult) ->
                     !spec.filter.iter().any(|(f, _)| f == *p)
                         && spec.facet.as_deref() != Some(p.as_str())
                 })
-                .map(|(p, v)| format!("{p} = {v}"))
+                .map(|(p, v)| format!("{} = {v}", spec.labels.of(p)))
                 .collect();
             if parts.is_empty() {
-                spec.field.clone().unwrap_or_default()
+                spec.labels
+                    .of(spec.field.as_deref().unwrap_or_default())
+                    .to_string()
             } else {
                 parts.join(", ")
             }

@@ -1,24 +1,56 @@
 //! How series are told apart, and how colour encodes a value.
 //!
-//! Colours come from viridis (Nuñez, Anderton & Renslow, PLOS ONE 2018),
-//! which stays readable for colour-blind viewers and in greyscale. Colour
-//! alone fails where lines coincide or print in grey, so each series also
-//! has its own hollow marker shape and dash pattern, and earlier series are
-//! drawn wider: a line drawn over an identical one leaves the wider one
-//! showing on both sides.
+//! Series (lines, bars) take the Okabe-Ito palette (Okabe & Ito, "Color
+//! Universal Design", 2008), which the common forms of colour blindness
+//! keep apart, without its yellow, which vanishes on white; the five most
+//! contrasting colours come first (each at least 3:1 against white, the
+//! WCAG minimum for graphics). A value on a scale (a heatmap cell) takes
+//! viridis (Nuñez, Anderton & Renslow, PLOS ONE 2018), which reads in
+//! order for colour-blind viewers and in greyscale. Colour alone fails
+//! where lines coincide or print in grey, so each series also has its own
+//! hollow marker shape and dash pattern, and earlier series are drawn
+//! wider: a line drawn over an identical one leaves the wider one showing
+//! on both sides.
 
 use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
 
-/// The i-th of n series colours: viridis without its palest end, which
-/// vanishes on white.
-pub fn colour(i: usize, n: usize) -> RGBColor {
-    let t = if n <= 1 {
-        0.0
-    } else {
-        i as f32 / (n - 1) as f32 * 0.85
+/// Okabe-Ito without yellow: blue, vermillion, bluish green, reddish
+/// purple, black (contrast 3:1 or more on white), then orange and sky blue
+/// (about 2.3:1, so only from the sixth series on).
+pub const PALETTE: [RGBColor; 7] = [
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0x00, 0x00, 0x00),
+    RGBColor(0xE6, 0x9F, 0x00),
+    RGBColor(0x56, 0xB4, 0xE9),
+];
+
+/// The colour of series `i` (of however many): the palette in order,
+/// again from the start past its end (marker and dash still differ).
+pub fn colour(i: usize, _n: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// WCAG contrast ratio of `c` against white.
+#[cfg(test)]
+fn contrast_on_white(c: RGBColor) -> f64 {
+    1.05 / (luminance(c) + 0.05)
+}
+
+/// WCAG relative luminance.
+fn luminance(c: RGBColor) -> f64 {
+    let lin = |c: u8| {
+        let c = c as f64 / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
     };
-    ViridisRGB.get_color(t)
+    0.2126 * lin(c.0) + 0.7152 * lin(c.1) + 0.0722 * lin(c.2)
 }
 
 /// The colour of a value already scaled to 0..=1.
@@ -29,15 +61,7 @@ pub fn scale_colour(t: f64) -> RGBColor {
 /// Black or white, whichever reads better on `bg` (WCAG contrast: black
 /// wins above a relative luminance of about 0.18).
 pub fn text_on(bg: RGBColor) -> RGBColor {
-    let lin = |c: u8| {
-        let c = c as f64 / 255.0;
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    };
-    let l = 0.2126 * lin(bg.0) + 0.7152 * lin(bg.1) + 0.0722 * lin(bg.2);
+    let l = luminance(bg);
     if (l + 0.05) / 0.05 > 1.05 / (l + 0.05) {
         BLACK
     } else {
@@ -134,6 +158,28 @@ mod tests {
         assert_eq!(text_on(scale_colour(0.0)), WHITE);
         assert_eq!(text_on(scale_colour(1.0)), BLACK);
         assert_eq!(text_on(scale_colour(0.13)), WHITE);
+    }
+
+    #[test]
+    fn series_colours_are_okabe_ito_and_show_on_white() {
+        // The first five of any chart stand out at 3:1 or more, none below
+        // 2:1, and no yellow (#F0E442, 1.3:1) is ever used.
+        for i in 0..5 {
+            assert!(contrast_on_white(colour(i, 5)) >= 3.0, "series {i}");
+        }
+        for c in PALETTE {
+            assert!(contrast_on_white(c) >= 2.2, "{c:?}");
+            assert_ne!(c, RGBColor(0xF0, 0xE4, 0x42));
+        }
+        assert_eq!(colour(0, 4), RGBColor(0x00, 0x72, 0xB2));
+        assert_eq!(colour(1, 4), RGBColor(0xD5, 0x5E, 0x00));
+        // Seven distinct colours before any repeats.
+        for i in 0..7 {
+            for j in 0..i {
+                assert_ne!(colour(i, 7), colour(j, 7));
+            }
+        }
+        assert_eq!(colour(7, 8), colour(0, 8));
     }
 
     #[test]

@@ -10,11 +10,14 @@
 mod chart;
 mod entry;
 mod expect;
+mod labels;
 
 pub(super) use chart::charts;
 pub use chart::{ChartKind, ChartSpec};
 pub(super) use expect::expectations;
 pub use expect::{Expectation, Rule};
+pub use labels::Labels;
+pub(super) use labels::{Names, labels};
 
 use super::error::Problems;
 use super::parse::{Ctx, to_param};
