@@ -54,18 +54,22 @@ pub fn answer(args: &OddsArgs) -> anyhow::Result<Outcome> {
             }
         };
         let a = answer::ask(question, &bar, &mut before).map_err(|e| {
-            anyhow!(
-                "{} {e}\n  {} takes: {}",
-                question.mechanic.name(),
-                question.mechanic.name(),
-                question
-                    .mechanic
-                    .params()
-                    .iter()
-                    .map(|s| s.path)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+            let m = question.mechanic;
+            // An unknown key is answered with the keys there are.
+            let keys = if e.message.starts_with("is not a parameter") {
+                format!(
+                    "\n  {} takes: {}",
+                    m.name(),
+                    m.params()
+                        .iter()
+                        .map(|s| s.path)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                String::new()
+            };
+            anyhow!("{} {e}{keys}", m.name())
         })?;
         bar.finish();
         if crate::cli::interrupted() {

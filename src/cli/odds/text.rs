@@ -45,7 +45,8 @@ pub fn once_in(p: f64, trials: u64) -> String {
             format!("none in {} trials", grouped(trials as f64))
         };
     }
-    if p >= 1.0 {
+    // An exact 1 summed from parts may fall a rounding short of it.
+    if p >= 1.0 || (trials == 0 && p > 1.0 - 1e-12) {
         return if trials == 0 {
             "always".into()
         } else {
