@@ -94,7 +94,7 @@ fn labelled_charts_carry_the_designers_words_in_their_svg() {
     for want in [
         "Number of dice",
         "Average total",
-        "Average total by Dice rolled",
+        "Average total by dice rolled",
     ] {
         assert!(mean.iter().any(|s| s == want), "{want} not in {mean:?}");
     }

@@ -186,7 +186,7 @@ where
     let (values, numeric) = values(fig);
     let at = positions(&values, numeric);
     let text: Vec<String> = values.iter().map(|(_, l)| l.clone()).collect();
-    let field = fig.label(fig.field());
+    let field = fig.lower(fig.field());
     let y_desc = fig.y_title(|| {
         if at_least {
             format!("Chance of {field} ≥ value")

@@ -79,6 +79,11 @@ impl Figure<'_> {
         self.metric().starts_with("p_")
     }
 
+    /// The designer's word for a parameter, metric or field, mid-sentence.
+    fn lower(&self, name: &str) -> String {
+        lower(self.label(name))
+    }
+
     /// The designer's word for a parameter, metric or field.
     fn label<'b>(&'b self, name: &'b str) -> &'b str {
         self.spec.labels.of(name)
@@ -143,11 +148,11 @@ fn heading(spec: &ChartSpec) -> String {
     let l = |name: &Option<String>| spec.labels.of(name.as_deref().unwrap_or("")).to_string();
     spec.title.clone().unwrap_or_else(|| match spec.kind {
         ChartKind::Line | ChartKind::Heatmap | ChartKind::Compare => {
-            format!("{} by {}", l(&spec.metric), l(&spec.x))
+            format!("{} by {}", l(&spec.metric), lower(&l(&spec.x)))
         }
-        ChartKind::Histogram => format!("Distribution of {}", l(&spec.field)),
-        ChartKind::AtLeast => format!("Chance of at least each {}", l(&spec.field)),
-        ChartKind::AtMost => format!("Chance of at most each {}", l(&spec.field)),
+        ChartKind::Histogram => format!("Distribution of {}", lower(&l(&spec.field))),
+        ChartKind::AtLeast => format!("Chance of at least each {}", lower(&l(&spec.field))),
+        ChartKind::AtMost => format!("Chance of at most each {}", lower(&l(&spec.field))),
     })
 }
 
@@ -175,6 +180,53 @@ struct Part {
     max_lines: usize,
 }
 
+/// Spaces that wrapping must not break at: a `name = value` pair stays on
+/// one line. Drawn as plain spaces.
+const KEEP: char = '\u{a0}';
+
+/// `text` with its spaces kept together.
+fn unbroken(text: &str) -> String {
+    text.replace(' ', &KEEP.to_string())
+}
+
+/// The defaults in a compact form: unlabelled names grouped under their
+/// common first part (`actor: essence = 0, edge = 0; raises = 0`), each
+/// pair kept on one line.
+fn compact(spec: &ChartSpec, defaults: &[(String, String)]) -> String {
+    let mut groups: Vec<(Option<&str>, Vec<String>)> = Vec::new();
+    for (path, v) in defaults {
+        let (group, name) = match (spec.labels.get(path), path.split_once('.')) {
+            (None, Some((head, rest))) => (Some(head), rest.to_string()),
+            (label, _) => (None, label.unwrap_or(path).to_string()),
+        };
+        let pair = unbroken(&format!("{name} = {v}"));
+        match groups.last_mut() {
+            Some((g, list)) if group.is_some() && *g == group => list.push(pair),
+            _ => groups.push((group, vec![pair])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(g, list)| match g {
+            Some(g) => format!("{g}:{KEEP}{}", list.join(", ")),
+            None => list.join(", "),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A label in the middle of a sentence: a leading capital dropped, unless
+/// the first word is an abbreviation ("PC wins").
+fn lower(label: &str) -> String {
+    let mut chars = label.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => {
+            a.to_lowercase().chain(label.chars().skip(1)).collect()
+        }
+        _ => label.to_string(),
+    }
+}
+
 /// The subtitle's parts: the scenario's own subtitle, then every value the
 /// numbers rest on: what the chart holds and the scenario sets, then the
 /// defaults, smaller.
@@ -188,28 +240,24 @@ fn subtitle(spec: &ChartSpec, fixed: &Fixed) -> Vec<Part> {
             max_lines: 2,
         });
     }
-    let set = pairs(
-        spec,
-        spec.filter
-            .iter()
-            .map(|(p, v)| (p.as_str(), v.to_string()))
-            .chain(fixed.set.iter().map(|(p, v)| (p.as_str(), v.clone()))),
-    );
+    let set: Vec<String> = spec
+        .filter
+        .iter()
+        .map(|(p, v)| (p.as_str(), v.to_string()))
+        .chain(fixed.set.iter().map(|(p, v)| (p.as_str(), v.clone())))
+        .map(|(p, v)| unbroken(&format!("{} = {v}", spec.labels.of(p))))
+        .collect();
     if !set.is_empty() {
         parts.push(Part {
-            text: set,
+            text: set.join(", "),
             size: SUBTITLE_FONT,
             shade: 0.75,
             max_lines: 3,
         });
     }
-    let defaults = pairs(
-        spec,
-        fixed.defaults.iter().map(|(p, v)| (p.as_str(), v.clone())),
-    );
-    if !defaults.is_empty() {
+    if !fixed.defaults.is_empty() {
         parts.push(Part {
-            text: format!("at their defaults: {defaults}"),
+            text: format!("at their defaults: {}", compact(spec, &fixed.defaults)),
             size: DEFAULTS_FONT,
             shade: 0.6,
             max_lines: 4,
@@ -290,6 +338,9 @@ struct Header {
     height: u32,
 }
 
+/// Room above the header's first line.
+const TOP: u32 = 5;
+
 /// The height of a header line in a font of `size`.
 fn line_height(size: f64) -> u32 {
     (size * 1.3).round() as u32 + 1
@@ -305,10 +356,10 @@ impl Header {
             .collect();
         for p in parts {
             for l in text::wrap(&p.text, p.size, room, p.max_lines) {
-                lines.push((l, p.size, p.shade));
+                lines.push((l.replace(KEEP, " "), p.size, p.shade));
             }
         }
-        let height = 16 + lines.iter().map(|l| line_height(l.1)).sum::<u32>() + 14;
+        let height = TOP + lines.iter().map(|l| line_height(l.1)).sum::<u32>() + 18;
         Header { lines, height }
     }
 
@@ -317,13 +368,13 @@ impl Header {
         DB::ErrorType: 'static,
     {
         let w = area.dim_in_pixel().0 as i32;
-        let mut y = 18;
-        for (k, (line, size, shade)) in self.lines.iter().enumerate() {
-            // The title's first line sits at the top; each next line one
-            // of its own heights below the line before.
-            if k > 0 {
-                y += line_height(*size) as i32;
-            }
+        // Each line is centred in its own band of `line_height`, one band
+        // under the other.
+        let mut top = TOP as i32;
+        for (line, size, shade) in &self.lines {
+            let h = line_height(*size) as i32;
+            let y = top + h / 2;
+            top += h;
             let colour = if *shade >= 1.0 {
                 BLACK.to_rgba()
             } else {

@@ -4,7 +4,9 @@
 //! Universal Design", 2008), which the common forms of colour blindness
 //! keep apart, without its yellow, which vanishes on white; the five most
 //! contrasting colours come first (each at least 3:1 against white, the
-//! WCAG minimum for graphics). A value on a scale (a heatmap cell) takes
+//! WCAG minimum for graphics). Past seven series the values are usually
+//! ordered levels, so they take viridis, darkened where it is too pale
+//! for white. A value on a scale (a heatmap cell) takes
 //! viridis (Nuñez, Anderton & Renslow, PLOS ONE 2018), which reads in
 //! order for colour-blind viewers and in greyscale. Colour alone fails
 //! where lines coincide or print in grey, so each series also has its own
@@ -28,14 +30,23 @@ pub const PALETTE: [RGBColor; 7] = [
     RGBColor(0x56, 0xB4, 0xE9),
 ];
 
-/// The colour of series `i` (of however many): the palette in order,
-/// again from the start past its end (marker and dash still differ).
-pub fn colour(i: usize, _n: usize) -> RGBColor {
-    PALETTE[i % PALETTE.len()]
+/// The colour of series `i` of `n`: the palette in order; past seven
+/// series (a challenge level from 0 to 10), viridis instead, so the lines
+/// read in order, each darkened until it stands out from white at 3:1.
+pub fn colour(i: usize, n: usize) -> RGBColor {
+    if n <= PALETTE.len() {
+        return PALETTE[i % PALETTE.len()];
+    }
+    let t = i as f32 / (n - 1) as f32 * 0.9;
+    let mut c = ViridisRGB.get_color(t);
+    while contrast_on_white(c) < 3.0 {
+        let dim = |x: u8| (x as f64 * 0.94).round() as u8;
+        c = RGBColor(dim(c.0), dim(c.1), dim(c.2));
+    }
+    c
 }
 
 /// WCAG contrast ratio of `c` against white.
-#[cfg(test)]
 fn contrast_on_white(c: RGBColor) -> f64 {
     1.05 / (luminance(c) + 0.05)
 }
@@ -179,7 +190,15 @@ mod tests {
                 assert_ne!(colour(i, 7), colour(j, 7));
             }
         }
-        assert_eq!(colour(7, 8), colour(0, 8));
+        // Many series read in order, and each still shows on white.
+        let many: Vec<RGBColor> = (0..11).map(|i| colour(i, 11)).collect();
+        for (i, c) in many.iter().enumerate() {
+            assert!(contrast_on_white(*c) >= 3.0, "{i}: {c:?}");
+            for d in &many[..i] {
+                assert_ne!(c, d);
+            }
+        }
+        assert_eq!(many[0], ViridisRGB.get_color(0.0));
     }
 
     #[test]

@@ -499,7 +499,7 @@ fn the_subtitle_names_the_fixed_params_and_the_defaults_in_words() {
     );
     assert!(
         t.iter()
-            .any(|t| t.2.contains("at their defaults: opposition.edge = 0")),
+            .any(|t| t.2.contains("at their defaults: opposition: edge = 0")),
         "so are the defaults"
     );
     assert!(
@@ -535,7 +535,7 @@ fn labels_name_the_axes_legend_facets_and_colour_bar() {
         assert!(t.iter().any(|s| s == want), "{want} in {t:?}");
     }
     // The default title is built from the labels, and no code name is left.
-    assert!(t.iter().any(|s| s == "Chance of success by Challenge"));
+    assert!(t.iter().any(|s| s == "Chance of success by challenge"));
     for code in ["p_win", "f = 0", "x", "y"] {
         assert!(!t.iter().any(|s| s == code), "{code} is code-speak");
     }
