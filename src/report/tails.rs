@@ -201,8 +201,11 @@ fn table(scenario: &Scenario, results: &Results, w: &Want, configs: &[&ConfigRes
         .iter()
         .map(|(p, v)| format!("{} = {v}", labels.of(p)))
         .collect();
-    let mut note =
-        format!("The chance of each {field} (=), of it or more (≥) and of it or less (≤)");
+    let mut note = if shown.len() <= 2 {
+        format!("The chance of each {field} (=), of it or more (≥) and of it or less (≤)")
+    } else {
+        format!("The chance of each {field} or more (≥) and of it or less (≤)")
+    };
     if !held.is_empty() {
         note.push_str(&format!(", where {}", held.join(", ")));
     }
