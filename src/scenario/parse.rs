@@ -423,7 +423,7 @@ fn walk(
                 format!(
                     "is not a parameter of {}, so there is nothing to {what}{}; allowed keys: {}",
                     mechanic.name(),
-                    suggest(&path, specs.iter().map(|s| s.path)),
+                    systems::suggest_param(&path, specs),
                     specs.iter().map(|s| s.path).collect::<Vec<_>>().join(", ")
                 ),
             ));
