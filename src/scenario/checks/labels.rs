@@ -125,7 +125,7 @@ pub(in crate::scenario) fn labels(
     names: &Names,
     problems: &mut Problems,
 ) -> Labels {
-    let mut flat: Vec<(String, Option<Range<usize>>, Result<String, &'static str>)> = Vec::new();
+    let mut flat: Flat = Vec::new();
     match item {
         Item::Table(t) => flatten_table(t, "", &mut flat),
         Item::Value(v @ Value::InlineTable(_)) => flatten_value(v, "", span.clone(), &mut flat),
