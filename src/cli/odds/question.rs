@@ -12,6 +12,9 @@ use super::super::OddsArgs;
 /// The most parameters one `odds` may sweep (a table or a grid).
 const MAX_SWEPT: usize = 2;
 
+/// Swept keys with their values, in the order given.
+type Sweep = Vec<(String, Vec<ParamValue>)>;
+
 /// One question with the name it is shown under.
 pub struct Asked {
     /// `A`/`B` in a comparison, the expression in a list, else empty.
@@ -127,9 +130,9 @@ pub fn values(key: &str, text: &str) -> anyhow::Result<Vec<ParamValue>> {
 pub fn settings(
     words: &[(String, String)],
     known: &dyn Fn(&str) -> anyhow::Result<()>,
-) -> anyhow::Result<(ParamMap, Vec<(String, Vec<ParamValue>)>)> {
+) -> anyhow::Result<(ParamMap, Sweep)> {
     let mut fixed = ParamMap::new();
-    let mut sweep: Vec<(String, Vec<ParamValue>)> = Vec::new();
+    let mut sweep: Sweep = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     for (key, text) in words {
         if seen.contains(&key.as_str()) {
