@@ -12,6 +12,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+pub mod answer;
 pub mod dice;
 pub mod dist;
 pub mod expr;

@@ -83,6 +83,28 @@ pub struct Run {
     pub dist: Vec<FieldRow>,
 }
 
+impl Run {
+    /// The metric called `name`: the run's own, or a complement derived
+    /// from it (`p_fail` = 1 − `p_success`, its interval mirrored), which
+    /// the scenario's checks allow only for yes/no metrics
+    /// ([`Schema::complements`]).
+    pub fn metric(&self, name: &str) -> Option<MetricRow> {
+        if let Some(m) = self.metrics.iter().find(|m| m.name == name) {
+            return Some(m.clone());
+        }
+        let of = self
+            .metrics
+            .iter()
+            .find(|m| crate::systems::complement_name(&m.name).as_deref() == Some(name))?;
+        Some(MetricRow {
+            name: name.to_string(),
+            value: 1.0 - of.value,
+            interval: of.interval.map(|(lo, hi)| (1.0 - hi, 1.0 - lo)),
+            se: of.se,
+        })
+    }
+}
+
 /// Exact against Monte Carlo for one metric of one config.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Agreement {

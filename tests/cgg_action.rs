@@ -147,7 +147,7 @@ fn hand_worked_failure_odds() {
 
 #[test]
 fn trivial_action_succeeds_whatever_the_hammer() {
-    // RULES.md §3.3 (corrected 2026-11-22): with no difficulty dice left the
+    // rules §3.3 (corrected 2026-11-22): with no difficulty dice left the
     // explorer succeeds handily, whatever venture the risk roll brings.
     // 8d explorer against easy (3d): K = 0; a 4d risk roll brings venture.
     for hammer in [
@@ -613,7 +613,7 @@ fn tail(a: &Action, f: usize) -> Vec<f64> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
-    /// RULES.md §3.4: `deny` spends what greedy leaves on any legal use,
+    /// rules §3.4: `deny` spends what greedy leaves on any legal use,
     /// so the Exec never gets more: P(venture left to the hammer ≥ k) is
     /// never higher under deny, for every k, whatever the hammer.
     #[test]

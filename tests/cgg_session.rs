@@ -1,4 +1,4 @@
-//! `cgg.session`: the crisis clock over a session (RULES.md §3.9): a
+//! `cgg.session`: the crisis clock over a session (rules §3.9): a
 //! hand-counted session, the clock's range as a property over any hours
 //! an action can move, the exact chain against Monte Carlo, and bad
 //! sequences named by key and action.
@@ -90,7 +90,7 @@ fn any_roll() -> impl Strategy<Value = (u32, u32, u32)> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
 
-    /// RULES.md §3.9: the clock never holds more than 12 (9 with two
+    /// rules §3.9: the clock never holds more than 12 (9 with two
     /// roles) nor less than 0, whatever the actions pay and gain, through
     /// crises, weakness and refills.
     #[test]

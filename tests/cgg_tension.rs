@@ -163,7 +163,7 @@ fn monte_carlo_agrees_with_the_chain() {
     assert_agrees_with(m.as_ref(), &ours, Sample::seed(99), "the chain");
 }
 
-// --- The levers of RULES.md §3.8 -----------------------------------------
+// --- The levers of rules §3.8 -----------------------------------------
 
 /// A trivial action (5d against easy, no risk roll: always −1, no hours)
 /// for every explorer, the Exec raising 1: the track stands still unless a

@@ -351,8 +351,8 @@ fn odds_answers_the_issue_example() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
-    // 11431 / 32768 = 0.348846…
-    assert!(text.contains("0.348846"), "{text}");
+    // 11431 / 32768 = 34.8846…%
+    assert!(text.contains("34.8846%"), "{text}");
     assert!(text.lines().count() >= 6, "{text}");
     assert!(text.contains("most raises banked"), "{text}");
 }

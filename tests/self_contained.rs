@@ -1,10 +1,8 @@
 //! The repository stands on its own: no tracked file sends a reader to a
-//! "shared folder", or to a rules or design document that is not in the
-//! repository. The rules as modelled live in the book (docs/src/).
-//!
-//! NOTE (issue 32): source comments that cite the rules document's
-//! sections are being rewritten to cite the book's chapters at merge time;
-//! until that lands this test fails and lists every such line.
+//! folder beside it, or to a rules or design document that is not in the
+//! repository. The rules as modelled live in the book (docs/src/); source
+//! comments cite them as `rules §N.M`, the numbered sections of each
+//! system chapter's "rules as modelled".
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

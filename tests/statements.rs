@@ -112,7 +112,7 @@ fn experience_table_matches_the_formula() {
     }
 }
 
-/// RULES.md §5.3: a trait, attribute or resource supports at most two
+/// rules §5.3: a trait, attribute or resource supports at most two
 /// statements in a scene; naming one in three is refused.
 #[test]
 fn a_factor_named_in_three_statements_is_refused() {

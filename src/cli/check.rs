@@ -1,4 +1,6 @@
-//! `oddsmith check`: the balance gate for CI.
+//! `oddsmith check`: the balance gate for CI. Exit 0 when every
+//! assertion holds, 1 when one fails (or, with `--strict`, when a
+//! scenario has warnings), 2 on bad input.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -34,6 +36,11 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
         None => None,
     };
     let subdirs = subdir_names(&args.scenarios);
+    let mut warned = 0;
+    for (scenario, path) in scenarios.iter().zip(&args.scenarios) {
+        super::run::warn(&path.display().to_string(), scenario);
+        warned += scenario.warnings.len();
+    }
 
     let mut failures: Vec<(String, Verdict)> = Vec::new();
     let mut tune_failures: Vec<String> = Vec::new();
@@ -167,11 +174,19 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             println!("  … and {} more", within.len() - SHOWN);
         }
     }
+    let strict_fail = args.strict && warned > 0;
+    if strict_fail {
+        println!("\n--strict: {warned} warning(s) (on stderr, and in each report) fail the gate");
+    }
     if failures.is_empty() && tune_failures.is_empty() {
         if !args.quiet {
             println!("\nall {total} assertions hold");
         }
-        return Ok(Outcome::Fine);
+        return Ok(if strict_fail {
+            Outcome::CheckFailed
+        } else {
+            Outcome::Fine
+        });
     }
     println!("\n{failed} of {total} assertions FAIL:");
     for (name, v) in &failures {

@@ -219,6 +219,11 @@ struct CheckArgs {
     /// No progress bar; only failures are printed.
     #[arg(long, short)]
     quiet: bool,
+    /// Fail (exit 1) on warnings too: settings a mechanic accepts but
+    /// that are almost surely not meant, such as `2d10>=12` (it counts
+    /// d10s showing 12 or more: always 0).
+    #[arg(long)]
+    strict: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -326,7 +331,11 @@ struct OddsArgs {
     #[arg(allow_hyphen_values = true)]
     what: String,
     /// Parameters as key=value: a mechanic's keys (actor.pool="d8 d6 d6"),
-    /// or the values of an expression's {name} parameters (n=4).
+    /// or the values of an expression's {name} parameters (n=4). A value
+    /// A..B (inclusive), A..B:S (step S) or a,b,c asks for each, as a
+    /// scenario's [sweep] would (at most two such keys: a table or a
+    /// grid). Further dice expressions, each quoted, are answered side by
+    /// side.
     params: Vec<String>,
     /// `odds gateway` only: the actor's roll, N d8 keep highest plus M,
     /// written NdK+M (e.g. 3d8+2; N 1..=9 and M -120..=120, as a
@@ -344,6 +353,18 @@ struct OddsArgs {
     /// [default: 0].
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100))]
     free_raises: Option<u32>,
+    /// A second question to set beside the first: key=value changes for a
+    /// mechanic (`--compare actor.aid=d8`), another expression for an
+    /// expression (`--compare "2d8+1 >= 14"`). Prints both answers, the
+    /// difference (percentage points) and ratio of each metric, and the
+    /// main field's =/≥/≤ table of both.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE|EXPR")]
+    compare: Option<Vec<String>>,
+    /// text: tables for people (probabilities as percentages); json: the
+    /// answer as one object (an array of them for several questions or
+    /// --compare), raw numbers; csv: one row per metric and config.
+    #[arg(long, value_enum, default_value_t = OddsFormat::Text)]
+    format: OddsFormat,
     /// Also run Monte Carlo and show its estimate and z-score beside the
     /// exact answer.
     #[arg(long)]
@@ -354,6 +375,14 @@ struct OddsArgs {
     /// Seed for Monte Carlo.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+}
+
+/// How `odds` prints its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OddsFormat {
+    Text,
+    Json,
+    Csv,
 }
 
 /// What a successful command wants the exit code to say.

@@ -16,6 +16,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
     let mode = opts.mode;
     let scenario = Scenario::load(&args.scenario)?;
     not_a_tune(&scenario)?;
+    warn(&args.scenario.display().to_string(), &scenario);
     let (threads, pool) = super::worker_pool(args.threads)?;
     interrupt::install();
     // Everything goes to a staging directory beside --out, swapped in only
@@ -115,6 +116,19 @@ pub(super) fn not_a_tune(scenario: &Scenario) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The scenario's warnings on stderr, at most 20.
+pub(super) fn warn(name: &str, scenario: &Scenario) {
+    for w in scenario.warnings.iter().take(20) {
+        eprintln!("warning: {name}: {w}");
+    }
+    if scenario.warnings.len() > 20 {
+        eprintln!(
+            "warning: {name}: … and {} more",
+            scenario.warnings.len() - 20
+        );
+    }
 }
 
 /// The run options `args` ask for, checked (a whole run and a shard).

@@ -77,6 +77,11 @@ pub fn systems(filter: Option<&str>) -> anyhow::Result<Outcome> {
         for metric in &schema.metrics {
             println!("    {:<20} {}", metric.name, metric.doc);
         }
+        // Complements are not columns of the shipped tables, but every
+        // metric-taking place (odds, [[expect]], [[chart]]) knows them.
+        for c in schema.complements() {
+            println!("    {:<20} 1 − {} (derived).", c.name, c.of);
+        }
         println!();
     }
     Ok(Outcome::Fine)

@@ -1,5 +1,5 @@
 //! Dice expressions: the notation of AnyDice, Roll20 and icepool users
-//! (RULES.md §6), parsed, solved exactly, and sampled.
+//! (rules §6), parsed, solved exactly, and sampled.
 //!
 //! ```text
 //! 3d6  d20  d%  4dF  2d{1,2,4,4}  d{-1..1}       dice and custom faces
@@ -37,6 +37,7 @@ mod bind;
 mod dist;
 mod error;
 mod exact;
+mod notes;
 mod parse;
 mod pool;
 mod sample;
@@ -52,6 +53,7 @@ pub use big::Big;
 pub use bind::{EXPLODE_DEPTH, MAX_DICE, MAX_FACES};
 pub use error::{ExprError, Span};
 pub use exact::{Distribution, TooLarge};
+pub use notes::{Warning, WarningKind};
 pub use sample::{Roller, Sampler};
 
 use ast::{Faces, Kind, Node, Num};
@@ -88,6 +90,19 @@ impl Expr {
     /// Whether the result is a yes/no comparison (1 or 0).
     pub fn is_comparison(&self) -> bool {
         matches!(self.root.kind, Kind::Cmp(..))
+    }
+
+    /// How the expression is read, in words, with `vars`' values: "the
+    /// number of d10s showing 12 or more, out of 2d10".
+    pub fn read_as(&self, vars: &BTreeMap<String, i64>) -> String {
+        notes::read_as(&self.root, vars)
+    }
+
+    /// Traps in the expression with `vars`' values: a success target no
+    /// die reaches, a keep larger than the pool, a comparison settled
+    /// before the roll, a modifier that never fires.
+    pub fn warnings(&self, vars: &BTreeMap<String, i64>) -> Vec<Warning> {
+        notes::warnings(&self.text, &self.root, vars)
     }
 
     /// Give every parameter a value from `vars` (extra names are ignored)

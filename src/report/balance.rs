@@ -76,7 +76,7 @@ fn point(c: &ConfigResult, metric: &str) -> Option<Point> {
         .iter()
         .find(|r| r.method == Method::Exact)
         .or_else(|| c.runs.first())?;
-    let m = run.metrics.iter().find(|m| m.name == metric)?;
+    let m = run.metric(metric)?;
     let (lo, hi) = m.interval.unwrap_or((m.value, m.value));
     Some(Point {
         v: m.value,

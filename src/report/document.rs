@@ -7,8 +7,11 @@ use std::fmt::Write;
 
 use super::balance::{Status, Verdict};
 use super::charts::Rendered;
+use super::config::Setting;
 use super::headline;
+use super::tails::Tail;
 use crate::results::{Method, Results};
+use crate::scenario::Labels;
 
 /// What a report shows besides the results.
 pub struct Document<'a> {
@@ -18,7 +21,42 @@ pub struct Document<'a> {
     pub scenario_text: &'a str,
     pub charts: &'a [(String, &'a Rendered)],
     pub verdicts: &'a [Verdict],
+    /// The scenario's `[labels]`, for the tables' headings.
+    pub labels: &'a Labels,
+    /// Every parameter and its value.
+    pub settings: &'a [Setting],
+    /// The at-least and at-most tables.
+    pub tails: &'a [Tail],
+    /// The scenario's warnings (settings almost surely not meant).
+    pub warnings: &'a [String],
 }
+
+/// A parameter's name as the configuration table shows it: its label with
+/// the code name beside it, so the two can be matched up.
+fn setting_name(labels: &Labels, s: &Setting) -> String {
+    match labels.get(&s.path) {
+        Some(l) => format!("{l} (`{}`)", s.path),
+        None => format!("`{}`", s.path),
+    }
+}
+
+/// The configuration table's rows: parameter, value, where it comes from,
+/// what it is.
+fn setting_rows(d: &Document) -> Vec<[String; 4]> {
+    d.settings
+        .iter()
+        .map(|s| {
+            [
+                setting_name(d.labels, s),
+                s.value(),
+                s.how().to_string(),
+                s.doc.to_string(),
+            ]
+        })
+        .collect()
+}
+
+const CONFIG_NOTE: &str = "Every parameter the numbers rest on: set in `[params]`, swept in `[sweep]`, or left at the mechanic's default.";
 
 fn method_line(r: &Results) -> String {
     let runs: Vec<_> = r.configs.iter().flat_map(|c| &c.runs).collect();
@@ -103,6 +141,7 @@ pub fn markdown(d: &Document) -> String {
         r.configs.len(),
         env!("CARGO_PKG_VERSION")
     );
+    s.push_str(&warnings_md(d.warnings));
     if !d.verdicts.is_empty() {
         let _ = writeln!(s, "## Balance\n\n| assertion | result |\n|---|---|");
         for v in d.verdicts {
@@ -127,9 +166,41 @@ pub fn markdown(d: &Document) -> String {
             let _ = writeln!(s, "![{title}]({}.png)\n", c.file);
         }
     }
+    let line = |cells: &[String]| {
+        let cells: Vec<String> = cells
+            .iter()
+            .map(|c| c.replace('\n', " ").replace('|', "\\|"))
+            .collect();
+        format!("| {} |", cells.join(" | "))
+    };
+    let rule = |n: usize| format!("|{}|", vec!["---"; n].join("|"));
+    if !d.tails.is_empty() {
+        let _ = writeln!(s, "## At least and at most\n");
+        for t in d.tails {
+            let _ = writeln!(s, "### {}\n\n{}\n", t.heading, t.note);
+            let _ = writeln!(s, "{}\n{}", line(&t.header), rule(t.header.len()));
+            for row in &t.rows {
+                let _ = writeln!(s, "{}", line(row));
+            }
+            let _ = writeln!(s);
+        }
+    }
+    let _ = writeln!(s, "## Configuration\n\n{CONFIG_NOTE}\n");
+    let _ = writeln!(
+        s,
+        "| parameter | value | from | what it is |\n|---|---|---|---|"
+    );
+    for row in setting_rows(d) {
+        let _ = writeln!(s, "{}", line(&row));
+    }
+    let _ = writeln!(s);
     let table = headline::table(r, d.verdicts);
+    let header: Vec<String> = table
+        .header
+        .iter()
+        .map(|h| d.labels.of(h).to_string())
+        .collect();
     let _ = writeln!(s, "## Headline metrics\n");
-    let line = |cells: &[String]| format!("| {} |", cells.join(" | ").replace('\n', " "));
     for section in &table.sections {
         if let Some(h) = &section.heading {
             let _ = writeln!(s, "### {h}\n");
@@ -137,17 +208,7 @@ pub fn markdown(d: &Document) -> String {
         if let Some(n) = &section.note {
             let _ = writeln!(s, "{n}\n");
         }
-        let _ = writeln!(s, "{}", line(&table.header));
-        let _ = writeln!(
-            s,
-            "|{}|",
-            table
-                .header
-                .iter()
-                .map(|_| "---")
-                .collect::<Vec<_>>()
-                .join("|")
-        );
+        let _ = writeln!(s, "{}\n{}", line(&header), rule(header.len()));
         for row in &section.rows {
             let _ = writeln!(s, "{}", line(row));
         }
@@ -256,7 +317,50 @@ figure{{margin:1em 0}}svg{{max-width:100%;height:auto}}pre{{background:#f6f6f6;p
             let _ = writeln!(s, "<figure aria-label=\"{}\">{svg}</figure>", esc(title));
         }
     }
+    let html_table = |s: &mut String, header: &[String], rows: &[Vec<String>]| {
+        let _ = write!(s, "<table><tr>");
+        for h in header {
+            let _ = write!(s, "<th>{}</th>", code_spans(&esc(h)));
+        }
+        let _ = writeln!(s, "</tr>");
+        for row in rows {
+            let _ = write!(s, "<tr>");
+            for cell in row {
+                let _ = write!(s, "<td>{}</td>", code_spans(&esc(cell)));
+            }
+            let _ = writeln!(s, "</tr>");
+        }
+        let _ = writeln!(s, "</table>");
+    };
+    if !d.tails.is_empty() {
+        let _ = writeln!(s, "<h2>At least and at most</h2>");
+        for t in d.tails {
+            let _ = writeln!(
+                s,
+                "<h3>{}</h3><p>{}</p>",
+                esc(&t.heading),
+                code_spans(&esc(&t.note))
+            );
+            html_table(&mut s, &t.header, &t.rows);
+        }
+    }
+    let _ = writeln!(
+        s,
+        "<h2>Configuration</h2><p>{}</p>",
+        code_spans(&esc(CONFIG_NOTE))
+    );
+    let rows: Vec<Vec<String>> = setting_rows(d).into_iter().map(Vec::from).collect();
+    html_table(
+        &mut s,
+        &["parameter", "value", "from", "what it is"].map(String::from),
+        &rows,
+    );
     let table = headline::table(r, d.verdicts);
+    let header: Vec<String> = table
+        .header
+        .iter()
+        .map(|h| d.labels.of(h).to_string())
+        .collect();
     let _ = writeln!(s, "<h2>Headline metrics</h2>");
     for section in &table.sections {
         if let Some(h) = &section.heading {
@@ -265,24 +369,29 @@ figure{{margin:1em 0}}svg{{max-width:100%;height:auto}}pre{{background:#f6f6f6;p
         if let Some(n) = &section.note {
             let _ = writeln!(s, "<p>{}</p>", code_spans(&esc(n)));
         }
-        let _ = write!(s, "<table><tr>");
-        for h in &table.header {
-            let _ = write!(s, "<th>{}</th>", esc(h));
-        }
-        let _ = writeln!(s, "</tr>");
-        for row in &section.rows {
-            let _ = write!(s, "<tr>");
-            for cell in row {
-                let _ = write!(s, "<td>{}</td>", esc(cell));
-            }
-            let _ = writeln!(s, "</tr>");
-        }
-        let _ = writeln!(s, "</table>");
+        html_table(&mut s, &header, &section.rows);
     }
     let _ = writeln!(
         s,
         "<h2>Scenario</h2><pre>{}</pre>\n</body></html>",
         esc(d.scenario_text.trim_end())
     );
+    s
+}
+
+/// `## Warnings`: one item per warning (none: nothing), at most 20.
+fn warnings_md(warnings: &[String]) -> String {
+    let mut s = String::new();
+    if warnings.is_empty() {
+        return s;
+    }
+    let _ = writeln!(s, "## Warnings\n");
+    for w in warnings.iter().take(20) {
+        let _ = writeln!(s, "- {w}");
+    }
+    if warnings.len() > 20 {
+        let _ = writeln!(s, "- … and {} more", warnings.len() - 20);
+    }
+    let _ = writeln!(s);
     s
 }

@@ -9,6 +9,7 @@
 
 use super::balance::{self, Verdict};
 use super::odds::{Basis, odds};
+use super::percent::percent;
 use crate::results::{ConfigResult, Method, Results, Run};
 
 /// The most rows a report's table shows; every row is in `summary.csv`.
@@ -108,10 +109,19 @@ fn row(c: &ConfigResult, run: &Run, metrics: &[String]) -> Vec<String> {
     };
     for name in metrics {
         let m = run.metrics.iter().find(|m| &m.name == name);
+        // Probabilities read as percentages here; the data files keep
+        // them raw.
+        let show = |v: f64| {
+            if name.starts_with("p_") {
+                percent(v)
+            } else {
+                format!("{v:.4}")
+            }
+        };
         row.push(match m {
             Some(m) => match m.interval {
-                Some((lo, hi)) => format!("{:.4} [{lo:.4}, {hi:.4}]", m.value),
-                None => format!("{:.4}", m.value),
+                Some((lo, hi)) => format!("{} [{}, {}]", show(m.value), show(lo), show(hi)),
+                None => show(m.value),
             },
             None => String::new(),
         });

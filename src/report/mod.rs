@@ -8,6 +8,7 @@
 mod atomic;
 pub mod balance;
 pub mod charts;
+pub mod config;
 pub mod diff;
 mod document;
 mod frames;
@@ -16,8 +17,10 @@ mod load;
 mod long;
 mod manifest;
 mod odds;
+pub mod percent;
 mod support;
 pub mod tune;
+pub mod tails;
 
 pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 pub use atomic::{Dest, OutputError, Staging};
@@ -103,29 +106,37 @@ pub fn report_files(
     results: &Results,
     verdicts: &[Verdict],
 ) -> Result<Vec<(String, Vec<u8>)>, OutputError> {
+    let fixed = config::fixed(scenario);
     let rendered = scenario
         .charts
         .iter()
-        .map(|spec| charts::render(results, spec, &scenario.params))
+        .map(|spec| charts::render(results, spec, &fixed))
         .collect::<Result<Vec<_>, _>>()?;
     let titled: Vec<(String, &charts::Rendered)> = scenario
         .charts
         .iter()
         .zip(&rendered)
-        .map(|(spec, r)| (charts::title(results, spec), r))
+        .map(|(spec, r)| (charts::title(spec), r))
         .collect();
     let file_name = scenario
         .path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let settings = config::settings(scenario);
+    let tails = tails::tables(scenario, results);
+    let warnings: Vec<String> = scenario.warnings.iter().map(|w| w.to_string()).collect();
     let doc = document::Document {
+        warnings: &warnings,
         results,
         description: scenario.description.as_deref(),
         scenario_file: &file_name,
         scenario_text: &scenario.text,
         charts: &titled,
         verdicts,
+        labels: &scenario.labels,
+        settings: &settings,
+        tails: &tails,
     };
     let mut files = Vec::new();
     for r in &rendered {
@@ -191,16 +202,25 @@ pub fn write_rest(
 }
 
 /// Whether config `c` of `scenario` must keep its distributions after the
-/// long table has them: only when a chart draws one of its fields.
+/// long table has them: only when a chart draws one of its fields, or an
+/// assertion names it (the report's at-least tables read them).
 pub fn keeps_fields(scenario: &Scenario, c: &ConfigResult) -> bool {
-    scenario.charts.iter().any(|spec| {
-        spec.field.is_some()
-            && spec.filter.iter().all(|(path, v)| {
-                scenario
-                    .sweep
-                    .iter()
-                    .position(|a| &a.path == path)
-                    .is_none_or(|i| &c.swept[i] == v)
-            })
-    })
+    let holds = |filter: &[(String, crate::systems::ParamValue)]| {
+        filter.iter().all(|(path, v)| {
+            scenario
+                .sweep
+                .iter()
+                .position(|a| &a.path == path)
+                .is_none_or(|i| &c.swept[i] == v)
+        })
+    };
+    scenario
+        .charts
+        .iter()
+        .any(|spec| spec.field.is_some() && holds(&spec.filter))
+        || scenario.expectations.iter().any(|e| {
+            !e.filter.is_empty()
+                && tails::picked(scenario, &e.filter) <= tails::NAMED
+                && holds(&e.filter)
+        })
 }

@@ -208,9 +208,10 @@ pub fn chart(scenario: &Scenario, t: &Tuned) -> Result<Option<charts::Rendered>,
             t.metric,
             t.target.describe()
         )),
-        file: CHART_FILE.into(),
+        labels: scenario.labels.clone(),
+        ..ChartSpec::new(ChartKind::Line, CHART_FILE)
     };
-    charts::render(&results, &spec, &scenario.params).map(Some)
+    charts::render(&results, &spec, &super::config::fixed(scenario)).map(Some)
 }
 
 /// A metric value, with its interval when it has one.

@@ -11,8 +11,8 @@ mod error;
 mod parse;
 
 pub use checks::{
-    Also, ChartKind, ChartSpec, Expectation, Knob, KnobGate, KnobKind, MAX_KNOB_VALUES, Rule,
-    Target, Tune,
+    Also, ChartKind, ChartSpec, Expectation, Knob, KnobGate, KnobKind, Labels, MAX_KNOB_VALUES,
+    Rule, Target, Tune,
 };
 pub use error::ScenarioError;
 
@@ -61,9 +61,39 @@ pub struct Scenario {
     /// `[tune]`: the knob to search, and what for (its `[[expect]]` gates
     /// are in it, and `expectations` is then empty).
     pub tune: Option<Tune>,
+    /// `[labels]`: the designer's words for parameters, metrics and
+    /// fields, in every chart and the report.
+    pub labels: Labels,
+    /// Settings the mechanic accepts but that are almost surely not what
+    /// was meant (`2d10>=12`), per config; `check --strict` fails on them.
+    pub warnings: Vec<ConfigWarning>,
     /// Line of each key in `[params]`, for errors found later.
     param_lines: Vec<(String, usize)>,
     mechanic_line: usize,
+}
+
+/// A warning about one config's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigWarning {
+    /// The config's position in the sweep.
+    pub config: usize,
+    /// `path = value, …` of its swept values (empty with no sweep).
+    pub point: String,
+    pub warning: crate::expr::Warning,
+}
+
+impl std::fmt::Display for ConfigWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.point.is_empty() {
+            write!(f, "{}", self.warning)
+        } else {
+            write!(
+                f,
+                "config {} ({}): {}",
+                self.config, self.point, self.warning
+            )
+        }
+    }
 }
 
 /// A config with its checked model.
@@ -159,6 +189,8 @@ impl Scenario {
             charts: Vec::new(),
             expectations: Vec::new(),
             tune: None,
+            labels: self.labels.clone(),
+            warnings: self.warnings.clone(),
             param_lines: self.param_lines.clone(),
             mechanic_line: self.mechanic_line,
         })
@@ -170,6 +202,26 @@ impl Scenario {
         self.mechanic
             .prepare(&config.values)
             .map_err(|e| self.config_error(config, e))
+    }
+
+    /// The warnings of one config's model, to keep in [`Scenario::warnings`].
+    fn warnings_of(&self, config: &Config, model: &dyn Model) -> Vec<ConfigWarning> {
+        let point = self
+            .sweep
+            .iter()
+            .zip(&config.swept)
+            .map(|(a, v)| format!("{} = {v}", a.path))
+            .collect::<Vec<_>>()
+            .join(", ");
+        model
+            .warnings()
+            .into_iter()
+            .map(|warning| ConfigWarning {
+                config: config.index,
+                point: point.clone(),
+                warning,
+            })
+            .collect()
     }
 
     /// Build the model of every config.

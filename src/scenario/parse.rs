@@ -20,6 +20,7 @@ const TOP_KEYS: &[&str] = &[
     "trials",
     "params",
     "sweep",
+    "labels",
     "chart",
     "expect",
     "tune",
@@ -234,6 +235,8 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         charts: Vec::new(),
         expectations: Vec::new(),
         tune: None,
+        labels: super::Labels::default(),
+        warnings: Vec::new(),
         name,
         description,
         mechanic,
@@ -251,10 +254,28 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
     // Build every config once now (and drop it), so combinations the
     // mechanic rejects are reported before anything runs.
     let first = scenario.prepare(&scenario.config(0))?;
+    let mut warnings = scenario.warnings_of(&scenario.config(0), first.as_ref());
     for config in scenario.configs().skip(1) {
-        scenario.prepare(&config)?;
+        let model = scenario.prepare(&config)?;
+        warnings.extend(scenario.warnings_of(&config, model.as_ref()));
     }
+    scenario.warnings = warnings;
     let schema = first.schema();
+    let names = super::checks::Names {
+        params: specs,
+        schema,
+        mechanic: mechanic.name(),
+    };
+    if let Some(item) = root.get("labels") {
+        scenario.labels = super::checks::labels(
+            &ctx,
+            item,
+            "labels",
+            span_of("labels"),
+            &names,
+            &mut problems,
+        );
+    }
     if root.contains_key("tune") {
         let known = super::checks::Known {
             specs,
@@ -289,7 +310,14 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         }
         return problems.result(scenario);
     }
-    scenario.charts = super::checks::charts(&ctx, root, &scenario.sweep, schema, &mut problems);
+    scenario.charts = super::checks::charts(
+        &ctx,
+        root,
+        &scenario.sweep,
+        &names,
+        &scenario.labels,
+        &mut problems,
+    );
     scenario.expectations =
         super::checks::expectations(&ctx, root, &scenario.sweep, schema, &mut problems);
     problems.result(scenario)
@@ -431,7 +459,7 @@ fn walk(
                 format!(
                     "is not a parameter of {}, so there is nothing to {what}{}; allowed keys: {}",
                     mechanic.name(),
-                    suggest(&path, specs.iter().map(|s| s.path)),
+                    systems::suggest_param(&path, specs),
                     specs.iter().map(|s| s.path).collect::<Vec<_>>().join(", ")
                 ),
             ));

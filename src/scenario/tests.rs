@@ -293,3 +293,69 @@ fn ranges_at_the_ends_of_i64_do_not_overflow() {
         assert!(e.starts_with("s.toml:3:"), "{range}: {e}");
     }
 }
+
+#[test]
+fn labels_and_chart_words_parse_and_the_chart_labels_come_first() {
+    let s = parse(&format!(
+        r#"{SWEPT}[labels]
+p_success = "Chance of success"
+opposition.challenge = "Challenge"
+[[chart]]
+kind = "line"
+metric = "p_success"
+x = "opposition.challenge"
+title = "Success against challenge"
+subtitle = "Three trait dice"
+x_title = "Challenge level"
+y_title = "Chance"
+labels = {{ "p_success" = "Success" }}
+[[chart]]
+kind = "line"
+metric = "expected_raises"
+x = "opposition.challenge"
+[[chart]]
+kind = "line"
+metric = "p_success"
+x = "opposition.challenge"
+percent = false
+file = "plain"
+"#
+    ))
+    .unwrap();
+    assert_eq!(s.labels.get("opposition.challenge"), Some("Challenge"));
+    let c = &s.charts[0];
+    assert_eq!(c.title.as_deref(), Some("Success against challenge"));
+    assert_eq!(c.subtitle.as_deref(), Some("Three trait dice"));
+    assert_eq!(c.x_title.as_deref(), Some("Challenge level"));
+    assert_eq!(c.y_title.as_deref(), Some("Chance"));
+    // The chart's own label wins; the scenario's fill in the rest.
+    assert_eq!(c.labels.of("p_success"), "Success");
+    assert_eq!(c.labels.of("opposition.challenge"), "Challenge");
+    // Percent axes: on for probabilities, off for other metrics, and
+    // `percent = false` turns them off.
+    assert!(c.percent);
+    assert!(!s.charts[1].percent);
+    assert!(!s.charts[2].percent);
+}
+
+#[test]
+fn bad_label_and_chart_keys_name_the_file_line_and_key() {
+    let text = format!(
+        "{SWEPT}[labels]\np_sucess = \"Chance\"\n\"opposition.challenge\" = 3\n[[chart]]\nkind = \"line\"\nmetric = \"expected_raises\"\nx = \"opposition.challenge\"\npercent = true\nx_label = \"Challenge\"\nlabels = {{ raise = \"Raises\" }}\nsubtitle = 2\n"
+    );
+    let e = parse(&text).err().unwrap();
+    let msg = e.to_string();
+    for want in [
+        "s.toml:5: `labels.p_sucess` \"p_sucess\" is not a parameter, metric or outcome field of gateway.challenge (did you mean `p_success`?)",
+        "s.toml:6: `labels.opposition.challenge` must be a string",
+        "s.toml:11: `chart[1].percent` is true, but expected_raises is not a probability",
+        "s.toml:12: `chart[1].x_label` is not a key of [[chart]]",
+        "s.toml:13: `chart[1].labels.raise`",
+        "(did you mean `raises`?)",
+        "s.toml:14: `chart[1].subtitle` must be a string",
+    ] {
+        assert!(msg.contains(want), "{want} missing from\n{msg}");
+    }
+    let e = error("mechanic = \"gateway.challenge\"\nlabels = 3\n");
+    assert!(e.starts_with("s.toml:2: `labels` must be a table"), "{e}");
+}

@@ -24,9 +24,11 @@ pub mod testing;
 pub use define::{Define, Trial};
 pub use params::{
     Args, Choice, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, from_value,
-    suggest,
+    suggest, suggest_param,
 };
-pub use schema::{FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema};
+pub use schema::{
+    Complement, FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema, complement_name,
+};
 
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
@@ -61,6 +63,22 @@ pub trait Model: Send + Sync {
     /// The exact marginal distribution of every outcome field, when a
     /// solver exists for this configuration.
     fn exact(&self) -> Option<Marginals>;
+    /// The exact answer, or why there is none (`None`: no reason beyond
+    /// "no solver for these values").
+    fn solve(&self) -> Result<Marginals, Option<String>> {
+        self.exact().ok_or(None)
+    }
+    /// How the parameters were read, in words, where that is not plain
+    /// (a dice expression's parse).
+    fn reading(&self) -> Option<String> {
+        None
+    }
+    /// Settings that are legal but almost surely not what was meant (a
+    /// success target no die can reach): said on stderr, in the report,
+    /// and failed by `check --strict`.
+    fn warnings(&self) -> Vec<crate::expr::Warning> {
+        Vec::new()
+    }
 }
 
 /// Every mechanic oddsmith knows, in the order `oddsmith systems` lists them.

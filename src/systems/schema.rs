@@ -182,7 +182,73 @@ pub struct Schema {
     pub metrics: Vec<MetricSpec>,
 }
 
+/// A metric read as one minus another: the probability that a yes/no
+/// outcome does not happen (`p_fail` for `p_success`). Derived where it
+/// is asked for (odds, `[[expect]]`, charts), so the shipped tables keep
+/// their columns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Complement {
+    /// `p_fail`, `p_false` or `p_not_<what>`.
+    pub name: String,
+    /// The metric it complements.
+    pub of: String,
+}
+
+/// The complement's name for a metric `p_<what>`: `p_fail` for
+/// `p_success` (the rules' word), `p_false` for `p_true`, else
+/// `p_not_<what>`.
+pub fn complement_name(metric: &str) -> Option<String> {
+    let what = metric.strip_prefix("p_")?;
+    Some(match what {
+        "success" => "p_fail".into(),
+        "true" => "p_false".into(),
+        _ => format!("p_not_{what}"),
+    })
+}
+
 impl Schema {
+    /// The complements of this schema's yes/no metrics: every probability
+    /// that a true/false field is true (or false). Not for a category
+    /// field's value (`p_a_wins` is not "B wins" when scenes can end in
+    /// a stalemate) nor for a joint event, whose complement is not one
+    /// event of the outcome.
+    pub fn complements(&self) -> Vec<Complement> {
+        self.metrics
+            .iter()
+            .filter_map(|m| {
+                let MetricKind::Prob { field, pred } = m.kind else {
+                    return None;
+                };
+                let yes_no = matches!(self.fields.get(field)?.kind, FieldKind::Bool)
+                    && matches!(pred, Pred::Eq(0 | 1) | Pred::Ge(1) | Pred::Le(0));
+                let name = complement_name(&m.name)?;
+                let taken = self.metrics.iter().any(|x| x.name == name);
+                (yes_no && !taken).then(|| Complement {
+                    name,
+                    of: m.name.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// The metric a complement is derived from, when `name` is one.
+    pub fn complement_of(&self, name: &str) -> Option<String> {
+        self.complements()
+            .into_iter()
+            .find(|c| c.name == name)
+            .map(|c| c.of)
+    }
+
+    /// Every metric name a scenario may use: the schema's, then the
+    /// complements.
+    pub fn metric_names(&self) -> Vec<String> {
+        self.metrics
+            .iter()
+            .map(|m| m.name.clone())
+            .chain(self.complements().into_iter().map(|c| c.name))
+            .collect()
+    }
+
     /// Whether a metric needs the joint outcome, so tallies must keep it.
     pub fn needs_joint(&self) -> bool {
         self.metrics.iter().any(|m| m.kind.is_joint())

@@ -1,14 +1,17 @@
 //! `oddsmith odds`: a one-line question answered with a small table.
 //!
-//! Three forms: a dice expression (`odds "4d6kh3" n=4`), any mechanic with
+//! Three forms: dice expressions (`odds "4d6kh3" n=4`), any mechanic with
 //! `key=value` parameters (`odds cortex.basic actor.pool="d8 d6 d6"`; a bare
-//! system name picks its first mechanic), both answered by [`answer`]; and
-//! Gateway's raise table (`odds gateway --actor 3d8+2 --vs 2d8+4`), here.
+//! system name picks its first mechanic), both asked in [`question`] and
+//! answered by the library's [`oddsmith::answer`] (printed by [`answers`]
+//! and [`text`]); and Gateway's raise table (`odds gateway --actor 3d8+2
+//! --vs 2d8+4`), here.
 
-mod answer;
+mod answers;
+mod question;
+mod text;
 
 use anyhow::{anyhow, bail};
-use oddsmith::report::{self, Basis};
 use oddsmith::sim::{self, Plan};
 use oddsmith::stats;
 use oddsmith::systems::Define;
@@ -23,7 +26,7 @@ pub fn odds(args: OddsArgs) -> anyhow::Result<Outcome> {
         || args.raises.is_some()
         || args.free_raises.is_some();
     if !gateway_flags {
-        return answer::answer(&args);
+        return answers::answer(&args);
     }
     if args.what != "gateway" {
         bail!(
@@ -81,7 +84,7 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
         "raises", "p_success", "odds", "expected_raises"
     );
     if args.check {
-        print!("  {:>28}  {:>6}", "monte carlo (95% interval)", "z");
+        print!("  {:>32}  {:>6}", "monte carlo (95% interval)", "z");
     }
     println!();
     let mut best = (0u32, f64::NEG_INFINITY);
@@ -93,8 +96,11 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
         if expected > best.1 {
             best = (r, expected);
         }
-        let one_in = report::odds(p, Basis::Exact);
-        print!("{r:>6}  {p:>10.6}  {one_in:>16}  {expected:>15.4}");
+        let one_in = text::once_in(p, 0);
+        print!(
+            "{r:>6}  {:>10}  {one_in:>16}  {expected:>15.4}",
+            text::percent(p)
+        );
         if args.check {
             let m = Challenge.model(contest);
             let plan = Plan {
@@ -108,8 +114,13 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
             let exact = stats::exact_value(spec, &m.exact().expect("gateway is exact"));
             let z = stats::z_score(&exact, &est);
             print!(
-                "  {:>28}  {z:>6.2}",
-                format!("{:.6} [{:.6}, {:.6}]", est.value, est.lo, est.hi)
+                "  {:>32}  {z:>6.2}",
+                format!(
+                    "{} [{}, {}]",
+                    text::percent(est.value),
+                    text::percent(est.lo),
+                    text::percent(est.hi)
+                )
             );
         }
         println!();

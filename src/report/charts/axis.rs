@@ -227,6 +227,19 @@ pub struct Frame<'s> {
     pub y: (f64, f64),
     pub x_desc: &'s str,
     pub y_desc: &'s str,
+    /// How y tick labels read: plain numbers, percentages, or percentage
+    /// points.
+    pub y_ticks: YTicks,
+}
+
+/// How a y axis labels its ticks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum YTicks {
+    Plain,
+    /// Probabilities as percentages: 0.25 reads "25%".
+    Percent,
+    /// Differences of probabilities in percentage points: 0.05 reads "+5".
+    Points,
 }
 
 /// Build a panel's chart: caption, axes with ticks at the given x values
@@ -258,17 +271,35 @@ where
             f.y.0..f.y.1,
         )
         .map_err(draw_err)?;
-    chart
-        .configure_mesh()
-        .x_desc(f.x_desc)
+    let percent = |v: &f64| super::percent_tick(*v);
+    let points = |v: &f64| {
+        let p = super::points(*v);
+        if *v > 0.0 && p != "0" {
+            format!("+{p}")
+        } else {
+            p
+        }
+    };
+    // x labels are drawn by `draw_labels`, wrapped.
+    let no_label = |_: &f64| String::new();
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(f.x_desc)
         .y_desc(f.y_desc)
-        .x_label_formatter(&|_| String::new())
+        .x_label_formatter(&no_label)
         .axis_desc_style(("sans-serif", super::AXIS_FONT))
         .label_style(("sans-serif", TICK_FONT))
         .bold_line_style(BLACK.mix(0.12))
-        .light_line_style(WHITE.mix(0.0))
-        .draw()
-        .map_err(draw_err)?;
+        .light_line_style(WHITE.mix(0.0));
+    match f.y_ticks {
+        YTicks::Plain => {}
+        YTicks::Percent => {
+            mesh.y_label_formatter(&percent);
+        }
+        YTicks::Points => {
+            mesh.y_label_formatter(&points);
+        }
+    }
+    mesh.draw().map_err(draw_err)?;
     let y0 = f.y.0;
     let bottom = chart.backend_coord(&(axis.lo, y0)).1;
     draw_labels(area, &axis, bottom, |x| chart.backend_coord(&(x, y0)).0)?;

@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::axis::{self, Frame};
+use super::axis::{self, Frame, YTicks};
 use super::legend::{Entry, Legend};
 use super::lines::{self, pad};
 use super::select::{describe_config, field_rows};
@@ -35,7 +35,7 @@ pub fn side(fig: &Figure) -> Side {
     }
     let n = labels.len();
     Side::Legend(Legend {
-        title: fig.spec.series.clone(),
+        title: fig.spec.series.as_deref().map(|s| fig.label(s).to_string()),
         entries: labels
             .into_iter()
             .enumerate()
@@ -111,6 +111,15 @@ fn probabilities(fig: &Figure, c: &ConfigResult, values: &[(i64, String)]) -> Ve
         .collect()
 }
 
+/// Percentages unless the chart says `percent = false`.
+fn ticks(fig: &Figure) -> YTicks {
+    if fig.spec.percent {
+        YTicks::Percent
+    } else {
+        YTicks::Plain
+    }
+}
+
 pub fn histogram<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     fig: &Figure,
@@ -138,8 +147,9 @@ where
             pad: 0.6,
             numeric,
             y: (0.0, (most * 1.1).clamp(0.05, 1.0)),
-            x_desc: fig.field(),
-            y_desc: "probability",
+            x_desc: &fig.x_title(fig.field()),
+            y_desc: &fig.y_title(|| "Chance".to_string()),
+            y_ticks: ticks(fig),
         },
     )?;
     let all = labels(fig);
@@ -176,12 +186,14 @@ where
     let (values, numeric) = values(fig);
     let at = positions(&values, numeric);
     let text: Vec<String> = values.iter().map(|(_, l)| l.clone()).collect();
-    let field = fig.field();
-    let y_desc = if at_least {
-        format!("P({field} ≥ value)")
-    } else {
-        format!("P({field} ≤ value)")
-    };
+    let field = fig.lower(fig.field());
+    let y_desc = fig.y_title(|| {
+        if at_least {
+            format!("Chance of {field} ≥ value")
+        } else {
+            format!("Chance of {field} ≤ value")
+        }
+    });
     let mut chart = axis::frame(
         area,
         &Frame {
@@ -191,8 +203,9 @@ where
             pad: pad(&at, numeric).max(0.3),
             numeric,
             y: (-0.02, 1.02),
-            x_desc: field,
+            x_desc: &fig.x_title(fig.field()),
             y_desc: &y_desc,
+            y_ticks: ticks(fig),
         },
     )?;
     let all = labels(fig);

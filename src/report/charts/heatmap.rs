@@ -19,13 +19,14 @@ use crate::results::ConfigResult;
 
 /// The colour scale every panel shares.
 pub fn scale(fig: &Figure) -> ColourScale {
-    let title = fig.metric().to_string();
+    let title = fig.label(fig.metric()).to_string();
     if fig.is_probability() {
         return ColourScale {
             lo: 0.0,
             hi: 1.0,
             title,
             probability: true,
+            percent: fig.spec.percent,
         };
     }
     let values: Vec<f64> = fig
@@ -40,6 +41,7 @@ pub fn scale(fig: &Figure) -> ColourScale {
         hi: if hi.is_finite() { hi } else { 1.0 },
         title,
         probability: false,
+        percent: false,
     }
 }
 
@@ -50,8 +52,20 @@ pub fn scale(fig: &Figure) -> ColourScale {
 const CERTAIN: f64 = 1e-12;
 
 /// A cell's text: probabilities that are not 0 or 1 (to [`CERTAIN`]) never
-/// round to them.
-fn cell_text(v: f64, probability: bool) -> String {
+/// round to them; as percentages, whole ones.
+fn cell_text(v: f64, probability: bool, percent: bool) -> String {
+    if probability && percent {
+        if v <= CERTAIN {
+            return "0%".into();
+        } else if v >= 1.0 - CERTAIN {
+            return "100%".into();
+        } else if v < 0.005 {
+            return "<1%".into();
+        } else if v > 0.995 {
+            return ">99%".into();
+        }
+        return format!("{:.0}%", v * 100.0);
+    }
     if probability {
         if v <= CERTAIN {
             return "0".into();
@@ -151,8 +165,8 @@ where
     chart
         .configure_mesh()
         .disable_mesh()
-        .x_desc(x_path)
-        .y_desc(y_path)
+        .x_desc(fig.x_title(x_path))
+        .y_desc(fig.y_title(|| fig.label(y_path).to_string()))
         .x_label_formatter(&|_| String::new())
         .y_label_formatter(&fy)
         .axis_desc_style(("sans-serif", super::AXIS_FONT))
@@ -175,7 +189,7 @@ where
     let cell_h = row_h;
     let widest = cells
         .iter()
-        .map(|c| cell_text(c.2, scale.probability))
+        .map(|c| cell_text(c.2, scale.probability, scale.percent))
         .max_by_key(|t| t.chars().count())
         .unwrap_or_default();
     let size = [15.0, 14.0, 13.0, 12.0, 11.0, 10.0]
@@ -186,7 +200,7 @@ where
             .draw_series(cells.iter().map(|&(x, y, v)| {
                 let colour = style::text_on(scale.colour(v));
                 Text::new(
-                    cell_text(v, scale.probability),
+                    cell_text(v, scale.probability, scale.percent),
                     (x as f64 + 0.5, y as f64 + 0.5),
                     ("sans-serif", size)
                         .into_font()
@@ -205,14 +219,24 @@ mod tests {
 
     #[test]
     fn probabilities_never_round_to_certainty() {
-        assert_eq!(cell_text(0.0, true), "0");
-        assert_eq!(cell_text(0.001, true), "<0.01");
-        assert_eq!(cell_text(0.13, true), "0.13");
-        assert_eq!(cell_text(0.999, true), ">0.99");
-        assert_eq!(cell_text(1.0, true), "1");
-        assert_eq!(cell_text(0.9999999999999999, true), "1");
-        assert_eq!(cell_text(0.99999, true), ">0.99");
-        assert_eq!(cell_text(12.34, false), "12.3");
-        assert_eq!(cell_text(-0.001, false), "0.00");
+        assert_eq!(cell_text(0.0, true, false), "0");
+        assert_eq!(cell_text(0.001, true, false), "<0.01");
+        assert_eq!(cell_text(0.13, true, false), "0.13");
+        assert_eq!(cell_text(0.999, true, false), ">0.99");
+        assert_eq!(cell_text(1.0, true, false), "1");
+        assert_eq!(cell_text(0.9999999999999999, true, false), "1");
+        assert_eq!(cell_text(0.99999, true, false), ">0.99");
+        assert_eq!(cell_text(12.34, false, false), "12.3");
+        assert_eq!(cell_text(-0.001, false, false), "0.00");
+    }
+
+    #[test]
+    fn percent_cells_are_whole_percentages_that_never_round_to_certainty() {
+        assert_eq!(cell_text(0.0, true, true), "0%");
+        assert_eq!(cell_text(0.001, true, true), "<1%");
+        assert_eq!(cell_text(0.1349, true, true), "13%");
+        assert_eq!(cell_text(0.82, true, true), "82%");
+        assert_eq!(cell_text(0.999, true, true), ">99%");
+        assert_eq!(cell_text(1.0, true, true), "100%");
     }
 }

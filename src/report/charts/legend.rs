@@ -145,6 +145,8 @@ pub struct ColourScale {
     /// What the colour means (the metric's name).
     pub title: String,
     pub probability: bool,
+    /// Probabilities read as percentages.
+    pub percent: bool,
 }
 
 impl ColourScale {
@@ -218,7 +220,9 @@ impl ColourScale {
                 BLACK.stroke_width(1),
             ))
             .map_err(draw_err)?;
-            let label = if self.probability {
+            let label = if self.probability && self.percent {
+                super::percent_tick(v)
+            } else if self.probability {
                 format!("{v:.1}")
             } else {
                 number(v)

@@ -5,7 +5,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::axis::{self, Coords, Frame};
+use super::axis::{self, Coords, Frame, YTicks};
 use super::legend::{Entry, Legend};
 use super::select::{self, metric_point, value_index};
 use super::style::{self, Look, MARKER_RADIUS};
@@ -36,7 +36,7 @@ pub fn side(fig: &Figure) -> Side {
     let values = series(fig);
     let n = values.len();
     Side::Legend(Legend {
-        title: Some(path.clone()),
+        title: Some(fig.label(path).to_string()),
         entries: values
             .iter()
             .enumerate()
@@ -157,6 +157,7 @@ where
     DB::ErrorType: 'static,
 {
     let (_, at, labels, numeric) = x_axis(fig);
+    let x = fig.spec.x.as_deref().unwrap_or_default();
     let mut chart = axis::frame(
         area,
         &Frame {
@@ -166,8 +167,13 @@ where
             pad: pad(&at, numeric),
             numeric,
             y: y_range(fig),
-            x_desc: fig.spec.x.as_deref().unwrap_or_default(),
-            y_desc: fig.metric(),
+            x_desc: &fig.x_title(x),
+            y_desc: &fig.y_title(|| fig.label(fig.metric()).to_string()),
+            y_ticks: if fig.spec.percent {
+                YTicks::Percent
+            } else {
+                YTicks::Plain
+            },
         },
     )?;
     let all = series(fig);
@@ -244,13 +250,17 @@ where
         }
     }
     let (_, at, labels, numeric) = x_axis(fig);
+    let series_label = fig.label(fig.spec.series.as_deref().unwrap_or_default());
     let caption = if caption.is_empty() {
-        format!(
-            "Δ against {} = {base}",
-            fig.spec.series.as_deref().unwrap_or_default()
-        )
+        format!("Difference from {series_label} = {base}")
     } else {
-        format!("{caption}: Δ against {base}")
+        format!("{caption}: difference from {base}")
+    };
+    let metric = fig.label(fig.metric());
+    let y_desc = if fig.spec.percent {
+        format!("Δ {metric}, percentage points")
+    } else {
+        format!("Δ {metric}")
     };
     let mut chart = axis::frame(
         &right,
@@ -261,8 +271,13 @@ where
             pad: pad(&at, numeric),
             numeric,
             y: padded(lo, hi),
-            x_desc: fig.spec.x.as_deref().unwrap_or_default(),
-            y_desc: &format!("Δ {} (against {base})", fig.metric()),
+            x_desc: &fig.x_title(fig.spec.x.as_deref().unwrap_or_default()),
+            y_desc: &y_desc,
+            y_ticks: if fig.spec.percent {
+                YTicks::Points
+            } else {
+                YTicks::Plain
+            },
         },
     )?;
     let (xlo, xhi) = (

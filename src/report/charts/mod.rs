@@ -1,7 +1,9 @@
 //! Charts of a run's results, as PNG and SVG, drawn with plotters.
 //!
-//! A figure is a header (the title, then what the chart holds fixed: its
-//! `where` and the scenario's `[params]`), one panel per facet value, and a
+//! A figure is a header (the title; the scenario's subtitle; every value
+//! the numbers rest on: the chart's `where`, the scenario's `[params]`,
+//! and, smaller, every other parameter at its default), one panel per
+//! facet value, and a
 //! column to the right of the panels for the legend or the colour bar, so
 //! neither ever covers data. Every facet shares one scale: the same y range
 //! in line charts, the same colour for the same value in heatmaps (0..1 for
@@ -25,7 +27,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::OutputError;
 use crate::results::{ConfigResult, Results};
 use crate::scenario::{ChartKind, ChartSpec};
-use crate::systems::{ParamMap, ParamValue};
+use crate::systems::ParamValue;
 use legend::{ColourScale, Legend};
 
 /// Font size of tick labels (plotters' size: the em is size / 1.24).
@@ -38,6 +40,8 @@ const AXIS_FONT: f64 = 15.0;
 const PANEL: (u32, u32) = (640, 440);
 const TITLE_FONT: f64 = 20.0;
 const SUBTITLE_FONT: f64 = 14.0;
+/// The defaults line: the smallest text, read last.
+const DEFAULTS_FONT: f64 = 12.5;
 
 /// A rendered chart: PNG bytes, SVG text, and the base file name.
 pub struct Rendered {
@@ -74,6 +78,29 @@ impl Figure<'_> {
     fn is_probability(&self) -> bool {
         self.metric().starts_with("p_")
     }
+
+    /// The designer's word for a parameter, metric or field, mid-sentence.
+    fn lower(&self, name: &str) -> String {
+        lower(self.label(name))
+    }
+
+    /// The designer's word for a parameter, metric or field.
+    fn label<'b>(&'b self, name: &'b str) -> &'b str {
+        self.spec.labels.of(name)
+    }
+
+    /// The horizontal axis's title: given, or the label of what it shows.
+    fn x_title(&self, shows: &str) -> String {
+        self.spec
+            .x_title
+            .clone()
+            .unwrap_or_else(|| self.label(shows).to_string())
+    }
+
+    /// The vertical axis's title: given, or `default`.
+    fn y_title(&self, default: impl FnOnce() -> String) -> String {
+        self.spec.y_title.clone().unwrap_or_else(default)
+    }
 }
 
 /// What goes in the column right of the panels.
@@ -93,61 +120,154 @@ impl Side {
     }
 }
 
-/// The chart's title on one line (for reports and alt text).
-pub fn title(results: &Results, spec: &ChartSpec) -> String {
+/// What a chart's numbers rest on besides what it draws: the values the
+/// scenario fixes, and every other parameter at its default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fixed {
+    /// `[params]`: path and value.
+    pub set: Vec<(String, String)>,
+    /// Parameters neither set nor swept, at their defaults.
+    pub defaults: Vec<(String, String)>,
+}
+
+/// The chart's title on one line, with what it holds (for reports and alt
+/// text).
+pub fn title(spec: &ChartSpec) -> String {
     let held = held(spec);
     if held.is_empty() {
-        heading(results, spec)
+        heading(spec)
     } else {
-        format!("{} ({held})", heading(results, spec))
+        format!("{} ({held})", heading(spec))
     }
 }
 
-/// The scenario name and what is drawn.
-fn heading(results: &Results, spec: &ChartSpec) -> String {
-    let what = spec.title.clone().unwrap_or_else(|| match spec.kind {
-        ChartKind::Line | ChartKind::Heatmap | ChartKind::Compare => format!(
-            "{} by {}",
-            spec.metric.as_deref().unwrap_or(""),
-            spec.x.as_deref().unwrap_or("")
-        ),
-        ChartKind::Histogram => format!("distribution of {}", spec.field.as_deref().unwrap_or("")),
-        ChartKind::AtLeast => format!("P({} ≥ v)", spec.field.as_deref().unwrap_or("")),
-        ChartKind::AtMost => format!("P({} ≤ v)", spec.field.as_deref().unwrap_or("")),
-    });
-    format!("{}: {what}", results.name)
+/// The chart's title: the scenario's words, or what is drawn in the
+/// labels' words. The scenario's name is not repeated: the report it sits
+/// in, or the page of the book, says that.
+fn heading(spec: &ChartSpec) -> String {
+    let l = |name: &Option<String>| spec.labels.of(name.as_deref().unwrap_or("")).to_string();
+    spec.title.clone().unwrap_or_else(|| match spec.kind {
+        ChartKind::Line | ChartKind::Heatmap | ChartKind::Compare => {
+            format!("{} by {}", l(&spec.metric), lower(&l(&spec.x)))
+        }
+        ChartKind::Histogram => format!("Distribution of {}", lower(&l(&spec.field))),
+        ChartKind::AtLeast => format!("Chance of at least each {}", lower(&l(&spec.field))),
+        ChartKind::AtMost => format!("Chance of at most each {}", lower(&l(&spec.field))),
+    })
 }
 
-/// The chart's `where`, as `path = value` pairs.
-fn held(spec: &ChartSpec) -> String {
-    spec.filter
-        .iter()
-        .map(|(p, v)| format!("{p} = {v}"))
+/// `name = value` pairs with names in the labels' words.
+fn pairs<'a>(spec: &ChartSpec, list: impl Iterator<Item = (&'a str, String)>) -> String {
+    list.map(|(p, v)| format!("{} = {v}", spec.labels.of(p)))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// The subtitle's parts: what the chart holds, then the scenario's fixed
-/// values.
-fn subtitle(spec: &ChartSpec, fixed: &ParamMap) -> Vec<String> {
-    let mut parts = Vec::new();
-    let held = held(spec);
-    if !held.is_empty() {
-        parts.push(format!("held: {held}"));
+/// The chart's `where`, as `name = value` pairs.
+fn held(spec: &ChartSpec) -> String {
+    pairs(
+        spec,
+        spec.filter.iter().map(|(p, v)| (p.as_str(), v.to_string())),
+    )
+}
+
+/// One part of the header: its text, font size, shade of black, and the
+/// most lines it may wrap to.
+struct Part {
+    text: String,
+    size: f64,
+    shade: f64,
+    max_lines: usize,
+}
+
+/// Spaces that wrapping must not break at: a `name = value` pair stays on
+/// one line. Drawn as plain spaces.
+const KEEP: char = '\u{a0}';
+
+/// `text` with its spaces kept together.
+fn unbroken(text: &str) -> String {
+    text.replace(' ', &KEEP.to_string())
+}
+
+/// The defaults in a compact form: unlabelled names grouped under their
+/// common first part (`actor: essence = 0, edge = 0; raises = 0`), each
+/// pair kept on one line.
+fn compact(spec: &ChartSpec, defaults: &[(String, String)]) -> String {
+    let mut groups: Vec<(Option<&str>, Vec<String>)> = Vec::new();
+    for (path, v) in defaults {
+        let (group, name) = match (spec.labels.get(path), path.split_once('.')) {
+            (None, Some((head, rest))) => (Some(head), rest.to_string()),
+            (label, _) => (None, label.unwrap_or(path).to_string()),
+        };
+        let pair = unbroken(&format!("{name} = {v}"));
+        match groups.last_mut() {
+            Some((g, list)) if group.is_some() && *g == group => list.push(pair),
+            _ => groups.push((group, vec![pair])),
+        }
     }
-    let fixed: Vec<String> = fixed.iter().map(|(p, v)| format!("{p} = {v}")).collect();
-    if !fixed.is_empty() {
-        parts.push(format!("[params]: {}", fixed.join(", ")));
+    groups
+        .into_iter()
+        .map(|(g, list)| match g {
+            Some(g) => format!("{g}:{KEEP}{}", list.join(", ")),
+            None => list.join(", "),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A label in the middle of a sentence: a leading capital dropped, unless
+/// the first word is an abbreviation ("PC wins").
+fn lower(label: &str) -> String {
+    let mut chars = label.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => {
+            a.to_lowercase().chain(label.chars().skip(1)).collect()
+        }
+        _ => label.to_string(),
+    }
+}
+
+/// The subtitle's parts: the scenario's own subtitle, then every value the
+/// numbers rest on: what the chart holds and the scenario sets, then the
+/// defaults, smaller.
+fn subtitle(spec: &ChartSpec, fixed: &Fixed) -> Vec<Part> {
+    let mut parts = Vec::new();
+    if let Some(s) = &spec.subtitle {
+        parts.push(Part {
+            text: s.clone(),
+            size: SUBTITLE_FONT + 1.0,
+            shade: 0.85,
+            max_lines: 2,
+        });
+    }
+    let set: Vec<String> = spec
+        .filter
+        .iter()
+        .map(|(p, v)| (p.as_str(), v.to_string()))
+        .chain(fixed.set.iter().map(|(p, v)| (p.as_str(), v.clone())))
+        .map(|(p, v)| unbroken(&format!("{} = {v}", spec.labels.of(p))))
+        .collect();
+    if !set.is_empty() {
+        parts.push(Part {
+            text: set.join(", "),
+            size: SUBTITLE_FONT,
+            shade: 0.75,
+            max_lines: 3,
+        });
+    }
+    if !fixed.defaults.is_empty() {
+        parts.push(Part {
+            text: format!("at their defaults: {}", compact(spec, &fixed.defaults)),
+            size: DEFAULTS_FONT,
+            shade: 0.6,
+            max_lines: 4,
+        });
     }
     parts
 }
 
-/// Render one chart to PNG and SVG. `fixed` is the scenario's `[params]`.
-pub fn render(
-    results: &Results,
-    spec: &ChartSpec,
-    fixed: &ParamMap,
-) -> Result<Rendered, OutputError> {
+/// Render one chart to PNG and SVG; `fixed` is what the scenario holds.
+pub fn render(results: &Results, spec: &ChartSpec, fixed: &Fixed) -> Result<Rendered, OutputError> {
     text::register_font();
     let fig = Figure {
         results,
@@ -177,7 +297,7 @@ pub fn render(
     };
     let rows = (facets.len() as u32).div_ceil(cols);
     let width = panel_width * cols + side.width();
-    let head = Header::new(&heading(results, spec), &subtitle(spec, fixed), width);
+    let head = Header::new(&heading(spec), &subtitle(spec, fixed), width);
     let size = (width, head.height + PANEL.1 * rows);
     let layout = Layout {
         head: &head,
@@ -213,34 +333,34 @@ use image::ImageEncoder;
 
 /// The title and subtitle, wrapped to the figure's width.
 struct Header {
-    title: Vec<String>,
-    subtitle: Vec<String>,
+    /// Each line: text, font size, shade of black.
+    lines: Vec<(String, f64, f64)>,
     height: u32,
 }
 
+/// Room above the header's first line.
+const TOP: u32 = 5;
+
+/// The height of a header line in a font of `size`.
+fn line_height(size: f64) -> u32 {
+    (size * 1.3).round() as u32 + 1
+}
+
 impl Header {
-    /// The parts of the subtitle share a line when they fit, else each
-    /// starts its own.
-    fn new(title: &str, subtitle: &[String], width: u32) -> Header {
+    /// Each part starts its own line and wraps to the width.
+    fn new(title: &str, parts: &[Part], width: u32) -> Header {
         let room = width as f64 - 40.0;
-        let title = text::wrap(title, TITLE_FONT, room, 3);
-        let joined = subtitle.join("  ·  ");
-        let subtitle = if joined.is_empty() {
-            Vec::new()
-        } else if text::width(&joined, SUBTITLE_FONT) <= room {
-            vec![joined]
-        } else {
-            subtitle
-                .iter()
-                .flat_map(|p| text::wrap(p, SUBTITLE_FONT, room, 3))
-                .collect()
-        };
-        let height = 16 + 26 * title.len() as u32 + 19 * subtitle.len() as u32 + 14;
-        Header {
-            title,
-            subtitle,
-            height,
+        let mut lines: Vec<(String, f64, f64)> = text::wrap(title, TITLE_FONT, room, 3)
+            .into_iter()
+            .map(|l| (l, TITLE_FONT, 1.0))
+            .collect();
+        for p in parts {
+            for l in text::wrap(&p.text, p.size, room, p.max_lines) {
+                lines.push((l.replace(KEEP, " "), p.size, p.shade));
+            }
         }
+        let height = TOP + lines.iter().map(|l| line_height(l.1)).sum::<u32>() + 18;
+        Header { lines, height }
     }
 
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), OutputError>
@@ -248,30 +368,27 @@ impl Header {
         DB::ErrorType: 'static,
     {
         let w = area.dim_in_pixel().0 as i32;
-        let centre = |size: f64, colour: RGBAColor| {
-            ("sans-serif", size)
-                .into_font()
-                .color(&colour)
-                .pos(Pos::new(HPos::Center, VPos::Center))
-        };
-        let mut y = 18;
-        for line in &self.title {
+        // Each line is centred in its own band of `line_height`, one band
+        // under the other.
+        let mut top = TOP as i32;
+        for (line, size, shade) in &self.lines {
+            let h = line_height(*size) as i32;
+            let y = top + h / 2;
+            top += h;
+            let colour = if *shade >= 1.0 {
+                BLACK.to_rgba()
+            } else {
+                BLACK.mix(*shade)
+            };
             area.draw(&Text::new(
                 line.clone(),
                 (w / 2, y),
-                centre(TITLE_FONT, BLACK.to_rgba()),
+                ("sans-serif", *size)
+                    .into_font()
+                    .color(&colour)
+                    .pos(Pos::new(HPos::Center, VPos::Center)),
             ))
             .map_err(draw_err)?;
-            y += 26;
-        }
-        for line in &self.subtitle {
-            area.draw(&Text::new(
-                line.clone(),
-                (w / 2, y - 2),
-                centre(SUBTITLE_FONT, BLACK.mix(0.75)),
-            ))
-            .map_err(draw_err)?;
-            y += 19;
         }
         Ok(())
     }
@@ -311,7 +428,7 @@ where
         let (in_facet, caption) = match (facet, &fig.spec.facet) {
             (Some(v), Some(f)) => (
                 select::with_value(fig.results, &fig.configs, f, v),
-                format!("{f} = {v}"),
+                format!("{} = {v}", fig.label(f)),
             ),
             _ => (fig.configs.clone(), String::new()),
         };
@@ -359,6 +476,23 @@ fn panel_for_labels(fig: &Figure) -> u32 {
     };
     let need = fixed + labels.len() as f64 * (widest + 14.0);
     (need.ceil() as u32).clamp(PANEL.0, 3 * PANEL.0)
+}
+
+/// A probability as a percentage tick label: 0.25 → "25%", 0.025 →
+/// "2.5%" (no more digits than the tick needs).
+pub fn percent_tick(v: f64) -> String {
+    format!("{}%", points(v))
+}
+
+/// A probability (or a difference of two) in percentage points, with no
+/// more digits than it needs: 0.25 → "25", -0.025 → "-2.5".
+pub fn points(v: f64) -> String {
+    let s = format!("{:.2}", v * 100.0);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    match s {
+        "-0" => "0".to_string(),
+        s => s.to_string(),
+    }
 }
 
 /// The padded range of some values (a unit around a single value).

@@ -65,7 +65,7 @@ pub fn selected<'a>(results: &'a Results, spec: &ChartSpec) -> Vec<&'a ConfigRes
 /// A metric's value at a config, with its Monte Carlo interval if any.
 pub fn metric_point(c: &ConfigResult, metric: &str) -> Option<(f64, Option<(f64, f64)>)> {
     let run = best_run(c)?;
-    let m = run.metrics.iter().find(|m| m.name == metric)?;
+    let m = run.metric(metric)?;
     Some((m.value, m.interval))
 }
 
@@ -90,10 +90,12 @@ pub fn describe_config(results: &Results, spec: &ChartSpec, c: &ConfigResult) ->
                     !spec.filter.iter().any(|(f, _)| f == *p)
                         && spec.facet.as_deref() != Some(p.as_str())
                 })
-                .map(|(p, v)| format!("{p} = {v}"))
+                .map(|(p, v)| format!("{} = {v}", spec.labels.of(p)))
                 .collect();
             if parts.is_empty() {
-                spec.field.clone().unwrap_or_default()
+                spec.labels
+                    .of(spec.field.as_deref().unwrap_or_default())
+                    .to_string()
             } else {
                 parts.join(", ")
             }

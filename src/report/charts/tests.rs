@@ -189,17 +189,14 @@ fn spec(
     series: Option<&str>,
     facet: Option<&str>,
 ) -> ChartSpec {
-    ChartSpec {
-        kind,
-        metric: metric.map(String::from),
-        field: metric.is_none().then(|| "win".to_string()),
-        x: Some(x.into()),
-        series: series.map(String::from),
-        facet: facet.map(String::from),
-        filter: Vec::new(),
-        title: None,
-        file: "t".into(),
-    }
+    let mut s = ChartSpec::new(kind, "t");
+    s.metric = metric.map(String::from);
+    s.field = metric.is_none().then(|| "win".to_string());
+    s.x = Some(x.into());
+    s.series = series.map(String::from);
+    s.facet = facet.map(String::from);
+    s.percent = kind.draws_field() || metric.is_some_and(|m| m.starts_with("p_"));
+    s
 }
 
 fn int(i: i64) -> ParamValue {
@@ -245,17 +242,17 @@ fn heatmap_facets_share_one_fixed_probability_scale() {
     let out = render(
         &r,
         &spec(ChartKind::Heatmap, Some("p_win"), "x", Some("y"), Some("f")),
-        &ParamMap::new(),
+        &Fixed::default(),
     )
     .unwrap();
-    let fills = cell_fills(&out.svg, "0.30");
-    assert_eq!(fills.len(), 2, "0.30 appears once in each facet");
+    let fills = cell_fills(&out.svg, "30%");
+    assert_eq!(fills.len(), 2, "30% appears once in each facet");
     // The top of one facet and the bottom of the other: one colour, and
     // that colour is 0.3 of the way along viridis (a fixed 0..1 scale).
     assert_eq!(fills[0], fills[1]);
     assert_eq!(fills[0], hex(style::scale_colour(0.3)));
     assert_eq!(
-        cell_fills(&out.svg, "0.90")[0],
+        cell_fills(&out.svg, "90%")[0],
         hex(style::scale_colour(0.9))
     );
 }
@@ -272,7 +269,7 @@ fn heatmap_facets_share_one_scale_for_other_metrics_too() {
             Some("y"),
             Some("f"),
         ),
-        &ParamMap::new(),
+        &Fixed::default(),
     )
     .unwrap();
     let fills = cell_fills(&out.svg, "0.30");
@@ -292,7 +289,7 @@ fn heatmap_has_a_labelled_colour_bar_beside_the_cells() {
     let out = render(
         &r,
         &spec(ChartKind::Heatmap, Some("p_win"), "x", Some("y"), Some("f")),
-        &ParamMap::new(),
+        &Fixed::default(),
     )
     .unwrap();
     let all = rects(&out.svg);
@@ -326,7 +323,7 @@ fn heatmap_has_a_labelled_colour_bar_beside_the_cells() {
     assert_eq!(highest.1, hex(style::scale_colour(63.5 / 64.0)));
     // Labelled 0 to 1, and titled with the metric.
     let t = texts(&out.svg);
-    for label in ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"] {
+    for label in ["0%", "20%", "40%", "60%", "80%", "100%"] {
         assert!(
             t.iter().any(|(x, _, s)| s == label && *x > *bar_x as f64),
             "colour bar label {label}"
@@ -419,7 +416,7 @@ fn line_legend_never_covers_a_data_point() {
     let out = render(
         &r,
         &spec(ChartKind::Line, Some("p_win"), "x", Some("series"), None),
-        &ParamMap::new(),
+        &Fixed::default(),
     )
     .unwrap();
     assert_legend_clear(&out.svg, 4, 12);
@@ -431,7 +428,7 @@ fn compare_and_distribution_legends_never_cover_data() {
     let compare = render(
         &r,
         &spec(ChartKind::Compare, Some("p_win"), "x", Some("series"), None),
-        &ParamMap::new(),
+        &Fixed::default(),
     )
     .unwrap();
     // Left: 4 series × 3 points; right: the 3 other series' differences.
@@ -439,11 +436,11 @@ fn compare_and_distribution_legends_never_cover_data() {
     let mut at_least = spec(ChartKind::AtLeast, None, "x", Some("series"), None);
     at_least.x = None;
     at_least.filter = vec![("x".into(), int(9))];
-    let out = render(&r, &at_least, &ParamMap::new()).unwrap();
+    let out = render(&r, &at_least, &Fixed::default()).unwrap();
     assert_legend_clear(&out.svg, 4, 4 * 2);
     let mut histogram = at_least.clone();
     histogram.kind = ChartKind::Histogram;
-    let out = render(&r, &histogram, &ParamMap::new()).unwrap();
+    let out = render(&r, &histogram, &Fixed::default()).unwrap();
     assert_legend_clear(&out.svg, 4, 0);
 }
 
@@ -455,7 +452,7 @@ fn ticks_are_the_swept_values() {
     let out = render(
         &r,
         &spec(ChartKind::Line, Some("p_win"), "x", Some("series"), None),
-        &ParamMap::new(),
+        &Fixed::default(),
     )
     .unwrap();
     let t = texts(&out.svg);
@@ -486,17 +483,125 @@ fn ticks_are_the_swept_values() {
 }
 
 #[test]
-fn the_subtitle_names_the_fixed_params() {
+fn the_subtitle_names_the_fixed_params_and_the_defaults_in_words() {
     let r = crowded_top_right();
-    let mut fixed = ParamMap::new();
-    fixed.set("opposition.pool", ParamValue::Str("d8 d6".into()));
+    let fixed = Fixed {
+        set: vec![("opposition.pool".into(), "d8 d6".into())],
+        defaults: vec![("opposition.edge".into(), "0".into())],
+    };
     let mut s = spec(ChartKind::Line, Some("p_win"), "x", Some("series"), None);
     s.filter = Vec::new();
     let out = render(&r, &s, &fixed).unwrap();
+    let t = texts(&out.svg);
     assert!(
-        texts(&out.svg)
-            .iter()
-            .any(|t| t.2.contains("[params]: opposition.pool = d8 d6")),
+        t.iter().any(|t| t.2.contains("opposition.pool = d8 d6")),
         "the [params] are in the subtitle"
     );
+    assert!(
+        t.iter()
+            .any(|t| t.2.contains("at their defaults: opposition: edge = 0")),
+        "so are the defaults"
+    );
+    assert!(
+        !t.iter().any(|t| t.2.contains("[params]")),
+        "no code-speak in the subtitle"
+    );
+}
+
+/// A labelled chart: every name it shows is the designer's word.
+fn labelled(kind: ChartKind) -> ChartSpec {
+    let mut s = spec(kind, Some("p_win"), "x", Some("y"), Some("f"));
+    s.labels = crate::scenario::Labels::from_pairs(&[
+        ("p_win", "Chance of success"),
+        ("x", "Challenge"),
+        ("y", "Raises taken"),
+        ("f", "Variability"),
+    ]);
+    s
+}
+
+#[test]
+fn labels_name_the_axes_legend_facets_and_colour_bar() {
+    let r = two_facet_grid("p_win");
+    let line = render(&r, &labelled(ChartKind::Line), &Fixed::default()).unwrap();
+    let t: Vec<String> = texts(&line.svg).into_iter().map(|t| t.2).collect();
+    for want in [
+        "Challenge",
+        "Chance of success",
+        "Raises taken",
+        "Variability = 0",
+        "Variability = 1",
+    ] {
+        assert!(t.iter().any(|s| s == want), "{want} in {t:?}");
+    }
+    // The default title is built from the labels, and no code name is left.
+    assert!(t.iter().any(|s| s == "Chance of success by challenge"));
+    for code in ["p_win", "f = 0", "x", "y"] {
+        assert!(!t.iter().any(|s| s == code), "{code} is code-speak");
+    }
+    let heat = render(&r, &labelled(ChartKind::Heatmap), &Fixed::default()).unwrap();
+    let t: Vec<String> = texts(&heat.svg).into_iter().map(|t| t.2).collect();
+    for want in ["Challenge", "Raises taken", "Chance of success"] {
+        assert!(t.iter().any(|s| s == want), "heatmap: {want} in {t:?}");
+    }
+}
+
+#[test]
+fn title_subtitle_and_axis_titles_are_the_scenarios_words() {
+    let r = two_facet_grid("p_win");
+    let mut s = labelled(ChartKind::Line);
+    s.title = Some("How raises cost success".into());
+    s.subtitle = Some("Three trait dice against a moderate challenge".into());
+    s.x_title = Some("Challenge level".into());
+    s.y_title = Some("Chance to succeed".into());
+    s.filter = vec![("y".into(), int(1))];
+    let out = render(&r, &s, &Fixed::default()).unwrap();
+    let t: Vec<String> = texts(&out.svg).into_iter().map(|t| t.2).collect();
+    for want in [
+        "How raises cost success",
+        "Three trait dice against a moderate challenge",
+        "Challenge level",
+        "Chance to succeed",
+        "Raises taken = 1",
+    ] {
+        assert!(t.iter().any(|s| s == want), "{want} in {t:?}");
+    }
+    // The run's name is not glued in front of the chart's own title.
+    assert!(!t.iter().any(|s| s.starts_with("Test:")), "{t:?}");
+    assert_eq!(title(&s), "How raises cost success (Raises taken = 1)");
+}
+
+#[test]
+fn probability_axes_read_as_percentages_unless_turned_off() {
+    let r = two_facet_grid("p_win");
+    let s = labelled(ChartKind::Line);
+    let out = render(&r, &s, &Fixed::default()).unwrap();
+    let t: Vec<String> = texts(&out.svg).into_iter().map(|t| t.2).collect();
+    for want in ["0%", "50%", "100%"] {
+        assert!(t.iter().any(|s| s == want), "{want} in {t:?}");
+    }
+    let mut plain = s.clone();
+    plain.percent = false;
+    let out = render(&r, &plain, &Fixed::default()).unwrap();
+    let t: Vec<String> = texts(&out.svg).into_iter().map(|t| t.2).collect();
+    assert!(!t.iter().any(|s| s.ends_with('%')), "{t:?}");
+    assert!(t.iter().any(|s| s == "0.5"), "{t:?}");
+}
+
+#[test]
+fn lines_take_the_okabe_ito_palette() {
+    let r = crowded_top_right();
+    let out = render(
+        &r,
+        &spec(ChartKind::Line, Some("p_win"), "x", Some("series"), None),
+        &Fixed::default(),
+    )
+    .unwrap();
+    for c in &style::PALETTE[..4] {
+        assert!(
+            out.svg.contains(&format!("stroke=\"{}\"", hex(*c))),
+            "{} drawn",
+            hex(*c)
+        );
+    }
 }

@@ -7,6 +7,7 @@ use super::super::error::Problems;
 use super::super::parse::Ctx;
 use super::super::{Axis, ScenarioError};
 use super::entry::{Entry, tables};
+use super::labels::{Labels, Names, labels};
 use super::{filter, metric, swept};
 use crate::systems::{ParamValue, Schema};
 
@@ -64,12 +65,57 @@ pub struct ChartSpec {
     /// Fixed values of other swept parameters.
     pub filter: Vec<(String, ParamValue)>,
     pub title: Option<String>,
+    /// A line under the title, in the designer's words.
+    pub subtitle: Option<String>,
+    /// Axis titles; by default the labels of what the axes show.
+    pub x_title: Option<String>,
+    pub y_title: Option<String>,
+    /// The chart's own labels, then the scenario's `[labels]`.
+    pub labels: Labels,
+    /// Probabilities shown as percentages (on by default for probability
+    /// metrics and distribution charts).
+    pub percent: bool,
     /// Base file name (without extension).
     pub file: String,
 }
 
+impl ChartSpec {
+    /// A chart of `kind` with nothing else set (for tests and callers that
+    /// fill in the rest).
+    pub fn new(kind: ChartKind, file: &str) -> ChartSpec {
+        ChartSpec {
+            kind,
+            metric: None,
+            field: None,
+            x: None,
+            series: None,
+            facet: None,
+            filter: Vec::new(),
+            title: None,
+            subtitle: None,
+            x_title: None,
+            y_title: None,
+            labels: Labels::default(),
+            percent: kind.draws_field(),
+            file: file.to_string(),
+        }
+    }
+}
+
+impl ChartKind {
+    /// Whether it draws an outcome field's distribution (its y is then a
+    /// probability), not a metric.
+    pub fn draws_field(self) -> bool {
+        matches!(
+            self,
+            ChartKind::Histogram | ChartKind::AtLeast | ChartKind::AtMost
+        )
+    }
+}
+
 const CHART_KEYS: &[&str] = &[
-    "kind", "metric", "field", "x", "series", "facet", "where", "title", "file",
+    "kind", "metric", "field", "x", "series", "facet", "where", "title", "subtitle", "x_title",
+    "y_title", "labels", "percent", "file",
 ];
 
 /// Parse every `[[chart]]`; mistakes go to `problems`.
@@ -77,9 +123,11 @@ pub(in crate::scenario) fn charts(
     ctx: &Ctx,
     root: &Table,
     sweep: &[Axis],
-    schema: &Schema,
+    names: &Names,
+    scenario_labels: &Labels,
     problems: &mut Problems,
 ) -> Vec<ChartSpec> {
+    let schema = names.schema;
     let mut out: Vec<ChartSpec> = Vec::new();
     let mut files: Vec<(String, usize)> = Vec::new();
     let Some(entries) = problems.ok(tables(ctx, root, "chart")) else {
@@ -101,6 +149,21 @@ pub(in crate::scenario) fn charts(
         );
         let filter = problems.ok(filter(ctx, &e, sweep));
         let title = problems.ok(e.string(ctx, "title"));
+        let subtitle = problems.ok(e.string(ctx, "subtitle"));
+        let x_title = problems.ok(e.string(ctx, "x_title"));
+        let y_title = problems.ok(e.string(ctx, "y_title"));
+        let own = match e.table.get("labels") {
+            None => Labels::default(),
+            Some(item) => labels(
+                ctx,
+                item,
+                &e.name("labels"),
+                e.span("labels"),
+                names,
+                problems,
+            ),
+        };
+        let percent = problems.ok(e.boolean(ctx, "percent"));
         let file = problems.ok(chart_file(ctx, &e, kind));
         let (Some(kind), Some(x), Some(series), Some(facet), Some(filter), Some(title), Some(file)) =
             (kind, x, series, facet, filter, title, file)
@@ -146,6 +209,31 @@ pub(in crate::scenario) fn charts(
         let Some((metric, field)) = shape else {
             continue;
         };
+        // A metric the schema does not list passed the metric check as a
+        // derived complement (`p_fail`): a probability too.
+        let probability = kind.draws_field()
+            || metric.as_deref().is_some_and(|name| {
+                schema
+                    .metrics
+                    .iter()
+                    .find(|m| m.name == name)
+                    .map_or(name.starts_with("p_"), |m| m.kind.is_probability())
+            });
+        if percent == Some(Some(true)) && !probability {
+            problems.push(ctx.invalid(
+                e.span("percent"),
+                &e.name("percent"),
+                format!(
+                    "is true, but {} is not a probability; allowed: false, or leave it out",
+                    metric.as_deref().unwrap_or_default()
+                ),
+            ));
+        }
+        let (Some(subtitle), Some(x_title), Some(y_title), Some(percent)) =
+            (subtitle, x_title, y_title, percent)
+        else {
+            continue;
+        };
         if problems.len() > before {
             continue;
         }
@@ -158,6 +246,11 @@ pub(in crate::scenario) fn charts(
             facet,
             filter,
             title,
+            subtitle,
+            x_title,
+            y_title,
+            labels: own.or(scenario_labels),
+            percent: percent.unwrap_or(probability),
             file,
         });
     }

@@ -47,6 +47,15 @@ impl Entry<'_> {
         }
     }
 
+    pub(super) fn boolean(&self, ctx: &Ctx, key: &str) -> Result<Option<bool>, ScenarioError> {
+        match self.table.get(key) {
+            None => Ok(None),
+            Some(item) => item.as_bool().map(Some).ok_or_else(|| {
+                ctx.invalid(self.span(key), &self.name(key), "must be true or false")
+            }),
+        }
+    }
+
     /// A finite number: a NaN bound would hold (or fail) for every value,
     /// an infinite one says nothing.
     pub(super) fn number(&self, ctx: &Ctx, key: &str, v: &Value) -> Result<f64, ScenarioError> {
@@ -72,11 +81,12 @@ impl Entry<'_> {
                     self.span(k),
                     &self.name(k),
                     format!(
-                        "is not a key of {}; allowed: {}",
+                        "is not a key of {}{}; allowed: {}",
                         match self.index {
                             Some(_) => format!("[[{}]]", self.section),
                             None => format!("[{}]", self.section),
                         },
+                        crate::systems::suggest(k, allowed.iter().copied()),
                         allowed.join(", ")
                     ),
                 ));

@@ -11,6 +11,7 @@ mod chart;
 mod entry;
 mod expect;
 mod tune;
+mod labels;
 
 pub(super) use chart::charts;
 pub use chart::{ChartKind, ChartSpec};
@@ -18,6 +19,8 @@ pub(super) use expect::expectations;
 pub use expect::{Expectation, Rule};
 pub use tune::{Also, Knob, KnobGate, KnobKind, MAX_KNOB_VALUES, Target, Tune};
 pub(super) use tune::{Known, tune};
+pub use labels::Labels;
+pub(super) use labels::{Names, labels};
 
 use super::error::Problems;
 use super::parse::{Ctx, to_param};
@@ -121,15 +124,16 @@ fn metric(ctx: &Ctx, e: &Entry, schema: &Schema) -> Result<String, ScenarioError
     let name = e
         .string(ctx, "metric")?
         .ok_or_else(|| ctx.invalid(e.span("metric"), &e.name("metric"), "is missing"))?;
-    if schema.metrics.iter().any(|m| m.name == name) {
+    let names = schema.metric_names();
+    if names.contains(&name) {
         Ok(name)
     } else {
-        let names: Vec<&str> = schema.metrics.iter().map(|m| m.name.as_str()).collect();
         Err(ctx.invalid(
             e.span("metric"),
             &e.name("metric"),
             format!(
-                "\"{name}\" is not a metric of this mechanic; allowed: {}",
+                "\"{name}\" is not a metric of this mechanic{}; allowed: {}",
+                crate::systems::suggest(&name, names.iter().map(String::as_str)),
                 names.join(", ")
             ),
         ))

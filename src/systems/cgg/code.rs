@@ -1,4 +1,4 @@
-//! Die codes `Xd+Y` and their pip arithmetic (RULES.md §3.1).
+//! Die codes `Xd+Y` and their pip arithmetic (rules §3.1).
 //!
 //! A code is a number of pips, 3 per die: `3d+2` is 11 pips. Storing pips
 //! alone makes normalisation (`3d+3` is `4d`) automatic, and makes bonus

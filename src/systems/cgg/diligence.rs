@@ -1,4 +1,4 @@
-//! Diligence (RULES.md §3.7) and the mechanic `cgg.diligence`.
+//! Diligence (rules §3.7) and the mechanic `cgg.diligence`.
 //!
 //! The die code is rolled like a risk roll, but 6s are simply discarded
 //! (no venture uses). The total is read as pips of a new leverage code; when

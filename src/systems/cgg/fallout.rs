@@ -1,4 +1,4 @@
-//! Fallout (RULES.md §3.6) and the mechanic `cgg.fallout`.
+//! Fallout (rules §3.6) and the mechanic `cgg.fallout`.
 //!
 //! The fallout code's dice minus the resisting attribute's dice are rolled
 //! in d10; each die showing less than four adds a grade, from Minor (0) up

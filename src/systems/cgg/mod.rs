@@ -1,5 +1,5 @@
 //! `cgg`: pip-capped d6 risk rolls, Exec d10 failure dice and venture
-//! (RULES.md §3).
+//! (rules §3).
 //!
 //! The player rolls a die code in d6 for risk (6s are discarded as
 //! venture); the Exec rolls the remaining difficulty dice in d10 for

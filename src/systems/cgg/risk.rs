@@ -1,4 +1,4 @@
-//! The player's risk roll (RULES.md §3.2) and the mechanic `cgg.risk`.
+//! The player's risk roll (rules §3.2) and the mechanic `cgg.risk`.
 //!
 //! X d6 plus Y: every 6 is discarded and earns one venture, the other dice
 //! (1..=5) are summed. The exact law is the joint distribution of

@@ -1,4 +1,4 @@
-//! The crisis clock over a session (RULES.md §3.9) and the mechanic
+//! The crisis clock over a session (rules §3.9) and the mechanic
 //! `cgg.session`.
 //!
 //! One explorer's clock holds 12 hours (9 with two roles), never more,

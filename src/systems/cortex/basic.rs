@@ -1,4 +1,4 @@
-//! `cortex.basic`: one basic action (RULES.md §2.2). The opposition rolls
+//! `cortex.basic`: one basic action (rules §2.2). The opposition rolls
 //! to set the stakes, the actor must beat them; the loser takes a
 //! complication (margin 1..=4) or trauma (5+), rated by re-rolling the
 //! winner's pool minus its 1s.

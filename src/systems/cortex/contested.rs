@@ -1,4 +1,4 @@
-//! `cortex.contested`: a contested action (RULES.md §2.3). The initiator
+//! `cortex.contested`: a contested action (rules §2.3). The initiator
 //! rolls to set the stakes; the sides then alternate, each rolling its
 //! whole pool and raising the stakes to its total if it beats them. The
 //! first side that fails to beat the stakes loses, by the margin under the

@@ -1,5 +1,5 @@
 //! `cortex`: step-dice pools where the two highest dice not showing 1 make
-//! the total (RULES.md §2).
+//! the total (rules §2).
 //!
 //! [`pool`] parses pools, [`roll`] holds the exact law of one roll and its
 //! sampler, and [`tables`] draws a whole roll from that law for the
@@ -174,7 +174,7 @@ pub(crate) fn pushes(args: &Args) -> Result<bool, ParamError> {
 /// wins (a tie still loses) and never spends a step more than it needs.
 /// `tie_deals` says whether a margin of 0 deals a complication: the
 /// default, since a tie is a GM win by 0 ("if the GM wins (you roll less
-/// than or equal to the stakes) … you may take the Complication", RULES.md
+/// than or equal to the stakes) … you may take the Complication", rules
 /// §2.2 corrected 2026-11-22); `variant.tie = "nothing"` is the old reading.
 #[inline]
 pub fn fate_with(margin: i64, loser_pushes: bool, tie_deals: bool) -> (i64, i64, i64) {
@@ -205,7 +205,7 @@ pub(crate) const TIE: ParamSpec = ParamSpec {
     path: "variant.tie",
     kind: ParamKind::Choice(TieRule::NAMES),
     default: Lit::Str("complication"),
-    doc: "A tie (margin 0) is a GM win by 0: the side that rolled takes a complication (RULES.md §2.2, corrected 2026-11-22: \"less than or equal to the stakes\"), or, as the old reading, nothing.",
+    doc: "A tie (margin 0) is a GM win by 0: the side that rolled takes a complication (rules §2.2, corrected 2026-11-22: \"less than or equal to the stakes\"), or, as the old reading, nothing.",
 };
 
 /// Whether a tie deals a complication.
@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn tie_is_a_gm_win_by_zero_and_deals_a_complication() {
-        // RULES.md §2.2 (corrected): "less than or equal to the stakes".
+        // rules §2.2 (corrected): "less than or equal to the stakes".
         assert_eq!(fate_with(0, false, true), (0, 1, 0));
         // 5 under → one step → a tie, which loses and deals a complication
         assert_eq!(fate_with(5, true, true), (0, 1, 1));

@@ -1,7 +1,7 @@
 //! One roll of a Cortex pool, exactly and sampled: dice showing 1 are set
 //! aside, the two highest others are the total, and the dice that did not
 //! show 1 form the complication pool whose re-roll rates what the loser
-//! takes (RULES.md §2.1–2.2).
+//! takes (rules §2.1–2.2).
 //!
 //! The exact law is a dynamic program over the dice one at a time whose
 //! state is the pair (highest, second highest) non-1 face so far, at most

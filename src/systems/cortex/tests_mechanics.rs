@@ -273,7 +273,7 @@ fn contest_gang_dice_are_knocked_out_by_raises() {
 
 #[test]
 fn timed_out_of_time_at_zero_beats_after_a_failure_even_on_the_last_step() {
-    // RULES.md §2.4 (corrected 2026-11-22).
+    // rules §2.4 (corrected 2026-11-22).
     let s = sides("d8 d6", None, "2d6", None);
     let b = Basic::new(s.clone(), RatingTie::Larger, false);
     let (extra, win) = b.success_odds();

@@ -1,4 +1,4 @@
-//! `dice.roll`: your own dice, written as an expression (RULES.md §6).
+//! `dice.roll`: your own dice, written as an expression (rules §6).
 //!
 //! The expression (`expr`, e.g. `"{n}d6kh3"`) is parsed and solved by
 //! [`crate::expr`]; its `{name}` parameters take their values from the
@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::DiceRng;
 use crate::dist::Marginals;
-use crate::expr::{Expr, Roll, Sampler};
+use crate::expr::{Expr, Roll, Sampler, Warning};
 use crate::sim::Tally;
 use crate::systems::{
     FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError, ParamKind,
@@ -53,6 +53,17 @@ static PARAMS: [ParamSpec; 2] = [
 
 /// The checked roll a set of scenario values describes.
 pub fn roll_from(values: &ParamMap) -> Result<Roll, ParamError> {
+    read(values).map(|r| r.roll)
+}
+
+/// A roll with how it was read: the words and the warnings.
+struct Read {
+    roll: Roll,
+    reading: String,
+    warnings: Vec<Warning>,
+}
+
+fn read(values: &ParamMap) -> Result<Read, ParamError> {
     let mut text = DEFAULT_EXPR.to_string();
     let mut vars = BTreeMap::new();
     for (key, value) in values.iter() {
@@ -121,7 +132,11 @@ pub fn roll_from(values: &ParamMap) -> Result<Roll, ParamError> {
             ),
         ));
     }
-    Ok(roll)
+    Ok(Read {
+        reading: expr.read_as(&vars),
+        warnings: expr.warnings(&vars),
+        roll,
+    })
 }
 
 /// The schema of a roll: a comparison's boolean, or the expression's
@@ -172,6 +187,8 @@ fn schema(comparison: bool, range: Option<(i64, i64)>) -> Schema {
 
 struct DiceModel {
     roll: Roll,
+    reading: String,
+    warnings: Vec<Warning>,
     sampler: Sampler,
     schema: Schema,
 }
@@ -194,13 +211,34 @@ impl Model for DiceModel {
     /// Exact unless the expression is too large to solve in about a
     /// second; Monte Carlo answers then.
     fn exact(&self) -> Option<Marginals> {
-        let d = self.roll.exact().ok()?;
-        let mut m = Marginals::new(1);
-        for (v, p) in d.probabilities() {
-            m.add(0, v, p);
-        }
-        Some(m)
+        self.roll.exact().ok().map(marginals)
     }
+
+    fn solve(&self) -> Result<Marginals, Option<String>> {
+        self.roll.exact().map(marginals).map_err(|why| {
+            Some(format!(
+                "the exact solver gives up on this expression ({})",
+                why.0
+            ))
+        })
+    }
+
+    fn reading(&self) -> Option<String> {
+        Some(self.reading.clone())
+    }
+
+    fn warnings(&self) -> Vec<Warning> {
+        self.warnings.clone()
+    }
+}
+
+/// The one field's marginal from an exact distribution.
+fn marginals(d: crate::expr::Distribution) -> Marginals {
+    let mut m = Marginals::new(1);
+    for (v, p) in d.probabilities() {
+        m.add(0, v, p);
+    }
+    m
 }
 
 /// The mechanic `dice.roll`.
@@ -236,11 +274,17 @@ impl Mechanic for DiceRoll {
     }
 
     fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        let roll = roll_from(values)?;
+        let Read {
+            roll,
+            reading,
+            warnings,
+        } = read(values)?;
         Ok(Box::new(DiceModel {
             sampler: roll.sampler(),
             schema: schema(roll.is_comparison(), Some(roll.range())),
             roll,
+            reading,
+            warnings,
         }))
     }
 }

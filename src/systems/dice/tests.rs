@@ -39,7 +39,7 @@ fn four_d6_keep_three_mean_is_published() {
 
 #[test]
 fn the_gateway_example_agrees_with_gateway_challenge() {
-    // 3d8 keep highest +2 against 2d8 +4: 11431/32768 (RULES.md §1.1).
+    // 3d8 keep highest +2 against 2d8 +4: 11431/32768 (rules §1.1).
     let want = 11431.0 / 32768.0;
     let p_dice = exact_metric("3d8kh1+2 >= 2d8kh1+4", &[], "p_true");
     let challenge = find("gateway.challenge").unwrap();

@@ -1,4 +1,4 @@
-//! `gateway.challenge`: one challenge roll (RULES.md §1.1).
+//! `gateway.challenge`: one challenge roll (rules §1.1).
 //!
 //! A challenge pits the actor's highest d8 plus bonuses against the
 //! opposition's highest d8 plus bonuses; each raise the actor takes adds 2
@@ -340,7 +340,7 @@ pub(super) fn character_pool(
     ))
 }
 
-/// The mechanic `gateway.challenge` (RULES.md §1.1).
+/// The mechanic `gateway.challenge` (rules §1.1).
 pub struct Challenge;
 
 impl Define for Challenge {

@@ -1,4 +1,4 @@
-//! `gateway`: keep-highest d8 pools with raises (RULES.md §1).
+//! `gateway`: keep-highest d8 pools with raises (rules §1).
 //!
 //! A challenge pits the actor's highest d8 plus bonuses against the
 //! opposition's; a drama scene chains challenges between entities on

@@ -5,7 +5,7 @@ mod de;
 mod suggest;
 
 pub use de::{InRange, from_value};
-pub use suggest::suggest;
+pub use suggest::{suggest, suggest_param};
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -224,7 +224,10 @@ impl ParamKind {
                 if names.contains(&s.as_str()) {
                     Ok(())
                 } else {
-                    Err(format!("\"{s}\" is not a known name"))
+                    Err(format!(
+                        "\"{s}\" is not a known name{}",
+                        suggest(s, names.iter().copied())
+                    ))
                 }
             }
             (ParamKind::IntOrName { names, .. }, ParamValue::Str(s)) => {
@@ -328,10 +331,15 @@ impl<'a> Args<'a> {
     /// custom values are checked when the mechanic parses them).
     pub fn new(specs: &'static [ParamSpec], set: &'a ParamMap) -> Result<Self, ParamError> {
         for (path, value) in set.iter() {
-            let spec = specs
-                .iter()
-                .find(|s| s.path == path)
-                .ok_or_else(|| ParamError::new(path, "is not a parameter of this mechanic"))?;
+            let spec = specs.iter().find(|s| s.path == path).ok_or_else(|| {
+                ParamError::new(
+                    path,
+                    format!(
+                        "is not a parameter of this mechanic{}",
+                        suggest_param(path, specs)
+                    ),
+                )
+            })?;
             spec.kind.check(value).map_err(|why| {
                 ParamError::new(path, format!("{why}; allowed: {}", spec.kind.allowed()))
             })?;

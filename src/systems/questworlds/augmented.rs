@@ -1,4 +1,4 @@
-//! An augment over a whole sequence (RULES.md §4.5: "The augment remains
+//! An augment over a whole sequence (rules §4.5: "The augment remains
 //! in effect for the duration of the contest"). The augment is settled
 //! once, before the first round: assured, it is one bonus; rolled against
 //! the base resistance, it is one of a few bonuses (+5 … +20). The

@@ -1,4 +1,4 @@
-//! `questworlds.chained`: the chained sequence (RULES.md §4.5, [5.4]).
+//! `questworlds.chained`: the chained sequence (rules §4.5, [5.4]).
 //! Each side has resolve (PC 5, named NPC 3, mook 1, impersonal 1..5); the
 //! loser of a round loses degree + 1 resolve, and at ≤ 0 it is out. A PC
 //! may instead take a consequence of −5 per point for a loss of 1..4, which

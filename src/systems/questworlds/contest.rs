@@ -1,4 +1,4 @@
-//! `questworlds.contest`: one contest (RULES.md §4.2–4.3), a PC against a
+//! `questworlds.contest`: one contest (rules §4.2–4.3), a PC against a
 //! resistance or against another character, with modifiers, augments and
 //! story points.
 

@@ -1,4 +1,4 @@
-//! `questworlds.group` (RULES.md §4.4): each PC rolls a contest against
+//! `questworlds.group` (rules §4.4): each PC rolls a contest against
 //! the resistance (which rolls once per PC); successes are summed per side
 //! and the side with more wins; equal sums are a stalemate (variant
 //! `pcs-win`: a zero-degree victory for the PCs). Sums of independent rolls

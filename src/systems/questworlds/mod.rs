@@ -1,4 +1,4 @@
-//! `questworlds`: d20 rolls against ratings with masteries (RULES.md §4).
+//! `questworlds`: d20 rolls against ratings with masteries (rules §4).
 //!
 //! A side rolls a d20 against its rating's target: under it is a success,
 //! equal a big success (two), over a failure; each mastery adds one. The

@@ -1,4 +1,4 @@
-//! Parting shots (RULES.md §4.5, [5.1.8, 5.2.3, 5.3.3, 5.4.8]): right
+//! Parting shots (rules §4.5, [5.1.8, 5.2.3, 5.3.3, 5.4.8]): right
 //! after a defeat the victor may roll one more contest against the loser.
 //! A victory worsens the loser's tally as a normal round would; a defeat
 //! lets the loser take back what it would have scored, from the tally of

@@ -1,4 +1,4 @@
-//! `questworlds.prize` (RULES.md §4.4): one prize among many. Every
+//! `questworlds.prize` (rules §4.4): one prize among many. Every
 //! contestant rolls against its own rating; the most successes wins, then
 //! the highest roll; otherwise the prize is shared. Exact as P(one
 //! contestant's (successes, face) beats every other's), key by key.

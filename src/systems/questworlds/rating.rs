@@ -1,4 +1,4 @@
-//! Ratings in mastery notation (RULES.md §4.1): `17`, `5M` (25), `4M2`
+//! Ratings in mastery notation (rules §4.1): `17`, `5M` (25), `4M2`
 //! (44), `20M` (40). A rating is stored as its integer target number; the
 //! notation is how players write it, so it is parsed from scenarios and
 //! printed back in outputs.

@@ -1,4 +1,4 @@
-//! One contest roll (RULES.md §4.2–4.3): each side rolls a d20 against its
+//! One contest roll (rules §4.2–4.3): each side rolls a d20 against its
 //! target, successes are compared, equal successes go to the higher roll,
 //! equal rolls tie. Also story points (spent after the roll) and augments
 //! (a bonus to the PC's TN, assured or rolled).

@@ -1,4 +1,4 @@
-//! `questworlds.scored`: the scored sequence (RULES.md §4.5, [5.2]). Each
+//! `questworlds.scored`: the scored sequence (rules §4.5, [5.2]). Each
 //! round is a contest; the loser has degree + 1 resolution points (RP)
 //! lodged against it (ties change nothing); 5 or more RP loses. Risky
 //! gambits and defensive responses change how many are lodged. The final

@@ -1,4 +1,4 @@
-//! What the three sequences (RULES.md §4.5) share: the two sides' keys, the
+//! What the three sequences (rules §4.5) share: the two sides' keys, the
 //! outcome schema, the per-round contest table, and the model that runs a
 //! sequence as an absorbing Markov chain (exact, by
 //! [`crate::dist::markov::absorb`]) or round by round (Monte Carlo).
@@ -109,7 +109,7 @@ pub fn max_rounds(args: &Args) -> Result<usize, ParamError> {
 
 /// The two final TNs. The opposition is a resistance, exactly as in
 /// `questworlds.contest` (`resistance.rating`, or `resistance.level`
-/// applied to `resistance.base`; default the base resistance, RULES.md
+/// applied to `resistance.base`; default the base resistance, rules
 /// §4.5 corrected 2026-11-22), or another character (`opponent.rating`
 /// and `opponent.modifier`), never both.
 pub fn sides(args: &Args) -> Result<(Rating, Rating), ParamError> {
@@ -514,7 +514,7 @@ mod tests {
         m.prepare(&values(pairs)).unwrap().exact().unwrap()
     }
 
-    /// RULES.md §4.5 (corrected 2026-11-22): the opposition of a sequence
+    /// rules §4.5 (corrected 2026-11-22): the opposition of a sequence
     /// is a resistance with the keys of `questworlds.contest`.
     #[test]
     fn sequences_face_a_resistance_as_a_contest_does() {

@@ -1,4 +1,4 @@
-//! Parting shots and augments in the three sequences (RULES.md §4.5):
+//! Parting shots and augments in the three sequences (rules §4.5):
 //! hand-worked rounds through each sequence's one `after`, the exact
 //! chains against Monte Carlo, and augments against their equivalents.
 
@@ -266,7 +266,7 @@ fn parting_shots_change_the_odds_as_expected() {
     }
 }
 
-/// RULES.md §4.5: the augment stays in effect for the whole sequence. An
+/// rules §4.5: the augment stays in effect for the whole sequence. An
 /// assured +5 is a +5 modifier; a rolled one is the mixture of its bonuses.
 #[test]
 fn augments_last_the_whole_sequence() {

@@ -1,5 +1,5 @@
 //! `statements.experience`: the experience test after a scene, and the
-//! failure cost of setbacks (RULES.md §5.4).
+//! failure cost of setbacks (rules §5.4).
 //!
 //! The GM weighs the character's failures in the scene against the sum of
 //! its traits and resources with three weighted rolls: one success or more

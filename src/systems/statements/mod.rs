@@ -1,4 +1,4 @@
-//! `statements`: N-sided weight rolls (RULES.md §5).
+//! `statements`: N-sided weight rolls (rules §5).
 //!
 //! A statement weighs the factors favouring it against those opposing it
 //! with a d(F + O); its successes times F are its weight. Scenes make the

@@ -1,4 +1,4 @@
-//! The weighted roll of the `statements` system (RULES.md §5.1): a
+//! The weighted roll of the `statements` system (rules §5.1): a
 //! d(F + O) where a roll of F or less is a success, made up to three times.
 //!
 //! Shared by statements, scenes and experience tests. Exact answers are
@@ -26,7 +26,7 @@ pub const FACTORS: ParamKind = ParamKind::Custom {
 };
 
 /// The sum of a factor value: an integer 0..=1000, or a list or a table of
-/// names (`{ will = 4, charismatic = 3 }`, RULES.md §5.3) of up to 20
+/// names (`{ will = 4, charismatic = 3 }`, rules §5.3) of up to 20
 /// such.
 pub fn factors_of(v: &ParamValue) -> Result<u64, String> {
     let one = |x: &ParamValue| match x {
@@ -68,7 +68,7 @@ impl TryFrom<ParamValue> for Factors {
     }
 }
 
-/// How many rolls a statement makes (RULES.md §5.2).
+/// How many rolls a statement makes (rules §5.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rolls {
     /// Always three rolls (the default).

@@ -1,5 +1,5 @@
 //! `statements.statement`: one statement's three weighted rolls, its
-//! successes, failures and weight (RULES.md §5.1–5.2).
+//! successes, failures and weight (rules §5.1–5.2).
 
 use super::roll::{self, Roll, Rolls};
 use crate::dice::DiceRng;
@@ -81,7 +81,7 @@ static PARAMS: [ParamSpec; 7] = [
         path: "variant.weight_luck",
         kind: ParamKind::Bool,
         default: Lit::Bool(true),
-        doc: "Whether the luck bid counts in the weight (successes × favouring, luck included): true by default (RULES.md §5.2, corrected 2026-11-22: luck is a favouring factor and can be used by itself); false is the old reading, where luck only helps the roll.",
+        doc: "Whether the luck bid counts in the weight (successes × favouring, luck included): true by default (rules §5.2, corrected 2026-11-22: luck is a favouring factor and can be used by itself); false is the old reading, where luck only helps the roll.",
     },
 ];
 
@@ -244,7 +244,7 @@ mod tests {
 
     #[test]
     fn weight_counts_the_luck_bid_so_a_luck_only_statement_can_come_true() {
-        // RULES.md §5.2 (corrected 2026-11-22): W = s × F, F including luck.
+        // rules §5.2 (corrected 2026-11-22): W = s × F, F including luck.
         let base = [
             ("favouring", Int(3)),
             ("opposing", Int(4)),

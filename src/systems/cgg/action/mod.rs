@@ -1,4 +1,4 @@
-//! The full action (RULES.md §3.3–3.5) and the mechanic `cgg.action`.
+//! The full action (rules §3.3–3.5) and the mechanic `cgg.action`.
 //!
 //! The Exec rolls the remaining difficulty dice in d10 for failure and to
 //! raise the risk target; the player rolls the risk code in d6; then

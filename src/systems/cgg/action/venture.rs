@@ -1,4 +1,4 @@
-//! The venture menu of RULES.md §3.4 and how an action is settled once
+//! The venture menu of rules §3.4 and how an action is settled once
 //! both rolls are on the table: the wrench (player) first, then the
 //! hammer (Exec) with what is left, each use at most once per roll.
 //!
@@ -24,7 +24,7 @@ use super::{Action, field};
 use crate::dice::DiceRng;
 
 crate::choice! {
-    /// The player's wrench policy (RULES.md §3.4).
+    /// The player's wrench policy (rules §3.4).
     pub enum Wrench {
         /// Never spend.
         None = "none",
@@ -37,7 +37,7 @@ crate::choice! {
 }
 
 crate::choice! {
-    /// The Exec's hammer policy (RULES.md §3.4).
+    /// The Exec's hammer policy (rules §3.4).
     pub enum Hammer {
         /// Never spend.
         None = "none",

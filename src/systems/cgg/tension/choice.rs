@@ -1,4 +1,4 @@
-//! What an explorer does on its turn in tension mode (RULES.md §3.8): Act,
+//! What an explorer does on its turn in tension mode (rules §3.8): Act,
 //! go Idle (gain one hour) or get Ready (a diligence roll for leverage,
 //! perhaps cueing the Exec), as ordered rules in the shared policy form.
 //!

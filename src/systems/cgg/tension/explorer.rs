@@ -1,6 +1,6 @@
 //! The explorers of a tension scene as a scenario lists them: a die code,
 //! or a table with a name, codes, a crisis clock, a stunt, help and the
-//! explorer's own policies (RULES.md §3.8).
+//! explorer's own policies (rules §3.8).
 
 use serde::Deserialize;
 

@@ -1,4 +1,4 @@
-//! Tension mode (RULES.md §3.8) and the mechanic `cgg.tension`.
+//! Tension mode (rules §3.8) and the mechanic `cgg.tension`.
 //!
 //! One or more pitfall tracks start where the scenario says. Each round:
 //!

@@ -1,4 +1,4 @@
-//! The give-in policy of a fight (RULES.md §2.5), in the shared policy
+//! The give-in policy of a fight (rules §2.5), in the shared policy
 //! module's form: ordered rules, each a price and a condition on what the
 //! actor sees before it rolls.
 //!

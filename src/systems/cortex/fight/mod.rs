@@ -1,4 +1,4 @@
-//! `cortex.fight`: complications over a scene (RULES.md §2.5). The actor
+//! `cortex.fight`: complications over a scene (rules §2.5). The actor
 //! and the opposition repeat basic or contested actions (`kind`) until one
 //! side is taken out. Complications stack (a new one no larger than the
 //! old steps it up a size; one past d12 knocks out with trauma), a loss by
@@ -138,7 +138,7 @@ pub const WINNERS: [&str; 3] = ["actor", "opposition", "none"];
 pub const DEAD_LABELS: [&str; 3] = ["none", "opposition", "actor"];
 
 /// A complication (or trauma) of rating `r` on one of `cur` (0: none):
-/// the new rating, or `None` when it steps past d12 (RULES.md §2.5: "If
+/// the new rating, or `None` when it steps past d12 (rules §2.5: "If
 /// your opponent already has a higher rating for that Complication, it
 /// increases by one step. If the selected Complication is already at d12,
 /// your opponent is Knocked Out").

@@ -1,4 +1,4 @@
-//! The buy-time policy of a timed action (RULES.md §2.4), in the shared
+//! The buy-time policy of a timed action (rules §2.4), in the shared
 //! policy module's form: between two steps, the first helper still able
 //! makes a basic action for more beats when a rule says so.
 //!

@@ -1,9 +1,9 @@
-//! `cortex.timed`: a timed action (RULES.md §2.4). A clock of B beats and a
+//! `cortex.timed`: a timed action (rules §2.4). A clock of B beats and a
 //! list of steps, each a basic action. A roll costs one beat, an
 //! extraordinary success none, a failure two (and the step is passed, or,
 //! in the `repeat` variant, tried again). The actor is out of time when the
 //! beats reach 0 or less after a failed roll, or after any roll with steps
-//! still to do (RULES.md §2.4, corrected 2026-11-22); a last step passed by
+//! still to do (rules §2.4, corrected 2026-11-22); a last step passed by
 //! a success at exactly 0 beats completes without a clean getaway.
 //!
 //!
@@ -128,7 +128,7 @@ static PARAMS: [ParamSpec; 10] = [
             expects: "a list of 0..=8 pools such as [\"d8 d6\", \"d6 d6\"]",
         },
         default: Lit::Absent,
-        doc: "Helpers who may buy time, tried in this order; a helper that fails helps no more.",
+        doc: "Helpers who may buy time, tried in this order; a helper that fails helps no more. Needs policy.buy_time (refused without it).",
     },
     ParamSpec {
         path: "policy.buy_time",
@@ -487,6 +487,21 @@ impl Define for TimedAction {
 
     fn build(&self, args: &Args) -> Result<Timed, ParamError> {
         let sides = Sides::from_args(args)?;
+        let helpers = args
+            .parsed_if_set("helpers", helper_pools)?
+            .unwrap_or_default();
+        let policy = args.parsed_if_set("policy.buy_time", buy_time::parse)?;
+        // Helpers act only when the policy says to buy time: without one
+        // they would change nothing, silently. Refuse rather than guess a
+        // policy, whose choice moves the numbers.
+        if !helpers.is_empty() && policy.is_none() {
+            return Err(ParamError::new(
+                "helpers",
+                "helpers only act when `policy.buy_time` says when to buy time, and it is unset; \
+                 set it too, e.g. \"policy.buy_time\" = [{ buy_time = true, when = { beats_at_most = 2 } }] \
+                 (buy time when two beats or fewer are left), or leave `helpers` out",
+            ));
+        }
         let oppositions = match args.parsed("steps", steps_of)? {
             Steps::Count(n) => vec![sides.opposition.clone(); n],
             Steps::Pools(pools) => pools,
@@ -500,11 +515,6 @@ impl Define for TimedAction {
                 AfterFailure::Repeat => true,
             },
         )
-        .with_helpers(
-            &args
-                .parsed_if_set("helpers", helper_pools)?
-                .unwrap_or_default(),
-            args.parsed_if_set("policy.buy_time", buy_time::parse)?,
-        ))
+        .with_helpers(&helpers, policy))
     }
 }

@@ -1,5 +1,5 @@
 //! `gateway.scene`: a drama duel, A against B on one tension line
-//! (RULES.md §1.2), exact by absorbing Markov chain within a state limit.
+//! (rules §1.2), exact by absorbing Markov chain within a state limit.
 //!
 //! A is the engine's PC 1 and B its key entity, so the duel and
 //! `gateway.ensemble` share one round function; only the keys and the
@@ -119,7 +119,7 @@ const PICKS: [Pick; 7] = [
     Pick::Field(f_essence(KEY)),
 ];
 
-/// Side `side`'s policy: `policy`, or the shorthands (RULES.md's default
+/// Side `side`'s policy: `policy`, or the shorthands (the rules' (as modelled) default
 /// when none is set); both at once is an error that shows the new form.
 fn side_policy(args: &Args, side: &str) -> Result<Policy, ParamError> {
     let key = |k: &str| format!("{side}.{k}");
@@ -288,7 +288,7 @@ impl Model for Duel {
     }
 }
 
-/// The mechanic `gateway.scene` (RULES.md §1.2).
+/// The mechanic `gateway.scene` (rules §1.2).
 pub struct SceneMechanic;
 
 impl Mechanic for SceneMechanic {

@@ -1,4 +1,4 @@
-//! Action effects (RULES.md §1.2) and an action: one or more effects
+//! Action effects (rules §1.2) and an action: one or more effects
 //! rolled together, with chosen raises.
 
 use std::fmt;

@@ -1,4 +1,4 @@
-//! The round function of a drama scene (RULES.md §1.2), for the duel and
+//! The round function of a drama scene (rules §1.2), for the duel and
 //! the many-on-one scene alike: one key entity K (index 0) against 1..=6
 //! PCs (1..=n), each PC on its own tension line to K. A duel is the
 //! one-PC case (A is PC 1, B is K).

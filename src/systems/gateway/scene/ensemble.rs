@@ -1,5 +1,5 @@
 //! `gateway.ensemble`: many on one. 1..=6 PCs, each on its own tension line
-//! to one key entity K (the text's Kroe scene, RULES.md §1.2). K rolls once
+//! to one key entity K (the text's Kroe scene, rules §1.2). K rolls once
 //! per action and the result is tested against every PC's DT.
 //!
 //! Monte Carlo always; exact (the duel's chain, K's roll summed over its
@@ -365,7 +365,7 @@ impl Model for Ensemble {
     }
 }
 
-/// The mechanic `gateway.ensemble` (RULES.md §1.2, many-on-one).
+/// The mechanic `gateway.ensemble` (rules §1.2, many-on-one).
 pub struct EnsembleMechanic;
 
 impl Mechanic for EnsembleMechanic {

@@ -1,4 +1,4 @@
-//! Gateway drama scenes (RULES.md §1.2): `gateway.scene`, a duel on one
+//! Gateway drama scenes (rules §1.2): `gateway.scene`, a duel on one
 //! tension line, and `gateway.ensemble`, 1..=6 PCs against one key entity.
 //!
 //! Both run on one round function ([`engine`]): each entity acts by its

@@ -246,7 +246,7 @@ pub fn parse_policy(v: &crate::systems::ParamValue) -> Result<Policy, String> {
     policy::parse::<GatewayRule>(v)
 }
 
-/// RULES.md §1.2's default, and what the old shorthands (`climax`,
+/// rules §1.2's default, and what the old shorthands (`climax`,
 /// `anticlimax`, `edge_raises`) describe: Climax when allowed, Anticlimax
 /// when allowed, else Edge with `edge_raises` raises.
 pub fn shorthand_policy(climax: bool, anticlimax: bool, edge_raises: u32) -> Policy {

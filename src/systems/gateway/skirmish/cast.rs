@@ -65,7 +65,7 @@ pub enum TieRule {
 /// How many free raises a successful Set-up gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupFree {
-    /// One (RULES.md's reading, `gateway.scene`'s).
+    /// One (the rules' (as modelled) reading, `gateway.scene`'s).
     One,
     /// One plus each raise taken beyond the one that hands it over (the
     /// examples' Ayo and Dimitri; not Hank, who gives 3 for 2).
@@ -75,7 +75,7 @@ pub enum SetupFree {
 /// A Press and an Accelerate in one round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PressAccelerate {
-    /// Both cancel; neither counts (RULES.md's reading).
+    /// Both cancel; neither counts (the rules' (as modelled) reading).
     Cancel,
     /// The later one counts and the earlier is cancelled (the side bar:
     /// each counts "if [its] effect is not later cancelled out by the

@@ -1,4 +1,4 @@
-//! The `assist` policy of a group sequence (RULES.md §4.6, [5.1.10]): what
+//! The `assist` policy of a group sequence (rules §4.6, [5.1.10]): what
 //! an unengaged member does when no opponent is free to pair with — join an
 //! engaged opponent, or assist the most pressed teammate. Written in the
 //! shared policy module's form ([`crate::systems::policy`]):

@@ -1,4 +1,4 @@
-//! `questworlds.group_sequence` (RULES.md §4.6, [5.1.2, 5.1.9, 5.1.10,
+//! `questworlds.group_sequence` (rules §4.6, [5.1.2, 5.1.9, 5.1.10,
 //! 5.2.1.3, 5.3.5, 5.4.4]): a party of 1..=6 PCs, with their followers,
 //! against 1..=12 opponents, in pairings that each play rounds of a scored,
 //! wagered or chained sequence, until one side has no member in play.

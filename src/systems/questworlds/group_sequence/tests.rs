@@ -88,7 +88,7 @@ fn as_group(plain: &Marginals, out: impl Fn(i64) -> bool) -> Marginals {
 /// Whether a final tally (field 3 or 4 of a plain sequence) is out.
 type OutAt = fn(i64) -> bool;
 
-/// RULES.md §4.6: a group of one PC against one opponent is the plain
+/// rules §4.6: a group of one PC against one opponent is the plain
 /// sequence. The plain winner labels (pc, opponent, draw) are the group's
 /// (pcs, opponents, draw) in the same order.
 #[test]

@@ -1,4 +1,4 @@
-//! `questworlds.wagered`: the wagered sequence (RULES.md §4.5, [5.3]).
+//! `questworlds.wagered`: the wagered sequence (rules §4.5, [5.3]).
 //! Both sides start with advantage points (AP) equal to their full TN.
 //! Each round has two exchanges, one led by each side with its own wager,
 //! the higher wager first; the loser of an exchange loses ⌈w/2⌉ AP on a

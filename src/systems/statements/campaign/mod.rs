@@ -1,5 +1,5 @@
 //! `statements.campaign`: one scene played several times in a row
-//! (RULES.md §5.3, "across scenes"), by Monte Carlo. Luck carries over from
+//! (rules §5.3, "across scenes"), by Monte Carlo. Luck carries over from
 //! scene to scene (spent on true statements, earned by drives, at most 10);
 //! bids follow a policy; after every scene each player takes the
 //! experience test (§5.4) with that scene's failures against its traits.
@@ -71,7 +71,7 @@ static PARAMS: [ParamSpec; 8] = [
         path: "experience.traits",
         kind: ParamKind::Int { min: 0, max: 1000 },
         default: Lit::Int(10),
-        doc: "Each player's traits and resources, against which the scene's failures roll the experience test after every scene (RULES.md §5.4).",
+        doc: "Each player's traits and resources, against which the scene's failures roll the experience test after every scene (rules §5.4).",
     },
 ];
 

@@ -1,5 +1,5 @@
 //! `statements.scene`: every player's statements resolved together
-//! (RULES.md §5.3), by Monte Carlo.
+//! (rules §5.3), by Monte Carlo.
 //!
 //! Each player states up to three statements. All are rolled; then for the
 //! first statements, the second, then the third, those with weight are made
@@ -64,7 +64,7 @@ pub const SCENE_PARAMS: [ParamSpec; 5] = [
         path: "variant.weight_luck",
         kind: ParamKind::Bool,
         default: Lit::Bool(true),
-        doc: "Whether the luck bid counts in the weight (successes × favouring, luck included): true by default (RULES.md §5.2, corrected 2026-11-22: luck is a favouring factor and can be used by itself); false is the old reading, where luck only helps the roll.",
+        doc: "Whether the luck bid counts in the weight (successes × favouring, luck included): true by default (rules §5.2, corrected 2026-11-22: luck is a favouring factor and can be used by itself); false is the old reading, where luck only helps the roll.",
     },
 ];
 

@@ -378,7 +378,7 @@ fn bad_scenes_name_what_is_wrong() {
     assert!(e.contains("itself"), "{e}");
 }
 
-/// RULES.md §5.3: statements may name their factors; named factors sum as
+/// rules §5.3: statements may name their factors; named factors sum as
 /// numbers do, and one name may support at most two of a player's
 /// statements in a scene.
 #[test]

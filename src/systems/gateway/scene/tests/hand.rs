@@ -421,7 +421,7 @@ fn shorthands_are_policies_and_do_not_mix_with_one() {
     );
     let err = duel_from(&values(&[("a.policy", Int(3))])).err().unwrap();
     assert_eq!(err.key, "a.policy");
-    // The default is RULES.md's: Climax, Anticlimax, else Edge.
+    // The default is the rules' (as modelled): Climax, Anticlimax, else Edge.
     assert_eq!(
         duel(vec![]).drama().entities[1].policy.label(),
         "climax; anticlimax; edge"

@@ -1,4 +1,4 @@
-//! One group sequence, round by round (RULES.md §4.6). Every member keeps
+//! One group sequence, round by round (rules §4.6). Every member keeps
 //! its own tally (RP against it, AP, or resolve); pairings are rounds of
 //! the plain sequence between two members, played by the plain sequences'
 //! own round rules ([`Scored::after`], [`Wagered::step`],

@@ -1,5 +1,5 @@
 //! Steps 1 and 2 of a round: who pairs with whom, who assists whom
-//! instead, and the assists themselves (RULES.md §4.6).
+//! instead, and the assists themselves (rules §4.6).
 
 use super::super::super::{Matchup, Rating, Verdict};
 use super::super::assist;
