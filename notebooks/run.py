@@ -1,10 +1,12 @@
 """Execute every notebook in this folder top to bottom; exit 1 if any fails.
 
-Each notebook makes its own run with the oddsmith binary (found through
-$ODDSMITH_BIN or the release build), so a change that breaks the Parquet
-output, a column name or the CLI breaks a notebook and fails CI.
+Each notebook makes its own runs with the oddsmith Python package
+(python/, installed by `pip install ./python`), so a change that breaks
+the package, the Parquet output or a column name breaks a notebook and
+fails CI.
 
     python3 -m venv .venv && .venv/bin/pip install -r notebooks/requirements.txt
+    .venv/bin/pip install ./python
     .venv/bin/python notebooks/run.py
 """
 

@@ -219,7 +219,7 @@ def sweep(
         _oddsmith.answer_json(
             mechanic,
             dict(params or {}),
-            {k: list(v) for k, v in (sweep or {}).items()},
+            {k: list(v) if isinstance(v, (list, tuple, range)) else v for k, v in (sweep or {}).items()},
             mode,
             _trials(trials),
             seed,

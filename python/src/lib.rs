@@ -77,7 +77,11 @@ fn ask_json(py: Python<'_>, q: Question, mode: &str) -> PyResult<String> {
                 format!(
                     "\n  {} takes: {}",
                     m.name(),
-                    m.params().iter().map(|s| s.path).collect::<Vec<_>>().join(", ")
+                    m.params()
+                        .iter()
+                        .map(|s| s.path)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             } else {
                 String::new()

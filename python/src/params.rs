@@ -20,9 +20,10 @@ pub fn value(key: &str, v: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
         return Ok(ParamValue::Bool(v.extract()?));
     }
     if v.is_instance_of::<PyInt>() {
-        return v.extract::<i64>().map(ParamValue::Int).map_err(|_| {
-            param_error(format!("{key}={v}: the integer does not fit in 64 bits"))
-        });
+        return v
+            .extract::<i64>()
+            .map(ParamValue::Int)
+            .map_err(|_| param_error(format!("{key}={v}: the integer does not fit in 64 bits")));
     }
     if v.is_instance_of::<PyFloat>() {
         return Ok(ParamValue::Float(v.extract()?));
@@ -56,9 +57,9 @@ fn items<'py>(d: Option<&Bound<'py, PyAny>>) -> PyResult<Vec<(String, Bound<'py,
     if d.is_none() {
         return Ok(Vec::new());
     }
-    let d = d
-        .cast::<PyDict>()
-        .map_err(|_| param_error("parameters are a dict of key → value, e.g. {\"actor.trait\": 3}"))?;
+    let d = d.cast::<PyDict>().map_err(|_| {
+        param_error("parameters are a dict of key → value, e.g. {\"actor.trait\": 3}")
+    })?;
     d.iter()
         .map(|(k, v)| {
             let k: String = k
@@ -74,8 +75,7 @@ fn known(m: &'static dyn Mechanic, key: &str) -> PyResult<()> {
     let specs: &[ParamSpec] = m.params();
     let ok = specs.iter().any(|s| {
         s.path == key
-            || s
-                .path
+            || s.path
                 .strip_suffix('*')
                 .is_some_and(|prefix| key.starts_with(prefix))
     });
@@ -138,8 +138,12 @@ pub fn expression(
     text: &str,
     vars: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(ParamMap, Vec<(String, Vec<ParamValue>)>)> {
-    let expr = Expr::parse(text)
-        .map_err(|e| param_error(format!("not a dice expression:\n{}", indented(&e.picture()))))?;
+    let expr = Expr::parse(text).map_err(|e| {
+        param_error(format!(
+            "not a dice expression:\n{}",
+            indented(&e.picture())
+        ))
+    })?;
     let names = expr.params();
     let mut fixed = ParamMap::new();
     let mut sweep = Vec::new();
@@ -155,7 +159,11 @@ pub fn expression(
                 } else {
                     format!(
                         "; its parameters: {}",
-                        names.iter().map(|p| format!("{{{p}}}")).collect::<Vec<_>>().join(", ")
+                        names
+                            .iter()
+                            .map(|p| format!("{{{p}}}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )
                 }
             )));
@@ -191,7 +199,10 @@ pub fn expression(
         } else {
             ""
         };
-        param_error(format!("cannot roll this:\n{}{hint}", indented(&e.picture())))
+        param_error(format!(
+            "cannot roll this:\n{}{hint}",
+            indented(&e.picture())
+        ))
     })?;
     Ok((fixed, sweep))
 }

@@ -49,8 +49,13 @@ where
             out
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+    // A Receiver is not Sync; detach wants what it borrows to be.
+    let rx = std::sync::Mutex::new(rx);
     loop {
-        let done = py.detach(|| rx.recv_timeout(POLL));
+        let done = py.detach(|| match rx.lock() {
+            Ok(rx) => rx.recv_timeout(POLL),
+            Err(_) => Err(mpsc::RecvTimeoutError::Disconnected),
+        });
         if !matches!(done, Err(mpsc::RecvTimeoutError::Timeout)) {
             break;
         }
