@@ -12,6 +12,9 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::param_error;
 
+/// Fixed values and sweep axes, as a [`oddsmith::answer::Question`] holds them.
+pub type Settings = (ParamMap, Vec<(String, Vec<ParamValue>)>);
+
 /// A Python value as a parameter value: bool, int, float, str, a list
 /// (or tuple) of values, a dict of values (a TOML inline table).
 pub fn value(key: &str, v: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
@@ -134,10 +137,7 @@ fn indented(picture: &str) -> String {
 
 /// A dice expression and its `{name}` values as `dice.roll`'s parameters:
 /// an int fixes a name, a list of ints sweeps it.
-pub fn expression(
-    text: &str,
-    vars: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(ParamMap, Vec<(String, Vec<ParamValue>)>)> {
+pub fn expression(text: &str, vars: Option<&Bound<'_, PyAny>>) -> PyResult<Settings> {
     let expr = Expr::parse(text).map_err(|e| {
         param_error(format!(
             "not a dice expression:\n{}",
@@ -151,7 +151,7 @@ pub fn expression(
     for (k, v) in items(vars)? {
         let name = k.strip_prefix("vars.").unwrap_or(&k).to_string();
         let pv = value(&name, &v)?;
-        if !names.iter().any(|p| *p == name) {
+        if !names.contains(&name) {
             return Err(param_error(format!(
                 "{name}={pv}: the expression has no {{{name}}}{}",
                 if names.is_empty() {
