@@ -1,12 +1,14 @@
 """Execute every notebook in this folder top to bottom; exit 1 if any fails.
 
-Each notebook makes its own run with the oddsmith binary (found through
-$ODDSMITH_BIN or the release build), so a change that breaks the Parquet
-output, a column name or the CLI breaks a notebook and fails CI. Each
-notebook reads its run through rundir.checked, which refuses a data file
-that does not match the SHA-256 digests in the run's manifest.json.
+Each notebook makes its own runs with the oddsmith Python package
+(python/, installed by `pip install ./python`), so a change that breaks
+the package, the Parquet output or a column name breaks a notebook and
+fails CI. A run directory made elsewhere (by the CLI, or merged from
+shards) is best read through notebooks/rundir.py's `checked`, which
+refuses a data file that does not match the digests in manifest.json.
 
     python3 -m venv .venv && .venv/bin/pip install -r notebooks/requirements.txt
+    .venv/bin/pip install ./python
     .venv/bin/python notebooks/run.py
 """
 

@@ -1,0 +1,245 @@
+//! `oddsmith._oddsmith`: the library's one answer for Python. A thin edge,
+//! like `cli/`: it turns Python values into a [`Question`], asks
+//! [`oddsmith::answer::ask`] (the function `oddsmith odds` calls), and
+//! hands the [`Answer`] back as the JSON `oddsmith odds --format json`
+//! prints, so both faces show the same numbers. The DataFrames are built
+//! on the Python side (`python/oddsmith/__init__.py`), from columns.
+//!
+//! Errors become `ParamError` (a `ValueError`) with the CLI's message; work
+//! runs on a Rust thread with the GIL released, stopped by Ctrl-C
+//! ([`watch`]); a panic becomes an exception, never an abort.
+
+mod params;
+mod run;
+mod watch;
+
+use oddsmith::answer::{self, Question};
+use oddsmith::systems::{self, FieldKind, Lit, Mechanic};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use serde_json::json;
+
+create_exception!(
+    oddsmith,
+    ParamError,
+    PyValueError,
+    "A question oddsmith cannot answer as asked: an unknown mechanic or key, a value out of range, a dice expression that does not parse. The message is the command line's."
+);
+
+/// The error raised for a bad question, with `message`.
+pub(crate) fn param_error(message: impl Into<String>) -> PyErr {
+    ParamError::new_err(message.into())
+}
+
+/// The mechanic called `what`, or the first of the system called `what`
+/// (as `oddsmith odds` reads its first word).
+fn mechanic_named(what: &str) -> PyResult<&'static dyn Mechanic> {
+    systems::find(what)
+        .or_else(|| {
+            systems::registry()
+                .iter()
+                .copied()
+                .find(|m| m.name().split('.').next() == Some(what))
+        })
+        .ok_or_else(|| {
+            let names = systems::names();
+            param_error(format!(
+                "no mechanic or system is called {what:?}{}; known: {}; or write a dice expression such as \"3d6\"",
+                systems::suggest(what, names.iter().copied()),
+                names.join(", ")
+            ))
+        })
+}
+
+/// How a question is answered: `auto` (exact where a solver covers the
+/// values, else Monte Carlo), `exact` (an error where there is none), or
+/// `both` (`odds --check`: Monte Carlo beside the exact value).
+fn check_mode(mode: &str) -> PyResult<bool> {
+    match mode {
+        "auto" | "exact" => Ok(false),
+        "both" => Ok(true),
+        other => Err(param_error(format!(
+            "mode {other:?} is not a mode; allowed: auto, exact, both"
+        ))),
+    }
+}
+
+/// Ask `q` with the GIL released, and refuse a Monte Carlo answer when
+/// `mode` is `exact`. The answer as `odds --format json` prints it.
+fn ask_json(py: Python<'_>, q: Question, mode: &str) -> PyResult<String> {
+    let name = q.mechanic.name();
+    let answer = watch::interruptible(py, move |progress| {
+        answer::ask(&q, progress, &mut |_, _| {}).map_err(|e| {
+            // As `oddsmith odds` says it: an unknown key with the keys there are.
+            let m = q.mechanic;
+            let keys = if e.message.starts_with("is not a parameter") {
+                format!(
+                    "\n  {} takes: {}",
+                    m.name(),
+                    m.params()
+                        .iter()
+                        .map(|s| s.path)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            } else {
+                String::new()
+            };
+            format!("{} {e}{keys}", m.name())
+        })
+    })?
+    .map_err(param_error)?;
+    if mode == "exact"
+        && let Some(c) = answer.configs.iter().find(|c| c.method != "exact")
+    {
+        return Err(param_error(format!(
+            "{name} has no exact answer for these values: {}; use mode=\"auto\" for Monte Carlo",
+            c.inexact.as_deref().unwrap_or("no exact solver")
+        )));
+    }
+    serde_json::to_string(&answer).map_err(|e| param_error(e.to_string()))
+}
+
+/// `answer(mechanic, params, sweep, mode, trials, seed)`: the JSON of
+/// `oddsmith odds MECHANIC key=value … --format json`.
+#[pyfunction]
+#[pyo3(signature = (mechanic, params=None, sweep=None, mode="auto", trials=1_000_000, seed=1))]
+fn answer_json(
+    py: Python<'_>,
+    mechanic: &str,
+    params: Option<&Bound<'_, PyAny>>,
+    sweep: Option<&Bound<'_, PyAny>>,
+    mode: &str,
+    trials: u64,
+    seed: u64,
+) -> PyResult<String> {
+    let m = mechanic_named(mechanic)?;
+    let check = check_mode(mode)?;
+    if trials == 0 {
+        return Err(param_error("trials 0 is out of range; allowed: 1 or more"));
+    }
+    let fixed = params::fixed(m, params)?;
+    let sweep = params::swept(m, sweep)?;
+    let q = Question {
+        mechanic: m,
+        params: fixed,
+        sweep,
+        trials,
+        seed,
+        check,
+    };
+    ask_json(py, q, mode)
+}
+
+/// `odds(expr, vars, mode, trials, seed)`: the JSON of `oddsmith odds
+/// EXPR name=value … --format json`.
+#[pyfunction]
+#[pyo3(signature = (expr, vars=None, mode="auto", trials=1_000_000, seed=1))]
+fn odds_json(
+    py: Python<'_>,
+    expr: &str,
+    vars: Option<&Bound<'_, PyAny>>,
+    mode: &str,
+    trials: u64,
+    seed: u64,
+) -> PyResult<String> {
+    let check = check_mode(mode)?;
+    if trials == 0 {
+        return Err(param_error("trials 0 is out of range; allowed: 1 or more"));
+    }
+    let (params, sweep) = params::expression(expr, vars)?;
+    let q = Question {
+        mechanic: systems::find("dice.roll").expect("dice.roll is registered"),
+        params,
+        sweep,
+        trials,
+        seed,
+        check,
+    };
+    ask_json(py, q, mode)
+}
+
+/// The registry as JSON: what `oddsmith systems` lists.
+#[pyfunction]
+fn mechanics_json() -> String {
+    let lit = |l: Lit| match l {
+        Lit::Int(v) => json!(v),
+        Lit::Bool(v) => json!(v),
+        Lit::Str(v) => json!(v),
+        Lit::Absent => serde_json::Value::Null,
+    };
+    let all: Vec<serde_json::Value> = systems::registry()
+        .iter()
+        .map(|m| {
+            let schema = m.schema();
+            json!({
+                "name": m.name(),
+                "system": m.name().split('.').next().unwrap_or_default(),
+                "summary": m.summary(),
+                "exact": m.has_exact(),
+                "parameters": m.params().iter().map(|p| json!({
+                    "key": p.path,
+                    "allowed": p.kind.allowed(),
+                    "range": params::range(&p.kind),
+                    "default": lit(p.default),
+                    "doc": p.doc,
+                })).collect::<Vec<_>>(),
+                "fields": schema.fields.iter().map(|f| json!({
+                    "name": f.name,
+                    "kind": match &f.kind {
+                        FieldKind::Bool => json!("bool"),
+                        FieldKind::Int => json!("integer"),
+                        FieldKind::Category(labels) => json!(labels),
+                    },
+                    "doc": f.doc,
+                })).collect::<Vec<_>>(),
+                "metrics": schema.metrics.iter().map(|s| json!({
+                    "name": s.name,
+                    "doc": s.doc,
+                    "probability": s.kind.is_probability(),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::Value::Array(all).to_string()
+}
+
+/// For the overhead figure: the same exact single-config answer, timed
+/// in Rust alone (`n` times; mean seconds per answer).
+#[pyfunction]
+fn time_rust_answer(mechanic: &str, params: Option<&Bound<'_, PyAny>>, n: u32) -> PyResult<f64> {
+    let m = mechanic_named(mechanic)?;
+    let q = Question {
+        mechanic: m,
+        params: params::fixed(m, params)?,
+        sweep: Vec::new(),
+        trials: 1_000_000,
+        seed: 1,
+        check: false,
+    };
+    let start = std::time::Instant::now();
+    for _ in 0..n.max(1) {
+        let a = answer::ask(&q, &(), &mut |_, _| {}).map_err(|e| param_error(e.to_string()))?;
+        std::hint::black_box(a);
+    }
+    Ok(start.elapsed().as_secs_f64() / f64::from(n.max(1)))
+}
+
+/// For the tests: a panic deep in Rust must come back as an exception.
+#[pyfunction]
+fn _panic_for_test(py: Python<'_>) -> PyResult<()> {
+    watch::interruptible(py, |_| -> () { panic!("a deliberate panic") })
+}
+
+#[pymodule]
+fn _oddsmith(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ParamError", m.py().get_type::<ParamError>())?;
+    m.add_function(wrap_pyfunction!(answer_json, m)?)?;
+    m.add_function(wrap_pyfunction!(odds_json, m)?)?;
+    m.add_function(wrap_pyfunction!(mechanics_json, m)?)?;
+    m.add_function(wrap_pyfunction!(run::run_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(time_rust_answer, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,120 @@
+//! `run(scenario, out)`: `oddsmith run SCENARIO --out OUT`, through the
+//! same library calls the CLI makes (the pipeline's stream, the long
+//! table's writer, the report writers, the balance verdicts), staged and
+//! swapped in whole. Python reads `summary.parquet` and scans
+//! `results.parquet` lazily; the verdicts come back here as rows.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use oddsmith::pipeline::{self, Mode, RunOptions};
+use oddsmith::report::{self, RunMeta};
+use oddsmith::scenario::Scenario;
+use pyo3::prelude::*;
+use serde_json::json;
+
+use crate::{param_error, watch};
+
+fn mode_of(mode: &str) -> PyResult<Mode> {
+    Ok(match mode {
+        "auto" => Mode::Auto,
+        "exact" => Mode::Exact,
+        "mc" => Mode::MonteCarlo,
+        "both" => Mode::Both,
+        other => {
+            return Err(param_error(format!(
+                "mode {other:?} is not a mode; allowed: auto, exact, mc, both"
+            )));
+        }
+    })
+}
+
+/// Run the scenario at `path` into `out`; JSON with the output directory
+/// and one row per `[[expect]]` verdict.
+#[pyfunction]
+#[pyo3(signature = (path, out, mode="auto", trials=None, seed=None))]
+pub fn run_scenario(
+    py: Python<'_>,
+    path: PathBuf,
+    out: PathBuf,
+    mode: &str,
+    trials: Option<u64>,
+    seed: Option<u64>,
+) -> PyResult<String> {
+    let opts = RunOptions {
+        mode: mode_of(mode)?,
+        trials,
+        seed,
+        ..RunOptions::default()
+    };
+    let outcome = watch::interruptible(py, move |progress| -> Result<String, String> {
+        let started = Instant::now();
+        let scenario = Scenario::load(&path).map_err(|e| e.to_string())?;
+        // The staging directory stops at the flag, as the CLI's at Ctrl-C;
+        // it wants a flag that lives for the process (one per run, a word).
+        let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        let staging = report::Staging::begin(&out)
+            .map_err(|e| e.to_string())?
+            .stop_on(flag);
+        let dest = staging.root();
+        let mut long = report::LongWriter::create(&dest, &scenario).map_err(|e| e.to_string())?;
+        let mut configs = Vec::with_capacity(scenario.config_count());
+        let timings = pipeline::stream(&scenario, &opts, progress, |mut c, schema| {
+            if progress.0.load(Ordering::Relaxed) {
+                flag.store(true, Ordering::Relaxed);
+            }
+            report::complete_support_of(&mut c, schema);
+            long.push(&c)?;
+            if !report::keeps_fields(&scenario, &c) {
+                for r in &mut c.runs {
+                    r.dist = Vec::new();
+                }
+            }
+            configs.push(c);
+            Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+        })
+        .map_err(|e| e.to_string())?;
+        if progress.0.load(Ordering::Relaxed) {
+            return Err("interrupted".into());
+        }
+        let results = pipeline::results_of(&scenario, &opts, configs, timings);
+        long.finish().map_err(|e| e.to_string())?;
+        let meta = RunMeta {
+            scenario_path: path.display().to_string(),
+            scenario_sha256: scenario.sha256.clone(),
+            threads: rayon_threads(),
+            wall_seconds: started.elapsed().as_secs_f64(),
+        };
+        let verdicts = report::balance::evaluate(&results, &scenario.expectations);
+        report::write_rest(&dest, &scenario, &results, &verdicts, &meta)
+            .map_err(|e| e.to_string())?;
+        let out = staging.commit().map_err(|e| e.to_string())?;
+        let checks: Vec<serde_json::Value> = verdicts
+            .iter()
+            .map(|v| {
+                json!({
+                    "line": v.expectation.line,
+                    "assertion": v.expectation.describe(),
+                    "why": v.expectation.why,
+                    "holds": !v.failed(),
+                    "checked": v.checked,
+                    "failures": v.failures().count(),
+                    "within_interval": v.within_interval().count(),
+                })
+            })
+            .collect();
+        Ok(json!({
+            "scenario": scenario.name,
+            "mechanic": results.mechanic,
+            "out": out.display().to_string(),
+            "checks": checks,
+        })
+        .to_string())
+    })?;
+    outcome.map_err(param_error)
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
