@@ -75,6 +75,11 @@ enum Command {
     /// precision and shard count, each given once, in any order; exit 2
     /// names any that is missing, doubled or of another run.
     Merge(MergeArgs),
+    /// Serve the designer's workbench: a page that answers as you type
+    /// (mechanics or dice expressions, distributions, compare, sweeps),
+    /// and its JSON API. Local only (127.0.0.1) unless --host says
+    /// otherwise; Ctrl-C stops it.
+    Serve(crate::serve::ServeArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -337,5 +342,44 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Check(args) => check::check(args),
         Command::Report(args) => report::report(args),
         Command::Diff(args) => diff::diff(args),
+        Command::Serve(args) => crate::serve::serve(args).map(|()| Outcome::Fine),
     }
+}
+
+/// The questions `oddsmith odds WHAT PARAMS… [--compare …] [--check]
+/// --trials N --seed S` asks, each with its label, or the CLI's message
+/// for what is wrong: the workbench asks through here, so its questions
+/// and its errors are the command line's.
+pub fn odds_questions(
+    what: &str,
+    params: Vec<String>,
+    check: bool,
+    trials: u64,
+    seed: u64,
+) -> anyhow::Result<Vec<(String, oddsmith::answer::Question)>> {
+    let args = OddsArgs {
+        what: what.to_string(),
+        params,
+        actor: None,
+        vs: None,
+        raises: None,
+        free_raises: None,
+        compare: None,
+        format: OddsFormat::Json,
+        check,
+        trials,
+        seed,
+    };
+    Ok(odds::questions(&args)?
+        .into_iter()
+        .map(|a| (a.label, a.question))
+        .collect())
+}
+
+/// The CLI's message for a value the library refused.
+pub fn odds_error(
+    m: &dyn oddsmith::systems::Mechanic,
+    e: oddsmith::systems::ParamError,
+) -> anyhow::Error {
+    odds::ask_error(m, e)
 }
