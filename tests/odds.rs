@@ -107,7 +107,10 @@ fn a_comparison_and_the_gateway_challenge_agree() {
         "opposition.challenge=4",
     ]);
     assert!(gateway.starts_with("gateway.challenge:"), "{gateway}");
-    assert!(line(&gateway, "p_success").contains("34.8846%"), "{gateway}");
+    assert!(
+        line(&gateway, "p_success").contains("34.8846%"),
+        "{gateway}"
+    );
     assert!(line(&gateway, "p_fail").contains("65.1154%"), "{gateway}");
 }
 
@@ -171,7 +174,11 @@ fn scenarios_carry_warnings_and_check_strict_fails_on_them() {
     );
     let o = oddsmith(&["check", s, "--quiet", "--strict"]);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
-    assert!(stdout(&o).contains("--strict: 2 warning(s)"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("--strict: 2 warning(s)"),
+        "{}",
+        stdout(&o)
+    );
     // The report lists them.
     let out = dir.path().join("r");
     let o = oddsmith(&["check", s, "--quiet", "--report", out.to_str().unwrap()]);
@@ -191,11 +198,11 @@ fn any_mechanic_answers_with_its_fields_and_metrics() {
         "actor.pool=d8 d6 d6",
         "opposition.trouble=2",
     ]);
+    assert!(line(&text, "actor.pool ").ends_with("= d8 d6 d6"), "{text}");
     assert!(
-        line(&text, "actor.pool ").ends_with("= d8 d6 d6"),
+        line(&text, "opposition.trouble ").ends_with("= 2"),
         "{text}"
     );
-    assert!(line(&text, "opposition.trouble ").ends_with("= 2"), "{text}");
     assert!(text.lines().any(|l| l.starts_with("p_win")), "{text}");
     assert!(text.contains("\nwin: "), "{text}");
     // A list parameter in TOML form, and a mechanic with no exact solver.
@@ -206,8 +213,14 @@ fn any_mechanic_answers_with_its_fields_and_metrics() {
         text.contains("method: Monte Carlo, 20,000 trials (seed 1); no exact answer: cgg.tension has no exact solver"),
         "{text}"
     );
-    assert!(text.contains("--trials N trades time for precision"), "{text}");
-    assert!(err.contains("no exact answer: cgg.tension has no exact solver; simulating 20,000 trials"), "{err}");
+    assert!(
+        text.contains("--trials N trades time for precision"),
+        "{text}"
+    );
+    assert!(
+        err.contains("no exact answer: cgg.tension has no exact solver; simulating 20,000 trials"),
+        "{err}"
+    );
     assert!(line(&text, "start ").ends_with("= 3"), "{text}");
 }
 
@@ -222,7 +235,8 @@ fn every_parameter_is_listed_and_defaults_are_marked() {
     let m = systems::find("gateway.challenge").unwrap();
     for p in m.params() {
         assert!(
-            text.lines().any(|l| l.trim_start().starts_with(&format!("{} ", p.path))),
+            text.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{} ", p.path))),
             "{} is not listed:\n{text}",
             p.path
         );
@@ -256,10 +270,23 @@ fn a_range_is_runs_sweep_number_for_number() {
         "mechanic = \"cgg.tension\"\ntrials = 20000\nseed = 7\n[sweep]\nstart = [1, 2, 3]\n",
     );
     let out = dir.path().join("out");
-    let o = oddsmith(&["run", s.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    let o = oddsmith(&[
+        "run",
+        s.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let rows = csv_rows(&out.join("summary.csv"));
-    let a = json(&["cgg.tension", "start=1..3", "--trials", "20000", "--seed", "7"]);
+    let a = json(&[
+        "cgg.tension",
+        "start=1..3",
+        "--trials",
+        "20000",
+        "--seed",
+        "7",
+    ]);
     let configs = a["configs"].as_array().unwrap();
     assert_eq!(configs.len(), 3);
     assert_eq!(rows.len(), 3);
@@ -270,28 +297,50 @@ fn a_range_is_runs_sweep_number_for_number() {
             let name = m["name"].as_str().unwrap();
             if let Some(cell) = row.get(name) {
                 let v: f64 = cell.parse().unwrap();
-                assert_eq!(v, m["value"].as_f64().unwrap(), "{name} at {}", row["start"]);
+                assert_eq!(
+                    v,
+                    m["value"].as_f64().unwrap(),
+                    "{name} at {}",
+                    row["start"]
+                );
                 compared += 1;
             }
         }
     }
     assert!(compared >= 6, "{compared}");
     // The text table: one row per value, numbered as the sweep.
-    let text = answers(&["cgg.tension", "start=1..3", "--trials", "20000", "--seed", "7"]);
+    let text = answers(&[
+        "cgg.tension",
+        "start=1..3",
+        "--trials",
+        "20000",
+        "--seed",
+        "7",
+    ]);
     let first = configs[0]["metrics"][0].clone();
     let row = line(&text, "0  ");
-    assert!(row.contains(&pct(first["value"].as_f64().unwrap())), "{text}");
+    assert!(
+        row.contains(&pct(first["value"].as_f64().unwrap())),
+        "{text}"
+    );
     // Steps and lists; two keys make a grid.
     let a = json(&["gateway", "opposition.challenge=0..12:4"]);
     assert_eq!(a["configs"].as_array().unwrap().len(), 4);
     let text = answers(&["gateway", "opposition.challenge=2,4", "raises=0..2"]);
-    assert!(text.contains("p_success: rows opposition.challenge, columns raises"), "{text}");
+    assert!(
+        text.contains("p_success: rows opposition.challenge, columns raises"),
+        "{text}"
+    );
     assert!(text.contains("row × 3 + column"), "{text}");
 }
 
 #[test]
 fn compare_prints_both_answers_and_the_difference() {
-    let base = ["cortex.basic", "actor.pool=d8 d6 d6", "opposition.trouble=2"];
+    let base = [
+        "cortex.basic",
+        "actor.pool=d8 d6 d6",
+        "opposition.trouble=2",
+    ];
     let a = json(&base);
     let mut with = base.to_vec();
     with.push("actor.aid=d8");
@@ -330,10 +379,18 @@ fn compare_prints_both_answers_and_the_difference() {
 #[test]
 fn several_expressions_answer_side_by_side() {
     let text = answers(&["3d6 >= 14", "2d8+1 >= 14"]);
-    assert!(line(&text, "3d6 >= 14 ").contains(&pct(35.0 / 216.0)), "{text}");
-    assert!(line(&text, "2d8+1 >= 14 ").contains(&pct(10.0 / 64.0)), "{text}");
     assert!(
-        text.contains("most likely: 3d6 >= 14 (16.2037%), 0.5787 percentage points above 2d8+1 >= 14"),
+        line(&text, "3d6 >= 14 ").contains(&pct(35.0 / 216.0)),
+        "{text}"
+    );
+    assert!(
+        line(&text, "2d8+1 >= 14 ").contains(&pct(10.0 / 64.0)),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "most likely: 3d6 >= 14 (16.2037%), 0.5787 percentage points above 2d8+1 >= 14"
+        ),
         "{text}"
     );
     let all = json(&["3d6 >= 14", "2d8+1 >= 14"]);
@@ -342,7 +399,11 @@ fn several_expressions_answer_side_by_side() {
 
 #[test]
 fn json_is_the_text_s_numbers() {
-    let args = ["cortex.basic", "actor.pool=d8 d6 d6", "opposition.trouble=2"];
+    let args = [
+        "cortex.basic",
+        "actor.pool=d8 d6 d6",
+        "opposition.trouble=2",
+    ];
     let text = answers(&args);
     let a = json(&args);
     assert_eq!(a["mechanic"], "cortex.basic");
@@ -376,7 +437,10 @@ fn json_is_the_text_s_numbers() {
     let mut all = args.to_vec();
     all.extend(["--format", "csv"]);
     let csv = answers(&all);
-    assert!(csv.starts_with("question,config,swept,metric,value,lo,hi,method,trials\n"), "{csv}");
+    assert!(
+        csv.starts_with("question,config,swept,metric,value,lo,hi,method,trials\n"),
+        "{csv}"
+    );
     let p = c["metrics"][0]["value"].as_f64().unwrap();
     assert!(csv.contains(&format!(",{p},")), "{csv}");
 }
@@ -438,7 +502,11 @@ fn every_complement_is_one_minus_its_metric() {
     assert!(checked >= 10, "only {checked} complements checked");
     // Gateway's rules say "fail".
     let s = systems::find("gateway.challenge").unwrap().schema();
-    assert!(s.complements().iter().any(|c| c.name == "p_fail" && c.of == "p_success"));
+    assert!(
+        s.complements()
+            .iter()
+            .any(|c| c.name == "p_fail" && c.of == "p_success")
+    );
     // Not for a category field: a stalemate is neither side winning.
     let s = systems::find("gateway.scene").unwrap().schema();
     assert!(s.complements().iter().all(|c| c.of != "p_a_wins"));
@@ -466,7 +534,11 @@ fn a_complement_works_in_expect() {
     );
     let o = oddsmith(&["check", s.to_str().unwrap(), "--quiet"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("did you mean `p_fail`?"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("did you mean `p_fail`?"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -496,11 +568,20 @@ fn bad_questions_exit_2_and_say_why() {
         &["did you mean `actor.aid`?"],
     );
     refuses(
-        &["cortex.basic", "opposition.trouble=1", "opposition.trouble=2"],
+        &[
+            "cortex.basic",
+            "opposition.trouble=1",
+            "opposition.trouble=2",
+        ],
         &["opposition.trouble is given twice"],
     );
     refuses(
-        &["gateway", "opposition.challenge=1..3", "raises=0..2", "actor.trait=1,2"],
+        &[
+            "gateway",
+            "opposition.challenge=1..3",
+            "raises=0..2",
+            "actor.trait=1,2",
+        ],
         &["sweeps at most 2"],
     );
     refuses(
@@ -525,6 +606,14 @@ fn bad_questions_exit_2_and_say_why() {
 #[test]
 fn no_exact_answer_says_why_and_how_to_trade_time() {
     let (text, err) = answers_and_warnings(&["10000d6", "--trials", "2000"]);
-    assert!(text.contains("method: Monte Carlo, 2,000 trials (seed 1); no exact answer: the exact solver gives up"), "{text}");
-    assert!(err.contains("--trials N trades time for precision"), "{err}");
+    assert!(
+        text.contains(
+            "method: Monte Carlo, 2,000 trials (seed 1); no exact answer: the exact solver gives up"
+        ),
+        "{text}"
+    );
+    assert!(
+        err.contains("--trials N trades time for precision"),
+        "{err}"
+    );
 }

@@ -186,14 +186,14 @@ pub fn ask(
     let solved: Vec<Result<Marginals, String>> = models
         .par_iter()
         .map(|m| {
-            let r = m.solve().map_err(|why| why.unwrap_or_else(|| no_solver(q.mechanic)));
+            let r = m
+                .solve()
+                .map_err(|why| why.unwrap_or_else(|| no_solver(q.mechanic)));
             progress.solved(1);
             r
         })
         .collect();
-    let wanted: Vec<usize> = (0..n)
-        .filter(|&i| q.check || solved[i].is_err())
-        .collect();
+    let wanted: Vec<usize> = (0..n).filter(|&i| q.check || solved[i].is_err()).collect();
     let mut tallies: Vec<Option<Tally>> = vec![None; n];
     if !wanted.is_empty() {
         let why = wanted.iter().find_map(|&i| solved[i].as_ref().err());
@@ -205,7 +205,10 @@ pub fn ask(
         };
         let to_simulate: Vec<(usize, &dyn Model)> =
             wanted.iter().map(|&i| (i, models[i].as_ref())).collect();
-        for (&i, t) in wanted.iter().zip(sim::simulate(&to_simulate, &plan, progress)) {
+        for (&i, t) in wanted
+            .iter()
+            .zip(sim::simulate(&to_simulate, &plan, progress))
+        {
             tallies[i] = Some(t);
         }
     }
@@ -275,7 +278,9 @@ fn config_answer(
         .collect();
     for c in schema.complements() {
         let doc = format!("1 − {}: the chance it does not happen.", c.of);
-        let row = best.metric(&c.name).expect("complements derive from metrics");
+        let row = best
+            .metric(&c.name)
+            .expect("complements derive from metrics");
         let check = metrics
             .iter()
             .find(|m| m.name == c.of)

@@ -129,9 +129,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
     }
     let strict_fail = args.strict && warned > 0;
     if strict_fail {
-        println!(
-            "\n--strict: {warned} warning(s) (on stderr, and in each report) fail the gate"
-        );
+        println!("\n--strict: {warned} warning(s) (on stderr, and in each report) fail the gate");
     }
     if failures.is_empty() {
         if !args.quiet {

@@ -344,7 +344,9 @@ fn total_reading(d: &Dice, t: &Test, vars: &BTreeMap<String, i64>) -> String {
     plain.success = None;
     plain.doubles = None;
     plain.failures = None;
-    let v = value(&t.value, vars).map(|v| v.to_string()).unwrap_or_else(|| t.value.to_string());
+    let v = value(&t.value, vars)
+        .map(|v| v.to_string())
+        .unwrap_or_else(|| t.value.to_string());
     format!("{plain} {} {v}", t.op.symbol())
 }
 
@@ -386,7 +388,10 @@ fn pool(text: &str, node: &Node, d: &Dice, vars: &BTreeMap<String, i64>, out: &m
             }
             _ => {}
         }
-        for (t, what) in [(&d.doubles, "counting twice"), (&d.failures, "taking one away")] {
+        for (t, what) in [
+            (&d.doubles, "counting twice"),
+            (&d.failures, "taking one away"),
+        ] {
             if let Some(t) = t
                 && passes(t) == Some(0)
             {
@@ -424,7 +429,11 @@ fn pool(text: &str, node: &Node, d: &Dice, vars: &BTreeMap<String, i64>, out: &m
                 ),
             });
         }
-        left = if keeps { k.min(left) } else { (left - k).max(0) };
+        left = if keeps {
+            k.min(left)
+        } else {
+            (left - k).max(0)
+        };
     }
 }
 
@@ -456,7 +465,11 @@ mod tests {
         let w = Expr::parse("2d10>=12").unwrap().warnings(&BTreeMap::new());
         assert_eq!(w.len(), 1, "{w:?}");
         assert_eq!(w[0].kind, WarningKind::UnreachableTarget);
-        assert!(w[0].message.contains("Did you mean `2d10 >= 12`"), "{}", w[0]);
+        assert!(
+            w[0].message.contains("Did you mean `2d10 >= 12`"),
+            "{}",
+            w[0]
+        );
         assert!(w[0].message.contains("the total of 2d10"), "{}", w[0]);
         // The reading that was meant warns of nothing.
         assert!(kinds("2d10 >= 12").is_empty());

@@ -94,14 +94,13 @@ impl IntoResponse for ApiError {
 /// also pull in its own body parsing, which the API does itself).
 fn json_response(status: StatusCode, value: &impl Serialize) -> Response {
     match serde_json::to_vec(value) {
-        Ok(bytes) => (
-            status,
-            [(header::CONTENT_TYPE, "application/json")],
-            bytes,
+        Ok(bytes) => (status, [(header::CONTENT_TYPE, "application/json")], bytes).into_response(),
+        // Non-finite numbers serialise as null, so this does not happen.
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("cannot write JSON: {e}"),
         )
             .into_response(),
-        // Non-finite numbers serialise as null, so this does not happen.
-        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("cannot write JSON: {e}")).into_response(),
     }
 }
 
@@ -135,7 +134,10 @@ pub fn router(app: App) -> Router {
 
 fn page(text: &'static str, kind: &'static str) -> Response {
     (
-        [(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")],
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
         text,
     )
         .into_response()
@@ -161,7 +163,10 @@ fn question(ask: &Ask) -> Result<Question, ApiError> {
             .cloned()
     };
     if ask.expression
-        && (systems::find(&ask.what).is_some() || systems::names().iter().any(|n| n.split('.').next() == Some(ask.what.trim())))
+        && (systems::find(&ask.what).is_some()
+            || systems::names()
+                .iter()
+                .any(|n| n.split('.').next() == Some(ask.what.trim())))
     {
         return Err(ApiError::bad(format!(
             "{:?} is a mechanic's name, not a dice expression; send it as \"mechanic\"",
@@ -188,8 +193,7 @@ fn question(ask: &Ask) -> Result<Question, ApiError> {
     )
     .map_err(|e| {
         let message = format!("{e:#}");
-        let field = field_of(&message)
-            .or_else(|| ask.expression.then(|| "expression".to_string()));
+        let field = field_of(&message).or_else(|| ask.expression.then(|| "expression".to_string()));
         let mut err = ApiError::bad(message);
         err.field = field;
         err
@@ -197,14 +201,23 @@ fn question(ask: &Ask) -> Result<Question, ApiError> {
     let Some((_, q)) = asked.into_iter().next() else {
         return Err(ApiError::bad("nothing to ask"));
     };
-    let configs: usize = q.sweep.iter().map(|(_, v)| v.len()).try_fold(1usize, |a, n| a.checked_mul(n)).unwrap_or(usize::MAX);
+    let configs: usize = q
+        .sweep
+        .iter()
+        .map(|(_, v)| v.len())
+        .try_fold(1usize, |a, n| a.checked_mul(n))
+        .unwrap_or(usize::MAX);
     if configs > MAX_CONFIGS {
         return Err(ApiError::bad(format!(
             "{configs} configs; the workbench answers at most {MAX_CONFIGS} at once (write a scenario for more)"
         ))
         .at(q.sweep.first().map(|(k, _)| k.as_str()).unwrap_or("sweep")));
     }
-    let simulated = if q.check || !q.mechanic.has_exact() { configs as u64 } else { 0 };
+    let simulated = if q.check || !q.mechanic.has_exact() {
+        configs as u64
+    } else {
+        0
+    };
     if simulated.saturating_mul(q.trials) > MAX_TOTAL_TRIALS {
         return Err(ApiError::bad(format!(
             "{configs} configs × {} trials is past the workbench's {MAX_TOTAL_TRIALS} trials a request; ask for fewer trials or values",
@@ -217,15 +230,14 @@ fn question(ask: &Ask) -> Result<Question, ApiError> {
 
 /// Answer `q`, stopping when `ticket` says so.
 fn ask(q: &Question, ticket: &Ticket) -> Result<Answer, ApiError> {
-    let a = answer::ask(q, ticket, &mut |_: usize, _: Option<&str>| {})
-        .map_err(|e| {
-            let field = e.key.clone();
-            let mut err = ApiError::bad(format!("{:#}", crate::cli::odds_error(q.mechanic, e)));
-            if !field.is_empty() {
-                err.field = Some(field);
-            }
-            err
-        })?;
+    let a = answer::ask(q, ticket, &mut |_: usize, _: Option<&str>| {}).map_err(|e| {
+        let field = e.key.clone();
+        let mut err = ApiError::bad(format!("{:#}", crate::cli::odds_error(q.mechanic, e)));
+        if !field.is_empty() {
+            err.field = Some(field);
+        }
+        err
+    })?;
     match ticket.stopped_because() {
         None => Ok(a),
         Some(Stopped::Superseded) => Err(ApiError {
@@ -255,10 +267,8 @@ async fn compute<T: Serialize + Send + 'static>(
 ) -> Response {
     let ticket = app.jobs.ticket(tab, app.limit);
     let _cancel_if_dropped = CancelOnDrop(ticket.flag());
-    let joined = tokio::task::spawn_blocking(move || {
-        catch_unwind(AssertUnwindSafe(|| work(&ticket)))
-    })
-    .await;
+    let joined =
+        tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(|| work(&ticket)))).await;
     match joined {
         Ok(Ok(Ok(value))) => json_response(StatusCode::OK, &value),
         Ok(Ok(Err(e))) => e.into_response(),
@@ -332,16 +342,30 @@ async fn sweep(State(app): State<App>, bytes: Bytes) -> Response {
         let names: Vec<(String, bool)> = a
             .configs
             .first()
-            .map(|c| c.metrics.iter().map(|m| (m.name.clone(), m.probability)).collect())
+            .map(|c| {
+                c.metrics
+                    .iter()
+                    .map(|m| (m.name.clone(), m.probability))
+                    .collect()
+            })
             .unwrap_or_default();
         let metrics = names
             .into_iter()
             .map(|(name, probability)| {
                 let col: Vec<_> = a.configs.iter().map(|c| c.metric(&name)).collect();
                 MetricColumn {
-                    values: col.iter().map(|m| m.map_or(f64::NAN, |m| m.value)).collect(),
-                    lo: col.iter().map(|m| m.and_then(|m| m.interval).map(|i| i.0)).collect(),
-                    hi: col.iter().map(|m| m.and_then(|m| m.interval).map(|i| i.1)).collect(),
+                    values: col
+                        .iter()
+                        .map(|m| m.map_or(f64::NAN, |m| m.value))
+                        .collect(),
+                    lo: col
+                        .iter()
+                        .map(|m| m.and_then(|m| m.interval).map(|i| i.0))
+                        .collect(),
+                    hi: col
+                        .iter()
+                        .map(|m| m.and_then(|m| m.interval).map(|i| i.1))
+                        .collect(),
                     name,
                     probability,
                 }

@@ -61,7 +61,9 @@ pub fn word(key: &str, v: &Value) -> Result<String, ApiError> {
         Value::Number(n) => n.to_string(),
         Value::Bool(b) => b.to_string(),
         Value::Array(_) | Value::Object(_) => toml(v).ok_or_else(|| {
-            bad(format!("{key}: null has no meaning inside a value; leave the item out"))
+            bad(format!(
+                "{key}: null has no meaning inside a value; leave the item out"
+            ))
         })?,
         Value::Null => {
             return Err(bad(format!(
@@ -81,7 +83,11 @@ fn toml(v: &Value) -> Option<String> {
         Value::Bool(b) => b.to_string(),
         Value::Array(items) => format!(
             "[{}]",
-            items.iter().map(toml).collect::<Option<Vec<_>>>()?.join(", ")
+            items
+                .iter()
+                .map(toml)
+                .collect::<Option<Vec<_>>>()?
+                .join(", ")
         ),
         Value::Object(m) => format!(
             "{{{}}}",
@@ -104,8 +110,8 @@ fn unsigned(body: &Map<String, Value>, key: &str, default: u64) -> Result<u64, A
 
 /// Read a body (already limited in size) as `shape` wants it.
 pub fn parse(bytes: &[u8], shape: Shape) -> Result<Ask, ApiError> {
-    let value: Value = serde_json::from_slice(bytes)
-        .map_err(|e| bad(format!("the body is not JSON: {e}")))?;
+    let value: Value =
+        serde_json::from_slice(bytes).map_err(|e| bad(format!("the body is not JSON: {e}")))?;
     let Value::Object(body) = value else {
         return Err(bad(
             "the body is a JSON object, e.g. {\"mechanic\": \"gateway.challenge\", \"params\": {\"actor.trait\": 3}} or {\"expression\": \"4d6kh3\"}",

@@ -108,7 +108,9 @@ impl Drop for Ticket {
     fn drop(&mut self) {
         if let Some(tab) = &self.tab
             && let Ok(mut tabs) = self.jobs.tabs.lock()
-            && tabs.get(tab).is_some_and(|f| Arc::ptr_eq(f, &self.cancelled))
+            && tabs
+                .get(tab)
+                .is_some_and(|f| Arc::ptr_eq(f, &self.cancelled))
         {
             tabs.remove(tab);
         }

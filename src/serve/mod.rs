@@ -100,7 +100,11 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
 
 /// Ask the desktop to open `url`; say so when it cannot.
 fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
     if let Err(e) = std::process::Command::new(opener)
         .arg(url)
         .stdout(std::process::Stdio::null())

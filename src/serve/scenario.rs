@@ -29,7 +29,11 @@ pub fn value(v: &ParamValue) -> String {
         ParamValue::Int(i) => i.to_string(),
         ParamValue::Float(f) if f.is_finite() => {
             let s = f.to_string();
-            if s.contains(['.', 'e', 'E']) { s } else { format!("{s}.0") }
+            if s.contains(['.', 'e', 'E']) {
+                s
+            } else {
+                format!("{s}.0")
+            }
         }
         ParamValue::Float(f) => (if f.is_nan() {
             "nan"
@@ -69,7 +73,10 @@ pub fn toml(q: &Question, metric: &str, shown: Option<(f64, bool)>) -> String {
             ""
         }
     ));
-    out.push_str(&format!("name = {}\n", quoted(&format!("{name} from the workbench"))));
+    out.push_str(&format!(
+        "name = {}\n",
+        quoted(&format!("{name} from the workbench"))
+    ));
     out.push_str(&format!("mechanic = {}\n", quoted(name)));
     out.push_str(&format!("seed = {}\ntrials = {}\n", q.seed, q.trials));
     out.push_str("\n[params]\n");
@@ -86,7 +93,9 @@ pub fn toml(q: &Question, metric: &str, shown: Option<(f64, bool)>) -> String {
             ));
         }
     }
-    out.push_str("\n[[expect]]\nwhy = \"Say what the design needs here, then tighten the bounds\"\n");
+    out.push_str(
+        "\n[[expect]]\nwhy = \"Say what the design needs here, then tighten the bounds\"\n",
+    );
     match shown {
         Some((v, probability)) => {
             let (lo, hi) = if probability {

@@ -20,8 +20,8 @@ pub fn answer(args: &OddsArgs) -> anyhow::Result<Outcome> {
     let mut answers: Vec<(String, Answer)> = Vec::new();
     for Asked { label, question } in &asked {
         let configs = question.config_count() as u64;
-        let total = (question.check || !question.mechanic.has_exact())
-            .then_some(question.trials * configs);
+        let total =
+            (question.check || !question.mechanic.has_exact()).then_some(question.trials * configs);
         let bar = Bar::new(total, configs, false);
         let mut before = |n: usize, why: Option<&str>| {
             if let Some(why) = why
@@ -29,9 +29,17 @@ pub fn answer(args: &OddsArgs) -> anyhow::Result<Outcome> {
             {
                 eprintln!(
                     "no exact answer{}: {why}; simulating {} trials{} (seed {}); --trials N trades time for precision",
-                    if label.is_empty() { String::new() } else { format!(" for {label}") },
+                    if label.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" for {label}")
+                    },
                     text::grouped(question.trials as f64),
-                    if n > 1 { format!(" for each of {n} configs") } else { String::new() },
+                    if n > 1 {
+                        format!(" for each of {n} configs")
+                    } else {
+                        String::new()
+                    },
                     question.seed
                 );
             }
@@ -195,7 +203,11 @@ fn csv(answers: &[(String, Answer)]) -> String {
         }
     };
     for (i, (label, a)) in answers.iter().enumerate() {
-        let q = if label.is_empty() { (i + 1).to_string() } else { label.clone() };
+        let q = if label.is_empty() {
+            (i + 1).to_string()
+        } else {
+            label.clone()
+        };
         for c in &a.configs {
             let swept: Vec<String> = a
                 .swept

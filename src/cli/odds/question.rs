@@ -89,9 +89,14 @@ pub fn values(key: &str, text: &str) -> anyhow::Result<Vec<ParamValue>> {
         if let (Ok(lo), Ok(hi)) = (lo.trim().parse::<i64>(), hi.trim().parse::<i64>()) {
             let step = match step {
                 None => 1,
-                Some(s) => s.trim().parse::<i64>().ok().filter(|s| *s > 0).ok_or_else(|| {
-                    anyhow!("{key}={text}: the step after `:` is a whole number ≥ 1")
-                })?,
+                Some(s) => s
+                    .trim()
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|s| *s > 0)
+                    .ok_or_else(|| {
+                        anyhow!("{key}={text}: the step after `:` is a whole number ≥ 1")
+                    })?,
             };
             if lo > hi {
                 bail!("{key}={text}: the range is empty; write it low..high (e.g. {hi}..{lo})");
@@ -259,7 +264,10 @@ pub fn expressions(args: &OddsArgs) -> anyhow::Result<Vec<Asked>> {
     let mut vars: Vec<(String, String)> = Vec::new();
     for p in &args.params {
         match assignment(p) {
-            Some((k, v)) => vars.push((format!("vars.{}", k.strip_prefix("vars.").unwrap_or(k)), v.to_string())),
+            Some((k, v)) => vars.push((
+                format!("vars.{}", k.strip_prefix("vars.").unwrap_or(k)),
+                v.to_string(),
+            )),
             None => words.push(p.clone()),
         }
     }
@@ -271,11 +279,15 @@ pub fn expressions(args: &OddsArgs) -> anyhow::Result<Vec<Asked>> {
     };
     if let Some(more) = &args.compare {
         if texts.len() > 1 {
-            bail!("--compare compares two questions; give one expression and --compare EXPR, or list the expressions without --compare");
+            bail!(
+                "--compare compares two questions; give one expression and --compare EXPR, or list the expressions without --compare"
+            );
         }
         let more = more.join(" ");
         if assignment(&more).is_some() {
-            bail!("--compare after an expression takes another expression (e.g. --compare \"2d8+1 >= 14\"); key=value belongs to a mechanic's --compare");
+            bail!(
+                "--compare after an expression takes another expression (e.g. --compare \"2d8+1 >= 14\"); key=value belongs to a mechanic's --compare"
+            );
         }
         parse_expression(&more)?;
         texts.push(more);
@@ -333,11 +345,16 @@ pub fn expressions(args: &OddsArgs) -> anyhow::Result<Vec<Asked>> {
             .collect();
         let (mut fixed, sweep) = settings(&mine, &known)?;
         if several && !sweep.is_empty() {
-            bail!("ranges and lists take one expression; with several, give each parameter one value");
+            bail!(
+                "ranges and lists take one expression; with several, give each parameter one value"
+            );
         }
         for (k, v) in fixed.clone().iter() {
             if !matches!(v, ParamValue::Int(_)) {
-                bail!("{}={v}: a parameter's value is an integer", k.strip_prefix("vars.").unwrap_or(k));
+                bail!(
+                    "{}={v}: a parameter's value is an integer",
+                    k.strip_prefix("vars.").unwrap_or(k)
+                );
             }
         }
         fixed.set("expr", ParamValue::Str(text.clone()));
@@ -436,7 +453,10 @@ mod tests {
         assert_eq!(ints(values("k", "4").unwrap()), [4]);
         assert_eq!(
             values("k", "greedy,always").unwrap(),
-            [ParamValue::Str("greedy".into()), ParamValue::Str("always".into())]
+            [
+                ParamValue::Str("greedy".into()),
+                ParamValue::Str("always".into())
+            ]
         );
         // A TOML array is one value, commas and all.
         assert_eq!(values("k", "[4, 3]").unwrap().len(), 1);

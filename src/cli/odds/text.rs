@@ -179,12 +179,18 @@ pub fn single(c: &ConfigAnswer, out: &mut String) {
         .unwrap_or(6)
         .max(6);
     out.push('\n');
-    out.push_str(&format!("{:<name_w$} {:>12} {:>16}", "metric", "value", "odds"));
+    out.push_str(&format!(
+        "{:<name_w$} {:>12} {:>16}",
+        "metric", "value", "odds"
+    ));
     if mc {
         out.push_str(&format!("  {:>27}", "95% interval"));
     }
     if checked {
-        out.push_str(&format!("  {:>32} {:>7}", "monte carlo [95% interval]", "z"));
+        out.push_str(&format!(
+            "  {:>32} {:>7}",
+            "monte carlo [95% interval]", "z"
+        ));
     }
     out.push('\n');
     for m in &c.metrics {
@@ -310,7 +316,10 @@ pub fn sweep(a: &Answer, out: &mut String) {
         for c in &a.configs {
             out.push_str(&format!("{:>3}  {:>kw$}", c.index, c.swept[0]));
             for (m, w) in metrics.iter().zip(&widths) {
-                let v = c.metric(&m.name).map(|x| shown(x, x.value)).unwrap_or_default();
+                let v = c
+                    .metric(&m.name)
+                    .map(|x| shown(x, x.value))
+                    .unwrap_or_default();
                 out.push_str(&format!("  {v:>w$}"));
             }
             out.push('\n');
@@ -339,7 +348,12 @@ pub fn sweep(a: &Answer, out: &mut String) {
                 "{}: rows {rows_key}, columns {cols_key}\n",
                 m.name
             ));
-            let cw = cols.iter().map(|c| c.chars().count()).max().unwrap_or(1).max(10);
+            let cw = cols
+                .iter()
+                .map(|c| c.chars().count())
+                .max()
+                .unwrap_or(1)
+                .max(10);
             out.push_str(&format!("{:>rw$}", ""));
             for c in &cols {
                 out.push_str(&format!("  {c:>cw$}"));
@@ -348,7 +362,10 @@ pub fn sweep(a: &Answer, out: &mut String) {
             for row in a.configs.chunks(cols.len()) {
                 out.push_str(&format!("{:>rw$}", row[0].swept[0]));
                 for c in row {
-                    let v = c.metric(&m.name).map(|x| shown(x, x.value)).unwrap_or_default();
+                    let v = c
+                        .metric(&m.name)
+                        .map(|x| shown(x, x.value))
+                        .unwrap_or_default();
                     out.push_str(&format!("  {v:>cw$}"));
                 }
                 out.push('\n');
@@ -364,7 +381,12 @@ pub fn sweep(a: &Answer, out: &mut String) {
 /// Several expressions: one row each, with their headline metrics, and
 /// which is likelier when they are comparisons.
 pub fn list(answers: &[(String, Answer)], out: &mut String) {
-    let ew = answers.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(10).max(10);
+    let ew = answers
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(10)
+        .max(10);
     let mut names: Vec<String> = Vec::new();
     for (_, a) in answers {
         for m in &a.configs[0].metrics {
@@ -405,7 +427,10 @@ pub fn list(answers: &[(String, Answer)], out: &mut String) {
         by.sort_by(|x, y| y.1.total_cmp(&x.1));
         let gap = (by[0].1 - by[1].1) * 100.0;
         if gap == 0.0 {
-            out.push_str(&format!("\n{} and {} are equally likely\n", by[0].0, by[1].0));
+            out.push_str(&format!(
+                "\n{} and {} are equally likely\n",
+                by[0].0, by[1].0
+            ));
         } else {
             out.push_str(&format!(
                 "\nmost likely: {} ({}), {:.4} percentage points above {}\n",
@@ -424,7 +449,13 @@ pub fn list(answers: &[(String, Answer)], out: &mut String) {
 pub fn compare(a: &Answer, b: &Answer, changes: &[String], out: &mut String) {
     let (ca, cb) = (&a.configs[0], &b.configs[0]);
     out.push_str(&format!("B: as A, with {}\n", changes.join(", ")));
-    let name_w = ca.metrics.iter().map(|m| m.name.len()).max().unwrap_or(6).max(6);
+    let name_w = ca
+        .metrics
+        .iter()
+        .map(|m| m.name.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
     out.push_str(&format!(
         "\n{:<name_w$} {:>12} {:>12} {:>14} {:>8}\n",
         "metric", "A", "B", "B − A", "B / A"
@@ -472,7 +503,12 @@ pub fn compare(a: &Answer, b: &Answer, changes: &[String], out: &mut String) {
         ));
         return;
     }
-    let width = values.iter().map(|v| v.1.chars().count()).max().unwrap_or(1).max(5);
+    let width = values
+        .iter()
+        .map(|v| v.1.chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(5);
     out.push_str(&format!(
         "{:>width$} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n",
         "value", "= A", "= B", "≥ A", "≥ B", "≤ A", "≤ B"
@@ -483,7 +519,12 @@ pub fn compare(a: &Answer, b: &Answer, changes: &[String], out: &mut String) {
             None => {
                 // No row: P(=) is 0, and the tails are those of the
                 // nearest value on each side.
-                let ge = f.rows.iter().find(|r| r.value > v).map(|r| r.p_at_least).unwrap_or(0.0);
+                let ge = f
+                    .rows
+                    .iter()
+                    .find(|r| r.value > v)
+                    .map(|r| r.p_at_least)
+                    .unwrap_or(0.0);
                 let le = f
                     .rows
                     .iter()

@@ -273,7 +273,7 @@ function drawDistribution(f, pf) {
   const shown = rows.length > 60 ? rows.filter((r) => r.p >= top * 1e-3) : rows;
   for (const r of shown) {
     bars.append(el("div", { class: "bar-row" }, el("span", { text: r.label }),
-      el("span", { class: "bar-track" }, el("span", { class: "bar", style: `width:${(100 * r.p / top).toFixed(2)}%` }),
+      el("span", { class: pf ? "bar-track two" : "bar-track" }, el("span", { class: "bar", style: `width:${(100 * r.p / top).toFixed(2)}%` }),
         pf ? el("span", { class: "bar pinned", style: `width:${(100 * pinnedP(r.value) / top).toFixed(2)}%` }) : null),
       el("span", { class: "v", text: pct(r.p) })));
   }
@@ -289,7 +289,7 @@ function drawDistribution(f, pf) {
 
 async function loadPinned() {
   if (!state.pin) { pinned = null; $("unpin").hidden = true; $("pin").textContent = "Pin for compare"; return; }
-  const r = await post("/api/answer", bodyOf(state.pin));
+  const r = await post("/api/answer", state.pin);
   pinned = r.ok ? r.data : null;
   $("unpin").hidden = false; $("pin").textContent = "Pin this instead";
   if (current) drawAnswer();

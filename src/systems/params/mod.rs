@@ -325,18 +325,15 @@ impl<'a> Args<'a> {
     /// custom values are checked when the mechanic parses them).
     pub fn new(specs: &'static [ParamSpec], set: &'a ParamMap) -> Result<Self, ParamError> {
         for (path, value) in set.iter() {
-            let spec = specs
-                .iter()
-                .find(|s| s.path == path)
-                .ok_or_else(|| {
-                    ParamError::new(
-                        path,
-                        format!(
-                            "is not a parameter of this mechanic{}",
-                            suggest_param(path, specs)
-                        ),
-                    )
-                })?;
+            let spec = specs.iter().find(|s| s.path == path).ok_or_else(|| {
+                ParamError::new(
+                    path,
+                    format!(
+                        "is not a parameter of this mechanic{}",
+                        suggest_param(path, specs)
+                    ),
+                )
+            })?;
             spec.kind.check(value).map_err(|why| {
                 ParamError::new(path, format!("{why}; allowed: {}", spec.kind.allowed()))
             })?;

@@ -63,7 +63,10 @@ pub fn suggest_param(got: &str, specs: &[super::ParamSpec]) -> String {
 /// A word without its possessive or plural ending, for loose matching.
 fn stem(w: &str) -> &str {
     let w = w.strip_suffix("'s").unwrap_or(w);
-    let w = w.strip_suffix("es").filter(|s| s.len() >= 3 && s.ends_with('s')).unwrap_or(w);
+    let w = w
+        .strip_suffix("es")
+        .filter(|s| s.len() >= 3 && s.ends_with('s'))
+        .unwrap_or(w);
     w.strip_suffix('s').filter(|s| s.len() >= 3).unwrap_or(w)
 }
 
@@ -123,9 +126,18 @@ mod tests {
             suggest_param("helper", &SPECS),
             " (did you mean `actor.aid`? its doc speaks of \"helper\")"
         );
-        assert_eq!(suggest_param("helpers", &SPECS), suggest_param("helper", &SPECS).replace("\"helper\"", "\"helpers\""));
-        assert_eq!(suggest_param("actor.pol", &SPECS), " (did you mean `actor.pool`?)");
-        assert_eq!(suggest_param("pool", &SPECS), " (did you mean `actor.pool`?)");
+        assert_eq!(
+            suggest_param("helpers", &SPECS),
+            suggest_param("helper", &SPECS).replace("\"helper\"", "\"helpers\"")
+        );
+        assert_eq!(
+            suggest_param("actor.pol", &SPECS),
+            " (did you mean `actor.pool`?)"
+        );
+        assert_eq!(
+            suggest_param("pool", &SPECS),
+            " (did you mean `actor.pool`?)"
+        );
         assert_eq!(suggest_param("weather", &SPECS), "");
     }
 }
