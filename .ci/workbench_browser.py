@@ -60,8 +60,12 @@ def run(args, url):
     wait = WebDriverWait(driver, 30)
     shots = args.shots
 
-    def shot(name):
+    def shot(name, where=None):
         if shots:
+            if where:
+                driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'end'})", where)
+            else:
+                driver.execute_script("window.scrollTo(0, 0)")
             os.makedirs(shots, exist_ok=True)
             driver.save_screenshot(os.path.join(shots, f"serve-{name}.png"))
 
@@ -133,10 +137,10 @@ def run(args, url):
         driver.find_element(By.ID, "unpin").click()
         sw1 = driver.find_element(By.ID, "sw1")
         driver.execute_script("arguments[0].value = 'actor.trait'", sw1)
-        driver.find_element(By.ID, "swv1").send_keys("0..8")
+        driver.find_element(By.ID, "swv1").send_keys("1..6")
         driver.find_element(By.ID, "run-sweep").click()
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#chart svg polyline"))
-        shot("sweep")
+        shot("sweep", "#sweep-box")
         second = driver.execute_script(
             "const o = [...document.getElementById('sw2').options].map(o => o.value).filter(v => v && v !== 'actor.trait');"
             "return o.find(v => /difficulty|opposition|vs/.test(v)) || o[0];")
@@ -145,7 +149,7 @@ def run(args, url):
         swv2.send_keys(Keys.ENTER)
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#chart svg rect")) > 20)
         print("sweep: line chart and heatmap over actor.trait and", second)
-        shot("heatmap")
+        shot("heatmap", "#sweep-box")
 
         # An expression: 4d6kh3's mean, 15869/1296.
         expr = driver.find_element(By.ID, "expr")
