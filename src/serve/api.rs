@@ -281,14 +281,10 @@ async fn compute<T: Serialize + Send + 'static>(
     }
 }
 
-fn parsed(bytes: &Bytes, shape: Shape) -> Result<Ask, Response> {
-    body::parse(bytes, shape).map_err(IntoResponse::into_response)
-}
-
 async fn answer(State(app): State<App>, bytes: Bytes) -> Response {
-    let ask_ = match parsed(&bytes, Shape::Answer) {
+    let ask_ = match body::parse(&bytes, Shape::Answer) {
         Ok(a) => a,
-        Err(r) => return r,
+        Err(e) => return e.into_response(),
     };
     let tab = ask_.tab.clone();
     compute(&app, tab, move |ticket| {
@@ -323,9 +319,9 @@ pub struct MetricColumn {
 }
 
 async fn sweep(State(app): State<App>, bytes: Bytes) -> Response {
-    let ask_ = match parsed(&bytes, Shape::Sweep) {
+    let ask_ = match body::parse(&bytes, Shape::Sweep) {
         Ok(a) => a,
-        Err(r) => return r,
+        Err(e) => return e.into_response(),
     };
     let tab = ask_.tab.clone();
     compute(&app, tab, move |ticket| {
@@ -388,9 +384,9 @@ struct ScenarioFile {
 }
 
 async fn scenario(State(app): State<App>, bytes: Bytes) -> Response {
-    let ask_ = match parsed(&bytes, Shape::Scenario) {
+    let ask_ = match body::parse(&bytes, Shape::Scenario) {
         Ok(a) => a,
-        Err(r) => return r,
+        Err(e) => return e.into_response(),
     };
     let tab = ask_.tab.clone();
     compute(&app, tab, move |ticket| {

@@ -339,9 +339,7 @@ fn cli_message(what: &str, words: &[&str]) -> String {
         Err(e) => format!("{e:#}"),
         Ok(qs) => {
             let q = &qs[0].1;
-            let e = answer::ask(q, &(), &mut |_: usize, _: Option<&str>| {})
-                .err()
-                .expect("an error");
+            let e = answer::ask(q, &(), &mut |_: usize, _: Option<&str>| {}).expect_err("an error");
             format!("{:#}", crate::cli::odds_error(q.mechanic, e))
         }
     }

@@ -209,10 +209,14 @@ async function ask() {
     if (!r.ok) {
       $("answer").classList.remove("busy");
       if (r.status === 409) return;
-      showError(r.data); $("status").textContent = "";
+      showError(r.data);
+      // The answer shown is the last good one: say so.
+      $("answer").classList.add("stale");
+      $("status").textContent = "showing the last answer that worked; fix the value marked in red";
       return;
     }
     current = r.data;
+    $("answer").classList.remove("stale");
     // What the shown answer answers (tests and scripts read it).
     $("answer").dataset.question = JSON.stringify({ mechanic: sent.mechanic, expression: sent.expression, params: sent.params, trials: sent.trials, final: i === rounds.length - 1 });
     drawAnswer();
