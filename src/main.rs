@@ -3,6 +3,7 @@
 //! 130 interrupted by Ctrl-C).
 
 mod cli;
+mod serve;
 
 use std::process::ExitCode;
 

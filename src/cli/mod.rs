@@ -100,6 +100,11 @@ enum Command {
     /// Print the manual page in roff: `oddsmith man | man -l -`, or
     /// `oddsmith man run` for one subcommand's page with all its options.
     Man(ManArgs),
+    /// Serve the designer's workbench: a page that answers as you type
+    /// (mechanics or dice expressions, distributions, compare, sweeps),
+    /// and its JSON API. Local only (127.0.0.1) unless --host says
+    /// otherwise; Ctrl-C stops it.
+    Serve(crate::serve::ServeArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -440,5 +445,44 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Diff(args) => diff::diff(args),
         Command::Completions(args) => completions::completions(args.shell),
         Command::Man(args) => man::man(args.subcommand.as_deref()),
+        Command::Serve(args) => crate::serve::serve(args).map(|()| Outcome::Fine),
     }
+}
+
+/// The questions `oddsmith odds WHAT PARAMS… [--compare …] [--check]
+/// --trials N --seed S` asks, each with its label, or the CLI's message
+/// for what is wrong: the workbench asks through here, so its questions
+/// and its errors are the command line's.
+pub fn odds_questions(
+    what: &str,
+    params: Vec<String>,
+    check: bool,
+    trials: u64,
+    seed: u64,
+) -> anyhow::Result<Vec<(String, oddsmith::answer::Question)>> {
+    let args = OddsArgs {
+        what: what.to_string(),
+        params,
+        actor: None,
+        vs: None,
+        raises: None,
+        free_raises: None,
+        compare: None,
+        format: OddsFormat::Json,
+        check,
+        trials,
+        seed,
+    };
+    Ok(odds::questions(&args)?
+        .into_iter()
+        .map(|a| (a.label, a.question))
+        .collect())
+}
+
+/// The CLI's message for a value the library refused.
+pub fn odds_error(
+    m: &dyn oddsmith::systems::Mechanic,
+    e: oddsmith::systems::ParamError,
+) -> anyhow::Error {
+    odds::ask_error(m, e)
 }

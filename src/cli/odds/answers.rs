@@ -16,24 +16,7 @@ use crate::cli::progress::Bar;
 use crate::cli::{OddsArgs, OddsFormat, Outcome};
 
 pub fn answer(args: &OddsArgs) -> anyhow::Result<Outcome> {
-    let asked = match mechanic_named(&args.what) {
-        Some(m) => question::mechanic(m, args)?,
-        None => {
-            let looks_like_a_name = args.what.split('.').all(|part| {
-                !part.is_empty() && part.chars().all(|c| c.is_ascii_lowercase() || c == '_')
-            });
-            if looks_like_a_name && !args.what.starts_with('d') {
-                let names = systems::names();
-                bail!(
-                    "no mechanic or system is called {:?}{}; known: {}; or write a dice expression such as \"3d6\"",
-                    args.what,
-                    systems::suggest(&args.what, names.iter().copied()),
-                    names.join(", ")
-                );
-            }
-            question::expressions(args)?
-        }
-    };
+    let asked = questions(args)?;
     let mut answers: Vec<(String, Answer)> = Vec::new();
     for Asked { label, question } in &asked {
         let configs = question.config_count() as u64;
@@ -61,24 +44,8 @@ pub fn answer(args: &OddsArgs) -> anyhow::Result<Outcome> {
                 );
             }
         };
-        let a = answer::ask(question, &bar, &mut before).map_err(|e| {
-            let m = question.mechanic;
-            // An unknown key is answered with the keys there are.
-            let keys = if e.message.starts_with("is not a parameter") {
-                format!(
-                    "\n  {} takes: {}",
-                    m.name(),
-                    m.params()
-                        .iter()
-                        .map(|s| s.path)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            } else {
-                String::new()
-            };
-            anyhow!("{} {e}{keys}", m.name())
-        })?;
+        let a = answer::ask(question, &bar, &mut before)
+            .map_err(|e| ask_error(question.mechanic, e))?;
         bar.finish();
         if crate::cli::interrupted() {
             bail!("interrupted");
@@ -100,6 +67,48 @@ pub fn answer(args: &OddsArgs) -> anyhow::Result<Outcome> {
         .write_all(out.as_bytes())
         .context("cannot write the answer")?;
     Ok(Outcome::Fine)
+}
+
+/// The questions `args` asks (a mechanic's, or dice expressions'), or the
+/// message that says what is wrong with them.
+pub fn questions(args: &OddsArgs) -> anyhow::Result<Vec<Asked>> {
+    Ok(match mechanic_named(&args.what) {
+        Some(m) => question::mechanic(m, args)?,
+        None => {
+            let looks_like_a_name = args.what.split('.').all(|part| {
+                !part.is_empty() && part.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+            });
+            if looks_like_a_name && !args.what.starts_with('d') {
+                let names = systems::names();
+                bail!(
+                    "no mechanic or system is called {:?}{}; known: {}; or write a dice expression such as \"3d6\"",
+                    args.what,
+                    systems::suggest(&args.what, names.iter().copied()),
+                    names.join(", ")
+                );
+            }
+            question::expressions(args)?
+        }
+    })
+}
+
+/// The message for a value `ask` refused: the mechanic's name first, and
+/// for an unknown key the keys there are.
+pub fn ask_error(m: &dyn Mechanic, e: systems::ParamError) -> anyhow::Error {
+    let keys = if e.message.starts_with("is not a parameter") {
+        format!(
+            "\n  {} takes: {}",
+            m.name(),
+            m.params()
+                .iter()
+                .map(|s| s.path)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    } else {
+        String::new()
+    };
+    anyhow!("{} {e}{keys}", m.name())
 }
 
 /// The mechanic called `what`, or the first of the system called `what`.

@@ -11,6 +11,8 @@ mod answers;
 mod question;
 mod text;
 
+pub use answers::{ask_error, questions};
+
 use anyhow::{anyhow, bail};
 use oddsmith::sim::{self, Plan};
 use oddsmith::stats;

@@ -1,0 +1,178 @@
+"""The workbench in a real browser: headless Chromium driven by Selenium.
+
+Starts `oddsmith serve` on a free port, then: picks gateway.challenge and
+sets actor.trait to 3 and checks the shown p_success against `oddsmith
+odds` for the same config; types the expression 4d6kh3 and checks the
+shown mean; pins, changes a parameter and checks that both values show;
+reloads the URL and checks that the state is restored. With --shots DIR it
+saves screenshots of the main views there.
+
+    python .ci/workbench_browser.py --bin target/release/oddsmith [--shots docs/src/images]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def odds(binary, *words):
+    """`oddsmith odds … --format json`, parsed."""
+    out = subprocess.run([binary, "odds", *words, "--format", "json"], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def metric(answer, name):
+    return next(m["value"] for m in answer["configs"][0]["metrics"] if m["name"] == name)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--shots")
+    args = ap.parse_args()
+    server = subprocess.Popen([args.bin, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        url = line.split()[2]
+        assert url.startswith("http://127.0.0.1:"), line
+        run(args, url)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print("workbench browser test: all checks passed")
+
+
+def run(args, url):
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1440,1000", "--disable-dev-shm-usage"]:
+        opts.add_argument(a)
+    driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=opts)
+    wait = WebDriverWait(driver, 30)
+    shots = args.shots
+
+    def shot(name, where=None):
+        if shots:
+            if where:
+                driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'end'})", where)
+            else:
+                driver.execute_script("window.scrollTo(0, 0)")
+            os.makedirs(shots, exist_ok=True)
+            driver.save_screenshot(os.path.join(shots, f"serve-{name}.png"))
+
+    def shown_for(params=None, expression=None):
+        """Wait until the shown answer is the final one for this question."""
+        def ready(d):
+            q = d.find_element(By.ID, "answer").get_attribute("data-question")
+            if not q:
+                return False
+            q = json.loads(q)
+            if not q.get("final"):
+                return False
+            if expression is not None:
+                return q.get("expression") == expression
+            return all(str(q["params"].get(k)) == str(v) for k, v in (params or {}).items())
+        wait.until(ready)
+
+    def value_of(name, cls="value"):
+        cell = driver.find_element(By.CSS_SELECTOR, f'#metrics tr[data-metric="{name}"] td.{cls}')
+        return float(cell.get_attribute("data-value")), cell.text
+
+    def set_param(key, value):
+        box = driver.find_element(By.NAME, f"param:{key}")
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(str(value))
+
+    try:
+        started = time.time()
+        driver.get(url)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '.mech[data-name="gateway.challenge"]'))
+        driver.find_element(By.CSS_SELECTOR, '.mech[data-name="gateway.challenge"]').click()
+        wait.until(lambda d: d.find_elements(By.NAME, "param:actor.trait"))
+        set_param("actor.trait", 3)
+        shown_for({"actor.trait": 3})
+        p3, text = value_of("p_success")
+        want = metric(odds(args.bin, "gateway.challenge", "actor.trait=3"), "p_success")
+        assert abs(p3 - want) < 1e-12, (p3, want)
+        assert text == f"{100 * want:.2f}%", (text, want)
+        print(f"gateway.challenge actor.trait=3: page {text}, odds {want}")
+        shot("mechanic")
+
+        # Pin, change a parameter: both values show, with the difference.
+        driver.find_element(By.ID, "pin").click()
+        set_param("actor.trait", 4)
+        shown_for({"actor.trait": 4})
+        p4, _ = value_of("p_success")
+        pinned, _ = value_of("p_success", "pinned")
+        want4 = metric(odds(args.bin, "gateway.challenge", "actor.trait=4"), "p_success")
+        assert abs(pinned - want) < 1e-12 and abs(p4 - want4) < 1e-12, (pinned, p4, want, want4)
+        diff = driver.find_element(By.CSS_SELECTOR, '#metrics tr[data-metric="p_success"] td.diff').text
+        assert "pp" in diff, diff
+        print(f"compare: pinned {pinned}, now {p4}, difference {diff}")
+        shot("compare")
+
+        # Reload the URL in a fresh page: the state comes back.
+        link = driver.current_url
+        assert "p.actor.trait=4" in link and "pin=" in link, link
+        driver.get("about:blank")
+        driver.get(link)
+        shown_for({"actor.trait": 4})
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '#metrics tr[data-metric="p_success"] td.pinned'))
+        assert driver.find_element(By.NAME, "param:actor.trait").get_attribute("value") == "4"
+        again, _ = value_of("p_success")
+        wait.until(lambda d: value_of("p_success", "pinned")[0] == pinned)
+        assert again == p4, (again, p4)
+        print("reload: state restored from", link)
+
+        # A sweep: a line for one parameter, a heatmap for two.
+        driver.find_element(By.ID, "unpin").click()
+        sw1 = driver.find_element(By.ID, "sw1")
+        driver.execute_script("arguments[0].value = 'actor.trait'", sw1)
+        driver.find_element(By.ID, "swv1").send_keys("1..6")
+        driver.find_element(By.ID, "run-sweep").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#chart svg polyline"))
+        shot("sweep", "#sweep-box")
+        second = driver.execute_script(
+            "const o = [...document.getElementById('sw2').options].map(o => o.value).filter(v => v && v !== 'actor.trait');"
+            "return o.find(v => /difficulty|opposition|vs/.test(v)) || o[0];")
+        driver.execute_script("arguments[0].value = arguments[1]", driver.find_element(By.ID, "sw2"), second)
+        swv2 = driver.find_element(By.ID, "swv2")
+        swv2.send_keys(Keys.ENTER)
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#chart svg rect")) > 20)
+        print("sweep: line chart and heatmap over actor.trait and", second)
+        shot("heatmap", "#sweep-box")
+
+        # An expression: 4d6kh3's mean, 15869/1296.
+        expr = driver.find_element(By.ID, "expr")
+        expr.send_keys("4d6kh3")
+        shown_for(expression="4d6kh3")
+        mean, text = value_of("mean")
+        want = metric(odds(args.bin, "4d6kh3"), "mean")
+        assert abs(mean - want) < 1e-12 and abs(mean - 15869 / 1296) < 1e-12, (mean, want)
+        assert text == f"{want:.4f}", text
+        print(f"4d6kh3: page mean {text}, odds {want}")
+        shot("expression")
+
+        # An error shows beside the field at fault.
+        driver.find_element(By.CSS_SELECTOR, '.mech[data-name="gateway.challenge"]').click()
+        wait.until(lambda d: d.find_elements(By.NAME, "param:actor.trait"))
+        set_param("actor.trait", 99)
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-error-for="actor.trait"]').text)
+        print("error beside the field:", driver.find_element(By.CSS_SELECTOR, '[data-error-for="actor.trait"]').text.splitlines()[0])
+        shot("error")
+        print(f"browser checks took {time.time() - started:.1f} s")
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,484 @@
+// oddsmith workbench: plain JavaScript, no libraries, no network but the
+// server's own API. The whole state lives in the URL's hash, so a reload
+// or a shared link restores it.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+};
+
+// One id per browser tab: the server cancels this tab's older work.
+const TAB = sessionStorage.getItem("oddsmith-tab") || Math.random().toString(36).slice(2);
+sessionStorage.setItem("oddsmith-tab", TAB);
+
+let mechanics = [];
+let state = { m: "", e: "", p: {}, mode: "auto", trials: 200000, seed: 1, field: "", pin: null, sw1: "", swv1: "", sw2: "", swv2: "", swm: "" };
+let current = null;   // the last answer shown
+let pinned = null;    // the pinned answer
+let seq = 0;          // answers arriving late are dropped
+
+// ---- state <-> URL -------------------------------------------------------
+
+function toHash() {
+  const q = new URLSearchParams();
+  if (state.e) q.set("e", state.e); else if (state.m) q.set("m", state.m);
+  for (const [k, v] of Object.entries(state.p)) q.set("p." + k, v);
+  if (state.mode !== "auto") q.set("mode", state.mode);
+  if (String(state.trials) !== "200000") q.set("trials", state.trials);
+  if (String(state.seed) !== "1") q.set("seed", state.seed);
+  if (state.field) q.set("field", state.field);
+  if (state.pin) q.set("pin", JSON.stringify(state.pin));
+  for (const k of ["sw1", "swv1", "sw2", "swv2", "swm"]) if (state[k]) q.set(k, state[k]);
+  return "#" + q.toString();
+}
+
+function fromHash() {
+  const q = new URLSearchParams(location.hash.slice(1));
+  const s = { m: q.get("m") || "", e: q.get("e") || "", p: {}, mode: q.get("mode") || "auto",
+    trials: q.get("trials") || 200000, seed: q.get("seed") || 1, field: q.get("field") || "", pin: null };
+  for (const [k, v] of q) if (k.startsWith("p.")) s.p[k.slice(2)] = v;
+  try { s.pin = q.get("pin") ? JSON.parse(q.get("pin")) : null; } catch (_) { s.pin = null; }
+  for (const k of ["sw1", "swv1", "sw2", "swv2", "swm"]) s[k] = q.get(k) || "";
+  return s;
+}
+
+function save() { history.replaceState(null, "", toHash()); }
+
+// ---- requests ------------------------------------------------------------
+
+function bodyOf(s, extra = {}) {
+  const b = s.e ? { expression: s.e } : { mechanic: s.m };
+  b.params = { ...s.p };
+  b.mode = s.mode;
+  b.trials = Number(s.trials);
+  b.seed = Number(s.seed);
+  return Object.assign(b, extra);
+}
+
+async function post(path, body, signal) {
+  const r = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal });
+  const data = await r.json().catch(() => ({ error: "the server sent no JSON (status " + r.status + ")" }));
+  return { ok: r.ok, status: r.status, data };
+}
+
+// ---- the picker ----------------------------------------------------------
+
+function drawPicker() {
+  const box = $("mechanics");
+  box.textContent = "";
+  const needle = $("search").value.trim().toLowerCase();
+  const systems = {};
+  for (const m of mechanics) {
+    const hay = (m.name + " " + m.summary).toLowerCase();
+    if (needle && !hay.includes(needle)) continue;
+    (systems[m.system] = systems[m.system] || []).push(m);
+  }
+  for (const [sys, ms] of Object.entries(systems)) {
+    const group = el("div", { class: "system" }, el("h4", { text: sys }));
+    for (const m of ms) {
+      group.append(el("button", { class: "mech", type: "button", "data-name": m.name, "aria-current": String(!state.e && state.m === m.name),
+        title: m.summary, onclick: () => pick(m.name) },
+        m.name.split(".").slice(1).join("."), el("small", { text: m.summary })));
+    }
+    box.append(group);
+  }
+}
+
+function pick(name) {
+  if (state.m !== name || state.e) { state.p = {}; state.sw1 = state.sw2 = state.swv1 = state.swv2 = state.swm = ""; }
+  state.m = name; state.e = ""; state.field = "";
+  $("expr").value = "";
+  save(); drawPicker(); drawForm(); ask();
+}
+
+function mechanic() { return state.e ? null : mechanics.find((m) => m.name === state.m); }
+
+// ---- the form ------------------------------------------------------------
+
+// The parameters of the current question: a mechanic's specs, or an
+// expression's {name} parameters (integers).
+function specs() {
+  const m = mechanic();
+  if (m) return m.params.filter((p) => !p.wildcard);
+  const names = [...new Set([...state.e.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((x) => x[1]))];
+  return names.map((n) => ({ key: n, kind: "int", min: null, max: null, choices: [], allowed: "an integer", default: null, doc: "the value of {" + n + "} in the expression" }));
+}
+
+function defaultText(p) { return p.default === null || p.default === undefined ? "" : String(p.default); }
+
+function drawForm() {
+  const form = $("form");
+  form.textContent = "";
+  const m = mechanic();
+  $("title").textContent = state.e ? "Dice expression" : m ? m.name : "Pick a mechanic or type a dice expression";
+  $("summary").textContent = m ? m.summary + (m.exact ? "" : " (Monte Carlo only)") : state.e ? state.e : "";
+  for (const p of specs()) {
+    const id = "param-" + p.key;
+    const value = p.key in state.p ? state.p[p.key] : defaultText(p);
+    let input;
+    if (p.kind === "choice" || p.kind === "bool") {
+      const options = p.kind === "bool" ? ["true", "false"] : p.choices;
+      input = el("select", { id, name: "param:" + p.key });
+      if (p.default === null) input.append(el("option", { value: "", text: "(unset)" }));
+      for (const o of options) input.append(el("option", { value: o, text: o }));
+      input.value = value;
+    } else if (p.kind === "int") {
+      input = el("input", { id, name: "param:" + p.key, type: "number", min: p.min, max: p.max, value, placeholder: p.allowed, step: 1 });
+    } else {
+      const long = /policy|player|member|steps|sequence/.test(p.key) || value.length > 40;
+      input = long ? el("textarea", { id, name: "param:" + p.key, placeholder: p.allowed, rows: 2 }) :
+        el("input", { id, name: "param:" + p.key, type: "text", value, placeholder: p.allowed, list: p.choices.length ? id + "-names" : null, spellcheck: "false" });
+      if (long) input.value = value;
+    }
+    input.addEventListener("input", () => {
+      const v = input.value;
+      if (v === defaultText(p) || (v === "" && p.default !== null && p.kind !== "custom")) delete state.p[p.key];
+      else state.p[p.key] = v;
+      field.classList.toggle("changed", p.key in state.p);
+      save(); askSoon();
+    });
+    const range = p.kind === "int" && p.min !== null ? ` (${p.allowed})` : p.kind === "custom" || p.kind === "int_or_name" ? ` (${p.allowed})` : "";
+    const field = el("div", { class: "field" + (p.key in state.p ? " changed" : ""), "data-key": p.key },
+      el("label", { for: id, text: p.key }), input,
+      p.choices.length && p.kind === "int_or_name" ? el("datalist", { id: id + "-names" }, ...p.choices.map((c) => el("option", { value: c }))) : null,
+      el("div", { class: "doc", text: p.doc + range }),
+      el("div", { class: "error", "data-error-for": p.key }));
+    form.append(field);
+  }
+  $("mode").value = state.mode; $("trials").value = state.trials; $("seed").value = state.seed;
+  drawSweepChoices();
+}
+
+// ---- errors --------------------------------------------------------------
+
+function clearErrors() {
+  $("top-error").textContent = "";
+  for (const e of document.querySelectorAll("[data-error-for]")) e.textContent = "";
+  for (const e of document.querySelectorAll(".bad")) e.classList.remove("bad");
+}
+
+function showError(err) {
+  const field = err.field;
+  const slot = field && (document.querySelector(`[data-error-for="${CSS.escape(field)}"]`) ||
+    document.querySelector(`[data-error-for="${CSS.escape(field.replace(/^vars\./, ""))}"]`));
+  if (slot) {
+    slot.textContent = err.error;
+    const box = slot.closest(".field");
+    if (box) box.classList.add("bad");
+  } else if (field === "expression") {
+    $("top-error").textContent = err.error; $("expr").classList.add("bad");
+  } else {
+    $("top-error").textContent = err.error;
+  }
+}
+
+// ---- answers -------------------------------------------------------------
+
+let timer = null;
+let controller = null;
+function askSoon() { clearTimeout(timer); timer = setTimeout(ask, 250); }
+
+async function ask() {
+  if (!state.m && !state.e) return;
+  const mine = ++seq;
+  if (controller) controller.abort();
+  controller = new AbortController();
+  const signal = controller.signal;
+  const m = mechanic();
+  const simulated = state.mode === "both" || (m && !m.exact);
+  const full = Number(state.trials);
+  // Monte Carlo: a quick first estimate, then the full run refines it.
+  const rounds = simulated && full > 20000 ? [20000, full] : [full];
+  $("answer").classList.add("busy");
+  for (let i = 0; i < rounds.length; i++) {
+    $("status").textContent = simulated ? (i === 0 ? "simulating…" : `refining with ${rounds[i].toLocaleString()} trials…`) : "computing…";
+    let r;
+    const sent = bodyOf(state, { trials: rounds[i], tab: TAB });
+    try { r = await post("/api/answer", sent, signal); }
+    catch (e) { if (e.name !== "AbortError" && mine === seq) $("status").textContent = "the server did not answer: " + e; return; }
+    if (mine !== seq) return;
+    clearErrors();
+    if (!r.ok) {
+      $("answer").classList.remove("busy");
+      if (r.status === 409) return;
+      showError(r.data);
+      // The answer shown is the last good one: say so.
+      $("answer").classList.add("stale");
+      $("status").textContent = "showing the last answer that worked; fix the value marked in red";
+      return;
+    }
+    current = r.data;
+    $("answer").classList.remove("stale");
+    // What the shown answer answers (tests and scripts read it).
+    $("answer").dataset.question = JSON.stringify({ mechanic: sent.mechanic, expression: sent.expression, params: sent.params, trials: sent.trials, final: i === rounds.length - 1 });
+    drawAnswer();
+  }
+  $("answer").classList.remove("busy");
+  $("status").textContent = "";
+}
+
+const pct = (p) => p >= 0.99995 && p < 1 ? ">99.99%" : p > 0 && p < 0.00005 ? "<0.01%" : (100 * p).toFixed(2) + "%";
+function fmt(metric, v) { return metric.probability ? pct(v) : Number(v).toFixed(4); }
+function oneIn(p) { return p <= 0 ? "never" : p >= 1 ? "always" : "1 in " + (1 / p < 10 ? (1 / p).toFixed(2) : Math.round(1 / p).toLocaleString()); }
+
+function drawAnswer() {
+  const c = current.configs[0];
+  const pc = pinned && pinned.configs[0];
+  $("reading").textContent = c.reading || "";
+  $("method").textContent = c.method === "exact" ? "exact" :
+    `Monte Carlo, ${c.trials.toLocaleString()} trials, seed ${current.seed} (95% intervals)` + (c.inexact ? ` — ${c.inexact}` : "");
+  $("warnings").textContent = c.warnings.map((w) => "warning: " + w.message).join("\n");
+  const t = $("metrics");
+  t.textContent = "";
+  t.append(el("tr", {}, el("th", { text: "metric" }), pc ? el("th", { text: "pinned" }) : null, el("th", { text: pc ? "now" : "value" }),
+    el("th", { text: pc ? "difference" : "95% interval" })));
+  for (const mt of c.metrics) {
+    const old = pc && pc.metrics.find((x) => x.name === mt.name);
+    const diff = old ? mt.value - old.value : null;
+    const row = el("tr", { "data-metric": mt.name, title: mt.doc },
+      el("td", { text: mt.name }),
+      pc ? el("td", { class: "pinned", "data-value": old ? old.value : "", text: old ? fmt(mt, old.value) : "—" }) : null,
+      el("td", { class: "value", "data-value": mt.value, text: fmt(mt, mt.value) }),
+      pc ? el("td", { class: "diff " + (diff > 1e-12 ? "up" : diff < -1e-12 ? "down" : ""), text: diff === null ? "—" : (diff >= 0 ? "+" : "−") + (mt.probability ? (100 * Math.abs(diff)).toFixed(2) + " pp" : Math.abs(diff).toFixed(4)) })
+        : el("td", { text: mt.interval ? `${fmt(mt, mt.interval[0])} – ${fmt(mt, mt.interval[1])}` : "" }));
+    t.append(row);
+  }
+  // The field shown: the one picked, else the first with more than two values.
+  const pickBox = $("field-pick");
+  pickBox.textContent = "";
+  if (!c.fields.find((f) => f.name === state.field)) {
+    const f = c.fields.find((f) => f.rows.length > 2) || c.fields[0];
+    state.field = f ? f.name : "";
+  }
+  if (c.fields.length > 1) {
+    for (const f of c.fields) pickBox.append(el("button", { type: "button", "aria-pressed": String(f.name === state.field), title: f.doc, text: f.name,
+      onclick: () => { state.field = f.name; save(); drawAnswer(); } }));
+  }
+  const f = c.fields.find((x) => x.name === state.field);
+  const pf = pc && pc.fields.find((x) => x.name === state.field);
+  drawDistribution(f, pf);
+}
+
+function drawDistribution(f, pf) {
+  const bars = $("bars"), dist = $("dist");
+  bars.textContent = ""; dist.textContent = "";
+  if (!f) return;
+  const rows = f.rows.filter((r) => r.p > 0 || (pf && pf.rows.some((x) => x.value === r.value && x.p > 0)));
+  const pinnedP = (v) => { const r = pf && pf.rows.find((x) => x.value === v); return r ? r.p : 0; };
+  const top = Math.max(...rows.map((r) => Math.max(r.p, pf ? pinnedP(r.value) : 0)), 1e-12);
+  const shown = rows.length > 60 ? rows.filter((r) => r.p >= top * 1e-3) : rows;
+  for (const r of shown) {
+    bars.append(el("div", { class: "bar-row" }, el("span", { text: r.label }),
+      el("span", { class: pf ? "bar-track two" : "bar-track" }, el("span", { class: "bar", style: `width:${(100 * r.p / top).toFixed(2)}%` }),
+        pf ? el("span", { class: "bar pinned", style: `width:${(100 * pinnedP(r.value) / top).toFixed(2)}%` }) : null),
+      el("span", { class: "v", text: pct(r.p) })));
+  }
+  dist.append(el("tr", {}, el("th", { text: f.name }), el("th", { text: "=" }), el("th", { text: "≥" }), el("th", { text: "≤" }), el("th", { text: "= as 1 in N" }),
+    pf ? el("th", { text: "pinned =" }) : null));
+  for (const r of shown) {
+    dist.append(el("tr", { "data-value": r.value }, el("td", { text: r.label }), el("td", { text: pct(r.p) }), el("td", { text: pct(r.p_at_least) }),
+      el("td", { text: pct(r.p_at_most) }), el("td", { text: oneIn(r.p) }), pf ? el("td", { class: "pinned", text: pct(pinnedP(r.value)) }) : null));
+  }
+}
+
+// ---- compare -------------------------------------------------------------
+
+async function loadPinned() {
+  if (!state.pin) { pinned = null; $("unpin").hidden = true; $("pin").textContent = "Pin for compare"; return; }
+  const r = await post("/api/answer", state.pin);
+  pinned = r.ok ? r.data : null;
+  $("unpin").hidden = false; $("pin").textContent = "Pin this instead";
+  if (current) drawAnswer();
+}
+
+// ---- sweep ---------------------------------------------------------------
+
+function drawSweepChoices() {
+  const ps = specs().filter((p) => p.kind !== "custom" || /code|pool|rating|trait/.test(p.key));
+  const fill = (sel, none) => {
+    sel.textContent = "";
+    if (none) sel.append(el("option", { value: "", text: "(none)" }));
+    for (const p of ps) sel.append(el("option", { value: p.key, text: p.key }));
+  };
+  fill($("sw1"), false); fill($("sw2"), true);
+  $("sw1").value = state.sw1 || (ps[0] ? ps[0].key : ""); $("sw2").value = state.sw2;
+  $("swv1").value = state.swv1; $("swv2").value = state.swv2;
+  const m = mechanic();
+  $("swm").textContent = "";
+  for (const x of m ? m.metrics : [{ name: "mean" }, { name: "sd" }]) $("swm").append(el("option", { value: x.name, text: x.name }));
+  if (state.swm) $("swm").value = state.swm;
+  $("chart").textContent = "";
+}
+
+function values(text, p) {
+  const t = text.trim();
+  const range = t.match(/^(-?\d+)\s*\.\.\s*(-?\d+)(?::(\d+))?$/);
+  if (range) {
+    const [lo, hi, step] = [Number(range[1]), Number(range[2]), Number(range[3] || 1)];
+    const out = [];
+    for (let v = lo; v <= hi && out.length < 1000; v += Math.max(step, 1)) out.push(v);
+    return out;
+  }
+  if (!t && p && p.kind === "int" && p.min !== null && p.max !== null && p.max - p.min <= 30) {
+    const out = []; for (let v = p.min; v <= p.max; v++) out.push(v); return out;
+  }
+  if (!t && p && p.choices.length) return p.choices.slice();
+  return t.split(",").map((x) => x.trim()).filter((x) => x !== "").map((x) => (/^-?\d+$/.test(x) ? Number(x) : x));
+}
+
+async function runSweep() {
+  for (const k of ["sw1", "swv1", "sw2", "swv2", "swm"]) state[k] = $(k).value;
+  save();
+  const sweep = {};
+  const p1 = specs().find((p) => p.key === state.sw1);
+  if (!state.sw1) return;
+  sweep[state.sw1] = values(state.swv1, p1);
+  if (state.sw2 && state.sw2 !== state.sw1) sweep[state.sw2] = values(state.swv2, specs().find((p) => p.key === state.sw2));
+  const params = { ...state.p };
+  for (const k of Object.keys(sweep)) delete params[k];
+  const s = { ...state, p: params };
+  const trials = Math.min(Number(state.trials), 50000);
+  $("status").textContent = "sweeping…";
+  clearErrors();
+  const r = await post("/api/sweep", bodyOf(s, { sweep, tab: TAB + "-sweep", trials }));
+  $("status").textContent = "";
+  if (!r.ok) { if (r.status !== 409) showError(r.data.field && !document.querySelector(`[data-error-for="${CSS.escape(r.data.field)}"]`) ? { ...r.data, field: "sweep" } : r.data); return; }
+  const col = r.data.metrics.find((x) => x.name === state.swm) || r.data.metrics[0];
+  if (r.data.axes.length === 1) lineChart(r.data.axes[0], col); else heatmap(r.data.axes, col);
+}
+
+const NS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs = {}, text) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function lineChart(axis, col) {
+  const W = 640, H = 300, L = 56, R = 16, T = 16, B = 40;
+  const box = $("chart"); box.textContent = "";
+  const s = svg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${col.name} by ${axis.param}` });
+  const n = axis.values.length;
+  const lo = col.probability ? 0 : Math.min(...col.values), hi = col.probability ? 1 : Math.max(...col.values);
+  const x = (i) => L + (n === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (n - 1));
+  const y = (v) => T + (H - T - B) * (1 - (v - lo) / (hi - lo || 1));
+  for (let k = 0; k <= 4; k++) {
+    const v = lo + ((hi - lo) * k) / 4;
+    s.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: "#e3e6ec" }));
+    s.append(svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end" }, col.probability ? Math.round(100 * v) + "%" : v.toFixed(2)));
+  }
+  axis.values.forEach((v, i) => { if (n <= 25 || i % Math.ceil(n / 25) === 0) s.append(svg("text", { x: x(i), y: H - B + 16, "text-anchor": "middle" }, v)); });
+  s.append(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle" }, axis.param));
+  if (col.lo.every((v) => v !== null)) {
+    const band = col.lo.map((v, i) => `${x(i)},${y(v)}`).concat(col.hi.map((v, i) => `${x(i)},${y(v)}`).reverse());
+    s.append(svg("polygon", { points: band.join(" "), fill: "#0072b2", opacity: 0.15 }));
+  }
+  s.append(svg("polyline", { points: col.values.map((v, i) => `${x(i)},${y(v)}`).join(" "), fill: "none", stroke: "#0072b2", "stroke-width": 2 }));
+  col.values.forEach((v, i) => { const c = svg("circle", { cx: x(i), cy: y(v), r: 3, fill: "#0072b2" }); c.append(svg("title", {}, `${axis.param}=${axis.values[i]}: ${fmt(col, v)}`)); s.append(c); });
+  box.append(el("h4", { text: `${col.name} by ${axis.param}` }), s);
+}
+
+// Viridis, sampled: the reports' colour map.
+const VIRIDIS = ["#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"];
+function colour(t) {
+  t = Math.max(0, Math.min(1, t));
+  const i = Math.min(VIRIDIS.length - 2, Math.floor(t * (VIRIDIS.length - 1)));
+  const f = t * (VIRIDIS.length - 1) - i;
+  const a = VIRIDIS[i], b = VIRIDIS[i + 1];
+  const mix = (k) => Math.round(parseInt(a.slice(k, k + 2), 16) * (1 - f) + parseInt(b.slice(k, k + 2), 16) * f);
+  return `rgb(${mix(1)},${mix(3)},${mix(5)})`;
+}
+
+function heatmap(axes, col) {
+  const [ya, xa] = axes; // last axis fastest: columns
+  const cw = Math.max(28, Math.min(60, 560 / xa.values.length)), ch = 24, L = 80, T = 10, B = 44;
+  const W = L + cw * xa.values.length + 90, H = T + ch * ya.values.length + B;
+  const lo = col.probability ? 0 : Math.min(...col.values), hi = col.probability ? 1 : Math.max(...col.values);
+  const box = $("chart"); box.textContent = "";
+  const s = svg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${col.name} by ${ya.param} and ${xa.param}` });
+  ya.values.forEach((yv, r) => {
+    s.append(svg("text", { x: L - 6, y: T + ch * r + ch / 2 + 4, "text-anchor": "end" }, yv));
+    xa.values.forEach((xv, c) => {
+      const v = col.values[r * xa.values.length + c];
+      const t = (v - lo) / (hi - lo || 1);
+      const rect = svg("rect", { x: L + cw * c, y: T + ch * r, width: cw - 1, height: ch - 1, fill: colour(t) });
+      rect.append(svg("title", {}, `${ya.param}=${yv}, ${xa.param}=${xv}: ${fmt(col, v)}`));
+      s.append(rect);
+      if (cw >= 40) s.append(svg("text", { x: L + cw * c + cw / 2, y: T + ch * r + ch / 2 + 4, "text-anchor": "middle", fill: t > 0.6 ? "#000" : "#fff", style: `fill:${t > 0.6 ? "#000" : "#fff"}` }, col.probability ? Math.round(100 * v) + "%" : v.toFixed(1)));
+    });
+  });
+  xa.values.forEach((xv, c) => s.append(svg("text", { x: L + cw * c + cw / 2, y: T + ch * ya.values.length + 14, "text-anchor": "middle" }, xv)));
+  s.append(svg("text", { x: L + (cw * xa.values.length) / 2, y: H - 8, "text-anchor": "middle" }, xa.param));
+  s.append(svg("text", { x: 4, y: T + 10 }, ya.param.length > 12 ? ya.param.slice(-12) : ya.param));
+  // Colour bar: the scale every heatmap of a probability shares, 0–100%.
+  const bx = L + cw * xa.values.length + 20, bh = ch * ya.values.length;
+  for (let k = 0; k < 50; k++) s.append(svg("rect", { x: bx, y: T + bh * (1 - (k + 1) / 50), width: 14, height: bh / 50 + 0.5, fill: colour((k + 0.5) / 50) }));
+  for (let k = 0; k <= 4; k++) s.append(svg("text", { x: bx + 18, y: T + bh * (1 - k / 4) + 4 }, col.probability ? 25 * k + "%" : (lo + ((hi - lo) * k) / 4).toFixed(2)));
+  box.append(el("h4", { text: `${col.name} by ${ya.param} and ${xa.param}` }), s);
+}
+
+// ---- wiring --------------------------------------------------------------
+
+async function saveScenario() {
+  const r = await post("/api/scenario", bodyOf(state));
+  if (!r.ok) { showError(r.data); return; }
+  const a = el("a", { href: URL.createObjectURL(new Blob([r.data.toml], { type: "application/toml" })), download: r.data.file });
+  document.body.append(a); a.click(); a.remove();
+}
+
+function wire() {
+  $("search").addEventListener("input", drawPicker);
+  $("search").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") { const first = document.querySelector(".mech"); if (first) first.click(); }
+  });
+  $("expr").addEventListener("input", () => {
+    const v = $("expr").value;
+    if (!v.trim()) return;
+    state.e = v; state.m = ""; state.p = Object.fromEntries(Object.entries(state.p).filter(([k]) => v.includes("{" + k + "}")));
+    $("expr").classList.remove("bad");
+    save(); drawPicker(); drawForm(); askSoon();
+  });
+  for (const [id, key] of [["mode", "mode"], ["trials", "trials"], ["seed", "seed"]]) {
+    $(id).addEventListener("input", () => { state[key] = $(id).value; save(); askSoon(); });
+  }
+  $("pin").addEventListener("click", () => { state.pin = bodyOf(state); save(); pinned = current; $("unpin").hidden = false; $("pin").textContent = "Pin this instead"; if (current) drawAnswer(); });
+  $("unpin").addEventListener("click", () => { state.pin = null; save(); loadPinned(); if (current) drawAnswer(); });
+  $("save").addEventListener("click", saveScenario);
+  $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(location.href));
+  $("run-sweep").addEventListener("click", runSweep);
+  for (const id of ["swv1", "swv2"]) $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") runSweep(); });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.matches("input, textarea, select")) return;
+    if (e.key === "/") { e.preventDefault(); $("search").focus(); }
+    else if (e.key === "e") { e.preventDefault(); $("expr").focus(); }
+    else if (e.key === "p") $("pin").click();
+    else if (e.key === "s") $("save").click();
+  });
+  window.addEventListener("hashchange", () => { state = fromHash(); start(); });
+}
+
+function start() {
+  $("expr").value = state.e;
+  drawPicker(); drawForm();
+  loadPinned();
+  if (state.m || state.e) ask();
+  if (state.sw1 && (state.swv1 || state.sw2)) runSweep();
+}
+
+(async function main() {
+  const r = await fetch("/api/mechanics");
+  mechanics = await r.json();
+  state = fromHash();
+  if (!state.m && !state.e) state.m = mechanics[0].name;
+  wire();
+  start();
+})();

@@ -1,0 +1,116 @@
+//! `oddsmith serve`: the designer's workbench. A page that answers as you
+//! type, and the JSON API it (and any script) calls, served by axum on a
+//! small tokio runtime. It sits at the edge, like `cli/`: the questions
+//! and their errors are the command line's (`cli::odds_questions`), the
+//! numbers are the library's one answer ([`oddsmith::answer::ask`]).
+
+mod api;
+mod body;
+mod jobs;
+mod registry;
+mod scenario;
+#[cfg(test)]
+mod tests;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
+
+use anyhow::{Context, bail};
+
+pub use api::{App, router};
+
+/// `oddsmith serve` flags.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Port to listen on.
+    #[arg(long, default_value_t = 7878)]
+    port: u16,
+    /// Address to listen on [default: 127.0.0.1]. Anything but loopback
+    /// lets other machines in, and the workbench has no accounts.
+    #[arg(long, value_name = "ADDR")]
+    host: Option<String>,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    open: bool,
+}
+
+/// The address `--host` and `--port` name (the first a name resolves to).
+fn address(args: &ServeArgs) -> anyhow::Result<SocketAddr> {
+    let Some(host) = &args.host else {
+        return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), args.port));
+    };
+    if let Ok(ip) = host.parse::<IpAddr>() {
+        return Ok(SocketAddr::new(ip, args.port));
+    }
+    let found = (host.as_str(), args.port)
+        .to_socket_addrs()
+        .with_context(|| format!("--host {host}: not an address, and no name resolves to one"))?
+        .next();
+    match found {
+        Some(a) => Ok(a),
+        None => bail!("--host {host}: the name resolves to no address"),
+    }
+}
+
+pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    // A client that goes away mid-answer must not end the server: the
+    // binary resets SIGPIPE to its default for `| head`, so ignore it here.
+    #[cfg(unix)]
+    // SAFETY: one signal's disposition, set before the runtime's threads.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    let addr = address(&args)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_io()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr} (is another server on that port? try --port)"))?;
+        let bound = listener.local_addr().context("no local address")?;
+        let url = if bound.ip().is_unspecified() {
+            format!("http://127.0.0.1:{}/", bound.port())
+        } else {
+            format!("http://{bound}/")
+        };
+        println!("oddsmith workbench: {url}  (Ctrl-C stops it)");
+        if !bound.ip().is_loopback() {
+            eprintln!(
+                "warning: listening on {bound}, not loopback: anyone who can reach this machine can use the workbench; it has no accounts"
+            );
+        }
+        if args.open {
+            open_browser(&url);
+        }
+        let app = App::new();
+        let stop = app.clone();
+        axum::serve(listener, router(app))
+            .with_graceful_shutdown(async move {
+                let _ = tokio::signal::ctrl_c().await;
+                // Running Monte Carlo stops at its next chunk.
+                stop.shut_down();
+                eprintln!("\nstopping: the workbench is closed");
+            })
+            .await
+            .context("the server failed")
+    })
+}
+
+/// Ask the desktop to open `url`; say so when it cannot.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("cannot open a browser ({opener}: {e}); open {url} yourself");
+    }
+}
