@@ -19,8 +19,8 @@ mod manifest;
 mod odds;
 pub mod percent;
 mod support;
-pub mod tune;
 pub mod tails;
+pub mod tune;
 
 pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 pub use atomic::{Dest, OutputError, Staging};

@@ -10,17 +10,17 @@
 mod chart;
 mod entry;
 mod expect;
-mod tune;
 mod labels;
+mod tune;
 
 pub(super) use chart::charts;
 pub use chart::{ChartKind, ChartSpec};
 pub(super) use expect::expectations;
 pub use expect::{Expectation, Rule};
-pub use tune::{Also, Knob, KnobGate, KnobKind, MAX_KNOB_VALUES, Target, Tune};
-pub(super) use tune::{Known, tune};
 pub use labels::Labels;
 pub(super) use labels::{Names, labels};
+pub use tune::{Also, Knob, KnobGate, KnobKind, MAX_KNOB_VALUES, Target, Tune};
+pub(super) use tune::{Known, tune};
 
 use super::error::Problems;
 use super::parse::{Ctx, to_param};
