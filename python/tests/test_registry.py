@@ -12,6 +12,7 @@ MECHANICS = oddsmith.mechanics()
 # Required parameters (no default): the least a question must give.
 REQUIRED = {
     "gateway.ensemble": {"pcs": [{}]},
+    "gateway.skirmish": {"pcs": [{}]},
     "statements.scene": {"players": [{"name": "ann", "statements": [{"favouring": 4}]}]},
     "statements.campaign": {"players": [{"name": "ann", "statements": [{"favouring": 4}]}]},
 }
