@@ -32,6 +32,7 @@ __all__ = [
     "odds",
     "run",
     "sweep",
+    "tune",
 ]
 
 # `oddsmith odds --trials`'s default: Monte Carlo trials per config.
@@ -194,6 +195,90 @@ def _cell(text: str) -> Any:
         return float(text)
     except ValueError:
         return text
+
+
+def _word(value: Any) -> str:
+    """A value as the command line writes it after ``key=``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def tune(
+    mechanic: str,
+    params: Optional[Mapping[str, Any]] = None,
+    *,
+    knob: str,
+    metric: str,
+    target: Optional[float] = None,
+    at_least: Optional[float] = None,
+    at_most: Optional[float] = None,
+    sweep: Optional[Mapping[str, Sequence[Any]]] = None,
+    within: Optional[float] = None,
+    range: Optional[Any] = None,
+    mode: str = "auto",
+    trials: Optional[int] = None,
+    seed: int = 1,
+) -> pl.DataFrame:
+    """The knob value whose metric best meets a target: ``oddsmith tune``.
+
+    The question ``oddsmith tune MECHANIC --knob KNOB --metric METRIC
+    --target X key=value …`` asks, with the same checks and messages
+    (ParamError). Give exactly one of ``target`` (the nearest value),
+    ``at_least`` or ``at_most``. ``sweep`` (one or two keys) asks once per
+    combination; ``within`` marks rows that cannot get that close;
+    ``range`` is ``"FROM..TO"`` or ``(FROM, TO)``; ``mode`` is ``"auto"``
+    or ``"mc"``; ``trials`` defaults to the command line's (1000000).
+
+    One row per combination of the sweep (an ambiguous one gets a row per
+    candidate): the swept keys, ``knob`` (the value found, as printed;
+    null when none meets the target), ``value`` with ``value_lo`` and
+    ``value_hi`` (95% interval, Monte Carlo only), ``below``,
+    ``below_value``, ``above``, ``above_value`` (the neighbours),
+    ``reachable``, ``method`` (exact, bisection, scan), ``ambiguous`` and
+    ``monotone``.
+    """
+    if range is not None and not isinstance(range, str):
+        lo, hi = range
+        range = f"{_word(lo)}..{_word(hi)}"
+    raw = json.loads(
+        _oddsmith.tune_json(
+            mechanic,
+            [(k, _word(v)) for k, v in (params or {}).items()],
+            [(k, [_word(x) for x in vs]) for k, vs in (sweep or {}).items()],
+            knob,
+            metric,
+            target,
+            at_least,
+            at_most,
+            within,
+            range,
+            mode,
+            trials,
+            seed,
+        )
+    )
+    rows = raw["rows"]
+    columns: Dict[str, List[Any]] = {}
+    for i, key in enumerate(raw["swept"]):
+        columns[key] = [_cell(r["swept"][i]) for r in rows]
+    columns["knob"] = [r["knob"] for r in rows]
+    for name in ("value", "lo", "hi"):
+        column = "value" if name == "value" else f"value_{name}"
+        columns[column] = [None if r[name] is None else float(r[name]) for r in rows]
+    for name in ("below", "above"):
+        columns[name] = [r[name] for r in rows]
+        columns[f"{name}_value"] = [
+            None if r[f"{name}_value"] is None else float(r[f"{name}_value"]) for r in rows
+        ]
+    for name in ("reachable", "method", "ambiguous", "monotone"):
+        columns[name] = [r[name] for r in rows]
+    schema = {
+        k: pl.Utf8 if k in ("knob", "below", "above", "method") else None for k in columns
+    }
+    return pl.DataFrame(
+        {k: pl.Series(k, v, dtype=schema[k]) for k, v in columns.items()}
+    )
 
 
 def sweep(

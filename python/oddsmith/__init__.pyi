@@ -81,6 +81,24 @@ def sweep(
 ) -> pl.DataFrame:
     """One row per config: config, swept keys, method, trials, metrics (+ _lo/_hi)."""
 
+def tune(
+    mechanic: str,
+    params: Optional[Mapping[str, Any]] = None,
+    *,
+    knob: str,
+    metric: str,
+    target: Optional[float] = None,
+    at_least: Optional[float] = None,
+    at_most: Optional[float] = None,
+    sweep: Optional[Mapping[str, Sequence[Any]]] = None,
+    within: Optional[float] = None,
+    range: "str | Tuple[Any, Any] | None" = None,
+    mode: str = "auto",
+    trials: Optional[int] = None,
+    seed: int = 1,
+) -> pl.DataFrame:
+    """`oddsmith tune MECHANIC --knob … key=value`: one row per sweep combination (swept keys, knob, value, value_lo/hi, below/above and their values, reachable, method, ambiguous, monotone)."""
+
 def run(
     scenario: "str | Path",
     out: "str | Path | None" = None,

@@ -160,6 +160,69 @@ fn odds_json(
     ask_json(py, q, mode)
 }
 
+/// `tune(...)`: the JSON of the library's tune answer, for the question
+/// `oddsmith tune MECHANIC --knob … key=value` asks (values already
+/// written as on the command line by the Python side).
+#[pyfunction]
+#[pyo3(signature = (mechanic, params, sweep, knob, metric, target, at_least, at_most, within, range, mode, trials, seed))]
+#[allow(clippy::too_many_arguments)]
+fn tune_json(
+    py: Python<'_>,
+    mechanic: String,
+    params: Vec<(String, String)>,
+    sweep: Vec<(String, Vec<String>)>,
+    knob: Option<String>,
+    metric: Option<String>,
+    target: Option<f64>,
+    at_least: Option<f64>,
+    at_most: Option<f64>,
+    within: Option<f64>,
+    range: Option<String>,
+    mode: &str,
+    trials: Option<u64>,
+    seed: u64,
+) -> PyResult<String> {
+    use oddsmith::pipeline::{Mode, RunOptions};
+    use oddsmith::tune::TuneOptions;
+    use oddsmith::tune::question::{self, TuneQuestion};
+    let mode = match mode {
+        "auto" => Mode::Auto,
+        "mc" => Mode::MonteCarlo,
+        other => {
+            return Err(param_error(format!(
+                "mode {other:?} is not a mode; allowed: auto, mc"
+            )));
+        }
+    };
+    if trials == Some(0) {
+        return Err(param_error("trials 0 is out of range; allowed: 1 or more"));
+    }
+    let q = TuneQuestion {
+        mechanic,
+        params,
+        sweep,
+        knob,
+        metric,
+        target,
+        at_least,
+        at_most,
+        within,
+        range,
+    };
+    let opts = TuneOptions {
+        run: RunOptions {
+            mode,
+            trials,
+            seed: Some(seed),
+            ..RunOptions::default()
+        },
+        scan: false,
+    };
+    let answer = watch::interruptible(py, move |stop| question::answer(&q, &opts, stop))?
+        .map_err(|e| param_error(e.0))?;
+    serde_json::to_string(&answer).map_err(|e| param_error(e.to_string()))
+}
+
 /// The registry as JSON: what `oddsmith systems` lists.
 #[pyfunction]
 fn mechanics_json() -> String {
@@ -238,6 +301,7 @@ fn _oddsmith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(answer_json, m)?)?;
     m.add_function(wrap_pyfunction!(odds_json, m)?)?;
     m.add_function(wrap_pyfunction!(mechanics_json, m)?)?;
+    m.add_function(wrap_pyfunction!(tune_json, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(time_rust_answer, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;

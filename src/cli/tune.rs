@@ -5,20 +5,18 @@
 //! out as a scenario and read by the same parser, so both forms check
 //! the same things and say so in the same words.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
 use oddsmith::pipeline::{Mode, RunOptions};
 use oddsmith::report::{self, RunMeta};
 use oddsmith::scenario::Scenario;
+use oddsmith::tune::question::{COMMAND_LINE, TuneQuestion};
 use oddsmith::tune::{self, TuneOptions};
 
 use super::progress::Bar;
 use super::{CheckMode, Outcome, TuneArgs, interrupt};
-
-/// The name a one-line tune's messages give as its file.
-const COMMAND_LINE: &str = "command line";
 
 pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
@@ -59,22 +57,9 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
         }
         s
     } else {
-        Scenario::parse(Path::new(COMMAND_LINE), &one_line(&args)?).map_err(|e| {
-            // The lines are those of the scenario the flags were written
-            // into, which the user never saw: the key says where.
-            let text = e.to_string();
-            let lines: Vec<String> = text
-                .lines()
-                .map(|l| match l.strip_prefix(&format!("{COMMAND_LINE}:")) {
-                    Some(rest) => format!(
-                        "{COMMAND_LINE}{}",
-                        rest.trim_start_matches(|c: char| c.is_ascii_digit())
-                    ),
-                    None => l.to_string(),
-                })
-                .collect();
-            anyhow::anyhow!(lines.join("\n"))
-        })?
+        question(&args)?
+            .scenario()
+            .map_err(|e| anyhow::anyhow!(e.0))?
     };
     let opts = TuneOptions {
         run: RunOptions {
@@ -164,95 +149,32 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-/// The one-line form as scenario text.
-fn one_line(args: &TuneArgs) -> anyhow::Result<String> {
+/// The one-line form as a question (checked when it is read as a scenario).
+fn question(args: &TuneArgs) -> anyhow::Result<TuneQuestion> {
     if oddsmith::systems::find(&args.what).is_none() {
-        bail!(
-            "{:?} is neither a scenario file nor a mechanic; give a scenario (*.toml) or one of: {}",
-            args.what,
-            oddsmith::systems::names().join(", ")
-        );
+        // Reading it says that this is no mechanic, before any key=value.
+        return Ok(TuneQuestion {
+            mechanic: args.what.clone(),
+            ..TuneQuestion::default()
+        });
     }
-    let mut text = format!(
-        "name = \"{} tune\"\nmechanic = {}\n[params]\n",
-        args.what,
-        quote(&args.what)
-    );
+    let mut params = Vec::new();
     for p in &args.params {
         let (key, value) = p
             .split_once('=')
             .with_context(|| format!("{p:?} is not key=value (e.g. actor.trait=3)"))?;
-        text.push_str(&format!("{} = {}\n", quote(key.trim()), literal(value)));
+        params.push((key.trim().to_string(), value.to_string()));
     }
-    text.push_str("[tune]\n");
-    let knob = args
-        .knob
-        .as_deref()
-        .context("--knob is missing: the parameter to search, e.g. --knob opposition.challenge")?;
-    text.push_str(&format!("knob = {}\n", quote(knob)));
-    let metric = args
-        .metric
-        .as_deref()
-        .context("--metric is missing: the headline metric to aim, e.g. --metric p_success")?;
-    text.push_str(&format!("metric = {}\n", quote(metric)));
-    let target = match (args.target, args.at_least, args.at_most) {
-        (Some(x), None, None) => format!("{x:?}"),
-        (None, Some(x), None) => format!("{{ at_least = {x:?} }}"),
-        (None, None, Some(x)) => format!("{{ at_most = {x:?} }}"),
-        (None, None, None) => {
-            bail!("give one of --target X (nearest), --at-least X or --at-most X")
-        }
-        _ => bail!("give only one of --target, --at-least and --at-most"),
-    };
-    text.push_str(&format!("target = {target}\n"));
-    if let Some(w) = args.within {
-        text.push_str(&format!("within = {w:?}\n"));
-    }
-    if let Some(r) = &args.range {
-        let (from, to) = r
-            .split_once("..")
-            .with_context(|| format!("--range {r:?} is not FROM..TO (e.g. 0..20)"))?;
-        text.push_str(&format!(
-            "range = {{ from = {}, to = {} }}\n",
-            literal(from),
-            literal(to)
-        ));
-    }
-    Ok(text)
-}
-
-/// A TOML basic string.
-fn quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A command-line value as TOML: numbers, booleans, arrays and inline
-/// tables as written, anything else as text (surrounding quotes removed).
-fn literal(text: &str) -> String {
-    let t = text.trim();
-    let plain = t.parse::<i64>().is_ok()
-        || t.parse::<bool>().is_ok()
-        || (t.parse::<f64>().is_ok()
-            && t.chars().any(|c| c.is_ascii_digit())
-            && !t.contains(char::is_alphabetic));
-    let structured =
-        (t.starts_with('[') && t.ends_with(']')) || (t.starts_with('{') && t.ends_with('}'));
-    if plain || structured {
-        return t.to_string();
-    }
-    let unquoted = ['"', '\'']
-        .iter()
-        .find_map(|q| t.strip_prefix(*q).and_then(|s| s.strip_suffix(*q)))
-        .unwrap_or(t);
-    quote(unquoted)
+    Ok(TuneQuestion {
+        mechanic: args.what.clone(),
+        params,
+        sweep: Vec::new(),
+        knob: args.knob.clone(),
+        metric: args.metric.clone(),
+        target: args.target,
+        at_least: args.at_least,
+        at_most: args.at_most,
+        within: args.within,
+        range: args.range.clone(),
+    })
 }

@@ -21,7 +21,7 @@ use oddsmith::systems;
 
 use super::body::{self, Ask, Shape};
 use super::jobs::{CancelOnDrop, Jobs, Stopped, Ticket};
-use super::{registry, scenario};
+use super::{registry, scenario, tune as tune_body};
 
 /// Largest request body read (bigger ones get 413).
 pub const MAX_BODY: usize = 1 << 20;
@@ -121,6 +121,7 @@ pub fn router(app: App) -> Router {
         .route("/api/answer", post(answer))
         .route("/api/sweep", post(sweep))
         .route("/api/scenario", post(scenario))
+        .route("/api/tune", post(tune))
         .fallback(|| async {
             ApiError {
                 status: StatusCode::NOT_FOUND,
@@ -238,8 +239,14 @@ fn ask(q: &Question, ticket: &Ticket) -> Result<Answer, ApiError> {
         }
         err
     })?;
+    stopped(ticket)?;
+    Ok(a)
+}
+
+/// An error if `ticket` stopped the work (its partial numbers are discarded).
+pub fn stopped(ticket: &Ticket) -> Result<(), ApiError> {
     match ticket.stopped_because() {
-        None => Ok(a),
+        None => Ok(()),
         Some(Stopped::Superseded) => Err(ApiError {
             status: StatusCode::CONFLICT,
             message: "cancelled: a newer request came from the same tab (or the client left)".into(),
@@ -374,6 +381,17 @@ async fn sweep(State(app): State<App>, bytes: Bytes) -> Response {
         })
     })
     .await
+}
+
+/// The knob value that meets a target, per combination of the sweep
+/// (`oddsmith tune MECHANIC --knob …`).
+async fn tune(State(app): State<App>, bytes: Bytes) -> Response {
+    let ask_ = match tune_body::parse(&bytes) {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    let tab = ask_.tab.clone();
+    compute(&app, tab, move |ticket| tune_body::answer(&ask_, ticket)).await
 }
 
 #[derive(Serialize)]

@@ -11,6 +11,7 @@ mod registry;
 mod scenario;
 #[cfg(test)]
 mod tests;
+mod tune;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
 

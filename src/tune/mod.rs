@@ -10,6 +10,7 @@
 //! which knob values to ask for. This module knows nothing of files.
 
 pub mod gate;
+pub mod question;
 pub mod search;
 #[cfg(test)]
 mod tests;
