@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use oddsmith::pipeline::{self, Mode, RunOptions};
+use oddsmith::run::{self, Mode, RunOptions};
 use oddsmith::scenario::Scenario;
 use oddsmith::sim::{self, Plan};
 use oddsmith::systems::{Model, ParamMap, find};
@@ -43,7 +43,7 @@ fn exact_table(c: &mut Criterion) {
     let mut group = c.benchmark_group("cgg_exact");
     group.sample_size(10);
     group.bench_function("difficulty_table_1120_configs", |b| {
-        b.iter(|| pipeline::run(&scenario, &opts, &()).unwrap())
+        b.iter(|| run::run(&scenario, &opts, &()).unwrap())
     });
     group.finish();
 }

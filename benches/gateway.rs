@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use oddsmith::pipeline::{self, Mode, RunOptions};
+use oddsmith::run::{self, Mode, RunOptions};
 use oddsmith::scenario::Scenario;
 use oddsmith::sim::{self, Plan};
 use oddsmith::systems::{Model, ParamMap, find};
@@ -52,7 +52,7 @@ fn exact_table(c: &mut Criterion) {
     let mut group = c.benchmark_group("gateway_exact");
     group.sample_size(10);
     group.bench_function("raise_table_4928_configs", |b| {
-        b.iter(|| pipeline::run(&scenario, &opts, &()).unwrap())
+        b.iter(|| run::run(&scenario, &opts, &()).unwrap())
     });
     group.finish();
 }
@@ -105,7 +105,7 @@ fn scenes(c: &mut Criterion) {
     let mut group = c.benchmark_group("gateway_scene_exact");
     group.sample_size(10);
     group.bench_function("strategies_table_176_configs", |b| {
-        b.iter(|| pipeline::run(&scenario, &opts, &()).unwrap())
+        b.iter(|| run::run(&scenario, &opts, &()).unwrap())
     });
     group.finish();
 }

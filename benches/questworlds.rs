@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use oddsmith::pipeline::{self, Mode, RunOptions};
+use oddsmith::run::{self, Mode, RunOptions};
 use oddsmith::scenario::Scenario;
 
 fn exact_scenarios(c: &mut Criterion) {
@@ -19,7 +19,7 @@ fn exact_scenarios(c: &mut Criterion) {
             .join(format!("scenarios/questworlds-{name}.toml"));
         let scenario = Scenario::load(&path).unwrap();
         group.bench_function(name, |b| {
-            b.iter(|| pipeline::run(&scenario, &opts, &()).unwrap())
+            b.iter(|| run::run(&scenario, &opts, &()).unwrap())
         });
     }
     group.finish();

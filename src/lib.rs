@@ -1,7 +1,7 @@
 //! oddsmith: exact and Monte Carlo odds for tabletop dice mechanics.
 //!
 //! The flow is one trip through: a [`scenario::Scenario`] expands into
-//! configs, each config becomes a [`systems::Model`], the exact solver
+//! configs, each config becomes a [`model::Model`], the exact solver
 //! and/or the Monte Carlo engine ([`sim`]) answer it, and [`report`] writes
 //! the table of results. The manual's chapter for contributors
 //! (`docs/src/contributors.md`) explains the architecture, its reasons and
@@ -14,11 +14,12 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod answer;
 pub mod dice;
-pub mod dist;
+pub mod exact;
 pub mod expr;
-pub mod pipeline;
+pub mod model;
 pub mod report;
 pub mod results;
+pub mod run;
 pub mod scenario;
 pub mod shard;
 pub mod sim;

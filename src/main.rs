@@ -20,7 +20,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let args = cli::Cli::parse();
-    match cli::dispatch(args) {
+    match cli::dispatch(args, serve::serve) {
         Ok(outcome) => outcome.exit_code(),
         // Whatever failed after Ctrl-C failed because of it.
         Err(_) if cli::interrupted() => {

@@ -3,7 +3,7 @@
 //! an action can move, the exact chain against Monte Carlo, and bad
 //! sequences named by key and action.
 
-use oddsmith::dist::After;
+use oddsmith::model::After;
 use oddsmith::systems::cgg::action::ActionMechanic;
 use oddsmith::systems::cgg::session::{
     CRISES, CRISIS, Clock, FIRST_CRISIS, HOURS_LEFT, Roll, Session, SessionMechanic, Step,
@@ -30,7 +30,7 @@ fn one_hour_each() -> Vec<(&'static str, ParamValue)> {
     ]
 }
 
-fn p(m: &oddsmith::dist::Marginals, f: usize, v: i64) -> f64 {
+fn p(m: &oddsmith::model::Marginals, f: usize, v: i64) -> f64 {
     m.field(f).get(&v).copied().unwrap_or(0.0)
 }
 

@@ -2,7 +2,8 @@
 //! an absorbing-chain solution of a scene small enough to write down.
 
 use oddsmith::dice::DiceRng;
-use oddsmith::dist::{Limits, Marginals, Next, absorb};
+use oddsmith::exact::{Limits, Next, absorb};
+use oddsmith::model::Marginals;
 use oddsmith::systems::Define;
 use oddsmith::systems::cgg::tension::TensionMechanic;
 use oddsmith::systems::testing::{Sample, assert_agrees_with, table as t};

@@ -396,7 +396,7 @@ fn every_flipped_byte_of_a_shard_is_refused_or_changes_nothing() {
 
 #[test]
 fn the_ranges_mechanics_declare_hold_in_every_run() {
-    use oddsmith::pipeline::{self, Mode, RunOptions};
+    use oddsmith::run::{self, Mode, RunOptions};
     use oddsmith::scenario::Scenario;
     // The shipped scenarios of the mechanics that declare ranges (dice
     // expressions, statement and experience successes, cgg.action's
@@ -414,7 +414,7 @@ fn the_ranges_mechanics_declare_hold_in_every_run() {
             trials: Some(20_000),
             ..RunOptions::default()
         };
-        let results = pipeline::run(&scenario, &opts, &()).unwrap();
+        let results = run::run(&scenario, &opts, &()).unwrap();
         let models = scenario.models().unwrap();
         for (c, (_, model)) in results.configs.iter().zip(&models) {
             let schema = model.schema();

@@ -7,8 +7,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::*;
-use oddsmith::pipeline::{self, Mode, RunOptions};
 use oddsmith::results::Method;
+use oddsmith::run::{self, Mode, RunOptions};
 use oddsmith::scenario::{Scenario, Target};
 use oddsmith::tune::{self, TuneOptions};
 
@@ -51,7 +51,7 @@ fn exact_tunes_equal_a_brute_force_scan_of_the_whole_range() {
         let spec = scenario.tune.clone().unwrap();
         let tuned = tune::tune(&scenario, &TuneOptions::default(), &()).unwrap();
         let grid = scenario.tune_grid().unwrap();
-        let all = pipeline::run(&grid, &RunOptions::default(), &()).unwrap();
+        let all = run::run(&grid, &RunOptions::default(), &()).unwrap();
         let n = spec.knob.values.len();
         assert_eq!(all.configs.len(), scenario.config_count() * n);
         let t = spec.target.value();

@@ -71,6 +71,10 @@ fn ask_json(py: Python<'_>, q: Question, mode: &str) -> PyResult<String> {
     let name = q.mechanic.name();
     let answer = watch::interruptible(py, move |progress| {
         answer::ask(&q, progress, &mut |_, _| {}).map_err(|e| {
+            // Interrupted: the caller raises KeyboardInterrupt on its own.
+            let answer::AskError::Param(e) = e else {
+                return e.to_string();
+            };
             // As `oddsmith odds` says it: an unknown key with the keys there are.
             let m = q.mechanic;
             let keys = if e.message.starts_with("is not a parameter") {
@@ -182,7 +186,7 @@ fn tune_json(
     trials: Option<u64>,
     seed: u64,
 ) -> PyResult<String> {
-    use oddsmith::pipeline::{Mode, RunOptions};
+    use oddsmith::run::{Mode, RunOptions};
     use oddsmith::tune::TuneOptions;
     use oddsmith::tune::question::{self, TuneQuestion};
     let mode = match mode {

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use oddsmith::pipeline::{self, Mode, RunOptions};
 use oddsmith::report::{self, RunMeta};
+use oddsmith::run::{self, Mode, RunOptions};
 use oddsmith::scenario::Scenario;
 use pyo3::prelude::*;
 use serde_json::json;
@@ -60,7 +60,7 @@ pub fn run_scenario(
         let dest = staging.root();
         let mut long = report::LongWriter::create(&dest, &scenario).map_err(|e| e.to_string())?;
         let mut configs = Vec::with_capacity(scenario.config_count());
-        let timings = pipeline::stream(&scenario, &opts, progress, |mut c, schema| {
+        let timings = run::stream(&scenario, &opts, progress, |mut c, schema| {
             if progress.0.load(Ordering::Relaxed) {
                 flag.store(true, Ordering::Relaxed);
             }
@@ -78,7 +78,7 @@ pub fn run_scenario(
         if progress.0.load(Ordering::Relaxed) {
             return Err("interrupted".into());
         }
-        let results = pipeline::results_of(&scenario, &opts, configs, timings);
+        let results = run::results_of(&scenario, &opts, configs, timings);
         long.finish().map_err(|e| e.to_string())?;
         let meta = RunMeta {
             scenario_path: path.display().to_string(),

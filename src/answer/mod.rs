@@ -13,14 +13,14 @@ mod params;
 
 pub use params::{Parameter, parameters};
 
-use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::dist::Marginals;
-use crate::expr::Warning;
+use crate::model::{
+    Marginals, Mechanic, Model, ParamError, ParamMap, ParamValue, Schema, Tally, Warning,
+};
 use crate::results::{ConfigResult, Run};
-use crate::sim::{self, Plan, Progress, Tally};
-use crate::systems::{Mechanic, Model, ParamError, ParamMap, ParamValue, Schema};
+use crate::run::{self, Answered, Methods, Piece, RunError, Sink, Source};
+use crate::sim::{Plan, Progress};
 
 /// What is asked: a mechanic, fixed values, and up to two swept keys.
 #[derive(Clone)]
@@ -169,64 +169,115 @@ fn no_solver(m: &dyn Mechanic) -> String {
     }
 }
 
-/// Answer `q`. `before_simulating` hears, before Monte Carlo starts, how
-/// many configs it will simulate and why the first had no exact answer
-/// (so a caller can say so before a long wait); `progress` counts trials.
+/// Why a question has no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum AskError {
+    /// A value was refused: the key and what is allowed.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// `progress` said stop before every config was answered.
+    #[error("interrupted")]
+    Interrupted,
+}
+
+impl From<RunError> for AskError {
+    fn from(e: RunError) -> AskError {
+        match e {
+            RunError::Param(e) => AskError::Param(e),
+            // A question never requires an exact answer.
+            RunError::Interrupted | RunError::NoExact { .. } => AskError::Interrupted,
+        }
+    }
+}
+
+impl Source for Question {
+    fn mechanic(&self) -> &'static dyn Mechanic {
+        self.mechanic
+    }
+
+    fn prepare(&self, index: usize) -> Result<(Vec<ParamValue>, Box<dyn Model>), ParamError> {
+        let (swept, values) = self.config(index);
+        Ok((swept, self.mechanic.prepare(&values)?))
+    }
+
+    fn describe(&self, _: &[ParamValue]) -> String {
+        String::new()
+    }
+}
+
+/// `odds`' sink: each config's answer, in a designer's terms.
+struct Answers<'a> {
+    mechanic: &'static dyn Mechanic,
+    configs: Vec<ConfigAnswer>,
+    before_simulating: &'a mut dyn FnMut(usize, Option<&str>),
+}
+
+impl Sink for Answers<'_> {
+    type Error = AskError;
+
+    fn simulating(&mut self, configs: usize, unsolved: Option<Option<&str>>) {
+        let why = unsolved.map(|why| why.map_or_else(|| no_solver(self.mechanic), String::from));
+        (self.before_simulating)(configs, why.as_deref());
+    }
+
+    fn answer(&mut self, a: Answered<'_>) -> Result<(), AskError> {
+        let exact = a
+            .exact
+            .map_err(|why| why.unwrap_or_else(|| no_solver(self.mechanic)));
+        self.configs.push(config_answer(
+            a.piece.config,
+            a.swept,
+            a.model,
+            exact,
+            a.tally.as_ref(),
+        ));
+        Ok(())
+    }
+}
+
+/// Answer `q` through the run driver: every config solved where a solver
+/// exists, and simulated where none does (or, with `check`, everywhere).
+/// `before_simulating` hears, before Monte Carlo starts, how many configs
+/// it will simulate and why the first had no exact answer (so a caller can
+/// say so before a long wait); `progress` counts trials and may stop the
+/// work ([`AskError::Interrupted`]).
 pub fn ask(
     q: &Question,
     progress: &dyn Progress,
     before_simulating: &mut dyn FnMut(usize, Option<&str>),
-) -> Result<Answer, ParamError> {
-    let n = q.config_count();
-    let configs: Vec<(Vec<ParamValue>, ParamMap)> = (0..n).map(|i| q.config(i)).collect();
-    let models: Vec<Box<dyn Model>> = configs
-        .iter()
-        .map(|(_, values)| q.mechanic.prepare(values))
-        .collect::<Result<_, _>>()?;
-    let solved: Vec<Result<Marginals, String>> = models
-        .par_iter()
-        .map(|m| {
-            let r = m
-                .solve()
-                .map_err(|why| why.unwrap_or_else(|| no_solver(q.mechanic)));
-            progress.solved(1);
-            r
-        })
-        .collect();
-    let wanted: Vec<usize> = (0..n).filter(|&i| q.check || solved[i].is_err()).collect();
-    let mut tallies: Vec<Option<Tally>> = vec![None; n];
-    if !wanted.is_empty() {
-        let why = wanted.iter().find_map(|&i| solved[i].as_ref().err());
-        before_simulating(wanted.len(), why.map(String::as_str));
-        let plan = Plan {
-            seed: q.seed,
-            trials: q.trials,
-            precision: None,
-        };
-        let to_simulate: Vec<(usize, &dyn Model)> =
-            wanted.iter().map(|&i| (i, models[i].as_ref())).collect();
-        for (&i, t) in wanted
-            .iter()
-            .zip(sim::simulate(&to_simulate, &plan, progress))
-        {
-            tallies[i] = Some(t);
-        }
-    }
-    let answers = configs
-        .into_iter()
-        .zip(models.iter().zip(solved).zip(tallies))
-        .enumerate()
-        .map(|(i, ((swept, _), ((model, exact), tally)))| {
-            config_answer(i, swept, model.as_ref(), exact, tally.as_ref())
-        })
-        .collect();
+) -> Result<Answer, AskError> {
+    let methods = Methods {
+        solve: true,
+        solve_every_piece: true,
+        simulate_always: q.check,
+        simulate_unsolved: true,
+        require_exact: false,
+    };
+    let plan = Plan {
+        seed: q.seed,
+        trials: q.trials,
+        precision: None,
+    };
+    let mut sink = Answers {
+        mechanic: q.mechanic,
+        configs: Vec::with_capacity(q.config_count()),
+        before_simulating,
+    };
+    run::execute(
+        q,
+        methods,
+        &plan,
+        (0..q.config_count()).map(Piece::whole),
+        progress,
+        &mut sink,
+    )?;
     Ok(Answer {
         mechanic: q.mechanic.name().to_string(),
         summary: q.mechanic.summary().to_string(),
         parameters: parameters(q),
         swept: q.sweep.iter().map(|(p, _)| p.clone()).collect(),
         seed: q.seed,
-        configs: answers,
+        configs: sink.configs,
     })
 }
 

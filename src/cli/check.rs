@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use oddsmith::pipeline::{Mode, RunOptions};
 use oddsmith::report::{self, RunMeta, Verdict};
+use oddsmith::run::{Mode, RunOptions};
 use oddsmith::scenario::{Rule, Scenario};
 use oddsmith::tune::{self, TuneOptions};
 
@@ -79,7 +79,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                 tune_failures.push(format!(
                     "{name}:{}: {}",
                     v.gate.line,
-                    report::tune::gate_line(v)
+                    tune::report::gate_line(v)
                 ));
             }
             if !args.quiet {
@@ -92,7 +92,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                 );
             }
             if let Some(dest) = dest {
-                let mut files = report::tune::report_files(scenario, &tuned, &verdicts)?;
+                let mut files = tune::report::report_files(scenario, &tuned, &verdicts)?;
                 if !reports_only {
                     let meta = RunMeta {
                         scenario_path: name.clone(),
@@ -100,7 +100,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                         threads,
                         wall_seconds: started.elapsed().as_secs_f64(),
                     };
-                    files.extend(report::tune::data_files(&tuned, mode, &meta)?);
+                    files.extend(tune::report::data_files(&tuned, mode, &meta)?);
                     files.push(("scenario.toml".into(), scenario.text.clone().into_bytes()));
                 }
                 dest.write_all(&files)?;

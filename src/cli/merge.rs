@@ -4,8 +4,8 @@
 use std::time::Instant;
 
 use anyhow::bail;
-use oddsmith::pipeline::AGREEMENT_Z;
 use oddsmith::report::{self, RunMeta};
+use oddsmith::run::AGREEMENT_Z;
 use oddsmith::shard;
 
 use super::{MergeArgs, Outcome, interrupt};

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use oddsmith::pipeline::Mode;
+use oddsmith::run::Mode;
 use oddsmith::shard::Shard;
 
 /// Exact and Monte Carlo odds for tabletop dice mechanics.
@@ -104,7 +104,22 @@ enum Command {
     /// (mechanics or dice expressions, distributions, compare, sweeps),
     /// and its JSON API. Local only (127.0.0.1) unless --host says
     /// otherwise; Ctrl-C stops it.
-    Serve(crate::serve::ServeArgs),
+    Serve(ServeArgs),
+}
+
+/// `oddsmith serve` flags.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Port to listen on.
+    #[arg(long, default_value_t = 7878)]
+    pub port: u16,
+    /// Address to listen on [default: 127.0.0.1]. Anything but loopback
+    /// lets other machines in, and the workbench has no accounts.
+    #[arg(long, value_name = "ADDR")]
+    pub host: Option<String>,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -430,7 +445,13 @@ pub fn interrupted() -> bool {
 pub const INTERRUPTED: u8 = interrupt::EXIT_CODE;
 
 /// Run the command; an `Err` is bad input or output trouble (exit 2).
-pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
+/// `serve` runs the workbench: it is handed in by `main`, because the
+/// workbench builds on this module (its questions and errors are the
+/// command line's) and this module must not import it back.
+pub fn dispatch(
+    cli: Cli,
+    serve: impl FnOnce(ServeArgs) -> anyhow::Result<()>,
+) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Run(args) => match args.shard {
             Some(which) => shard::run(args, which),
@@ -445,7 +466,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Diff(args) => diff::diff(args),
         Command::Completions(args) => completions::completions(args.shell),
         Command::Man(args) => man::man(args.subcommand.as_deref()),
-        Command::Serve(args) => crate::serve::serve(args).map(|()| Outcome::Fine),
+        Command::Serve(args) => serve(args).map(|()| Outcome::Fine),
     }
 }
 
@@ -482,7 +503,7 @@ pub fn odds_questions(
 /// The CLI's message for a value the library refused.
 pub fn odds_error(
     m: &dyn oddsmith::systems::Mechanic,
-    e: oddsmith::systems::ParamError,
+    e: oddsmith::answer::AskError,
 ) -> anyhow::Error {
     odds::ask_error(m, e)
 }

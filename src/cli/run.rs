@@ -3,8 +3,8 @@
 use std::time::Instant;
 
 use anyhow::bail;
-use oddsmith::pipeline::{self, AGREEMENT_Z, Mode, RunOptions};
 use oddsmith::report::{self, RunMeta};
+use oddsmith::run::{self, AGREEMENT_Z, Mode, RunOptions};
 use oddsmith::scenario::Scenario;
 
 use super::progress::Bar;
@@ -83,7 +83,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
             results.configs.len()
         );
         for (config, metrics) in bad {
-            let point = pipeline::describe(&scenario, &config.swept);
+            let point = run::describe(&scenario, &config.swept);
             for a in metrics {
                 eprintln!(
                     "  config {}{point}: {} exact {:.6}, monte carlo {:.6}, z = {:.2}",
@@ -168,8 +168,7 @@ pub(super) fn collect(
     mut long: Option<&mut report::LongWriter>,
 ) -> anyhow::Result<report::Results> {
     let mut configs = Vec::with_capacity(scenario.config_count());
-    let timings = pipeline::stream(scenario, opts, bar, |mut c, schema| {
-        report::complete_support_of(&mut c, schema);
+    let timings = run::stream(scenario, opts, bar, |mut c, _| {
         if let Some(long) = long.as_deref_mut() {
             long.push(&c)?;
         }
@@ -181,7 +180,7 @@ pub(super) fn collect(
         configs.push(c);
         Ok::<(), anyhow::Error>(())
     })?;
-    Ok(pipeline::results_of(scenario, opts, configs, timings))
+    Ok(run::results_of(scenario, opts, configs, timings))
 }
 
 fn describe_mode(results: &oddsmith::report::Results) -> String {

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use oddsmith::pipeline::Mode;
+use oddsmith::run::Mode;
 use oddsmith::scenario::Scenario;
 use oddsmith::shard::{self, Layout, Shard};
 

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use oddsmith::pipeline::{Mode, RunOptions};
-use oddsmith::report::{self, RunMeta};
+use oddsmith::report::RunMeta;
+use oddsmith::run::{Mode, RunOptions};
 use oddsmith::scenario::Scenario;
 use oddsmith::tune::question::{COMMAND_LINE, TuneQuestion};
 use oddsmith::tune::{self, TuneOptions};
@@ -97,7 +97,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
         .map(|t| tune::gates(&tuned, &t.gates))
         .unwrap_or_default();
     if !args.quiet {
-        print!("{}", report::tune::text_table(&tuned));
+        print!("{}", tune::report::text_table(&tuned));
     }
     if let Some(staging) = staging {
         let dest = staging.root();
@@ -112,9 +112,9 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
             wall_seconds: started.elapsed().as_secs_f64(),
         };
         let mut names = Vec::new();
-        for (name, bytes) in report::tune::data_files(&tuned, opts.run.mode, &meta)?
+        for (name, bytes) in tune::report::data_files(&tuned, opts.run.mode, &meta)?
             .into_iter()
-            .chain(report::tune::report_files(&scenario, &tuned, &gates)?)
+            .chain(tune::report::report_files(&scenario, &tuned, &gates)?)
         {
             dest.write(&name, &bytes)?;
             names.push(name);
@@ -138,7 +138,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
                 "  {}:{}: {}",
                 args.what,
                 v.gate.line,
-                report::tune::gate_line(v)
+                tune::report::gate_line(v)
             );
         }
     }

@@ -9,52 +9,11 @@
 //! can), where `2d10 >= 12` compares the total with 12.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use super::ast::{BinOp, CmpOp, Dice, FaceItem, Faces, KeepKind, Kind, Node, Num, Reroll, Test};
 use super::bind;
 
-/// What kind of trap a warning is about; the name is stable (JSON, tests).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WarningKind {
-    /// A success test no face passes: the count is always 0.
-    UnreachableTarget,
-    /// A success test every face passes: the count is always the pool.
-    EveryFacePasses,
-    /// A keep larger than the pool (all kept) or a drop of every die.
-    KeepExceedsPool,
-    /// A comparison whose sides cannot overlap: always true or false.
-    ConstantComparison,
-    /// A reroll, explosion, double or failure test no face matches.
-    NoEffect,
-}
-
-impl WarningKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            WarningKind::UnreachableTarget => "unreachable-target",
-            WarningKind::EveryFacePasses => "every-face-passes",
-            WarningKind::KeepExceedsPool => "keep-exceeds-pool",
-            WarningKind::ConstantComparison => "constant-comparison",
-            WarningKind::NoEffect => "no-effect",
-        }
-    }
-}
-
-/// One warning: its kind and a sentence naming the text, what it does and
-/// what was likely meant.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Warning {
-    pub kind: WarningKind,
-    pub message: String,
-}
-
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
+pub use crate::model::{Warning, WarningKind};
 
 /// The reading of `node` in words, parameters replaced by their values.
 pub fn read_as(node: &Node, vars: &BTreeMap<String, i64>) -> String {

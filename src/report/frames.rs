@@ -7,7 +7,7 @@ use super::OutputError;
 use crate::results::{ConfigResult, Method, Results};
 use crate::systems::ParamValue;
 
-pub(super) fn encode_err(what: &str, e: PolarsError) -> OutputError {
+pub(crate) fn encode_err(what: &str, e: PolarsError) -> OutputError {
     OutputError::Encode {
         what: what.into(),
         message: e.to_string(),
@@ -41,7 +41,7 @@ impl ColumnKind {
 }
 
 /// A column for one swept parameter, typed by the values it holds.
-pub(super) fn param_column(name: &str, values: &[&ParamValue]) -> Column {
+pub(crate) fn param_column(name: &str, values: &[&ParamValue]) -> Column {
     typed_column(name, ColumnKind::of(values.iter().copied()), values)
 }
 

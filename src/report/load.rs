@@ -20,7 +20,7 @@ use polars::prelude::*;
 
 use super::OutputError;
 use super::manifest::{DATA_FILES, ManifestDoc, sha256_file};
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::results::Results;
 use crate::results::{ConfigResult, Mode};
 use crate::scenario::{Scenario, ScenarioError};

@@ -157,7 +157,7 @@ pub fn sha256_file(path: &Path) -> Result<String, OutputError> {
         }
         hasher.update(&buf[..n]);
     }
-    Ok(crate::shard::hex(&hasher.finalize()))
+    Ok(hex(&hasher.finalize()))
 }
 
 /// The process's peak resident set (`VmHWM`), when Linux tells.
@@ -172,4 +172,9 @@ fn peak_memory_bytes() -> Option<u64> {
         .parse()
         .ok()?;
     Some(kb * 1024)
+}
+
+/// Lower-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

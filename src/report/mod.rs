@@ -11,27 +11,25 @@ pub mod charts;
 pub mod config;
 pub mod diff;
 mod document;
-mod frames;
+pub(crate) mod frames;
 mod headline;
 mod load;
 mod long;
 mod manifest;
 mod odds;
 pub mod percent;
-mod support;
 pub mod tails;
-pub mod tune;
 
+pub(crate) use crate::results::complete_support;
+pub use crate::results::complete_support_of;
 pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 pub use atomic::{Dest, OutputError, Staging};
 pub use balance::{Finding, Status, Verdict};
 pub use load::{LoadError, Loaded, load};
 use long::LONG_FILES;
 pub use long::LongWriter;
-pub use manifest::{DATA_FILES, FileEntry, Manifest, ManifestDoc, RunMeta, sha256_file};
+pub use manifest::{DATA_FILES, FileEntry, Manifest, ManifestDoc, RunMeta, hex, sha256_file};
 pub use odds::{Basis, odds};
-pub(crate) use support::complete as complete_support;
-pub use support::complete_one as complete_support_of;
 
 use std::collections::BTreeMap;
 

@@ -7,6 +7,7 @@
 //! before anything runs or is written.
 
 mod checks;
+mod ctx;
 mod error;
 mod parse;
 

@@ -7,6 +7,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 use toml_edit::{Document, InlineTable, Item, Table, Value};
 
+use super::ctx::{Ctx, to_param};
 use super::error::Problems;
 use super::{Axis, MAX_CONFIGS, Scenario, ScenarioError};
 use crate::systems::{self, Mechanic, ParamMap, ParamSpec, ParamValue, suggest};
@@ -28,35 +29,8 @@ const TOP_KEYS: &[&str] = &[
 /// The most values one sweep range may produce.
 const MAX_AXIS: i64 = 100_000;
 
-/// Turns byte offsets into line numbers and builds errors.
-pub(super) struct Ctx<'a> {
-    path: &'a Path,
-    text: &'a str,
-}
-
-impl Ctx<'_> {
-    pub(super) fn line(&self, span: Option<Range<usize>>) -> usize {
-        let at = span.map(|s| s.start).unwrap_or(0).min(self.text.len());
-        self.text[..at].bytes().filter(|b| *b == b'\n').count() + 1
-    }
-
-    pub(super) fn invalid(
-        &self,
-        span: Option<Range<usize>>,
-        key: &str,
-        message: impl Into<String>,
-    ) -> ScenarioError {
-        ScenarioError::Invalid {
-            path: self.path.to_path_buf(),
-            line: self.line(span),
-            key: key.to_string(),
-            message: message.into(),
-        }
-    }
-}
-
 pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioError> {
-    let ctx = Ctx { path, text };
+    let ctx = Ctx::new(path, text);
     let doc = Document::parse(text).map_err(|e| ScenarioError::Toml {
         path: path.to_path_buf(),
         line: ctx.line(e.span()),
@@ -478,29 +452,6 @@ fn covers(spec: &str, path: &str) -> bool {
             .is_some_and(|name| !name.is_empty() && !name.contains('.')),
         None => spec == path,
     }
-}
-
-/// Convert a TOML value to a parameter value.
-pub(super) fn to_param(ctx: &Ctx, path: &str, v: &Value) -> Result<ParamValue, ScenarioError> {
-    Ok(match v {
-        Value::String(s) => ParamValue::Str(s.value().clone()),
-        Value::Integer(i) => ParamValue::Int(*i.value()),
-        Value::Float(f) => ParamValue::Float(*f.value()),
-        Value::Boolean(b) => ParamValue::Bool(*b.value()),
-        Value::Datetime(_) => {
-            return Err(ctx.invalid(v.span(), path, "is a date; no parameter takes dates"));
-        }
-        Value::Array(a) => ParamValue::List(
-            a.iter()
-                .map(|x| to_param(ctx, path, x))
-                .collect::<Result<_, _>>()?,
-        ),
-        Value::InlineTable(t) => ParamValue::Table(
-            t.iter()
-                .map(|(k, x)| Ok((k.to_string(), to_param(ctx, path, x)?)))
-                .collect::<Result<_, ScenarioError>>()?,
-        ),
-    })
 }
 
 /// Check one value against the declared kind of `path`.

@@ -232,15 +232,19 @@ fn question(ask: &Ask) -> Result<Question, ApiError> {
 /// Answer `q`, stopping when `ticket` says so.
 fn ask(q: &Question, ticket: &Ticket) -> Result<Answer, ApiError> {
     let a = answer::ask(q, ticket, &mut |_: usize, _: Option<&str>| {}).map_err(|e| {
-        let field = e.key.clone();
+        let field = match &e {
+            answer::AskError::Param(p) => p.key.clone(),
+            answer::AskError::Interrupted => String::new(),
+        };
         let mut err = ApiError::bad(format!("{:#}", crate::cli::odds_error(q.mechanic, e)));
         if !field.is_empty() {
             err.field = Some(field);
         }
         err
-    })?;
+    });
+    // Work the ticket stopped is discarded, whatever came of it.
     stopped(ticket)?;
-    Ok(a)
+    a
 }
 
 /// An error if `ticket` stopped the work (its partial numbers are discarded).

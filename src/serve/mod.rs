@@ -19,20 +19,7 @@ use anyhow::{Context, bail};
 
 pub use api::{App, router};
 
-/// `oddsmith serve` flags.
-#[derive(Debug, clap::Args)]
-pub struct ServeArgs {
-    /// Port to listen on.
-    #[arg(long, default_value_t = 7878)]
-    port: u16,
-    /// Address to listen on [default: 127.0.0.1]. Anything but loopback
-    /// lets other machines in, and the workbench has no accounts.
-    #[arg(long, value_name = "ADDR")]
-    host: Option<String>,
-    /// Open the page in the default browser.
-    #[arg(long)]
-    open: bool,
-}
+pub use crate::cli::ServeArgs;
 
 /// The address `--host` and `--port` name (the first a name resolves to).
 fn address(args: &ServeArgs) -> anyhow::Result<SocketAddr> {

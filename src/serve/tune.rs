@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use oddsmith::pipeline::{Mode, RunOptions};
+use oddsmith::run::{Mode, RunOptions};
 use oddsmith::tune::question::{self, TuneAnswer, TuneQuestion};
 use oddsmith::tune::{self, TuneOptions};
 

@@ -18,10 +18,10 @@ use sha2::{Digest, Sha256};
 use super::part::{Bits, FORMAT, Header, Part, Piece};
 use super::values::{Support, exact_of, tally_of};
 use super::{FILE, Layout, Shard};
-use crate::dist::Marginals;
-use crate::pipeline::{self, BATCH, Mode, RunOptions};
+use crate::model::Marginals;
 use crate::report::OutputError;
 use crate::results::{ConfigResult, Results};
+use crate::run::{self, BATCH, Mode, RunOptions};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::Tally;
 use crate::systems::Schema;
@@ -360,10 +360,13 @@ pub fn merge(scenario: &Scenario, parts: &[(PathBuf, Part)]) -> Result<Results, 
                 let model = scenario.prepare(&config)?;
                 let schema = model.schema();
                 let (exact, tally) = config_answer(&layout, run, c, &by_config[c], schema)?;
-                let mut result =
-                    ConfigResult::new(c, config.swept, schema, exact.as_ref(), tally.as_ref());
-                crate::report::complete_support_of(&mut result, schema);
-                Ok(result)
+                Ok(ConfigResult::of(
+                    c,
+                    config.swept,
+                    schema,
+                    exact.as_ref(),
+                    tally.as_ref(),
+                ))
             })
             .collect::<Result<Vec<_>, _>>()?;
         configs.extend(batch);
@@ -375,14 +378,14 @@ pub fn merge(scenario: &Scenario, parts: &[(PathBuf, Part)]) -> Result<Results, 
         precision: run.precision.map(|p| p.0),
         max_trials: run.max_trials.unwrap_or(RunOptions::default().max_trials),
     };
-    let timings = pipeline::Timings {
+    let timings = run::Timings {
         exact_seconds: parts.iter().map(|(_, p)| p.timings.exact_seconds).sum(),
         mc_seconds: parts
             .iter()
             .map(|(_, p)| p.timings.monte_carlo_seconds)
             .sum(),
     };
-    Ok(pipeline::results_of(scenario, &opts, configs, timings))
+    Ok(run::results_of(scenario, &opts, configs, timings))
 }
 
 /// `configs 0 to 3 (chunks 2..5 of config 0)` for messages.

@@ -28,7 +28,7 @@ pub use part::{
 };
 pub use run::run;
 
-use crate::pipeline::{Mode, RunOptions};
+use crate::run::{Mode, RunOptions};
 use crate::scenario::Scenario;
 use crate::sim::CHUNK;
 
@@ -78,22 +78,8 @@ impl fmt::Display for Shard {
     }
 }
 
-/// One shard's share of one config: some of its chunks, or all of it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Piece {
-    pub config: usize,
-    /// Chunks `start..end` of the config's Monte Carlo trials; `None` when
-    /// the config is not cut (exact and precision modes).
-    pub chunks: Option<Range<u64>>,
-}
-
-impl Piece {
-    /// Whether this piece holds the config's chunk 0, and so its exact
-    /// answer.
-    pub fn first(&self) -> bool {
-        self.chunks.as_ref().is_none_or(|r| r.start == 0)
-    }
-}
+/// One shard's share of one config: the run driver's unit of work.
+pub use crate::run::Piece;
 
 /// How a run's work is cut into units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,7 +114,7 @@ impl Layout {
         Layout::new(
             scenario.config_count(),
             opts.mode,
-            crate::pipeline::trials(scenario, opts),
+            crate::run::trials(scenario, opts),
             opts.precision,
         )
     }

@@ -16,9 +16,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 
 use super::Shard;
-use crate::dist::Marginals;
-use crate::pipeline::Mode;
+use crate::model::Marginals;
 use crate::report::OutputError;
+pub use crate::report::hex;
+use crate::run::Mode;
 use crate::sim::Tally;
 use crate::systems::Schema;
 
@@ -212,11 +213,6 @@ fn digest_of(tag: &str, value: &impl Serialize) -> String {
     // Serializing plain data into a writer that cannot fail cannot fail.
     serde_json::to_writer(&mut h, value).expect("shard data serializes");
     hex(&h.0.finalize())
-}
-
-/// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A digest of a shard that does not match its payload.

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use super::part::{Bits, StoredTally};
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{FieldKind, Schema};
 

@@ -3,10 +3,9 @@
 
 use rayon::prelude::*;
 
-use super::Tally;
 use crate::dice::DiceRng;
+use crate::model::{Model, Tally};
 use crate::stats;
-use crate::systems::Model;
 
 /// Trials per chunk. Large enough that seeding and merging cost nothing,
 /// small enough that a few configs still spread over every core.

@@ -7,11 +7,12 @@
 //! bit whatever the thread count or the order chunks finish in. The engine
 //! knows nothing of any particular system: it drives [`Model::simulate`].
 //!
-//! [`Model::simulate`]: crate::systems::Model::simulate
+//! [`Model::simulate`]: crate::model::Model::simulate
 
 pub mod alias;
+pub mod chain;
 mod engine;
-mod tally;
 
+pub use crate::model::{Hist, Tally};
+pub use chain::{Chain, enumerate};
 pub use engine::{CHUNK, Plan, Precision, Progress, simulate, simulate_chunks};
-pub use tally::{Hist, Tally};

@@ -1,9 +1,7 @@
 //! Metric values: estimated from a tally, or computed from exact marginals.
 
 use super::interval::{mean_interval, wilson};
-use crate::dist::Marginals;
-use crate::sim::Tally;
-use crate::systems::{MetricKind, MetricSpec};
+use crate::model::{Marginals, MetricKind, MetricSpec, Tally};
 
 /// A Monte Carlo estimate with its 95% interval and standard error.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -266,7 +264,7 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
 mod tests {
     use super::*;
     use crate::dice::DiceRng;
-    use crate::systems::{MetricSpec, Pred};
+    use crate::model::{MetricSpec, Pred};
 
     #[test]
     fn sd_of_a_d6_agrees_with_its_exact_value() {

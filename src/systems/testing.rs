@@ -6,7 +6,7 @@
 
 use super::{Mechanic, Model, ParamMap, ParamValue, Trial};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::sim::{Plan, Tally, simulate};
 use crate::stats::{estimate, exact_value, z_score};
 

@@ -3,7 +3,7 @@
 //! the target ("which challenge gives a trait-3 character even odds?").
 //!
 //! A tune is a search over the answers `run` gives: every number it reads
-//! comes from [`pipeline::stream_some`] on the scenario's tune grid (the
+//! comes from [`run::stream_some`] on the scenario's tune grid (the
 //! sweep with the knob as its last axis, see
 //! [`Scenario::tune_grid`]), so a knob value's numbers are exactly those
 //! `oddsmith run` writes for the same config and seed. [`search`] decides
@@ -11,6 +11,7 @@
 
 pub mod gate;
 pub mod question;
+pub mod report;
 pub mod search;
 #[cfg(test)]
 mod tests;
@@ -21,8 +22,8 @@ use std::time::Instant;
 pub use gate::{GateVerdict, gates};
 pub use search::{Estimate, Found, Goal, Method, Pass, Point, SearchOptions, search};
 
-use crate::pipeline::{self, Mode, RunError, RunOptions};
 use crate::results::{ConfigResult, Method as RunMethod};
+use crate::run::{self, Mode, RunError, RunOptions};
 use crate::scenario::{Knob, Scenario, Target};
 use crate::sim::Progress;
 use crate::systems::ParamValue;
@@ -138,7 +139,7 @@ pub fn tune(
     let mut known: Vec<BTreeMap<usize, Point>> = vec![BTreeMap::new(); rows];
     if scenario.mechanic.has_exact() && opts.run.mode != Mode::MonteCarlo {
         let all: Vec<usize> = (0..rows * n).collect();
-        pipeline::stream_some(&grid, &plain, &all, progress, |c, _| {
+        run::stream_some(&grid, &plain, &all, progress, |c, _| {
             known[c.index / n].insert(c.index % n, point(&c));
             Ok::<(), RunError>(())
         })?;
@@ -158,7 +159,7 @@ pub fn tune(
                 Pass::Precise => &precise,
             };
             let mut got = Vec::with_capacity(ks.len());
-            pipeline::stream_some(&grid, opts, &indices, progress, |c, _| {
+            run::stream_some(&grid, opts, &indices, progress, |c, _| {
                 got.push(point(&c));
                 Ok::<(), RunError>(())
             })?;
@@ -187,8 +188,8 @@ pub fn tune(
         within: spec.within,
         rows: out,
         evaluations,
-        seed: pipeline::seed(scenario, &plain),
-        trials: pipeline::trials(scenario, &plain),
+        seed: run::seed(scenario, &plain),
+        trials: run::trials(scenario, &plain),
         precision,
         seconds: started.elapsed().as_secs_f64(),
     })

@@ -7,7 +7,7 @@
 //! text states. What the model does not play (Search, Recruit,
 //! passengers' own actions, the surprise entrance) is said where it falls.
 
-use oddsmith::dist::{After, Rounds};
+use oddsmith::model::{After, Rounds};
 use oddsmith::systems::ParamMap;
 use oddsmith::systems::ParamValue::{self, *};
 use oddsmith::systems::gateway::skirmish::{

@@ -2,7 +2,7 @@
 //! (§4) and sequences (§5).
 
 use crate::fixed;
-use oddsmith::dist::After;
+use oddsmith::model::After;
 use oddsmith::systems::questworlds::chained::{Chained, PENALTY_PER_POINT, Trade};
 use oddsmith::systems::questworlds::contest::{Contest, Opposition};
 use oddsmith::systems::questworlds::scored::{Tactic, lodged};

@@ -94,7 +94,10 @@ pub fn questions(args: &OddsArgs) -> anyhow::Result<Vec<Asked>> {
 
 /// The message for a value `ask` refused: the mechanic's name first, and
 /// for an unknown key the keys there are.
-pub fn ask_error(m: &dyn Mechanic, e: systems::ParamError) -> anyhow::Error {
+pub fn ask_error(m: &dyn Mechanic, e: answer::AskError) -> anyhow::Error {
+    let answer::AskError::Param(e) = e else {
+        return anyhow!("interrupted");
+    };
     let keys = if e.message.starts_with("is not a parameter") {
         format!(
             "\n  {} takes: {}",

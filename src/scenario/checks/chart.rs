@@ -4,11 +4,11 @@
 use toml_edit::Table;
 
 use super::super::error::Problems;
-use super::super::parse::Ctx;
 use super::super::{Axis, ScenarioError};
 use super::entry::{Entry, tables};
 use super::labels::{Labels, Names, labels};
 use super::{filter, metric, swept};
+use crate::scenario::ctx::Ctx;
 use crate::systems::{ParamValue, Schema};
 
 /// The kinds of chart.

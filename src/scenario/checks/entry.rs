@@ -7,7 +7,7 @@ use toml_edit::{InlineTable, Item, Table, Value};
 
 use super::super::ScenarioError;
 use super::super::error::Problems;
-use super::super::parse::Ctx;
+use crate::scenario::ctx::Ctx;
 
 /// A table of an array of tables, entry by entry, with spans.
 pub(super) struct Entry<'a> {

@@ -3,10 +3,10 @@
 use toml_edit::{InlineTable, Table, Value};
 
 use super::super::error::Problems;
-use super::super::parse::Ctx;
 use super::super::{Axis, ScenarioError};
 use super::entry::{Entry, tables};
 use super::{filter, metric, swept};
+use crate::scenario::ctx::Ctx;
 use crate::systems::{ParamValue, Schema};
 
 /// The bound an assertion sets.

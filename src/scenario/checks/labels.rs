@@ -11,7 +11,7 @@ use std::ops::Range;
 use toml_edit::{Item, Table, Value};
 
 use super::super::error::Problems;
-use super::super::parse::Ctx;
+use crate::scenario::ctx::Ctx;
 use crate::systems::{ParamSpec, Schema, suggest};
 
 /// Names and the text shown for them, in file order.

@@ -22,8 +22,8 @@ pub(super) use labels::{Names, labels};
 pub use tune::{Also, Knob, KnobGate, KnobKind, MAX_KNOB_VALUES, Target, Tune};
 pub(super) use tune::{Known, tune};
 
+use super::ctx::{Ctx, to_param};
 use super::error::Problems;
-use super::parse::{Ctx, to_param};
 use super::{Axis, ScenarioError};
 use crate::systems::{ParamValue, Schema};
 use entry::Entry;

@@ -8,7 +8,7 @@
 use super::risk::{RiskTable, roll};
 use super::{DieCode, code_param, read_code};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
     Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,

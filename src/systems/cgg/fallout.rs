@@ -7,7 +7,7 @@
 use super::action::binomial;
 use super::{DieCode, code_param, read_code};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{

@@ -14,9 +14,12 @@ pub mod code;
 pub mod diligence;
 pub mod fallout;
 pub mod risk;
-pub mod rules;
 pub mod session;
 pub mod tension;
+
+/// Hours on an explorer's full clock: one role, two roles (the session
+/// keeps it, a tension scene starts from it).
+pub const FULL: [u32; 2] = [12, 9];
 
 pub use code::DieCode;
 

@@ -8,7 +8,7 @@
 
 use super::{Comparison, DieCode, code_param, read_code};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{

@@ -30,7 +30,8 @@ use std::sync::{Arc, OnceLock};
 use super::action::{Action, ActionMechanic, PARAMS as ACTION_PARAMS};
 use super::tension::{Tension, TensionMechanic};
 use crate::dice::DiceRng;
-use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
+use crate::exact::{Limits, solve};
+use crate::model::{After, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
@@ -38,8 +39,7 @@ use crate::systems::{
     ParamValue, Pred, Schema, Trial,
 };
 
-/// Hours on a full clock: one role, two roles.
-pub const FULL: [u32; 2] = [12, 9];
+pub use super::FULL;
 /// The refill once a crisis is addressed: 3 + 1d6.
 pub const REFILL_BASE: u32 = 3;
 /// The longest session.

@@ -22,7 +22,7 @@ use super::{
     pushes, rating_tie, tie_deals, trauma,
 };
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
     Args, Define, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,

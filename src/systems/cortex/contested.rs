@@ -8,7 +8,7 @@
 //!
 //! Exact: an absorbing chain over (whose turn, stakes, gang dice left, the
 //! actor's last total when a give-in policy needs it), solved by
-//! [`crate::dist::markov::absorb`]. The stakes only rise, so it ends within
+//! [`crate::exact::markov::absorb`]. The stakes only rise, so it ends within
 //! a few dozen rolls.
 //!
 //! Monte Carlo plays the same rounds, each roll one draw of (total,
@@ -22,7 +22,8 @@ use super::{
     pool::SIZES, pushes, rating_tie, tie_deals, trauma,
 };
 use crate::dice::DiceRng;
-use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
+use crate::exact::{Limits, solve};
+use crate::model::{After, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::systems::{
     Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,

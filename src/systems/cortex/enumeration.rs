@@ -8,7 +8,7 @@ use super::basic::Basic;
 use super::pool::{Pool, SIZES};
 use super::roll::{EMPTY_RATING, RatingTie};
 use super::{Sides, trauma};
-use crate::dist::Marginals;
+use crate::model::Marginals;
 
 /// Every multiset of `n` step dice, largest first.
 fn pools_of(n: usize) -> Vec<Vec<u32>> {

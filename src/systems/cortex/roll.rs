@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use super::pool::SIZES;
 use crate::dice::DiceRng;
-use crate::dist::Memo;
+use crate::exact::Memo;
 
 /// Highest face of any step die.
 const FACES: usize = 13;

@@ -14,7 +14,7 @@
 //! law is [`RollLaw::rating`] (total × rating, the helper's die included
 //! through [`RollLaw::plus`]), the single-roll law the solvers use and the
 //! tests check against enumeration; the rounds themselves stay the shared
-//! [`crate::dist::Rounds`] rules, so Monte Carlo still checks the solvers'
+//! [`crate::model::Rounds`] rules, so Monte Carlo still checks the solvers'
 //! chains independently.
 //!
 //! Pools that change during a fight (a complication die joins the

@@ -6,7 +6,7 @@ use super::contested::{Contested, ContestedAction};
 use super::roll::RollLaw;
 use super::timed::{Timed, TimedAction};
 use super::{Pool, RatingTie, Sides};
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::systems::testing::{Sample, assert_agrees};
 use crate::systems::{Define, ParamMap, ParamValue};
 

@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
 use crate::expr::{Expr, Roll, Sampler, Warning};
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
     FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError, ParamKind,

@@ -3,7 +3,7 @@
 //! `gateway.challenge`.
 
 use super::*;
-use crate::pipeline::{self, Mode, RunOptions};
+use crate::run::{self, Mode, RunOptions};
 use crate::scenario::Scenario;
 use crate::sim::{Plan, simulate};
 use crate::stats::{estimate, exact_value, z_score};
@@ -183,7 +183,7 @@ vars.n = { from = 3, to = 6 }
         mode: Mode::Exact,
         ..RunOptions::default()
     };
-    let r = pipeline::run(&s, &opts, &()).unwrap();
+    let r = run::run(&s, &opts, &()).unwrap();
     let means: Vec<f64> = r
         .configs
         .iter()

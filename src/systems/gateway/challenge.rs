@@ -6,7 +6,8 @@
 
 use super::packed;
 use crate::dice::{D8, DiceRng};
-use crate::dist::{Counts, Marginals};
+use crate::exact::Counts;
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
     Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,

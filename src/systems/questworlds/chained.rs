@@ -14,7 +14,7 @@ use super::sequence::{
 };
 use super::{Matchup, RESISTANCE_PARAMS, Rating, Verdict};
 use crate::dice::DiceRng;
-use crate::dist::{After, Rounds};
+use crate::model::{After, Rounds};
 use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// Named resolve levels (§5.4.3, 5.4.5).

@@ -8,7 +8,8 @@ use super::outcomes::OutcomeTable;
 use super::rating::{self, Rating};
 use super::{AUGMENT, Augment, Exchange, MODIFIER, Matchup, RATING, RESISTANCE_PARAMS};
 use crate::dice::DiceRng;
-use crate::dist::{Marginals, Memo};
+use crate::exact::Memo;
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
     Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,

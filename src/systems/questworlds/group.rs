@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use super::rating::{self, D20, Rating};
 use super::{RESISTANCE_PARAMS, Roll};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
     Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,

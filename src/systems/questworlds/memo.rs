@@ -1,4 +1,4 @@
-//! The sampler of a sequence: [`dist::play`](crate::dist::play)'s loop
+//! The sampler of a sequence: [`model::play`](crate::model::play)'s loop
 //! with the round function memoised. A sequence's states are few (the two
 //! tallies, with a phase) and recur from trial to trial, and what the
 //! rules make of a state and a contest outcome never changes. So each
@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use super::outcomes::{CELLS, OutcomeTable};
 use super::sequence::{Capped, Sequence, stalemate};
 use crate::dice::DiceRng;
-use crate::dist::{After, Rounds, play, play_from};
+use crate::model::{After, Rounds, play, play_from};
 
 /// The most states one memo keeps (a wagered sequence between two high
 /// TNs with small wagers meets tens of thousands; past this, the rest go

@@ -6,7 +6,7 @@
 //! group contest ([`group`]) and the one-prize contest ([`prize`]) combine single
 //! rolls; the three sequences ([`scored`], [`wagered`], [`chained`]) are
 //! absorbing Markov chains over round-by-round contests ([`sequence`]),
-//! solved by `dist::markov::absorb` below a documented state-space limit and
+//! solved by `exact::markov::absorb` below a documented state-space limit and
 //! simulated always, with augments ([`augmented`]) and parting shots
 //! ([`parting`]) in all three. A party against a gang plays them in
 //! pairings ([`group_sequence`], Monte Carlo).

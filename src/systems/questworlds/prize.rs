@@ -6,7 +6,7 @@
 use super::group::{RATINGS, by_face, faces, ratings};
 use super::{Rating, Roll};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
     Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,

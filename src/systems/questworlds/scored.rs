@@ -13,7 +13,7 @@ use super::sequence::{
 };
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
-use crate::dist::{After, Rounds};
+use crate::model::{After, Rounds};
 use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// RP at which a side loses.
@@ -443,8 +443,9 @@ mod tests {
             .unwrap();
         assert!(p_victory(defensive.as_ref()) != base);
         let exact = defensive.exact().unwrap();
-        let mean =
-            |m: &crate::dist::Marginals| m.field(1).iter().map(|(k, p)| *k as f64 * p).sum::<f64>();
+        let mean = |m: &crate::model::Marginals| {
+            m.field(1).iter().map(|(k, p)| *k as f64 * p).sum::<f64>()
+        };
         let plain = ScoredSequence
             .prepare(&values(&[("pc.rating", Int(12))]))
             .unwrap()

@@ -1,7 +1,7 @@
 //! What the three sequences (rules §4.5) share: the two sides' keys, the
 //! outcome schema, the per-round contest table, and the model that runs a
 //! sequence as an absorbing Markov chain (exact, by
-//! [`crate::dist::markov::absorb`]) or round by round (Monte Carlo).
+//! [`crate::exact::markov::absorb`]) or round by round (Monte Carlo).
 //!
 //! Each sequence writes its rules once, as "what a round does to a state",
 //! used both by the solver (over every contest outcome, weighted) and by
@@ -22,7 +22,8 @@ use super::parting;
 use super::rating::{self, Rating};
 use super::{AUGMENT, Augment, Exchange, MODIFIER, Matchup, RATING};
 use crate::dice::DiceRng;
-use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
+use crate::exact::{Limits, solve};
+use crate::model::{After, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::systems::{
     Args, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
@@ -510,7 +511,7 @@ mod tests {
     use crate::systems::questworlds::wagered::WageredSequence;
     use crate::systems::{Mechanic, ParamValue};
 
-    fn solve(m: &dyn Mechanic, pairs: &[(&str, ParamValue)]) -> crate::dist::Marginals {
+    fn solve(m: &dyn Mechanic, pairs: &[(&str, ParamValue)]) -> crate::model::Marginals {
         m.prepare(&values(pairs)).unwrap().exact().unwrap()
     }
 

@@ -1,5 +1,5 @@
 //! The sequences' memoised sampler ([`super::memo`]) against the plain
-//! loop (`dist::play`, through [`Sequenced::sample`]): the same outcomes,
+//! loop (`model::play`, through [`Sequenced::sample`]): the same outcomes,
 //! trial by trial, from the same seeds, with tactics, policies, parting
 //! shots, augments and round caps.
 

@@ -10,7 +10,7 @@ use super::sequence::testing::values;
 use super::sequence::{self, OPPONENT, PC};
 use super::wagered::{Desperation, Leader, Wagered, WageredSequence, WageredState};
 use super::{Exchange, Verdict};
-use crate::dist::{After, Rounds};
+use crate::model::{After, Rounds};
 use crate::systems::testing::{Sample, assert_agrees};
 use crate::systems::{Mechanic, ParamValue};
 use ParamValue::{Int, Str, Table};

@@ -4,11 +4,11 @@
 use toml_edit::{Table, Value};
 
 use super::super::super::error::Problems;
-use super::super::super::parse::Ctx;
 use super::super::super::{Axis, ScenarioError};
 use super::super::entry::{Entry, tables};
 use super::super::filter;
 use super::{GATE_KEYS, Knob, KnobGate, KnobKind};
+use crate::scenario::ctx::Ctx;
 use crate::systems::ParamValue;
 use crate::systems::questworlds::rating::rating_of;
 

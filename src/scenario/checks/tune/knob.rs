@@ -4,9 +4,9 @@
 use toml_edit::{Item, Value};
 
 use super::super::super::ScenarioError;
-use super::super::super::parse::Ctx;
 use super::super::entry::Entry;
 use super::{Knob, KnobKind, Known, MAX_KNOB_VALUES};
+use crate::scenario::ctx::Ctx;
 use crate::systems::questworlds::rating::{RATING_EXPECTS, Rating, rating_of};
 use crate::systems::{ParamKind, ParamSpec, ParamValue};
 

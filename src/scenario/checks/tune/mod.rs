@@ -10,10 +10,10 @@ mod gate;
 mod knob;
 
 use super::super::error::Problems;
-use super::super::parse::Ctx;
 use super::super::{Axis, ScenarioError};
 use super::entry::{Entry, tables};
 use super::metric;
+use crate::scenario::ctx::Ctx;
 use crate::systems::{ParamSpec, ParamValue, Schema};
 use gate::gates;
 use knob::knob;

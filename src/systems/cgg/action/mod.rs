@@ -13,6 +13,7 @@
 //! mechanics that play actions inside longer runs.
 
 mod exact;
+pub mod rules;
 pub mod table;
 pub mod venture;
 
@@ -21,14 +22,15 @@ pub use venture::{ExecDice, Hammer, Rolled, Use, Wrench};
 use venture::{RngDraw, class_of};
 
 use super::risk::roll as risk_roll;
-pub use super::rules::{RULE_PARAMS, action_from};
 use super::{Comparison, DieCode, code_param, read_code};
 use crate::dice::DiceRng;
-use crate::dist::{Marginals, Sums};
+use crate::exact::Sums;
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
     Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
+pub use rules::{RULE_PARAMS, action_from};
 
 /// "You can never have more than six dice of difficulty."
 pub const MAX_DIFFICULTY_DICE: u32 = 6;

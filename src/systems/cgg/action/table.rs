@@ -19,7 +19,7 @@ use std::sync::Arc;
 use super::exact;
 use super::{Action, Outcome};
 use crate::dice::DiceRng;
-use crate::dist::Memo;
+use crate::exact::Memo;
 use crate::sim::alias::Alias;
 
 /// Marks a draw that names a roll settled with dice (the low bits index

@@ -5,8 +5,8 @@
 use serde::Deserialize;
 
 use super::choice::{self, TurnPolicy};
+use crate::systems::cgg::FULL;
 use crate::systems::cgg::action::Wrench;
-use crate::systems::cgg::session::FULL;
 use crate::systems::cgg::{DieCode, code_of};
 use crate::systems::{Choice, InRange, ParamValue, from_value};
 

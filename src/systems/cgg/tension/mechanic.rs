@@ -1,7 +1,7 @@
 //! `cgg.tension` as a mechanic: its parameters, its schema (fields named
 //! for the explorers and the tracks), and building a [`Tension`] from them.
 
-use super::super::rules::action_from;
+use super::super::action::action_from;
 use super::{
     AVOIDED, Explorer, HOURS_GAINED, HOURS_PAID, IN_CRISIS, MAX_PITFALLS, PARAMS, PITFALL_SPRUNG,
     Pick, ROUNDS, Tension, explorer, prepared,

@@ -45,7 +45,7 @@ pub use explorer::{EXPLORERS_EXPECT, Explorer, MAX_EXPLORERS, Pick};
 pub use mechanic::TensionMechanic;
 
 use super::action::Action;
-use super::rules::RULE_PARAMS;
+use super::action::RULE_PARAMS;
 use crate::dice::DiceRng;
 use crate::sim::Tally;
 use crate::systems::{Choice, Lit, ParamKind, ParamSpec, Trial};

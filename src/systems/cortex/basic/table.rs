@@ -326,7 +326,7 @@ mod tests {
     use super::super::super::roll::ones_law;
     use super::super::super::{RatingTie, Sides};
     use super::*;
-    use crate::dist::Marginals;
+    use crate::model::Marginals;
 
     fn basic(actor: &str, aid: Option<&str>, opp: &str, tie: RatingTie, push: bool) -> Basic {
         let sides = Sides {

@@ -5,7 +5,7 @@ use super::{
     GAVE_IN, OPPOSITION_COMPLICATION, PARAMS, TRAUMA, TRAUMA_RATING, WINNER, WINNERS,
 };
 use crate::dice::DiceRng;
-use crate::dist::{Marginals, play};
+use crate::model::{Marginals, play};
 use crate::sim::Tally;
 use crate::systems::{
     Args, Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,

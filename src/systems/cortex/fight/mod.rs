@@ -38,7 +38,8 @@ use super::{
     RatingTie, Sides, TIE, rating_tie, tie_deals,
 };
 use crate::dice::DiceRng;
-use crate::dist::{After, Limits, Marginals, play, solve};
+use crate::exact::{Limits, solve};
+use crate::model::{After, Marginals, play};
 use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec};
 
 /// Ratings a complication or trauma may have, 0 for none.

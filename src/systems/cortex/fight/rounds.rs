@@ -10,7 +10,7 @@ use super::{
     Price, index, stack,
 };
 use crate::dice::DiceRng;
-use crate::dist::{After, Rounds};
+use crate::model::{After, Rounds};
 
 /// The roll laws the solver needs, by complication die index.
 pub(super) struct Laws {

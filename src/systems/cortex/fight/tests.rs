@@ -3,7 +3,7 @@
 //! against Monte Carlo on 20 configs.
 
 use super::*;
-use crate::dist::{After, Rounds};
+use crate::model::{After, Rounds};
 use crate::systems::testing::{Sample, assert_agrees};
 use crate::systems::{Define, ParamMap, ParamValue};
 

@@ -16,7 +16,7 @@
 //! Exact: each step's (extraordinary, success, failure) odds, the actor's
 //! and each helper's, come from the exact basic-action solver; the clock is
 //! an absorbing chain over (step, beats left, first able helper, beats
-//! bought) solved by [`crate::dist::markov::absorb`].
+//! bought) solved by [`crate::exact::markov::absorb`].
 //!
 //! Monte Carlo plays the same rounds, each roll (the actor's or a
 //! helper's basic action) one draw of extraordinary / success / failure
@@ -35,7 +35,8 @@ use super::{
     Sides,
 };
 use crate::dice::DiceRng;
-use crate::dist::{After, Limits, Marginals, Rounds, play, solve};
+use crate::exact::{Limits, solve};
+use crate::model::{After, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{

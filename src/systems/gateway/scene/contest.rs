@@ -10,7 +10,7 @@
 //! top 53 bits of a word below it are a draw with exactly that chance.
 
 use crate::dice::DiceRng;
-use crate::dist::Counts;
+use crate::exact::Counts;
 
 /// Most dice one roll can have: 6 trait dice and one essence point.
 pub const MAX_DICE: usize = 7;

@@ -15,7 +15,7 @@ use super::rules::{POLICY_EXPECTS, Policy, shorthand_policy, toml_form};
 use super::state::{Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, Outcome, Start, f_edge, f_essence};
 use super::{Pick, TIE_NAMES, pick, project, tie_from};
 use crate::dice::DiceRng;
-use crate::dist::{Marginals, play};
+use crate::model::{Marginals, play};
 use crate::sim::Tally;
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{

@@ -4,7 +4,7 @@
 //! one-PC case (A is PC 1, B is K).
 //!
 //! Both the exact chain and the sampler run on [`SceneRounds`] through
-//! `dist::rounds` (the sampler keeping what `turn` and `after` make of
+//! `model::rounds` (the sampler keeping what `turn` and `after` make of
 //! each state it meets, `memo`): one roll is one action, tested against
 //! the DT of each of its targets (a PC targets K; K targets every PC,
 //! rolling **once**), and [`Rounds::after`] applies the rules. An action
@@ -41,7 +41,8 @@ use super::effect::Effect;
 use super::rules::View;
 use super::state::*;
 use crate::dice::DiceRng;
-use crate::dist::{After, Limits, Marginals, Rounds, solve};
+use crate::exact::{Limits, solve};
+use crate::model::{After, Marginals, Rounds};
 
 /// A scene ready to solve or sample.
 pub struct SceneRounds {

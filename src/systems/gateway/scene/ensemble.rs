@@ -18,7 +18,7 @@ use super::state::{
 };
 use super::{Pick, TIE_NAMES, pick, project, tie_from};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{

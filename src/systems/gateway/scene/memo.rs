@@ -1,4 +1,4 @@
-//! The sampler of a drama scene: [`dist::play`](crate::dist::play)'s loop
+//! The sampler of a drama scene: [`model::play`](crate::model::play)'s loop
 //! with the round function memoised. Within a trial, and from trial to
 //! trial, the same states recur (the same edge, ladder and holder at the
 //! same round); what the rules make of them does not change. So each
@@ -17,7 +17,7 @@ use super::contest::Contests;
 use super::engine::SceneRounds;
 use super::state::{FIELDS, Key, Outcome, Roll, State};
 use crate::dice::DiceRng;
-use crate::dist::{After, Rounds, play};
+use crate::model::{After, Rounds, play};
 
 /// The table has 2^12 slots (about 1.2 MB, beside 1 MB of end outcomes;
 /// a scene touches only the slots of the states it meets).

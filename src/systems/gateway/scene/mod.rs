@@ -8,7 +8,7 @@
 //! its targets' DTs; free raises from Set-ups and passengers, essence
 //! pools and the initiative hierarchy carry from action to action. The
 //! exact solver (an absorbing Markov chain) and the sampler are both
-//! derived from that one function through `dist::rounds`.
+//! derived from that one function through `model::rounds`.
 //!
 //! Files: `entity` (an entity and its keys), `duel` and `ensemble` (the two
 //! mechanics: keys, outcome fields, the `Mechanic`/`Model` boilerplate),
@@ -38,7 +38,7 @@ pub use entity::{Entity, Spend};
 pub use rules::shorthand_policy;
 pub use state::{Drama, MAX_PCS, MAX_STATES, Start, Tie, edged};
 
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::systems::{Args, ParamError};
 use state::{F_WINNER, KEY_ESCAPE, Outcome, PCS_ESCAPE};
 

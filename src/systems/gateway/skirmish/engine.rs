@@ -1,6 +1,6 @@
 //! The round function of a skirmish: many entities on two sides, tension
 //! lines between opposed pairs, each with its own edge. Both the exact
-//! chain and the sampler run on [`SkirmishRounds`] through `dist::rounds`.
+//! chain and the sampler run on [`SkirmishRounds`] through `model::rounds`.
 //!
 //! One roll is one action: the actor's highest die is rolled once and
 //! tested against the DT of every opponent its effects are declared
@@ -19,7 +19,8 @@ use super::cast::{
 use super::moves::{Aim, Move, Moves, Play, default_policy};
 use super::state::*;
 use crate::dice::DiceRng;
-use crate::dist::{After, Limits, Marginals, Rounds, solve};
+use crate::exact::{Limits, solve};
+use crate::model::{After, Marginals, Rounds};
 use crate::systems::gateway::scene::rules::View;
 use crate::systems::gateway::scene::{MAX_STATES, Tie, edged};
 

@@ -9,7 +9,7 @@ use super::engine::SkirmishRounds;
 use super::moves::{POLICY_EXPECTS, Policy, default_policy, parse_policy};
 use super::state::*;
 use crate::dice::DiceRng;
-use crate::dist::{Marginals, play};
+use crate::model::{Marginals, play};
 use crate::sim::Tally;
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::gateway::scene::entity::{

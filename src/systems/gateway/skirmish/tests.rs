@@ -2,7 +2,7 @@
 //! by hand, variants told apart, and the exact chain against Monte Carlo.
 
 use super::*;
-use crate::dist::{After, Marginals, Rounds};
+use crate::model::{After, Marginals, Rounds};
 use crate::systems::ParamMap;
 use crate::systems::ParamValue::{self, *};
 use crate::systems::gateway::scene::duel_from;

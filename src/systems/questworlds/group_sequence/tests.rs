@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use super::fight::{Dice, Fight, Group, OPPONENTS, PCS, Rolled};
 use super::*;
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::systems::ParamValue::{self, Bool, Int, List, Str};
 use crate::systems::questworlds::chained::ChainedSequence;
 use crate::systems::questworlds::scored::ScoredSequence;

@@ -15,7 +15,7 @@ use super::sequence::{
 };
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
-use crate::dist::{After, Rounds};
+use crate::model::{After, Rounds};
 use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// The wager when none is declared (§5.3.1.2).

@@ -90,7 +90,7 @@ fn convolve(a: &[f64], b: &[f64]) -> Vec<f64> {
 /// roll drawn from an alias table) agree with it.
 #[test]
 fn the_example_campaign_agrees_with_independent_scenes() {
-    use crate::dist::Marginals;
+    use crate::model::Marginals;
     use crate::systems::testing::{Sample, assert_agrees_with, example};
     let model = Campaign.prepare(&example(&Campaign)).unwrap();
     let mut exact = Marginals::new(16);

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
+use crate::model::Marginals;
 use crate::systems::testing::table;
 use crate::systems::testing::{Sample, assert_agrees_with};
 use crate::systems::{Mechanic, ParamMap, ParamValue};

@@ -1,10 +1,10 @@
-//! The memoised sampler against the plain loop (`dist::play`): the same
+//! The memoised sampler against the plain loop (`model::play`): the same
 //! outcomes, draw for draw, from the same seeds.
 
 use super::agreement::{duel_configs, when};
 use super::*;
 use crate::dice::DiceRng;
-use crate::dist::play;
+use crate::model::play;
 use crate::systems::gateway::scene::memo::Memo;
 
 /// `trials` scenes each way from one seed: equal outcomes, and the two

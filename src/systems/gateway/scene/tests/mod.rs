@@ -8,7 +8,7 @@ mod memo;
 
 pub(super) use super::state::{KEY, State};
 pub(super) use super::*;
-pub(super) use crate::dist::{After, Rounds};
+pub(super) use crate::model::{After, Rounds};
 pub(super) use crate::sim::{Plan, simulate};
 pub(super) use crate::stats::{estimate, exact_value, z_score};
 pub(super) use crate::systems::ParamValue::{self, *};
@@ -66,7 +66,7 @@ pub(super) fn duel(pairs: Vec<(String, ParamValue)>) -> Duel {
     duel_from(&m).unwrap()
 }
 
-pub(super) fn p(m: &crate::dist::Marginals, field: usize, value: i64) -> f64 {
+pub(super) fn p(m: &crate::model::Marginals, field: usize, value: i64) -> f64 {
     m.field(field).get(&value).copied().unwrap_or(0.0)
 }
 

@@ -36,7 +36,7 @@ use super::assist::AssistPolicy;
 pub use super::dice::{Dice, Rolled};
 
 mod pairing;
-use crate::dist::After;
+use crate::model::After;
 
 crate::choice! {
     /// The sequence type every pairing plays.

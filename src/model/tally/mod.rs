@@ -209,7 +209,7 @@ impl Tally {
 
     /// The empty tally a model of `schema` records into: with whole
     /// outcomes when one of its metrics needs them.
-    pub fn for_schema(schema: &crate::systems::Schema) -> Self {
+    pub fn for_schema(schema: &crate::model::Schema) -> Self {
         match schema.needs_joint() {
             true => Tally::with_joint(schema.fields.len()),
             false => Tally::new(schema.fields.len()),

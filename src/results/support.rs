@@ -16,13 +16,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::results::{ConfigResult, FieldRow, Method};
+use super::{ConfigResult, FieldRow, Method};
+use crate::model::{FieldKind, Schema};
 use crate::stats;
-use crate::systems::{FieldKind, Schema};
 
 /// Fill every run of `configs` (whose schemas are `schemas`, in the same
 /// order) with a row for each value of each field's support.
-pub(crate) fn complete(configs: &mut [ConfigResult], schemas: &[&Schema]) {
+pub fn complete(configs: &mut [ConfigResult], schemas: &[&Schema]) {
     for (c, schema) in configs.iter_mut().zip(schemas) {
         complete_one(c, schema);
     }
@@ -82,8 +82,8 @@ pub fn complete_one(c: &mut ConfigResult, schema: &Schema) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{MetricRow, Run};
-    use crate::systems::FieldSpec;
+    use crate::model::FieldSpec;
+    use crate::results::{MetricRow, Run};
 
     fn row(field: &str, value: i64, p: f64, count: Option<u64>) -> FieldRow {
         FieldRow {

@@ -1,65 +1,9 @@
-//! Multi-round mechanics written once: a start state, the law of the next
-//! roll in a state, and what follows a roll (rules and policy together).
-//! Both the exact solver (an absorbing Markov chain, [`solve`]) and the
-//! sampler ([`play`]) are derived from the same [`Rounds::after`], so the
-//! two can only disagree through sampling error.
-//!
-//! A round may take several rolls when later ones depend on earlier ones
-//! (the second action of a Gateway round sees the edge the first left; a
-//! wagered round has two exchanges): `after` answers [`After::Roll`] to
-//! roll again within the round. The solver follows such rolls down each
-//! path, multiplying probabilities along it, and merges states only
-//! between rounds ([`After::Round`]), so its state space is what must be
-//! remembered *between* rounds.
-//!
-//! The law of a roll has two faces that must describe the same random
-//! variable: [`Rounds::law`] lists its values with their probabilities,
-//! [`Rounds::roll`] draws one. They are thin wrappers over one shared law
-//! (a contest's margin counts and its sampler, a rating's round table);
-//! the agreement tests bound any slip between them.
+//! The exact solver of a [`Rounds`] mechanic: its absorbing chain,
+//! propagated forward (see [`absorb`]). The sampler of the same rules is
+//! [`crate::model::play`]; the two share [`Rounds::after`].
 
 use super::markov::{Absorbed, Limits, Next, absorb};
-use crate::dice::DiceRng;
-
-/// What follows one roll.
-#[derive(Clone, Debug, PartialEq)]
-pub enum After<S, O> {
-    /// The round goes on: roll again from this state.
-    Roll(S),
-    /// The round is over; the next one starts from this state.
-    Round(S),
-    /// The trial is over, with these outcome field values.
-    End(O),
-}
-
-/// A multi-round mechanic.
-pub trait Rounds: Sync {
-    /// What must be remembered. States between rounds are merged by the
-    /// solver, so only what changes the odds belongs there.
-    type State: Ord + Clone + std::hash::Hash;
-    /// The result of one roll, as the rules read it.
-    type Roll;
-    /// The outcome field values of a finished trial.
-    type Outcome: AsRef<[i64]>;
-
-    /// The state before the first roll.
-    fn start(&self) -> Self::State;
-
-    /// Every value the next roll of round `round` (from 1) in `state` can
-    /// take, with its probability (they sum to 1), in a fixed order.
-    fn law(&self, round: usize, state: &Self::State, out: &mut Vec<(Self::Roll, f64)>);
-
-    /// One roll of round `round` in `state`, distributed as [`Rounds::law`].
-    fn roll(&self, round: usize, state: &Self::State, rng: &mut DiceRng) -> Self::Roll;
-
-    /// What the rules and the policies make of `roll` in `state`.
-    fn after(
-        &self,
-        round: usize,
-        state: &Self::State,
-        roll: &Self::Roll,
-    ) -> After<Self::State, Self::Outcome>;
-}
+use crate::model::{After, Rounds};
 
 /// The exact law of the outcome by forward propagation of the chain (see
 /// [`absorb`]); `None` beyond `limits`.
@@ -106,37 +50,11 @@ fn expand<R: Rounds>(
     laws[depth] = law;
 }
 
-/// One trial, roll by roll. A mechanic must end every trial (a round cap,
-/// an absorbing tally): the solver's limits have no counterpart here.
-#[inline]
-pub fn play<R: Rounds>(rounds: &R, rng: &mut DiceRng) -> R::Outcome {
-    play_from(rounds, rounds.start(), 1, rng)
-}
-
-/// The rest of a trial from `state`, about to roll in round `round`.
-#[inline]
-pub fn play_from<R: Rounds>(
-    rounds: &R,
-    mut state: R::State,
-    mut round: usize,
-    rng: &mut DiceRng,
-) -> R::Outcome {
-    loop {
-        let roll = rounds.roll(round, &state, rng);
-        match rounds.after(round, &state, &roll) {
-            After::Roll(next) => state = next,
-            After::Round(next) => {
-                state = next;
-                round += 1;
-            }
-            After::End(outcome) => return outcome,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::DiceRng;
+    use crate::model::play;
 
     /// A fair-coin gambler's ruin from 3 of 10, two flips a round (the
     /// second only when the first did not end it), counting rounds.

@@ -4,10 +4,8 @@
 //! of oddsmith needs ([`Mechanic`], [`Model`]) is derived from those two,
 //! so the schema a mechanic documents is the schema its models report.
 
-use super::{Args, Mechanic, Model, ParamError, ParamMap, ParamSpec, Schema};
+use super::{Args, Marginals, Mechanic, Model, ParamError, ParamMap, ParamSpec, Schema, Tally};
 use crate::dice::DiceRng;
-use crate::dist::Marginals;
-use crate::sim::Tally;
 
 /// What a mechanic builds from one checked set of parameter values: a
 /// configuration that can be sampled, and perhaps solved.

@@ -17,7 +17,8 @@ use std::hash::Hash;
 
 use foldhash::fast::FixedState;
 
-use super::{Marginals, Sums};
+use super::Sums;
+use crate::model::Marginals;
 
 /// Where one transition leads.
 #[derive(Clone, Debug, PartialEq)]

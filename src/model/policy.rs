@@ -279,7 +279,15 @@ mod tests {
         }
     }
 
-    use crate::systems::testing::table as t;
+    /// A policy table from key/value pairs.
+    fn t(pairs: &[(&str, ParamValue)]) -> ParamValue {
+        ParamValue::Table(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+    }
 
     #[test]
     fn first_rule_that_holds_and_is_allowed() {

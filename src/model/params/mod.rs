@@ -142,7 +142,7 @@ macro_rules! choice {
         $crate::choice!($ty { $($variant = $name),+ });
     };
     ($ty:ident { $($variant:ident = $name:literal),+ $(,)? }) => {
-        impl $crate::systems::Choice for $ty {
+        impl $crate::model::Choice for $ty {
             const NAMES: &'static [&'static str] = &[$($name),+];
 
             fn parse(name: &str) -> Option<Self> {

@@ -2,8 +2,8 @@
 //! (difficulty, risk, variants, policies) and how they are read into an
 //! [`Action`].
 
-use super::action::{Action, BASE_NAMES, FailureRule, Hammer, RiskBase, Rules, Wrench};
-use super::{Comparison, DieCode, read_code};
+use super::super::{Comparison, DieCode, read_code};
+use super::{Action, BASE_NAMES, FailureRule, Hammer, RiskBase, Rules, Wrench};
 use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec};
 
 crate::choice! {
@@ -134,7 +134,7 @@ pub const RULE_PARAMS: [ParamSpec; 15] = [
     },
     ParamSpec {
         path: "difficulty.opponent",
-        kind: super::CODE,
+        kind: super::super::CODE,
         default: Lit::Absent,
         doc: "A contest: the opponent's attribute code; B = its dice + 1 (2d..=20d+2). Replaces difficulty.base when set.",
     },

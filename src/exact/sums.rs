@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use foldhash::fast::FixedState;
 
-use super::Marginals;
+use crate::model::Marginals;
 
 /// Probability added so far, per field value and per whole outcome.
 pub struct Sums {

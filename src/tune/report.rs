@@ -9,13 +9,13 @@ use std::fmt::Write;
 use polars::prelude::*;
 use serde_json::json;
 
-use super::charts;
-use super::frames::{self, encode_err, param_column};
-use super::{OutputError, RunMeta};
+use super::{Estimate, GateVerdict, TuneRow, Tuned};
+use crate::report::charts;
+use crate::report::frames::{self, encode_err, param_column};
+use crate::report::{OutputError, RunMeta};
 use crate::results::{ConfigResult, Method, MetricRow, Mode, Results, Run};
 use crate::scenario::{ChartKind, ChartSpec, KnobKind, Scenario, Target};
 use crate::systems::ParamValue;
-use crate::tune::{Estimate, GateVerdict, TuneRow, Tuned};
 
 /// The base name of the tune's chart.
 pub const CHART_FILE: &str = "knob-ladder";
@@ -211,7 +211,7 @@ pub fn chart(scenario: &Scenario, t: &Tuned) -> Result<Option<charts::Rendered>,
         labels: scenario.labels.clone(),
         ..ChartSpec::new(ChartKind::Line, CHART_FILE)
     };
-    charts::render(&results, &spec, &super::config::fixed(scenario)).map(Some)
+    charts::render(&results, &spec, &crate::report::config::fixed(scenario)).map(Some)
 }
 
 /// A metric value, with its interval when it has one.

@@ -1,11 +1,13 @@
-//! The run's result types: what a run found, per config and method. A
-//! leaf module: the pipeline produces these, the report modules consume
-//! them, and neither imports the other.
+//! The run's result types: what a run found, per config and method. The run
+//! driver (`run`) produces these, the report modules consume them, and
+//! neither imports the other.
 
-use crate::dist::Marginals;
-use crate::sim::Tally;
+mod support;
+
+pub use support::{complete as complete_support, complete_one as complete_support_of};
+
+use crate::model::{Marginals, ParamValue, Schema, Tally};
 use crate::stats;
-use crate::systems::{ParamValue, Schema};
 
 /// Which method answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -163,6 +165,21 @@ impl ConfigResult {
             runs,
             agreement,
         }
+    }
+
+    /// [`ConfigResult::new`] with its support completed (see
+    /// [`complete_support_of`]): a config's result as every table of a
+    /// run shows it, made in one place.
+    pub fn of(
+        index: usize,
+        swept: Vec<ParamValue>,
+        schema: &Schema,
+        exact: Option<&Marginals>,
+        tally: Option<&Tally>,
+    ) -> ConfigResult {
+        let mut result = ConfigResult::new(index, swept, schema, exact, tally);
+        support::complete_one(&mut result, schema);
+        result
     }
 }
 

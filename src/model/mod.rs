@@ -1,0 +1,86 @@
+//! The contract every mechanic and every engine meets, and nothing else:
+//! a leaf that imports only [`crate::dice`].
+//!
+//! A mechanic is defined once by implementing [`Define`]: its parameters
+//! ([`params`]) with ranges and defaults, one [`Schema`] of outcome fields
+//! and metrics, and a checking constructor that builds a [`Trial`]. The
+//! object-safe faces downstream code is generic over, [`Mechanic`] and
+//! [`Model`], are derived from it. A multi-round mechanic states its rules
+//! once as [`Rounds`]; its outcomes are counted in a [`Tally`] (Monte Carlo)
+//! or weighed in [`Marginals`] (exact solvers). Policies ([`policy`]) are
+//! the players' decision rules, read from scenario tables.
+//!
+//! Everything above this floor (the exact solvers, the engine, the
+//! systems, the run driver) imports from here; this module imports from
+//! none of them (`tests/floors.rs` checks it).
+
+mod define;
+mod marginals;
+mod params;
+pub mod policy;
+mod rounds;
+mod schema;
+mod tally;
+mod warning;
+
+pub use define::{Define, Trial};
+pub use marginals::Marginals;
+pub use params::{
+    Args, Choice, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, from_value,
+    suggest, suggest_param,
+};
+pub use rounds::{After, Rounds, play, play_from};
+pub use schema::{
+    Complement, FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema, complement_name,
+};
+pub use tally::{Hist, Tally};
+pub use warning::{Warning, WarningKind};
+
+use crate::dice::DiceRng;
+
+/// A named dice mechanic: its parameters, outcome fields and metrics.
+/// Provided for every [`Define`].
+pub trait Mechanic: Sync {
+    /// Dotted name, `system.mechanic`.
+    fn name(&self) -> &'static str;
+    /// One line saying what a trial is.
+    fn summary(&self) -> &'static str;
+    /// Every parameter a scenario may set, with kind, default and doc.
+    fn params(&self) -> &'static [ParamSpec];
+    /// The outcome fields and headline metrics (as documented; a model may
+    /// refine labels for its parameters).
+    fn schema(&self) -> Schema;
+    /// Whether [`Model::exact`] can answer (for some parameters at least).
+    fn has_exact(&self) -> bool;
+    /// Check a set of values (unset keys take their defaults) and build a
+    /// model. Errors name the key, the value and what is allowed.
+    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError>;
+}
+
+/// One fully checked configuration of a mechanic: a [`Trial`] with its
+/// schema, as [`Define::model`] makes it.
+pub trait Model: Send + Sync {
+    /// Outcome fields and headline metrics for this configuration.
+    fn schema(&self) -> &Schema;
+    /// Run `trials` independent trials on `rng`, recording every outcome.
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally);
+    /// The exact marginal distribution of every outcome field, when a
+    /// solver exists for this configuration.
+    fn exact(&self) -> Option<Marginals>;
+    /// The exact answer, or why there is none (`None`: no reason beyond
+    /// "no solver for these values").
+    fn solve(&self) -> Result<Marginals, Option<String>> {
+        self.exact().ok_or(None)
+    }
+    /// How the parameters were read, in words, where that is not plain
+    /// (a dice expression's parse).
+    fn reading(&self) -> Option<String> {
+        None
+    }
+    /// Settings that are legal but almost surely not what was meant (a
+    /// success target no die can reach): said on stderr, in the report,
+    /// and failed by `check --strict`.
+    fn warnings(&self) -> Vec<Warning> {
+        Vec::new()
+    }
+}
