@@ -157,30 +157,17 @@ pub(super) fn options(args: &RunArgs) -> anyhow::Result<RunOptions> {
     })
 }
 
-/// Run `scenario` as a stream: each config's long table goes to `long`
-/// (when given) as soon as it is ready, and only what the summary, the
-/// checks and the charts read stays in memory, so a sweep's size costs
-/// its summary, not its distributions.
+/// Run `scenario` into the whole run's sink ([`report::Collect`]): each
+/// config's long table goes to `long` (when given) as soon as it is
+/// ready, and only what the summary, the checks and the charts read stays
+/// in memory.
 pub(super) fn collect(
     scenario: &Scenario,
     opts: &RunOptions,
     bar: &Bar,
-    mut long: Option<&mut report::LongWriter>,
+    long: Option<&mut report::LongWriter>,
 ) -> anyhow::Result<report::Results> {
-    let mut configs = Vec::with_capacity(scenario.config_count());
-    let timings = run::stream(scenario, opts, bar, |mut c, _| {
-        if let Some(long) = long.as_deref_mut() {
-            long.push(&c)?;
-        }
-        if !report::keeps_fields(scenario, &c) {
-            for r in &mut c.runs {
-                r.dist = Vec::new();
-            }
-        }
-        configs.push(c);
-        Ok::<(), anyhow::Error>(())
-    })?;
-    Ok(run::results_of(scenario, opts, configs, timings))
+    Ok(report::collect(scenario, opts, bar, long)?)
 }
 
 fn describe_mode(results: &oddsmith::report::Results) -> String {

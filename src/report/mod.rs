@@ -8,6 +8,7 @@
 mod atomic;
 pub mod balance;
 pub mod charts;
+mod collect;
 pub mod config;
 pub mod diff;
 mod document;
@@ -25,6 +26,7 @@ pub use crate::results::complete_support_of;
 pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 pub use atomic::{Dest, OutputError, Staging};
 pub use balance::{Finding, Status, Verdict};
+pub use collect::{Collect, CollectError, collect};
 pub use load::{LoadError, Loaded, load};
 use long::LONG_FILES;
 pub use long::LongWriter;
