@@ -7,7 +7,8 @@
 //! field, the probability of each value, and [`Sums`] builds one fast from
 //! many outcomes; [`Memo`] shares a law many configs need. [`markov`] solves multi-round
 //! mechanics as absorbing chains; [`rounds`] derives that chain and the
-//! Monte Carlo sampler from one round function.
+//! Monte Carlo sampler from one round function; [`watch`] lets the
+//! workbench follow (and stop) a slow solve.
 
 mod counts;
 mod marginals;
@@ -15,6 +16,7 @@ pub mod markov;
 mod memo;
 pub mod rounds;
 mod sums;
+pub mod watch;
 
 pub use counts::Counts;
 pub use marginals::Marginals;

@@ -17,11 +17,12 @@ use serde::Serialize;
 use serde_json::json;
 
 use oddsmith::answer::{self, Answer, Question};
+use oddsmith::dist::watch;
 use oddsmith::systems;
 
 use super::body::{self, Ask, Shape};
 use super::jobs::{CancelOnDrop, Jobs, Stopped, Ticket};
-use super::{registry, scenario, tune as tune_body};
+use super::{live, registry, scenario, tune as tune_body};
 
 /// Largest request body read (bigger ones get 413).
 pub const MAX_BODY: usize = 1 << 20;
@@ -33,7 +34,7 @@ pub const MAX_TOTAL_TRIALS: u64 = 50_000_000;
 /// The server's shared state.
 #[derive(Clone)]
 pub struct App {
-    jobs: Arc<Jobs>,
+    pub(super) jobs: Arc<Jobs>,
     /// How long one request may compute.
     limit: Duration,
 }
@@ -92,7 +93,7 @@ impl IntoResponse for ApiError {
 
 /// `value` as a JSON response (axum's `Json` needs a feature that would
 /// also pull in its own body parsing, which the API does itself).
-fn json_response(status: StatusCode, value: &impl Serialize) -> Response {
+pub fn json_response(status: StatusCode, value: &impl Serialize) -> Response {
     match serde_json::to_vec(value) {
         Ok(bytes) => (status, [(header::CONTENT_TYPE, "application/json")], bytes).into_response(),
         // Non-finite numbers serialise as null, so this does not happen.
@@ -122,10 +123,13 @@ pub fn router(app: App) -> Router {
         .route("/api/sweep", post(sweep))
         .route("/api/scenario", post(scenario))
         .route("/api/tune", post(tune))
+        .route("/api/check", post(live::check))
+        .route("/api/progress", post(live::progress))
+        .route("/api/cancel", post(live::cancel))
         .fallback(|| async {
             ApiError {
                 status: StatusCode::NOT_FOUND,
-                message: "no such page; the API is GET /api/mechanics, POST /api/answer, /api/sweep, /api/scenario".into(),
+                message: "no such page; the API is GET /api/mechanics, POST /api/answer, /api/sweep, /api/scenario, /api/tune, /api/check, /api/progress, /api/cancel".into(),
                 field: None,
             }
         })
@@ -150,7 +154,7 @@ async fn mechanics() -> Response {
 
 /// The questions a body asks (one: the body names one mechanic or one
 /// expression), through the command line.
-fn question(ask: &Ask) -> Result<Question, ApiError> {
+pub fn question(ask: &Ask) -> Result<Question, ApiError> {
     let field_of = |message: &str| {
         ask.keys
             .iter()
@@ -229,18 +233,29 @@ fn question(ask: &Ask) -> Result<Question, ApiError> {
     Ok(q)
 }
 
-/// Answer `q`, stopping when `ticket` says so.
+/// Answer `q`, stopping when `ticket` says so. Its [`Live`](super::jobs::Live)
+/// follows the work: the exact chain solver's rounds (on this thread: a
+/// single config's solve runs here), the configs solved, the trials run.
 fn ask(q: &Question, ticket: &Ticket) -> Result<Answer, ApiError> {
-    let a = answer::ask(q, ticket, &mut |_: usize, _: Option<&str>| {}).map_err(|e| {
-        let field = e.key.clone();
-        let mut err = ApiError::bad(format!("{:#}", crate::cli::odds_error(q.mechanic, e)));
-        if !field.is_empty() {
-            err.field = Some(field);
-        }
-        err
-    })?;
+    let live = ticket.live();
+    live.asking(q.mechanic.name(), q.config_count());
+    let mut simulating = |configs: usize, _: Option<&str>| {
+        live.simulating((configs as u64).saturating_mul(q.trials));
+    };
+    let a = watch::watched(ticket.watch(), || answer::ask(q, ticket, &mut simulating))
+        .map_err(|e| param_error(q, e))?;
     stopped(ticket)?;
     Ok(a)
+}
+
+/// A parameter error as the command line says it, at its key.
+pub fn param_error(q: &Question, e: oddsmith::systems::ParamError) -> ApiError {
+    let field = e.key.clone();
+    let mut err = ApiError::bad(format!("{:#}", crate::cli::odds_error(q.mechanic, e)));
+    if !field.is_empty() {
+        err.field = Some(field);
+    }
+    err
 }
 
 /// An error if `ticket` stopped the work (its partial numbers are discarded).
@@ -249,9 +264,16 @@ pub fn stopped(ticket: &Ticket) -> Result<(), ApiError> {
         None => Ok(()),
         Some(Stopped::Superseded) => Err(ApiError {
             status: StatusCode::CONFLICT,
-            message: "cancelled: a newer request came from the same tab (or the client left)".into(),
+            message: format!(
+                "cancelled: a newer request came from the same tab (or Cancel, or the client left){}",
+                abandoned(ticket)
+            ),
             field: None,
         }),
+        Some(Stopped::TimedOut) if ticket.live().abandoned() => Err(ApiError::bad(format!(
+            "the exact solve stopped at the workbench's time limit{}; write a scenario and `oddsmith run` it (no limit)",
+            abandoned(ticket)
+        ))),
         Some(Stopped::TimedOut) => Err(ApiError::bad(
             "Monte Carlo stopped at the workbench's time limit; ask for fewer trials (or run a scenario: `oddsmith run` has no limit)",
         )
@@ -264,10 +286,22 @@ pub fn stopped(ticket: &Ticket) -> Result<(), ApiError> {
     }
 }
 
+/// Where an abandoned exact solve stopped, for messages.
+fn abandoned(ticket: &Ticket) -> String {
+    if ticket.live().abandoned() {
+        format!(
+            "; the exact solve was abandoned at round {}",
+            ticket.live().round()
+        )
+    } else {
+        String::new()
+    }
+}
+
 /// Run `work` off the async threads, cancelled if this future is dropped;
 /// a panic becomes a 500 that says it is a bug (the tests check there is
 /// none).
-async fn compute<T: Serialize + Send + 'static>(
+pub async fn compute<T: Serialize + Send + 'static>(
     app: &App,
     tab: Option<String>,
     work: impl FnOnce(&Ticket) -> Result<T, ApiError> + Send + 'static,

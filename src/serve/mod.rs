@@ -6,7 +6,9 @@
 
 mod api;
 mod body;
+mod examples;
 mod jobs;
+mod live;
 mod registry;
 mod scenario;
 #[cfg(test)]
