@@ -13,6 +13,8 @@ mod registry;
 mod scenario;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_live;
 mod tune;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
