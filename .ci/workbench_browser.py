@@ -198,6 +198,7 @@ def run(args, url):
         wait.until(lambda d: d.find_elements(By.NAME, "param:a.policy"))
         shown_for({}, mechanic="gateway.scene")
         before, _ = value_of("p_a_wins")
+        driver.find_element(By.ID, "pin").click()
         menu = driver.find_element(By.CSS_SELECTOR, '[data-examples-for="a.policy"]')
         labels = [o.text for o in menu.find_elements(By.TAG_NAME, "option")]
         rush = next(i for i, t in enumerate(labels) if t.startswith("rush"))
@@ -211,9 +212,11 @@ def run(args, url):
         after, text = value_of("p_a_wins")
         want = metric(odds(args.bin, "gateway.scene", "a.policy=" + policy), "p_a_wins")
         assert abs(after - want) < 1e-12 and abs(after - before) > 1e-6, (before, after, want)
+        assert value_of("p_a_wins", "pinned")[0] == before
         print(f"policy example rush: p_a_wins {before:.4f} -> {after:.4f} (odds: {want:.4f})")
         driver.find_element(By.CSS_SELECTOR, '.field[data-key="a.policy"] details summary').click()
         shot("policy", '.field[data-key="a.policy"]', "center")
+        driver.find_element(By.ID, "unpin").click()
         box = driver.find_element(By.NAME, "param:a.policy")
         box.send_keys(Keys.CONTROL, "a")
         box.send_keys('[{ effect = "climb" }]')

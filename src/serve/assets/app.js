@@ -249,15 +249,15 @@ async function pollProgress() {
   if (!d.running) { text = "waiting for the answer…"; bar.removeAttribute("value"); }
   else if (d.phase === "monte-carlo") {
     bar.max = d.trials; bar.value = Math.min(d.trials_done, d.trials);
-    text = `Monte Carlo: ${d.trials_done.toLocaleString()} of ${d.trials.toLocaleString()} trials`;
+    text = `${d.trials_done.toLocaleString()} of ${d.trials.toLocaleString()} Monte Carlo trials run`;
   } else if (d.configs > 1) {
     bar.max = d.configs; bar.value = d.solved;
-    text = `exact: ${d.solved.toLocaleString()} of ${d.configs.toLocaleString()} configs solved`;
+    text = `${d.solved.toLocaleString()} of ${d.configs.toLocaleString()} configs solved exactly`;
   } else if (d.round > 0) {
     bar.max = 1; bar.value = 1 - d.in_play;
-    text = `exact: round ${d.round.toLocaleString()}, ${d.states.toLocaleString()} states live, ${pct(1 - d.in_play)} of the probability settled`;
-  } else { text = "exact solve"; bar.removeAttribute("value"); }
-  $("progress-text").textContent = `${text} · ${secs} s`;
+    text = `round ${d.round.toLocaleString()} of the chain, ${d.states.toLocaleString()} states live, ${pct(1 - d.in_play)} of the probability settled`;
+  } else { text = "solving"; bar.removeAttribute("value"); }
+  $("progress-text").textContent = `— ${text} · ${secs} s`;
   $("progress").hidden = false;
   $("progress").dataset.phase = d.running ? d.phase : "waiting";
   progress.timer = setTimeout(pollProgress, 200);
