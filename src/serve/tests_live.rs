@@ -1,9 +1,9 @@
 //! The side channels through the router, in-process: a slow exact solve
 //! reports its rounds on `/api/progress`, a newer request from its tab
-//! (or `/api/cancel`) abandons it mid-chain, its numbers are `odds`'s
-//! when it runs to the end, `/api/check` says what `/api/answer` would
-//! without solving, and every policy example is where it says it comes
-//! from and is accepted by its mechanic.
+//! (or `/api/cancel`, or the time limit) abandons it mid-chain, its
+//! numbers are `odds`'s when it runs to the end, `/api/check` says what
+//! `/api/answer` would without solving, and every policy example is
+//! where it says it comes from and is accepted by its mechanic.
 
 use std::time::{Duration, Instant};
 
@@ -320,4 +320,20 @@ fn the_registry_carries_the_policy_editor() {
             .unwrap()
             .starts_with("scenarios/")
     );
+}
+
+#[test]
+fn an_exact_solve_stops_at_the_time_limit() {
+    let app = App::with_limit(Duration::from_millis(100));
+    let started = Instant::now();
+    let (status, v) = post(&app, "/api/answer", slow("l"));
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let message = v["error"].as_str().unwrap();
+    assert!(
+        message.contains("exact solve stopped at the workbench's time limit")
+            && message.contains("abandoned at round")
+            && message.contains("oddsmith run"),
+        "{message}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
 }
