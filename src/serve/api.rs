@@ -21,7 +21,7 @@ use oddsmith::dist::watch;
 use oddsmith::systems;
 
 use super::body::{self, Ask, Shape};
-use super::jobs::{CancelOnDrop, Jobs, Stopped, Ticket};
+use super::jobs::{CancelOnDrop, Jobs, Stopped, Ticket, Watcher};
 use super::{live, registry, scenario, tune as tune_body};
 
 /// Largest request body read (bigger ones get 413).
@@ -234,18 +234,47 @@ pub fn question(ask: &Ask) -> Result<Question, ApiError> {
 }
 
 /// Answer `q`, stopping when `ticket` says so. Its [`Live`](super::jobs::Live)
-/// follows the work: the exact chain solver's rounds (on this thread: a
-/// single config's solve runs here), the configs solved, the trials run.
+/// follows the work: the exact chain solver's rounds, the configs solved,
+/// the trials run. A single config is solved on this thread, which the
+/// watch is set on; a sweep's configs are solved in parallel, on a pool
+/// of this request's own whose every thread has the watch, so a newer
+/// request stops them too.
 fn ask(q: &Question, ticket: &Ticket) -> Result<Answer, ApiError> {
     let live = ticket.live();
     live.asking(q.mechanic.name(), q.config_count());
     let mut simulating = |configs: usize, _: Option<&str>| {
         live.simulating((configs as u64).saturating_mul(q.trials));
     };
-    let a = watch::watched(ticket.watch(), || answer::ask(q, ticket, &mut simulating))
-        .map_err(|e| param_error(q, e))?;
+    let watcher = ticket.watcher();
+    let mut run = || watch::watched(watcher.watch(), || answer::ask(q, ticket, &mut simulating));
+    let pool = (q.config_count() > 1)
+        .then(|| watched_pool(&watcher))
+        .flatten();
+    let a = match pool {
+        Some(pool) => pool.install(run),
+        None => run(),
+    }
+    .map_err(|e| param_error(q, e))?;
     stopped(ticket)?;
     Ok(a)
+}
+
+/// A rayon pool as wide as the global one whose threads run under
+/// `watcher`'s watch (`None` if threads cannot be started: the answer is
+/// then worked out as before, without the watch on the parallel configs).
+fn watched_pool(watcher: &Watcher) -> Option<rayon::ThreadPool> {
+    let watcher = watcher.clone();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(rayon::current_num_threads())
+        .spawn_handler(move |thread| {
+            let w = watcher.clone();
+            std::thread::Builder::new()
+                .name("oddsmith-serve-sweep".into())
+                .spawn(move || watch::watched(w.watch(), || thread.run()))
+                .map(|_| ())
+        })
+        .build()
+        .ok()
 }
 
 /// A parameter error as the command line says it, at its key.

@@ -221,11 +221,35 @@ impl Ticket {
         stop_reason(&self.jobs, &self.cancelled, &self.live)
     }
 
-    /// The watch the exact chain solver calls each round on this thread:
-    /// it records the round and says stop when this ticket does.
+    /// What makes this ticket's watch, for any thread.
+    pub fn watcher(&self) -> Watcher {
+        Watcher {
+            jobs: self.jobs.clone(),
+            cancelled: self.cancelled.clone(),
+            live: self.live.clone(),
+        }
+    }
+}
+
+/// A ticket's stop flags and counters, sendable to the threads that solve
+/// for it; each makes its own [`Watcher::watch`] (a watch lives on one
+/// thread).
+#[derive(Clone)]
+pub struct Watcher {
+    jobs: Arc<Jobs>,
+    cancelled: Arc<AtomicBool>,
+    live: Arc<Live>,
+}
+
+impl Watcher {
+    /// The watch the exact chain solver calls each round: it records the
+    /// round and says stop when the ticket does.
     pub fn watch(&self) -> Rc<Watch> {
-        let (jobs, cancelled, live) =
-            (self.jobs.clone(), self.cancelled.clone(), self.live.clone());
+        let Watcher {
+            jobs,
+            cancelled,
+            live,
+        } = self.clone();
         Rc::new(move |round, states, in_play| {
             live.round.store(round as u64, Ordering::Relaxed);
             live.states.store(states as u64, Ordering::Relaxed);

@@ -337,3 +337,44 @@ fn an_exact_solve_stops_at_the_time_limit() {
     );
     assert!(started.elapsed() < Duration::from_secs(10));
 }
+
+/// A sweep of slow exact configs (solved in parallel on the request's own
+/// watched pool).
+fn slow_sweep(tab: &str, ladders: &[i64]) -> Value {
+    json!({"mechanic": "gateway.ensemble",
+           "params": {"pcs": "[{trait = 3}, {trait = 3}]"},
+           "sweep": {"ladder": ladders},
+           "tab": tab})
+}
+
+#[test]
+fn a_sweeps_parallel_exact_solves_report_and_stop_too() {
+    let app = App::new();
+    let rt = runtime();
+    let first = rt.spawn({
+        let app = app.clone();
+        async move {
+            let body = slow_sweep("s", &[44, 45, 46, 47, 48, 49, 50]);
+            call(&app, "POST", "/api/sweep", body.to_string().into_bytes()).await
+        }
+    });
+    let seen = rt.block_on(first_rounds(&app, "s"));
+    assert_eq!(seen["configs"], 7, "{seen}");
+    let (_, v) = post(&app, "/api/cancel", json!({"tab": "s"}));
+    assert_eq!(v, json!({"cancelled": true}));
+    let (status, v) = rt.block_on(first).expect("joined");
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("abandoned at round"),
+        "{v}"
+    );
+    // Run to its end, the sweep's numbers are `odds`'s.
+    let text = post_text(&app, "/api/sweep", slow_sweep("s", &[20, 30]));
+    let table: Value = serde_json::from_str(&text).unwrap();
+    let q = odds_question(
+        "gateway.ensemble",
+        &["pcs=[{trait = 3}, {trait = 3}]", "ladder=20,30"],
+    );
+    let odds: Value = serde_json::from_str(&odds_json(&q)).unwrap();
+    assert!(table["answer"] == odds, "the sweep's answer is not odds'");
+}
