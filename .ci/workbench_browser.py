@@ -4,7 +4,10 @@ Starts `oddsmith serve` on a free port, then: picks gateway.challenge and
 sets actor.trait to 3 and checks the shown p_success against `oddsmith
 odds` for the same config; types the expression 4d6kh3 and checks the
 shown mean; pins, changes a parameter and checks that both values show;
-reloads the URL and checks that the state is restored. With --shots DIR it
+reloads the URL and checks that the state is restored; shows a slow
+exact solve's progress, cancels it, then waits for its answer; fills a
+policy from its examples menu (by keyboard) and checks the answer changes
+as `oddsmith odds` says. With --shots DIR it
 saves screenshots of the main views there.
 
     python .ci/workbench_browser.py --bin target/release/oddsmith [--shots docs/src/images]
@@ -60,16 +63,16 @@ def run(args, url):
     wait = WebDriverWait(driver, 30)
     shots = args.shots
 
-    def shot(name, where=None):
+    def shot(name, where=None, block="end"):
         if shots:
             if where:
-                driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'end'})", where)
+                driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: arguments[1]})", where, block)
             else:
                 driver.execute_script("window.scrollTo(0, 0)")
             os.makedirs(shots, exist_ok=True)
             driver.save_screenshot(os.path.join(shots, f"serve-{name}.png"))
 
-    def shown_for(params=None, expression=None):
+    def shown_for(params=None, expression=None, mechanic=None):
         """Wait until the shown answer is the final one for this question."""
         def ready(d):
             q = d.find_element(By.ID, "answer").get_attribute("data-question")
@@ -80,6 +83,8 @@ def run(args, url):
                 return False
             if expression is not None:
                 return q.get("expression") == expression
+            if mechanic is not None and q.get("mechanic") != mechanic:
+                return False
             return all(str(q["params"].get(k)) == str(v) for k, v in (params or {}).items())
         wait.until(ready)
 
@@ -161,6 +166,62 @@ def run(args, url):
         assert text == f"{want:.4f}", text
         print(f"4d6kh3: page mean {text}, odds {want}")
         shot("expression")
+
+        # A slow exact solve: the progress panel shows the chain's rounds,
+        # Cancel stops it, and asked again the answer replaces the panel.
+        # (gateway.ensemble, two PCs on a ladder of 50: about half a second.)
+        fast = WebDriverWait(driver, 30, poll_frequency=0.03)
+        slow = "m=gateway.ensemble&p.pcs=" + "%5B%7Btrait%3D3%7D%2C%7Btrait%3D3%7D%5D"
+        driver.get(url + "#" + slow + "&p.ladder=50")
+        fast.until(lambda d: d.find_element(By.ID, "progress").is_displayed())
+        driver.find_element(By.ID, "progress-cancel").click()
+        wait.until(lambda d: "cancelled" in d.find_element(By.ID, "status").text)
+        assert not driver.find_element(By.ID, "progress").is_displayed()
+        print("progress: Cancel stops the exact solve:", driver.find_element(By.ID, "status").text)
+        set_param("ladder", 49)
+        fast.until(lambda d: "round" in d.find_element(By.ID, "progress-text").text)
+        progress_text = driver.find_element(By.ID, "progress-text").text
+        shot("progress")
+        shown_for({"ladder": 49})
+        assert not driver.find_element(By.ID, "progress").is_displayed()
+        assert driver.find_element(By.ID, "method").text == "exact"
+        first = driver.find_element(By.CSS_SELECTOR, "#metrics tr[data-metric]").get_attribute("data-metric")
+        got, _ = value_of(first)
+        want = metric(odds(args.bin, "gateway.ensemble", "pcs=[{trait=3},{trait=3}]", "ladder=49"), first)
+        assert abs(got - want) < 1e-12, (got, want)
+        print(f"progress: '{progress_text}', then {first} = {got} (odds: {want})")
+
+        # The policy editor: an example from a shipped scenario fills the
+        # field (chosen with the keyboard) and changes the answer, as `odds`
+        # gives it; a mistake shows the command line's message beside it.
+        driver.get(url + "#m=gateway.scene")
+        wait.until(lambda d: d.find_elements(By.NAME, "param:a.policy"))
+        shown_for({}, mechanic="gateway.scene")
+        before, _ = value_of("p_a_wins")
+        driver.find_element(By.ID, "pin").click()
+        menu = driver.find_element(By.CSS_SELECTOR, '[data-examples-for="a.policy"]')
+        labels = [o.text for o in menu.find_elements(By.TAG_NAME, "option")]
+        rush = next(i for i, t in enumerate(labels) if t.startswith("rush"))
+        menu.send_keys(Keys.HOME)
+        for _ in range(rush):
+            menu.send_keys(Keys.DOWN)
+        policy = driver.find_element(By.NAME, "param:a.policy").get_attribute("value")
+        assert policy.startswith('{ name = "rush"'), policy
+        shown_for({"a.policy": policy})
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-check-for="a.policy"]').text == "✓ valid")
+        after, text = value_of("p_a_wins")
+        want = metric(odds(args.bin, "gateway.scene", "a.policy=" + policy), "p_a_wins")
+        assert abs(after - want) < 1e-12 and abs(after - before) > 1e-6, (before, after, want)
+        assert value_of("p_a_wins", "pinned")[0] == before
+        print(f"policy example rush: p_a_wins {before:.4f} -> {after:.4f} (odds: {want:.4f})")
+        driver.find_element(By.CSS_SELECTOR, '.field[data-key="a.policy"] details summary').click()
+        shot("policy", '.field[data-key="a.policy"]', "center")
+        driver.find_element(By.ID, "unpin").click()
+        box = driver.find_element(By.NAME, "param:a.policy")
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys('[{ effect = "climb" }]')
+        wait.until(lambda d: "not an effect" in d.find_element(By.CSS_SELECTOR, '[data-error-for="a.policy"]').text)
+        print("policy error:", driver.find_element(By.CSS_SELECTOR, '[data-error-for="a.policy"]').text)
 
         # An error shows beside the field at fault.
         driver.find_element(By.CSS_SELECTOR, '.mech[data-name="gateway.challenge"]').click()

@@ -4,6 +4,8 @@ Starts the server on a free port and times, over one keep-alive
 connection as the page uses it:
   * exact single-roll answers (gateway.challenge, cortex.basic, 4d6kh3),
     each asked a few hundred times: median and 95th percentile;
+  * a slow exact scene solve: alone, to its first progress report, and
+    to its 409 once a newer request from its tab supersedes it;
   * the first Monte Carlo estimate of a scene (the page's first round,
     20,000 trials), a few dozen times with different seeds.
 
@@ -54,6 +56,7 @@ def main():
                 ask(body)
             times = [ask(body) for _ in range(n)]
             print(f"{name:<36} {n:>8} {statistics.median(times):>10.2f} {percentile(times, 0.95):>8.2f}")
+        slow_exact(host, port, ask)
         # Scenes simulated at their defaults (some need a list of players
         # first, and are left out).
         scenes = [m["name"] for m in json.loads(get(conn, "/api/mechanics")) if not m["exact"]]
@@ -65,6 +68,53 @@ def main():
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def slow_exact(host, port, ask):
+    """A slow exact solve (gateway.ensemble, two PCs on a ladder of 50):
+    its time alone; how soon /api/progress reports its first chain round
+    (polled every 5 ms on a second connection); and how soon it answers
+    409 once a newer request from its tab arrives (it is abandoned
+    mid-chain rather than solved to the end)."""
+    import threading
+
+    body = {"mechanic": "gateway.ensemble", "params": {"pcs": "[{trait = 3}, {trait = 3}]", "ladder": 50}}
+    alone = [ask(body) for _ in range(5)]
+    poll = http.client.HTTPConnection(host, port)
+
+    def post(conn, path, b):
+        conn.request("POST", path, json.dumps(b), {"content-type": "application/json"})
+        r = conn.getresponse()
+        return r.status, json.loads(r.read())
+
+    first, stop = [], []
+    for k in range(10):
+        tab = f"bench-{k}"
+        done = {}
+
+        def run():
+            c = http.client.HTTPConnection(host, port)
+            done["status"], _ = post(c, "/api/answer", {**body, "tab": tab})
+            done["at"] = time.perf_counter()
+
+        t0 = time.perf_counter()
+        th = threading.Thread(target=run)
+        th.start()
+        while True:
+            _, p = post(poll, "/api/progress", {"tab": tab})
+            if p.get("running") and p.get("round", 0) > 0:
+                break
+            time.sleep(0.005)
+        first.append(1000 * (time.perf_counter() - t0))
+        t1 = time.perf_counter()
+        post(poll, "/api/answer", {"mechanic": "gateway.challenge", "tab": tab})
+        th.join()
+        assert done["status"] == 409, done
+        stop.append(1000 * (done["at"] - t1))
+    print(f"\n{'slow exact solve (gateway.ensemble, 2 PCs, ladder 50)':<56} {'median ms':>10} {'max ms':>8}")
+    print(f"{'  solved alone (5 requests)':<56} {statistics.median(alone):>10.1f} {max(alone):>8.1f}")
+    print(f"{'  first progress report with a chain round (10)':<56} {statistics.median(first):>10.1f} {max(first):>8.1f}")
+    print(f"{'  abandoned after a newer request from its tab (10)':<56} {statistics.median(stop):>10.1f} {max(stop):>8.1f}")
 
 
 def get(conn, path):

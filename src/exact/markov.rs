@@ -89,6 +89,9 @@ pub fn absorb<S: Ord + Clone + Hash, O: AsRef<[i64]>>(
                 peak_states: peak,
             });
         }
+        if !super::watch::go_on(round, live.len(), in_play) {
+            return None;
+        }
         if round >= limits.max_rounds {
             return None;
         }

@@ -6,13 +6,15 @@
 //! rest of the pipeline a [`crate::model::Marginals`]; [`Sums`] builds one
 //! fast from many outcomes, and [`Memo`] shares a law many configs need.
 //! [`markov`] solves multi-round mechanics as absorbing chains, and
-//! [`solve`] derives that chain from a [`crate::model::Rounds`].
+//! [`solve`] derives that chain from a [`crate::model::Rounds`]; [`watch`]
+//! lets the workbench follow (and stop) a slow solve.
 
 mod counts;
 pub mod markov;
 mod memo;
 pub mod rounds;
 mod sums;
+pub mod watch;
 
 pub use counts::Counts;
 pub use markov::{Absorbed, Limits, Next, absorb};

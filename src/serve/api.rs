@@ -3,10 +3,6 @@
 //! is a 400 with the command line's message as JSON (`{"error": …,
 //! "field": …}`), never a 500: a panic would be a bug, caught and said.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
-use std::time::Duration;
-
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
@@ -14,95 +10,14 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
-use serde_json::json;
 
-use oddsmith::answer::{self, Answer, Question};
-use oddsmith::systems;
+use oddsmith::answer::Answer;
 
-use super::body::{self, Ask, Shape};
-use super::jobs::{CancelOnDrop, Jobs, Stopped, Ticket};
-use super::{registry, scenario, tune as tune_body};
+use super::body::{self, Shape};
+use super::{live, registry, scenario, tune as tune_body};
 
-/// Largest request body read (bigger ones get 413).
-pub const MAX_BODY: usize = 1 << 20;
-/// Most configs one request may expand to.
-pub const MAX_CONFIGS: usize = 2500;
-/// Most Monte Carlo trials one request may run over all its configs.
-pub const MAX_TOTAL_TRIALS: u64 = 50_000_000;
-
-/// The server's shared state.
-#[derive(Clone)]
-pub struct App {
-    jobs: Arc<Jobs>,
-    /// How long one request may compute.
-    limit: Duration,
-}
-
-impl App {
-    pub fn new() -> Self {
-        App::with_limit(Duration::from_secs(30))
-    }
-
-    /// With a time cap other than 30 s (tests).
-    pub fn with_limit(limit: Duration) -> Self {
-        App {
-            jobs: Arc::new(Jobs::default()),
-            limit,
-        }
-    }
-
-    /// Stop all work: the server is closing.
-    pub fn shut_down(&self) {
-        self.jobs.shut_down();
-    }
-}
-
-/// An API error: its status, the message, and the field at fault.
-#[derive(Debug)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub message: String,
-    pub field: Option<String>,
-}
-
-impl ApiError {
-    pub fn bad(message: impl Into<String>) -> Self {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            message: message.into(),
-            field: None,
-        }
-    }
-
-    /// Name the field at fault (the first named wins).
-    pub fn at(mut self, field: &str) -> Self {
-        if self.field.is_none() {
-            self.field = Some(field.to_string());
-        }
-        self
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = json!({"error": self.message, "field": self.field});
-        json_response(self.status, &body)
-    }
-}
-
-/// `value` as a JSON response (axum's `Json` needs a feature that would
-/// also pull in its own body parsing, which the API does itself).
-fn json_response(status: StatusCode, value: &impl Serialize) -> Response {
-    match serde_json::to_vec(value) {
-        Ok(bytes) => (status, [(header::CONTENT_TYPE, "application/json")], bytes).into_response(),
-        // Non-finite numbers serialise as null, so this does not happen.
-        Err(e) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("cannot write JSON: {e}"),
-        )
-            .into_response(),
-    }
-}
+use super::app::{App, MAX_BODY, ask, compute, question};
+use super::error::{ApiError, json_response};
 
 const INDEX: &str = include_str!("assets/index.html");
 const SCRIPT: &str = include_str!("assets/app.js");
@@ -122,10 +37,13 @@ pub fn router(app: App) -> Router {
         .route("/api/sweep", post(sweep))
         .route("/api/scenario", post(scenario))
         .route("/api/tune", post(tune))
+        .route("/api/check", post(live::check))
+        .route("/api/progress", post(live::progress))
+        .route("/api/cancel", post(live::cancel))
         .fallback(|| async {
             ApiError {
                 status: StatusCode::NOT_FOUND,
-                message: "no such page; the API is GET /api/mechanics, POST /api/answer, /api/sweep, /api/scenario".into(),
+                message: "no such page; the API is GET /api/mechanics, POST /api/answer, /api/sweep, /api/scenario, /api/tune, /api/check, /api/progress, /api/cancel".into(),
                 field: None,
             }
         })
@@ -146,150 +64,6 @@ fn page(text: &'static str, kind: &'static str) -> Response {
 
 async fn mechanics() -> Response {
     json_response(StatusCode::OK, &registry::all())
-}
-
-/// The questions a body asks (one: the body names one mechanic or one
-/// expression), through the command line.
-fn question(ask: &Ask) -> Result<Question, ApiError> {
-    let field_of = |message: &str| {
-        ask.keys
-            .iter()
-            .find(|k| {
-                let name = k.strip_prefix("vars.").unwrap_or(k);
-                message.starts_with(&format!("{k} "))
-                    || message.starts_with(&format!("{k}="))
-                    || message.starts_with(&format!("{k}:"))
-                    || message.starts_with(&format!("{name}="))
-            })
-            .cloned()
-    };
-    if ask.expression
-        && (systems::find(&ask.what).is_some()
-            || systems::names()
-                .iter()
-                .any(|n| n.split('.').next() == Some(ask.what.trim())))
-    {
-        return Err(ApiError::bad(format!(
-            "{:?} is a mechanic's name, not a dice expression; send it as \"mechanic\"",
-            ask.what
-        ))
-        .at("expression"));
-    }
-    if !ask.expression && systems::find(&ask.what).is_none() {
-        let names = systems::names();
-        return Err(ApiError::bad(format!(
-            "no mechanic is called {:?}{}; known: {}",
-            ask.what,
-            systems::suggest(&ask.what, names.iter().copied()),
-            names.join(", ")
-        ))
-        .at("mechanic"));
-    }
-    let asked = crate::cli::odds_questions(
-        &ask.what,
-        ask.words.clone(),
-        ask.check,
-        ask.trials,
-        ask.seed,
-    )
-    .map_err(|e| {
-        let message = format!("{e:#}");
-        let field = field_of(&message).or_else(|| ask.expression.then(|| "expression".to_string()));
-        let mut err = ApiError::bad(message);
-        err.field = field;
-        err
-    })?;
-    let Some((_, q)) = asked.into_iter().next() else {
-        return Err(ApiError::bad("nothing to ask"));
-    };
-    let configs: usize = q
-        .sweep
-        .iter()
-        .map(|(_, v)| v.len())
-        .try_fold(1usize, |a, n| a.checked_mul(n))
-        .unwrap_or(usize::MAX);
-    if configs > MAX_CONFIGS {
-        return Err(ApiError::bad(format!(
-            "{configs} configs; the workbench answers at most {MAX_CONFIGS} at once (write a scenario for more)"
-        ))
-        .at(q.sweep.first().map(|(k, _)| k.as_str()).unwrap_or("sweep")));
-    }
-    let simulated = if q.check || !q.mechanic.has_exact() {
-        configs as u64
-    } else {
-        0
-    };
-    if simulated.saturating_mul(q.trials) > MAX_TOTAL_TRIALS {
-        return Err(ApiError::bad(format!(
-            "{configs} configs × {} trials is past the workbench's {MAX_TOTAL_TRIALS} trials a request; ask for fewer trials or values",
-            q.trials
-        ))
-        .at("trials"));
-    }
-    Ok(q)
-}
-
-/// Answer `q`, stopping when `ticket` says so.
-fn ask(q: &Question, ticket: &Ticket) -> Result<Answer, ApiError> {
-    let a = answer::ask(q, ticket, &mut |_: usize, _: Option<&str>| {}).map_err(|e| {
-        let field = match &e {
-            answer::AskError::Param(p) => p.key.clone(),
-            answer::AskError::Interrupted => String::new(),
-        };
-        let mut err = ApiError::bad(format!("{:#}", crate::cli::odds_error(q.mechanic, e)));
-        if !field.is_empty() {
-            err.field = Some(field);
-        }
-        err
-    });
-    // Work the ticket stopped is discarded, whatever came of it.
-    stopped(ticket)?;
-    a
-}
-
-/// An error if `ticket` stopped the work (its partial numbers are discarded).
-pub fn stopped(ticket: &Ticket) -> Result<(), ApiError> {
-    match ticket.stopped_because() {
-        None => Ok(()),
-        Some(Stopped::Superseded) => Err(ApiError {
-            status: StatusCode::CONFLICT,
-            message: "cancelled: a newer request came from the same tab (or the client left)".into(),
-            field: None,
-        }),
-        Some(Stopped::TimedOut) => Err(ApiError::bad(
-            "Monte Carlo stopped at the workbench's time limit; ask for fewer trials (or run a scenario: `oddsmith run` has no limit)",
-        )
-        .at("trials")),
-        Some(Stopped::Shutdown) => Err(ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: "the server is shutting down".into(),
-            field: None,
-        }),
-    }
-}
-
-/// Run `work` off the async threads, cancelled if this future is dropped;
-/// a panic becomes a 500 that says it is a bug (the tests check there is
-/// none).
-async fn compute<T: Serialize + Send + 'static>(
-    app: &App,
-    tab: Option<String>,
-    work: impl FnOnce(&Ticket) -> Result<T, ApiError> + Send + 'static,
-) -> Response {
-    let ticket = app.jobs.ticket(tab, app.limit);
-    let _cancel_if_dropped = CancelOnDrop(ticket.flag());
-    let joined =
-        tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(|| work(&ticket)))).await;
-    match joined {
-        Ok(Ok(Ok(value))) => json_response(StatusCode::OK, &value),
-        Ok(Ok(Err(e))) => e.into_response(),
-        Ok(Err(_)) | Err(_) => ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            message: "internal error (a bug in oddsmith: please report the request)".into(),
-            field: None,
-        }
-        .into_response(),
-    }
 }
 
 async fn answer(State(app): State<App>, bytes: Bytes) -> Response {

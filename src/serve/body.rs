@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::api::ApiError;
+use super::error::ApiError;
 
 /// Most Monte Carlo trials one request may ask for (per config).
 pub const MAX_TRIALS: u64 = 20_000_000;

@@ -5,19 +5,26 @@
 //! numbers are the library's one answer ([`oddsmith::answer::ask`]).
 
 mod api;
+mod app;
 mod body;
+mod error;
+mod examples;
 mod jobs;
+mod live;
 mod registry;
 mod scenario;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_live;
 mod tune;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
 
 use anyhow::{Context, bail};
 
-pub use api::{App, router};
+pub use api::router;
+pub use app::App;
 
 pub use crate::cli::ServeArgs;
 

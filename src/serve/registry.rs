@@ -7,6 +7,8 @@ use serde_json::{Value, json};
 
 use oddsmith::systems::{self, FieldKind, Lit, Mechanic, ParamKind, ParamSpec};
 
+use super::examples::{self, Example, Form};
+
 #[derive(Serialize)]
 pub struct MechanicInfo {
     pub name: &'static str,
@@ -35,6 +37,11 @@ pub struct ParamInfo {
     pub doc: &'static str,
     /// A wildcard key (`vars.*`) stands for many.
     pub wildcard: bool,
+    /// A policy: the page gives it the policy editor, with its `forms`.
+    pub policy: bool,
+    pub forms: &'static [Form],
+    /// Worked examples that fill the field, each naming its source.
+    pub examples: &'static [Example],
 }
 
 #[derive(Serialize)]
@@ -53,7 +60,7 @@ pub struct MetricInfo {
     pub doc: &'static str,
 }
 
-fn param(p: &ParamSpec) -> ParamInfo {
+fn param(mechanic: &str, p: &ParamSpec) -> ParamInfo {
     let (kind, min, max, choices) = match p.kind {
         ParamKind::Int { min, max } => ("int", Some(min), Some(max), vec![]),
         ParamKind::Bool => ("bool", None, None, vec![]),
@@ -85,6 +92,9 @@ fn param(p: &ParamSpec) -> ParamInfo {
         },
         doc: p.doc,
         wildcard: p.path.ends_with('*'),
+        policy: !examples::forms(mechanic, p.path).is_empty(),
+        forms: examples::forms(mechanic, p.path),
+        examples: examples::examples(mechanic, p.path),
     }
 }
 
@@ -95,7 +105,7 @@ pub fn info(m: &dyn Mechanic) -> MechanicInfo {
         system: m.name().split('.').next().unwrap_or_default(),
         summary: m.summary(),
         exact: m.has_exact(),
-        params: m.params().iter().map(param).collect(),
+        params: m.params().iter().map(|p| param(m.name(), p)).collect(),
         fields: schema
             .fields
             .iter()

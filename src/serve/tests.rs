@@ -16,14 +16,19 @@ use oddsmith::systems::{self, ParamMap, ParamValue};
 
 use super::{App, router};
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(super) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .build()
         .expect("a runtime")
 }
 
-async fn call(app: &App, method: &str, path: &str, body: Vec<u8>) -> (StatusCode, Value) {
+pub(super) async fn call(
+    app: &App,
+    method: &str,
+    path: &str,
+    body: Vec<u8>,
+) -> (StatusCode, Value) {
     let (status, bytes) = call_raw(app, method, path, body).await;
     (
         status,
@@ -31,7 +36,12 @@ async fn call(app: &App, method: &str, path: &str, body: Vec<u8>) -> (StatusCode
     )
 }
 
-async fn call_raw(app: &App, method: &str, path: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
+pub(super) async fn call_raw(
+    app: &App,
+    method: &str,
+    path: &str,
+    body: Vec<u8>,
+) -> (StatusCode, Vec<u8>) {
     let req = Request::builder()
         .method(method)
         .uri(path)
@@ -46,19 +56,19 @@ async fn call_raw(app: &App, method: &str, path: &str, body: Vec<u8>) -> (Status
     (status, bytes.to_vec())
 }
 
-fn post(app: &App, path: &str, body: Value) -> (StatusCode, Value) {
+pub(super) fn post(app: &App, path: &str, body: Value) -> (StatusCode, Value) {
     runtime().block_on(call(app, "POST", path, body.to_string().into_bytes()))
 }
 
 /// The answer `oddsmith odds --format json` prints for `q` (the same
 /// serialisation, compact): equal text is equal numbers, bit for bit.
-fn odds_json(q: &Question) -> String {
+pub(super) fn odds_json(q: &Question) -> String {
     let a = answer::ask(q, &(), &mut |_: usize, _: Option<&str>| {}).expect("an answer");
     serde_json::to_string(&a).expect("json")
 }
 
 /// The raw text of an answer.
-fn post_text(app: &App, path: &str, body: Value) -> String {
+pub(super) fn post_text(app: &App, path: &str, body: Value) -> String {
     let (status, bytes) =
         runtime().block_on(call_raw(app, "POST", path, body.to_string().into_bytes()));
     let text = String::from_utf8(bytes).expect("utf-8");
@@ -631,7 +641,14 @@ fn fuzzed_bodies_never_give_a_500_a_panic_or_a_hang() {
     let app = App::with_limit(Duration::from_secs(2));
     let rt = runtime();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let paths = ["/api/answer", "/api/sweep", "/api/scenario"];
+    let paths = [
+        "/api/answer",
+        "/api/sweep",
+        "/api/scenario",
+        "/api/check",
+        "/api/progress",
+        "/api/cancel",
+    ];
     let started = Instant::now();
     let mut statuses = std::collections::BTreeMap::new();
     for i in 0..3000 {

@@ -10,8 +10,9 @@ use oddsmith::run::{Mode, RunOptions};
 use oddsmith::tune::question::{self, TuneAnswer, TuneQuestion};
 use oddsmith::tune::{self, TuneOptions};
 
-use super::api::{ApiError, MAX_CONFIGS, stopped};
+use super::app::{MAX_CONFIGS, stopped};
 use super::body::{DEFAULT_TRIALS, MAX_SWEEP_VALUES, MAX_TRIALS, word};
+use super::error::ApiError;
 use super::jobs::Ticket;
 
 const KEYS: [&str; 16] = [

@@ -133,8 +133,9 @@ function drawForm() {
     } else if (p.kind === "int") {
       input = el("input", { id, name: "param:" + p.key, type: "number", min: p.min, max: p.max, value, placeholder: p.allowed, step: 1 });
     } else {
-      const long = /policy|player|member|steps|sequence/.test(p.key) || value.length > 40;
-      input = long ? el("textarea", { id, name: "param:" + p.key, placeholder: p.allowed, rows: 2 }) :
+      const long = p.policy || (p.examples && p.examples.length) || /policy|player|member|steps|sequence/.test(p.key) || value.length > 40;
+      const rows = Math.min(12, Math.max(p.policy ? 4 : 2, value.split("\n").length + 1));
+      input = long ? el("textarea", { id, name: "param:" + p.key, placeholder: p.allowed, rows, wrap: p.policy ? "off" : null, "aria-describedby": id + "-doc" }) :
         el("input", { id, name: "param:" + p.key, type: "text", value, placeholder: p.allowed, list: p.choices.length ? id + "-names" : null, spellcheck: "false" });
       if (long) input.value = value;
     }
@@ -143,18 +144,131 @@ function drawForm() {
       if (v === defaultText(p) || (v === "" && p.default !== null && p.kind !== "custom")) delete state.p[p.key];
       else state.p[p.key] = v;
       field.classList.toggle("changed", p.key in state.p);
-      save(); askSoon();
+      if (examples) examples.value = [...examples.options].some((o) => o.value === v) ? v : "custom";
+      save(); if (p.policy || examples) checkSoon(p.key); askSoon();
     });
+    const examples = p.examples && p.examples.length ? exampleMenu(p, id, input, value) : null;
     const range = p.kind === "int" && p.min !== null ? ` (${p.allowed})` : p.kind === "custom" || p.kind === "int_or_name" ? ` (${p.allowed})` : "";
-    const field = el("div", { class: "field" + (p.key in state.p ? " changed" : ""), "data-key": p.key },
-      el("label", { for: id, text: p.key }), input,
+    const field = el("div", { class: "field" + (p.key in state.p ? " changed" : "") + (p.policy ? " policy" : ""), "data-key": p.key },
+      el("label", { for: id, text: p.key }),
+      examples ? el("div", { class: "examples" }, el("label", { for: id + "-examples", text: "example" }), examples) : null,
+      input,
       p.choices.length && p.kind === "int_or_name" ? el("datalist", { id: id + "-names" }, ...p.choices.map((c) => el("option", { value: c }))) : null,
-      el("div", { class: "doc", text: p.doc + range }),
-      el("div", { class: "error", "data-error-for": p.key }));
+      examples ? el("div", { class: "check", "data-check-for": p.key, "aria-live": "polite" }) : null,
+      el("div", { class: "error", "data-error-for": p.key }),
+      el("div", { class: "doc", id: id + "-doc", text: p.doc + (p.policy ? "" : range) }),
+      p.policy ? policyForms(p) : null);
     form.append(field);
   }
   $("mode").value = state.mode; $("trials").value = state.trials; $("seed").value = state.seed;
   drawSweepChoices();
+}
+
+// ---- the policy editor ---------------------------------------------------
+
+// The worked examples of a field, as a menu that fills it: each names its
+// source (a shipped scenario, the manual, the mechanic's docs).
+function exampleMenu(p, id, input, value) {
+  const menu = el("select", { id: id + "-examples", "data-examples-for": p.key, title: "Fill the field with a worked example" });
+  menu.append(el("option", { value: "custom", text: "(your own)" }));
+  if (p.default === null) menu.append(el("option", { value: "", text: "unset: the default" }));
+  else menu.append(el("option", { value: String(p.default), text: `the default: ${p.default}` }));
+  for (const x of p.examples) menu.append(el("option", { value: x.value, text: `${x.label} (${x.source.split("/").pop()})`, title: "from " + x.source }));
+  menu.value = [...menu.options].some((o) => o.value === value) ? value : "custom";
+  menu.addEventListener("change", () => {
+    if (menu.value === "custom") return;
+    input.value = menu.value;
+    if (input.rows) input.rows = Math.min(12, Math.max(4, menu.value.split("\n").length + 1));
+    input.dispatchEvent(new Event("input"));
+  });
+  return menu;
+}
+
+// The forms a policy may take, each with its doc, and the command line's
+// words for what is allowed.
+function policyForms(p) {
+  const list = el("dl", { class: "forms" });
+  for (const f of p.forms) list.append(el("dt", {}, el("code", { text: f.form || "(unset)" })), el("dd", { text: f.doc }));
+  return el("details", { class: "forms-box" }, el("summary", { text: "allowed forms" }), list,
+    el("p", { class: "doc" }, el("strong", { text: "As oddsmith systems lists it: " }), p.allowed));
+}
+
+// Validate the form as typed (POST /api/check: nothing is solved), so a
+// policy's mistake shows beside it at once, even while a slow answer runs.
+let checkTimer = null;
+let checkSeq = 0;
+function checkSoon(key) { clearTimeout(checkTimer); checkTimer = setTimeout(() => checkNow(key), 120); }
+async function checkNow(key) {
+  const mine = ++checkSeq;
+  const slot = document.querySelector(`[data-check-for="${CSS.escape(key)}"]`);
+  const err = document.querySelector(`[data-error-for="${CSS.escape(key)}"]`);
+  let r;
+  try { r = await post("/api/check", bodyOf(state)); } catch (_) { return; }
+  if (mine !== checkSeq) return;
+  const box = err && err.closest(".field");
+  if (r.ok || r.data.field !== key) {
+    if (slot) slot.textContent = r.ok ? "✓ valid" : "";
+    if (err) err.textContent = "";
+    if (box) box.classList.remove("bad");
+    if (!r.ok) showError(r.data);
+  } else {
+    if (slot) slot.textContent = "";
+    if (err) err.textContent = r.data.error;
+    if (box) box.classList.add("bad");
+  }
+}
+
+// ---- progress --------------------------------------------------------------
+
+// While an answer is computed, show what the server has done (POST
+// /api/progress): the exact chain's rounds and the probability settled,
+// configs solved, Monte Carlo trials; a Cancel stops it (Escape too).
+const progress = { timer: null, tab: null, started: 0, onCancel: null };
+function showProgress(tab, what, onCancel) {
+  hideProgress();
+  Object.assign(progress, { tab, started: performance.now(), onCancel });
+  // Fast answers show nothing: the panel appears after 150 ms.
+  progress.timer = setTimeout(pollProgress, 150);
+  $("progress-what").textContent = what;
+}
+function hideProgress() {
+  clearTimeout(progress.timer);
+  progress.timer = null; progress.tab = null;
+  $("progress").hidden = true;
+}
+async function pollProgress() {
+  const tab = progress.tab;
+  if (!tab) return;
+  let r;
+  try { r = await post("/api/progress", { tab }); } catch (_) { r = null; }
+  if (progress.tab !== tab) return;
+  const secs = ((performance.now() - progress.started) / 1000).toFixed(1);
+  const bar = $("progress-bar");
+  const d = r && r.ok ? r.data : { running: false };
+  let text = "";
+  if (!d.running) { text = "waiting for the answer…"; bar.removeAttribute("value"); }
+  else if (d.phase === "monte-carlo") {
+    bar.max = d.trials; bar.value = Math.min(d.trials_done, d.trials);
+    text = `${d.trials_done.toLocaleString()} of ${d.trials.toLocaleString()} Monte Carlo trials run`;
+  } else if (d.configs > 1) {
+    bar.max = d.configs; bar.value = d.solved;
+    text = `${d.solved.toLocaleString()} of ${d.configs.toLocaleString()} configs solved exactly`;
+  } else if (d.round > 0) {
+    bar.max = 1; bar.value = 1 - d.in_play;
+    text = `round ${d.round.toLocaleString()} of the chain, ${d.states.toLocaleString()} states live, ${pct(1 - d.in_play)} of the probability settled`;
+  } else { text = "solving"; bar.removeAttribute("value"); }
+  $("progress-text").textContent = `— ${text} · ${secs} s`;
+  $("progress").hidden = false;
+  $("progress").dataset.phase = d.running ? d.phase : "waiting";
+  progress.timer = setTimeout(pollProgress, 200);
+}
+function cancelProgress() {
+  const tab = progress.tab;
+  if (!tab) return;
+  const onCancel = progress.onCancel;
+  hideProgress();
+  post("/api/cancel", { tab }).catch(() => {});
+  if (onCancel) onCancel();
 }
 
 // ---- errors --------------------------------------------------------------
@@ -198,6 +312,19 @@ async function ask() {
   // Monte Carlo: a quick first estimate, then the full run refines it.
   const rounds = simulated && full > 20000 ? [20000, full] : [full];
   $("answer").classList.add("busy");
+  // The answer shown is another question's (another mechanic or
+  // expression): hide it rather than show it beside this one's form.
+  const shownQ = $("answer").dataset.question ? JSON.parse($("answer").dataset.question) : null;
+  if (!shownQ || (state.e ? shownQ.expression !== state.e : shownQ.mechanic !== state.m)) {
+    $("answer").classList.add("cleared"); $("reading").textContent = "";
+  }
+  const what = state.e ? state.e : state.m;
+  showProgress(TAB, `Answering ${what}${simulated ? "" : m && m.exact ? ", exactly" : ""}`, () => {
+    seq++; controller.abort();
+    $("answer").classList.remove("busy"); $("answer").classList.add("stale");
+    $("status").textContent = "cancelled; the answer shown is the last one that finished";
+  });
+  try {
   for (let i = 0; i < rounds.length; i++) {
     $("status").textContent = simulated ? (i === 0 ? "simulating…" : `refining with ${rounds[i].toLocaleString()} trials…`) : "computing…";
     let r;
@@ -216,13 +343,14 @@ async function ask() {
       return;
     }
     current = r.data;
-    $("answer").classList.remove("stale");
+    $("answer").classList.remove("stale", "cleared");
     // What the shown answer answers (tests and scripts read it).
     $("answer").dataset.question = JSON.stringify({ mechanic: sent.mechanic, expression: sent.expression, params: sent.params, trials: sent.trials, final: i === rounds.length - 1 });
     drawAnswer();
   }
   $("answer").classList.remove("busy");
   $("status").textContent = "";
+  } finally { if (mine === seq) hideProgress(); }
 }
 
 const pct = (p) => p >= 0.99995 && p < 1 ? ">99.99%" : p > 0 && p < 0.00005 ? "<0.01%" : (100 * p).toFixed(2) + "%";
@@ -348,7 +476,12 @@ async function runSweep() {
   const trials = Math.min(Number(state.trials), 50000);
   $("status").textContent = "sweeping…";
   clearErrors();
-  const r = await post("/api/sweep", bodyOf(s, { sweep, tab: TAB + "-sweep", trials }));
+  const sweepCtl = new AbortController();
+  showProgress(TAB + "-sweep", `Sweeping ${Object.keys(sweep).join(" × ")}`, () => { sweepCtl.abort(); $("status").textContent = "sweep cancelled"; });
+  let r;
+  try { r = await post("/api/sweep", bodyOf(s, { sweep, tab: TAB + "-sweep", trials }), sweepCtl.signal); }
+  catch (e) { if (progress.tab === TAB + "-sweep") hideProgress(); return; }
+  if (progress.tab === TAB + "-sweep") hideProgress();
   $("status").textContent = "";
   if (!r.ok) { if (r.status !== 409) showError(r.data.field && !document.querySelector(`[data-error-for="${CSS.escape(r.data.field)}"]`) ? { ...r.data, field: "sweep" } : r.data); return; }
   const col = r.data.metrics.find((x) => x.name === state.swm) || r.data.metrics[0];
@@ -456,7 +589,9 @@ function wire() {
   $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(location.href));
   $("run-sweep").addEventListener("click", runSweep);
   for (const id of ["swv1", "swv2"]) $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") runSweep(); });
+  $("progress-cancel").addEventListener("click", cancelProgress);
   document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && progress.tab && !$("progress").hidden) { e.preventDefault(); cancelProgress(); return; }
     if (e.target.matches("input, textarea, select")) return;
     if (e.key === "/") { e.preventDefault(); $("search").focus(); }
     else if (e.key === "e") { e.preventDefault(); $("expr").focus(); }
