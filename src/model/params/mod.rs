@@ -378,9 +378,10 @@ impl<'a> Args<'a> {
             .path
             .strip_suffix('*')
             .unwrap_or_else(|| panic!("`{pattern}` is not a pattern `prefix.*`"));
-        self.set.iter().filter_map(move |(path, value)| {
-            covers(spec.path, path).then(|| (&path[prefix.len()..], value))
-        })
+        self.set
+            .iter()
+            .filter(|(path, _)| covers(spec.path, path))
+            .map(move |(path, value)| (&path[prefix.len()..], value))
     }
 
     /// Whether the scenario set `path` explicitly.
