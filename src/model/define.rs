@@ -4,7 +4,9 @@
 //! of oddsmith needs ([`Mechanic`], [`Model`]) is derived from those two,
 //! so the schema a mechanic documents is the schema its models report.
 
-use super::{Args, Marginals, Mechanic, Model, ParamError, ParamMap, ParamSpec, Schema, Tally};
+use super::{
+    Args, Marginals, Mechanic, Model, ParamError, ParamMap, ParamSpec, Schema, Tally, Warning,
+};
 use crate::dice::DiceRng;
 
 /// What a mechanic builds from one checked set of parameter values: a
@@ -18,6 +20,25 @@ pub trait Trial: Send + Sync + 'static {
     /// solver exists for this configuration.
     fn exact(&self) -> Option<Marginals> {
         None
+    }
+
+    /// The exact answer, or why there is none (`None`: no reason beyond
+    /// "no solver for these values"). Override where the solver can say
+    /// why it gave up.
+    fn solve(&self) -> Result<Marginals, Option<String>> {
+        self.exact().ok_or(None)
+    }
+
+    /// How the parameters were read, in words, where that is not plain
+    /// (a dice expression's parse).
+    fn reading(&self) -> Option<String> {
+        None
+    }
+
+    /// Settings that are legal but almost surely not what was meant (see
+    /// [`Model::warnings`]).
+    fn warnings(&self) -> Vec<Warning> {
+        Vec::new()
     }
 }
 
@@ -92,7 +113,19 @@ impl<D: Define> Mechanic for D {
     }
 }
 
-/// A trial with its schema: the one [`Model`] every mechanic shares.
+/// Whether `model` is the one [`Model`] a [`Define`] builds (a trial with
+/// its schema), told by its type, which no mechanic declares: a mechanic
+/// that writes its own `Mechanic` and `Model` by hand builds a model of
+/// another type. The registry's tests use it.
+pub fn is_modelled(model: &dyn Model) -> bool {
+    let ours = std::any::type_name::<Modelled<()>>();
+    let generic = ours.strip_suffix("()>").expect("a generic type's name");
+    model.type_name().starts_with(generic)
+}
+
+/// A trial with its schema: the one [`Model`] every mechanic shares. Every
+/// face of [`Model`] is forwarded to the trial, so a `Define`d mechanic
+/// answers exactly what its trial says.
 struct Modelled<T> {
     trial: T,
     schema: Schema,
@@ -109,5 +142,17 @@ impl<T: Trial> Model for Modelled<T> {
 
     fn exact(&self) -> Option<Marginals> {
         self.trial.exact()
+    }
+
+    fn solve(&self) -> Result<Marginals, Option<String>> {
+        self.trial.solve()
+    }
+
+    fn reading(&self) -> Option<String> {
+        self.trial.reading()
+    }
+
+    fn warnings(&self) -> Vec<Warning> {
+        self.trial.warnings()
     }
 }

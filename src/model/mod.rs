@@ -23,7 +23,7 @@ mod schema;
 mod tally;
 mod warning;
 
-pub use define::{Define, Trial};
+pub use define::{Define, Trial, is_modelled};
 pub use marginals::Marginals;
 pub use params::{
     Args, Choice, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, from_value,
@@ -82,5 +82,11 @@ pub trait Model: Send + Sync {
     /// and failed by `check --strict`.
     fn warnings(&self) -> Vec<Warning> {
         Vec::new()
+    }
+    /// The model's Rust type, as [`std::any::type_name`] writes it: for
+    /// diagnostics, and for [`is_modelled`], which tells the model every
+    /// [`Define`] builds from one written by hand. Not overridden.
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<Self>()
     }
 }

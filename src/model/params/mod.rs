@@ -319,6 +319,19 @@ impl ParamError {
     }
 }
 
+/// Whether the declared path `spec` covers `path`: the same path, or a
+/// pattern `prefix.*` and `path` is `prefix.` plus one name (`vars.*`
+/// covers `vars.n`, for mechanics whose keys are the user's own names).
+fn covers(spec: &str, path: &str) -> bool {
+    match spec.strip_suffix(".*") {
+        Some(prefix) => path
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_prefix('.'))
+            .is_some_and(|name| !name.is_empty() && !name.contains('.')),
+        None => spec == path,
+    }
+}
+
 /// Parameter values as a mechanic reads them: explicit values first, then
 /// the declared defaults, each checked against its declared kind.
 pub struct Args<'a> {
@@ -328,10 +341,12 @@ pub struct Args<'a> {
 
 impl<'a> Args<'a> {
     /// Check every explicit value against `specs` (unknown keys included;
-    /// custom values are checked when the mechanic parses them).
+    /// custom values are checked when the mechanic parses them). A spec
+    /// `prefix.*` covers `prefix.NAME` for any one name (see
+    /// [`Args::named`]).
     pub fn new(specs: &'static [ParamSpec], set: &'a ParamMap) -> Result<Self, ParamError> {
         for (path, value) in set.iter() {
-            let spec = specs.iter().find(|s| s.path == path).ok_or_else(|| {
+            let spec = specs.iter().find(|s| covers(s.path, path)).ok_or_else(|| {
                 ParamError::new(
                     path,
                     format!(
@@ -352,6 +367,21 @@ impl<'a> Args<'a> {
             .iter()
             .find(|s| s.path == path)
             .unwrap_or_else(|| panic!("mechanic reads undeclared parameter `{path}`"))
+    }
+
+    /// The explicit values of a pattern parameter `prefix.*`, as
+    /// `(NAME, value)` for each key `prefix.NAME`, in key order (the keys
+    /// are the user's own names, so there are no defaults).
+    pub fn named(&self, pattern: &str) -> impl Iterator<Item = (&'a str, &'a ParamValue)> {
+        let spec = self.spec(pattern);
+        let prefix = spec
+            .path
+            .strip_suffix('*')
+            .unwrap_or_else(|| panic!("`{pattern}` is not a pattern `prefix.*`"));
+        self.set
+            .iter()
+            .filter(|(path, _)| covers(spec.path, path))
+            .map(move |(path, value)| (&path[prefix.len()..], value))
     }
 
     /// Whether the scenario set `path` explicitly.
@@ -594,6 +624,37 @@ mod tests {
         assert_eq!(args.parsed_if_set("m", even).unwrap(), None);
         let err = args.parsed("m", even).unwrap_err();
         assert!(err.message.starts_with("is required"), "{err}");
+    }
+
+    #[test]
+    fn a_pattern_covers_one_name_under_its_prefix() {
+        static VARS: [ParamSpec; 1] = [ParamSpec {
+            path: "vars.*",
+            kind: ParamKind::Int { min: 0, max: 9 },
+            default: Lit::Absent,
+            doc: "",
+        }];
+        let mut set = ParamMap::new();
+        set.set("vars.n", ParamValue::Int(4));
+        set.set("vars.m", ParamValue::Int(2));
+        let args = Args::new(&VARS, &set).unwrap();
+        let named: Vec<_> = args.named("vars.*").collect();
+        assert_eq!(
+            named,
+            [("m", &ParamValue::Int(2)), ("n", &ParamValue::Int(4))]
+        );
+        // Checked against the pattern's kind; no name, or a dotted one, is
+        // not covered.
+        set.set("vars.n", ParamValue::Int(10));
+        let err = Args::new(&VARS, &set).err().unwrap();
+        assert_eq!(err.key, "vars.n");
+        assert!(err.message.contains("10 is out of range"), "{err}");
+        for path in ["vars.", "vars.a.b", "vars"] {
+            let mut set = ParamMap::new();
+            set.set(path, ParamValue::Int(1));
+            let err = Args::new(&VARS, &set).err().unwrap();
+            assert!(err.message.contains("is not a parameter"), "{path}: {err}");
+        }
     }
 
     #[test]

@@ -13,8 +13,8 @@ use crate::expr::{Expr, Roll, Sampler, Warning};
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError, ParamKind,
-    ParamMap, ParamSpec, ParamValue, Pred, Schema,
+    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    ParamMap, ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
 #[cfg(test)]
@@ -53,32 +53,24 @@ static PARAMS: [ParamSpec; 2] = [
 
 /// The checked roll a set of scenario values describes.
 pub fn roll_from(values: &ParamMap) -> Result<Roll, ParamError> {
-    read(values).map(|r| r.roll)
+    DiceRoll.trial(values).map(|t| t.roll)
 }
 
-/// A roll with how it was read: the words and the warnings.
-struct Read {
-    roll: Roll,
-    reading: String,
-    warnings: Vec<Warning>,
-}
-
-fn read(values: &ParamMap) -> Result<Read, ParamError> {
-    let mut text = DEFAULT_EXPR.to_string();
-    let mut vars = BTreeMap::new();
+/// Check every explicit key of `values` in dice.roll's own words, in key
+/// order: `expr` is a string, and a `vars.NAME` key has a parameter's
+/// name and an integer in range (the keys are the user's own names, so
+/// the messages say what a name is, which `Args` cannot).
+fn check_keys(values: &ParamMap) -> Result<(), ParamError> {
     for (key, value) in values.iter() {
         if key == "expr" {
-            match value {
-                ParamValue::Str(s) => text = s.clone(),
-                other => {
-                    return Err(ParamError::new(
-                        key,
-                        format!(
-                            "{} is the wrong type; allowed: {EXPR_EXPECT}",
-                            other.type_name()
-                        ),
-                    ));
-                }
+            if !matches!(value, ParamValue::Str(_)) {
+                return Err(ParamError::new(
+                    key,
+                    format!(
+                        "{} is the wrong type; allowed: {EXPR_EXPECT}",
+                        value.type_name()
+                    ),
+                ));
             }
         } else if let Some(name) = key.strip_prefix("vars.") {
             let good_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
@@ -89,18 +81,11 @@ fn read(values: &ParamMap) -> Result<Read, ParamError> {
                     "a parameter name is letters, digits and _, starting with a letter",
                 ));
             }
-            match value {
-                ParamValue::Int(v) if (VAR_MIN..=VAR_MAX).contains(v) => {
-                    vars.insert(name.to_string(), *v);
-                }
-                other => {
-                    return Err(ParamError::new(
-                        key,
-                        format!(
-                            "{other} is not allowed; allowed: an integer {VAR_MIN}..={VAR_MAX}"
-                        ),
-                    ));
-                }
+            if !matches!(value, ParamValue::Int(v) if (VAR_MIN..=VAR_MAX).contains(v)) {
+                return Err(ParamError::new(
+                    key,
+                    format!("{value} is not allowed; allowed: an integer {VAR_MIN}..={VAR_MAX}"),
+                ));
             }
         } else {
             return Err(ParamError::new(
@@ -109,6 +94,31 @@ fn read(values: &ParamMap) -> Result<Read, ParamError> {
             ));
         }
     }
+    Ok(())
+}
+
+/// A checked roll with how it was read: the words and the warnings.
+pub struct DiceTrial {
+    roll: Roll,
+    sampler: Sampler,
+    reading: String,
+    warnings: Vec<Warning>,
+}
+
+/// The roll `args` describe: the expression parsed, bound to its
+/// `vars` and checked to fit a tally.
+fn build(args: &Args) -> Result<DiceTrial, ParamError> {
+    let text = args.parsed("expr", |v| match v {
+        ParamValue::Str(s) => Ok(s.clone()),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    })?;
+    let vars: BTreeMap<String, i64> = args
+        .named("vars.*")
+        .filter_map(|(name, v)| match v {
+            ParamValue::Int(v) => Some((name.to_string(), *v)),
+            _ => None, // Args::new checked the kind: an integer
+        })
+        .collect();
     let expr = Expr::parse(&text).map_err(|e| ParamError::new("expr", e.to_string()))?;
     let roll = expr.bind(&vars).map_err(|e| {
         let mut message = e.to_string();
@@ -132,9 +142,10 @@ fn read(values: &ParamMap) -> Result<Read, ParamError> {
             ),
         ));
     }
-    Ok(Read {
+    Ok(DiceTrial {
         reading: expr.read_as(&vars),
         warnings: expr.warnings(&vars),
+        sampler: roll.sampler(),
         roll,
     })
 }
@@ -185,19 +196,7 @@ fn schema(comparison: bool, range: Option<(i64, i64)>) -> Schema {
     }
 }
 
-struct DiceModel {
-    roll: Roll,
-    reading: String,
-    warnings: Vec<Warning>,
-    sampler: Sampler,
-    schema: Schema,
-}
-
-impl Model for DiceModel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for DiceTrial {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let mut scratch = Vec::new();
         tally.record_keyed(
@@ -244,14 +243,10 @@ fn marginals(d: crate::expr::Distribution) -> Marginals {
 /// The mechanic `dice.roll`.
 pub struct DiceRoll;
 
-impl Mechanic for DiceRoll {
-    fn name(&self) -> &'static str {
-        "dice.roll"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Your own dice: one roll of a dice expression such as 4d6kh3, 10d10>=8 or 3d8kh1+2 >= 2d8kh1+4."
-    }
+impl Define for DiceRoll {
+    type Trial = DiceTrial;
+    const NAME: &'static str = "dice.roll";
+    const SUMMARY: &'static str = "Your own dice: one roll of a dice expression such as 4d6kh3, 10d10>=8 or 3d8kh1+2 >= 2d8kh1+4.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
@@ -269,22 +264,19 @@ impl Mechanic for DiceRoll {
         s
     }
 
-    fn has_exact(&self) -> bool {
-        true
+    fn build(&self, args: &Args) -> Result<DiceTrial, ParamError> {
+        build(args)
     }
 
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        let Read {
-            roll,
-            reading,
-            warnings,
-        } = read(values)?;
-        Ok(Box::new(DiceModel {
-            sampler: roll.sampler(),
-            schema: schema(roll.is_comparison(), Some(roll.range())),
-            roll,
-            reading,
-            warnings,
-        }))
+    /// A comparison's boolean, or the expression's value within its range.
+    fn schema_of(&self, trial: &DiceTrial) -> Schema {
+        schema(trial.roll.is_comparison(), Some(trial.roll.range()))
+    }
+
+    /// The keys checked in dice.roll's own words first (see
+    /// [`check_keys`]); then as every mechanic's are.
+    fn trial(&self, values: &ParamMap) -> Result<DiceTrial, ParamError> {
+        check_keys(values)?;
+        self.build(&Args::new(self.params(), values)?)
     }
 }

@@ -7,7 +7,7 @@ use crate::run::{self, Mode, RunOptions};
 use crate::scenario::Scenario;
 use crate::sim::{Plan, simulate};
 use crate::stats::{estimate, exact_value, z_score};
-use crate::systems::find;
+use crate::systems::{Mechanic, find};
 
 fn values(expr: &str, vars: &[(&str, i64)]) -> ParamMap {
     let mut m = ParamMap::new();

@@ -19,8 +19,8 @@ use crate::model::{Marginals, play};
 use crate::sim::Tally;
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, Pred, Schema,
+    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    ParamMap, ParamSpec, Pred, Schema, Trial,
 };
 
 const A: [ParamSpec; 11] = entity_params!("a.", "side A");
@@ -169,14 +169,12 @@ pub fn drama_from(args: &Args) -> Result<Drama, ParamError> {
 /// A checked duel: what the solver and the sampler run on.
 pub struct Duel {
     pub rounds: SceneRounds,
-    schema: Schema,
 }
 
 impl Duel {
     pub fn new(drama: Drama) -> Duel {
         Duel {
             rounds: SceneRounds::new(drama),
-            schema: schema(),
         }
     }
 
@@ -203,7 +201,7 @@ fn fields(o: &Outcome) -> [i64; 7] {
 
 /// Build the duel a set of scenario values describes.
 pub fn duel_from(values: &ParamMap) -> Result<Duel, ParamError> {
-    Ok(Duel::new(drama_from(&Args::new(&PARAMS, values)?)?))
+    SceneMechanic.trial(values)
 }
 
 fn schema() -> Schema {
@@ -273,11 +271,7 @@ fn schema() -> Schema {
 
 // ---- The mechanic (the per-mechanic boilerplate lives here only) ----
 
-impl Model for Duel {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Duel {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let mut memo = Memo::new(&self.rounds);
         tally.record_trials(rng, trials, |rng| fields(&memo.play(rng)));
@@ -291,14 +285,10 @@ impl Model for Duel {
 /// The mechanic `gateway.scene` (rules §1.2).
 pub struct SceneMechanic;
 
-impl Mechanic for SceneMechanic {
-    fn name(&self) -> &'static str {
-        "gateway.scene"
-    }
-
-    fn summary(&self) -> &'static str {
-        "A drama duel: sides A and B act by their policies (Edge, Set-up, Press, Accelerate, Block, Climax, Anticlimax, combined) on one tension line as the climax ladder falls."
-    }
+impl Define for SceneMechanic {
+    type Trial = Duel;
+    const NAME: &'static str = "gateway.scene";
+    const SUMMARY: &'static str = "A drama duel: sides A and B act by their policies (Edge, Set-up, Press, Accelerate, Block, Climax, Anticlimax, combined) on one tension line as the climax ladder falls.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
@@ -308,11 +298,7 @@ impl Mechanic for SceneMechanic {
         schema()
     }
 
-    fn has_exact(&self) -> bool {
-        true
-    }
-
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(Box::new(duel_from(values)?))
+    fn build(&self, args: &Args) -> Result<Duel, ParamError> {
+        Ok(Duel::new(drama_from(args)?))
     }
 }

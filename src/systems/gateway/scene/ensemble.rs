@@ -22,8 +22,8 @@ use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, Mechanic, MetricKind, MetricSpec, Model, ParamError,
-    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema,
+    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    ParamMap, ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
 /// Beyond this many PCs the ensemble is simulated only: K's roll branches
@@ -242,7 +242,6 @@ pub fn drama_from(args: &Args) -> Result<Drama, ParamError> {
 pub struct Ensemble {
     pub rounds: SceneRounds,
     picks: Vec<Pick>,
-    schema: Schema,
 }
 
 impl Ensemble {
@@ -255,12 +254,17 @@ impl Ensemble {
             Pick::Field(F_LADDER),
         ];
         picks.extend((1..=n).map(|i| Pick::Field(f_edge(i))));
-        let names: Vec<String> = drama.entities[1..].iter().map(|e| e.name.clone()).collect();
         Ensemble {
             rounds: SceneRounds::new(drama),
             picks,
-            schema: schema(&names),
         }
+    }
+
+    /// The names of the PCs, in acting order (the key entity is first in
+    /// the engine's scene).
+    fn pc_names(&self) -> Vec<String> {
+        let entities = &self.rounds.drama.entities;
+        entities[1..].iter().map(|e| e.name.clone()).collect()
     }
 
     /// Exact marginals for up to [`MAX_EXACT_PCS`] PCs within the state
@@ -280,7 +284,7 @@ impl Ensemble {
 
 /// Build the scene a set of scenario values describes.
 pub fn ensemble_from(values: &ParamMap) -> Result<Ensemble, ParamError> {
-    Ok(Ensemble::new(drama_from(&Args::new(&PARAMS, values)?)?))
+    EnsembleMechanic.trial(values)
 }
 
 /// The schema for PCs called `names` (`<pc>` in the documented one).
@@ -346,11 +350,7 @@ fn schema(names: &[String]) -> Schema {
 
 // ---- The mechanic (the per-mechanic boilerplate lives here only) ----
 
-impl Model for Ensemble {
-    fn schema(&self) -> &Schema {
-        &self.schema
-    }
-
+impl Trial for Ensemble {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let mut out = Vec::with_capacity(self.picks.len());
         let mut memo = Memo::new(&self.rounds);
@@ -368,28 +368,26 @@ impl Model for Ensemble {
 /// The mechanic `gateway.ensemble` (rules §1.2, many-on-one).
 pub struct EnsembleMechanic;
 
-impl Mechanic for EnsembleMechanic {
-    fn name(&self) -> &'static str {
-        "gateway.ensemble"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Many on one: 1..=6 PCs, each on its own tension line, against one key entity whose single roll is tested against every PC's DT."
-    }
+impl Define for EnsembleMechanic {
+    type Trial = Ensemble;
+    const NAME: &'static str = "gateway.ensemble";
+    const SUMMARY: &'static str = "Many on one: 1..=6 PCs, each on its own tension line, against one key entity whose single roll is tested against every PC's DT.";
 
     fn params(&self) -> &'static [ParamSpec] {
         &PARAMS
     }
 
+    /// As documented: one `<pc>.edge` field standing for every PC's.
     fn schema(&self) -> Schema {
         schema(&["<pc>".to_string()])
     }
 
-    fn has_exact(&self) -> bool {
-        true
+    fn build(&self, args: &Args) -> Result<Ensemble, ParamError> {
+        Ok(Ensemble::new(drama_from(args)?))
     }
 
-    fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(Box::new(ensemble_from(values)?))
+    /// One `<name>.edge` field per PC, named as the scenario names them.
+    fn schema_of(&self, ensemble: &Ensemble) -> Schema {
+        schema(&ensemble.pc_names())
     }
 }

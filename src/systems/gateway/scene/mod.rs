@@ -11,7 +11,7 @@
 //! derived from that one function through `model::rounds`.
 //!
 //! Files: `entity` (an entity and its keys), `duel` and `ensemble` (the two
-//! mechanics: keys, outcome fields, the `Mechanic`/`Model` boilerplate),
+//! mechanics: keys, outcome fields, their `Define`),
 //! `decide` (a policy compiled to a table), `contest` (one action's
 //! chance from its exact law) and `memo` (the sampler).
 

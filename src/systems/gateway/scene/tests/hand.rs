@@ -217,7 +217,8 @@ fn the_key_rolls_once_against_every_dt() {
     m.set("round_cap", Int(1));
     let e = ensemble_from(&m).unwrap();
     let exact = e.exact().unwrap();
-    let names: Vec<&str> = e.schema().fields.iter().map(|f| f.name.as_str()).collect();
+    let schema = EnsembleMechanic.schema_of(&e);
+    let names: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(
         names,
         [
