@@ -472,7 +472,7 @@ mod tests {
     /// against resolve 3 (every round a victory taking 1 or 2) ends in two
     /// or three rounds; 15 against 10 at resolve 3 and 2, trading a loss
     /// that would take the PC out, is over within 10 rounds but for
-    /// 10^-7. Capped at 4 rounds: 15 against 10 at named resolve, with the
+    /// 2·10^-8. Capped at 4 rounds: 15 against 10 at named resolve, with the
     /// same trades and parting shots both ways. Each round branches over
     /// the contest's outcomes, so the walks take some 30 ms.
     #[test]

@@ -536,7 +536,7 @@ mod tests {
 
     /// The chain is the walk of every path of rolls. Uncapped: a sure win
     /// (every round a victory of degree 0 or 1) ends in two or three
-    /// rounds; 20 against 4 is over within 9 rounds but for 10^-8 or so.
+    /// rounds; 20 against 4 is over within 9 rounds but for 2·10^-9.
     /// Capped at 5 rounds (12 rolls with the shots): 15 against 10 with a
     /// gamble when behind, a defence always and parting shots both ways.
     /// Each round branches over the contest's outcomes, so the walks are

@@ -176,7 +176,8 @@ fn monte_carlo_agrees_with_exact_on_20_configs() {
 
 /// The chain is the walk of every path of rolls. Uncapped: a sure win
 /// against a side with no AP ends on the first exchange; 20 against 4
-/// with wagers 5 and 3 is over within 9 exchanges but for 10^-4. Capped
+/// with wagers 5 and 3 is over within 9 exchanges but for 10^-4
+/// (8·10^-5). Capped
 /// at 2 rounds (4 exchanges): 15 against 10 with wagers 4 and 2, the PC
 /// staking everything when behind and taking parting shots. Each
 /// exchange branches over the contest's outcomes, so the walks are kept
