@@ -3,11 +3,19 @@
 //! probability law. Public so the integration tests (and the tests of a
 //! mechanic written outside oddsmith) can reach it; it panics with the
 //! config, field and value at fault, as a test wants.
+//!
+//! For a multi-round mechanic, two more: its [`Chain`] answers as the
+//! brute-force walk of every path of rolls ([`assert_chain_is_enumeration`]),
+//! and the chain's sampler draws as the mechanic's own
+//! ([`assert_chain_samples_as`]).
+
+use std::hash::Hash;
 
 use super::{Mechanic, Model, ParamMap, ParamValue, Trial};
 use crate::dice::DiceRng;
-use crate::model::Marginals;
-use crate::sim::{Plan, Tally, simulate};
+use crate::exact::Limits;
+use crate::model::{Marginals, Rounds};
+use crate::sim::{Chain, Plan, Tally, enumerate, simulate};
 use crate::stats::{estimate, exact_value, z_score};
 
 /// Agreement within this many standard errors.
@@ -177,6 +185,130 @@ pub fn assert_simulates_as_sampled<const N: usize>(
         plain.record_outcome(&sample(&mut rng));
     }
     assert_eq!(fast, plain, "{what}");
+}
+
+/// Probability an enumeration may leave on paths longer than its roll cap
+/// and still be a test: past this, the walk would agree with anything
+/// near the chain's answer.
+pub const MAX_LOST: f64 = 1e-3;
+
+/// [`Chain::exact`] of `rounds` is what [`enumerate`] finds walking every
+/// path of at most `max_rolls` rolls, states never merged: the walk loses
+/// less than [`MAX_LOST`] on longer paths; every value of every field
+/// has, by the walk, at most its chain probability and at most the lost
+/// probability less (both up to solver rounding); with nothing lost the
+/// two have the same values, but for values the chain never reached
+/// because it stops once less than its tolerance (10^-13) is still in
+/// play. The chain's answer is a whole law. Returns it with the
+/// probability the walk lost.
+pub fn assert_chain_is_enumeration<R: Rounds>(
+    rounds: &R,
+    fields: usize,
+    max_rolls: usize,
+    what: &str,
+) -> (Marginals, f64) {
+    let chain = Chain::new(rounds, fields)
+        .exact(Limits::default())
+        .unwrap_or_else(|| panic!("{what}: the chain is past its limits"));
+    assert_eq!(chain.len(), fields, "{what}: the chain's fields");
+    assert_mass_one(&chain, what);
+    let clock = std::time::Instant::now();
+    let (walked, lost) = enumerate(rounds, fields, max_rolls);
+    // Seen with `--nocapture`: what a case costs, to keep it small.
+    eprintln!(
+        "{what}: walked {max_rolls} rolls deep in {:?}, lost {lost:e}",
+        clock.elapsed()
+    );
+    assert!(
+        lost < MAX_LOST,
+        "{what}: the walk lost {lost} past {max_rolls} rolls"
+    );
+    for f in 0..fields {
+        let (by_chain, by_walk) = (chain.field(f), walked.field(f));
+        for v in by_chain.keys().chain(by_walk.keys()) {
+            let p = by_chain.get(v).copied().unwrap_or(0.0);
+            let q = by_walk.get(v).copied().unwrap_or(0.0);
+            assert!(
+                q <= p + SOLVER_ROUNDING && p - q <= lost + SOLVER_ROUNDING,
+                "{what}: field {f} = {v}: {p} by the chain, {q} by the walk (lost {lost})"
+            );
+        }
+        if lost == 0.0 {
+            for (v, q) in by_walk {
+                let p = by_chain.get(v).copied().unwrap_or(0.0);
+                assert!(
+                    p > 0.0 || *q < Limits::default().tolerance,
+                    "{what}: field {f} = {v} has {q} by the walk, none by the chain"
+                );
+                if p == 0.0 {
+                    eprintln!(
+                        "{what}: field {f} = {v}: {q:e} by the walk, under the chain's tolerance"
+                    );
+                }
+            }
+            for (v, p) in by_chain {
+                assert!(
+                    *p == 0.0 || by_walk.contains_key(v),
+                    "{what}: field {f} = {v} has {p} by the chain, none by the walk"
+                );
+            }
+        }
+    }
+    (chain, lost)
+}
+
+/// [`Chain::simulate`] of `rounds` records, from the same seed, the same
+/// tally as the mechanic's own sampler `own` (a memo, keyed counting, or
+/// the plain loop): draw for draw the same trials. Returns the tally.
+pub fn assert_chain_samples_as<R, const N: usize>(
+    rounds: &R,
+    trials: u64,
+    own: impl FnOnce(&mut DiceRng, u64, &mut Tally),
+    what: &str,
+) -> Tally
+where
+    R: Rounds,
+    R::Roll: Clone + Eq + Hash,
+    R::Outcome: Clone + Into<[i64; N]>,
+{
+    let mut chain = Tally::new(N);
+    Chain::new(rounds, N).simulate::<N>(&mut DiceRng::from_u64(31), trials, &mut chain);
+    let mut theirs = Tally::new(N);
+    own(&mut DiceRng::from_u64(31), trials, &mut theirs);
+    assert_eq!(chain.trials(), trials, "{what}");
+    assert_eq!(chain, theirs, "{what}: the chain's sampler draws otherwise");
+    chain
+}
+
+/// The frequency of every value of every field of `tally` is within 5
+/// standard errors (plus a few counts for a rare value) of its `exact`
+/// probability, and no value `exact` calls impossible is seen. Returns
+/// the largest |z| of a frequency.
+pub fn assert_frequencies(tally: &Tally, exact: &Marginals, what: &str) -> f64 {
+    assert_eq!(tally.len(), exact.len(), "{what}: different fields");
+    let n = tally.trials() as f64;
+    let mut worst: f64 = 0.0;
+    for f in 0..exact.len() {
+        let seen: std::collections::BTreeMap<i64, u64> = tally.field(f).iter().collect();
+        for v in exact.field(f).keys().chain(seen.keys()) {
+            let p = exact.field(f).get(v).copied().unwrap_or(0.0);
+            let k = seen.get(v).copied().unwrap_or(0) as f64;
+            let sd = (n * p * (1.0 - p)).max(0.0).sqrt();
+            let bound = if p > 0.0 {
+                Z_LIMIT * sd + RARE_COUNTS
+            } else {
+                0.0
+            };
+            assert!(
+                (k - n * p).abs() <= bound + SOLVER_ROUNDING * n,
+                "{what}: field {f} = {v} seen {k} times in {n}, {p} exactly"
+            );
+            if sd > 0.0 {
+                worst = worst.max((k - n * p).abs() / sd);
+            }
+        }
+    }
+    worst
 }
 
 /// A TOML-like table value from `(key, value)` pairs, for tests that

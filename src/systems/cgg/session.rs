@@ -170,7 +170,7 @@ pub struct Clock {
 }
 
 /// One roll of a round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Roll {
     /// An action's hours: paid, gained.
     Hours(u32, u32),
@@ -567,5 +567,51 @@ impl Define for SessionMechanic {
             start,
             args.int("crisis.actions")? as u32,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::testing::{
+        assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+    };
+
+    /// The chain is the walk of every path of rolls, and its sampler is
+    /// the session's own, on a session of five actions (wrench and hammer
+    /// both used) from 2 hours, short of time enough to meet crises,
+    /// weakness and the refill's d6: five rounds of at most two rolls,
+    /// each of a handful of (paid, gained) outcomes.
+    #[test]
+    fn the_chain_is_the_enumeration() {
+        let s = SessionMechanic
+            .trial(&ParamMap::from_pairs(&[
+                ("actions", ParamValue::Int(5)),
+                ("explorer.hours", ParamValue::Int(2)),
+                ("crisis.actions", ParamValue::Int(1)),
+                ("policy.wrench", ParamValue::Str("deny".into())),
+                ("policy.hammer", ParamValue::Str("always".into())),
+            ]))
+            .unwrap();
+        let solver = Chained {
+            s: &s,
+            laws: s.laws().unwrap(),
+            draws: &[],
+        };
+        let (exact, lost) = assert_chain_is_enumeration(&solver, FIELDS, 10, "session");
+        assert_eq!(lost, 0.0, "a session ends after its actions");
+        assert!(exact.field(CRISIS)[&1] > 0.0, "crises are met");
+        let sampler = Chained {
+            s: &s,
+            laws: Vec::new(),
+            draws: s.draws(),
+        };
+        let tally = assert_chain_samples_as::<_, FIELDS>(
+            &sampler,
+            20_000,
+            |rng, n, t| s.simulate(rng, n, t),
+            "session",
+        );
+        assert_frequencies(&tally, &exact, "session");
     }
 }

@@ -125,7 +125,7 @@ pub enum ContestState {
 }
 
 /// What one roll of a contest gives.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ContestRoll {
     /// The actor gives in instead of rolling.
     GiveIn,
@@ -554,7 +554,10 @@ impl Define for ContestedAction {
 mod tests {
     use super::*;
     use crate::systems::cortex::Pool;
-    use crate::systems::testing::assert_simulates_as_sampled;
+    use crate::systems::testing::{
+        assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+        assert_simulates_as_sampled,
+    };
 
     /// Counting one key a contest records what playing every contest
     /// records: every way to end (either side failing, giving in), final
@@ -585,6 +588,59 @@ mod tests {
                 30_000,
                 &format!("{a} vs {o}"),
             );
+        }
+    }
+
+    /// The chain is the walk of every path of rolls, and its sampler is
+    /// the keyed one, on three small contests: pools of two small dice
+    /// (plus an aid die, one or two gang dice), so totals stay under 16
+    /// and the stakes, which only rise, end every contest within about 15
+    /// rolls (the largest walk takes some 30 ms). They cover either side
+    /// first, gang dice knocked out, an aid, giving in, a final push and
+    /// ties that deal.
+    #[test]
+    fn the_chain_is_the_enumeration() {
+        let pool = |p: &str| p.parse::<Pool>().unwrap();
+        let cases = [
+            ("d6 d4", None, "d6", Some("d4"), true, Some(2), false),
+            ("d4 d4", Some("d4"), "d6 d4", None, false, None, true),
+            (
+                "d6 d6",
+                Some("d4"),
+                "d8 d4",
+                Some("d4 d4"),
+                true,
+                Some(4),
+                true,
+            ),
+        ];
+        for (a, aid, o, gang, push, give_in, actor_first) in cases {
+            let sides = Sides {
+                actor: pool(a),
+                aid: aid.map(pool),
+                opposition: pool(o),
+                gang: gang.map_or(vec![], |g| pool(g).dice().to_vec()),
+            };
+            let c = Contested::new(sides, RatingTie::Larger, push, actor_first, give_in)
+                .tie_complication(!push);
+            let what = format!("{a} vs {o}");
+            // The solver's rounds, as `Contested::exact` builds them.
+            let opposition = c.opposition.iter().map(|d| RollLaw::of(d, c.tie)).collect();
+            let solver = ContestRounds {
+                contest: &c,
+                laws: Some((c.actor_law(), opposition)),
+                tables: Vec::new(),
+            };
+            let (exact, lost) = assert_chain_is_enumeration(&solver, FIELDS, 40, &what);
+            assert_eq!(lost, 0.0, "{what}: the stakes rise every roll");
+            assert_eq!(Some(&exact), c.exact().as_ref(), "{what}");
+            let tally = assert_chain_samples_as::<_, FIELDS>(
+                &c.sampler(),
+                20_000,
+                |rng, n, t| c.simulate(rng, n, t),
+                &what,
+            );
+            assert_frequencies(&tally, &exact, &what);
         }
     }
 }

@@ -335,9 +335,9 @@ impl Define for ChainedSequence {
 
 #[cfg(test)]
 mod tests {
-    use super::super::sequence::testing::{p_victory, values};
+    use super::super::sequence::testing::{assert_capped_is_enumeration, p_victory, values};
     use super::*;
-    use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::testing::{Sample, assert_agrees, assert_chain_is_enumeration};
     use crate::systems::{Mechanic, ParamValue};
 
     fn ex(verdict: Verdict, degree: i64) -> Exchange {
@@ -466,5 +466,34 @@ mod tests {
             }
         }
         assert!(n >= 20);
+    }
+
+    /// The chain is the walk of every path of rolls. Uncapped: a sure win
+    /// against resolve 3 (every round a victory taking 1 or 2) ends in two
+    /// or three rounds; 15 against 10 at resolve 3 and 2, trading a loss
+    /// that would take the PC out, is over within 10 rounds but for
+    /// 2·10^-8. Capped at 4 rounds: 15 against 10 at named resolve, with the
+    /// same trades and parting shots both ways. Each round branches over
+    /// the contest's outcomes, so the walks take some 30 ms.
+    #[test]
+    fn the_chain_is_the_enumeration() {
+        let sure = Chained::new(Rating(20), Rating(0), 5, 3, Trade::Never);
+        let (_, lost) = assert_chain_is_enumeration(&sure, 7, 6, "sure win");
+        assert_eq!(lost, 0.0, "a sure win is over in three rounds");
+        let short = Chained::new(Rating(15), Rating(10), 3, 2, Trade::WhenItSaves);
+        assert_chain_is_enumeration(&short, 7, 10, "resolve 3 against 2");
+        use ParamValue::*;
+        let capped = ChainedSequence
+            .trial(&values(&[
+                ("pc.rating", Int(15)),
+                ("opponent.rating", Int(10)),
+                ("pc.trade", Str("when-it-saves".into())),
+                ("pc.parting_shot", Str("always".into())),
+                ("opponent.parting_shot", Str("always".into())),
+                ("max_rounds", Int(4)),
+            ]))
+            .unwrap();
+        let lost = assert_capped_is_enumeration(&capped, 12, "capped at 4");
+        assert_eq!(lost, 0.0, "three rounds and their shots");
     }
 }

@@ -357,9 +357,9 @@ impl Define for ScoredSequence {
 #[cfg(test)]
 mod tests {
     use super::super::Rating;
-    use super::super::sequence::testing::{p_victory, values};
+    use super::super::sequence::testing::{assert_capped_is_enumeration, p_victory, values};
     use super::*;
-    use crate::systems::testing::{Sample, assert_agrees};
+    use crate::systems::testing::{Sample, assert_agrees, assert_chain_is_enumeration};
     use crate::systems::{Mechanic, Model, ParamValue};
     use Tactic::*;
 
@@ -532,5 +532,43 @@ mod tests {
             }
         }
         assert!(n >= 20);
+    }
+
+    /// The chain is the walk of every path of rolls. Uncapped: a sure win
+    /// (every round a victory of degree 0 or 1) ends in two or three
+    /// rounds; 20 against 4 is over within 9 rounds but for 2·10^-9.
+    /// Capped at 5 rounds (12 rolls with the shots): 15 against 10 with a
+    /// gamble when behind, a defence always and parting shots both ways.
+    /// Each round branches over the contest's outcomes, so the walks are
+    /// kept under a third of a second.
+    #[test]
+    fn the_chain_is_the_enumeration() {
+        let sure = Scored::new(
+            sequence::matchup(Rating(20), Rating(0)),
+            Tactics::NONE,
+            Tactics::NONE,
+        );
+        let (_, lost) = assert_chain_is_enumeration(&sure, 6, 6, "sure win");
+        assert_eq!(lost, 0.0, "a sure win is over in three rounds");
+        let lopsided = Scored::new(
+            sequence::matchup(Rating(20), Rating(4)),
+            Tactics::NONE,
+            Tactics::NONE,
+        );
+        assert_chain_is_enumeration(&lopsided, 6, 9, "20 against 4");
+        use ParamValue::*;
+        let capped = ScoredSequence
+            .trial(&values(&[
+                ("pc.rating", Int(15)),
+                ("opponent.rating", Int(10)),
+                ("pc.risky_gambit", Str("when-behind".into())),
+                ("opponent.defensive_response", Str("always".into())),
+                ("pc.parting_shot", Str("always".into())),
+                ("opponent.parting_shot", Str("always".into())),
+                ("max_rounds", Int(5)),
+            ]))
+            .unwrap();
+        let lost = assert_capped_is_enumeration(&capped, 12, "capped at 5");
+        assert_eq!(lost, 0.0, "three rounds and their shots");
     }
 }

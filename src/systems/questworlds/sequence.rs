@@ -302,6 +302,16 @@ impl<const K: usize> From<[i64; K]> for Fields {
     }
 }
 
+/// The values as the array of a sequence's `N` fields (what a tally
+/// records, as [`Sequenced::sample`] gives them).
+impl<const N: usize> From<Fields> for [i64; N] {
+    #[inline]
+    fn from(fields: Fields) -> Self {
+        assert_eq!(fields.len, N, "a sequence's outcome has its N fields");
+        std::array::from_fn(|i| fields.values[i])
+    }
+}
+
 impl Deref for Fields {
     type Target = [i64];
 
@@ -477,7 +487,38 @@ impl<Q: Sequence, const N: usize> Trial for Sequenced<Q, N> {
 #[cfg(test)]
 pub mod testing {
     use super::super::{Exchange, Verdict};
-    use crate::systems::{Model, ParamMap, ParamValue};
+    use super::{Capped, Sequence, Sequenced};
+    use crate::systems::testing::{
+        assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+    };
+    use crate::systems::{Model, ParamMap, ParamValue, Trial};
+
+    /// The chain on a sequence (no augment) cut at its round cap, a
+    /// [`Capped`], is the walk of every path of at most `max_rolls`
+    /// rolls; its sampler draws as the sequence's memo. Returns the
+    /// probability the walk lost.
+    pub fn assert_capped_is_enumeration<Q: Sequence, const N: usize>(
+        sequenced: &Sequenced<Q, N>,
+        max_rolls: usize,
+        what: &str,
+    ) -> f64 {
+        let mut arms = sequenced.sequence.arms();
+        let (_, _, sequence) = arms.next().expect("a sequence");
+        assert!(arms.next().is_none(), "{what}: one arm, no augment");
+        let capped = Capped {
+            sequence,
+            max_rounds: sequenced.max_rounds,
+        };
+        let (exact, lost) = assert_chain_is_enumeration(&capped, N, max_rolls, what);
+        let tally = assert_chain_samples_as::<_, N>(
+            &capped,
+            20_000,
+            |rng, n, t| sequenced.simulate(rng, n, t),
+            what,
+        );
+        assert_frequencies(&tally, &exact, what);
+        lost
+    }
 
     pub fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
         ParamMap::from_pairs(pairs)

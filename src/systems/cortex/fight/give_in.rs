@@ -22,7 +22,7 @@ pub type GiveIn = policy::Policy<When, Price>;
 
 /// What giving in costs once the actor has rolled in the fight (before its
 /// first roll it is free).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Price {
     /// Take a d6 complication ("you must either take a D6 Complication").
     Complication,

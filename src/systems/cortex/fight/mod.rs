@@ -225,7 +225,7 @@ pub enum Phase {
 }
 
 /// One roll of a fight.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FightRoll {
     /// The actor gives in instead of rolling, at this price.
     GiveIn(Price),

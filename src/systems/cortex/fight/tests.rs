@@ -4,8 +4,10 @@
 
 use super::*;
 use crate::model::{After, Rounds};
-use crate::systems::testing::{Sample, assert_agrees};
-use crate::systems::{Define, ParamMap, ParamValue};
+use crate::systems::testing::{
+    Sample, assert_agrees, assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+};
+use crate::systems::{Define, ParamMap, ParamValue, Trial};
 
 fn fight(values: &[(&str, ParamValue)]) -> Fight {
     let mut map = ParamMap::new();
@@ -263,4 +265,57 @@ fn monte_carlo_agrees_with_exact_on_20_configs() {
         worst = worst.max(z);
     }
     eprintln!("cortex.fight: worst metric |z| over 20 configs = {worst:.2}");
+}
+
+/// The chain is the walk of every path of rolls, and its sampler is the
+/// fight's own, on two short fights of one-die pools (a complication die
+/// joins a pool, so at most two dice roll): three basic actions with an
+/// aid, a give-in policy and a d12 trauma brought in (so death is
+/// reached), and two contested actions, whose stakes only rise. Short,
+/// because paths multiply by every total of every roll (each walk takes
+/// under 10 ms).
+#[test]
+fn the_chain_is_the_enumeration() {
+    let cases = [
+        vec![
+            ("actor.pool", s("d4")),
+            ("actor.aid", s("d4")),
+            ("opposition.pool", s("d6")),
+            ("actor.trauma", s("d12")),
+            ("max_actions", ParamValue::Int(3)),
+            (
+                "policy.give_in",
+                give_in(&[("complication", "stakes_at_least", 6)]),
+            ),
+        ],
+        vec![
+            ("kind", s("contested")),
+            ("actor.pool", s("d4")),
+            ("opposition.pool", s("d6")),
+            ("opposition.trauma", s("d8")),
+            ("max_actions", ParamValue::Int(2)),
+        ],
+    ];
+    for pairs in cases {
+        let f = fight(&pairs);
+        let what = format!("{pairs:?}");
+        // The solver's rounds, as `Fight::exact` builds them.
+        let solver = FightRounds {
+            fight: &f,
+            laws: Some(rounds::Laws {
+                actor: (0..RATINGS.len()).map(|i| f.actor_law(i)).collect(),
+                opposition: (0..RATINGS.len()).map(|i| f.opposition_law(i)).collect(),
+            }),
+        };
+        let (exact, lost) = assert_chain_is_enumeration(&solver, FIELDS, 30, &what);
+        assert_eq!(lost, 0.0, "{what}: every fight ends at its cap");
+        assert_eq!(Some(&exact), f.exact().as_ref(), "{what}");
+        let tally = assert_chain_samples_as::<_, FIELDS>(
+            &FightRounds::sampler(&f),
+            20_000,
+            |rng, n, t| f.simulate(rng, n, t),
+            &what,
+        );
+        assert_frequencies(&tally, &exact, &what);
+    }
 }

@@ -7,7 +7,9 @@ use proptest::prelude::*;
 use super::buy_time::{self, BuyTime};
 use super::*;
 use crate::systems::Define;
-use crate::systems::testing::{Sample, assert_agrees};
+use crate::systems::testing::{
+    Sample, assert_agrees, assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+};
 
 fn pool(s: &str) -> Pool {
     s.parse().unwrap()
@@ -148,4 +150,48 @@ fn monte_carlo_agrees_with_exact_when_buying_time() {
         worst = worst.max(assert_agrees(TimedAction.model(t).as_ref(), sample, &what));
     }
     eprintln!("cortex.timed with helpers: worst metric |z| = {worst:.2}");
+}
+
+/// The chain is the walk of every path of rolls, and its sampler is the
+/// action's own, on two short clocks: four steps on five beats, moving
+/// on after a failure; and, repeating a failed step, four steps on six
+/// beats with two helpers buying time at three beats or fewer. Each roll
+/// has three outcomes and every actor roll passes a step or costs a beat
+/// (a helper gives back at most two, once between two steps), so paths
+/// stay short: the walk takes well under a millisecond.
+#[test]
+fn the_chain_is_the_enumeration() {
+    let steps = [pool("d8"), pool("d6 d6"), pool("d10 d4"), pool("d8 d8")];
+    let cases = [
+        Timed::new(&sides("d8 d6", "d8"), &steps, 5, false),
+        Timed::new(&sides("d8 d6", "d8"), &steps, 6, true)
+            .with_helpers(&[pool("d6 d6"), pool("d8")], Some(at_most(3))),
+    ];
+    for (i, t) in cases.iter().enumerate() {
+        let what = format!("clock {i}");
+        let actor = t.steps.iter().map(super::odds).collect();
+        let helpers = t
+            .helpers
+            .iter()
+            .map(|h| h.iter().map(super::odds).collect())
+            .collect();
+        let solver = TimedRounds {
+            timed: t,
+            odds: Some((actor, helpers)),
+        };
+        let (exact, lost) = assert_chain_is_enumeration(&solver, FIELDS, 30, &what);
+        assert_eq!(lost, 0.0, "{what}: every roll moves the clock");
+        assert_eq!(Some(&exact), t.exact().as_ref(), "{what}");
+        let sampler = TimedRounds {
+            timed: t,
+            odds: None,
+        };
+        let tally = assert_chain_samples_as::<_, FIELDS>(
+            &sampler,
+            20_000,
+            |rng, n, tally| t.simulate(rng, n, tally),
+            &what,
+        );
+        assert_frequencies(&tally, &exact, &what);
+    }
 }

@@ -60,7 +60,7 @@ impl Effect {
 }
 
 /// A set of effects, rolled once.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Effects(u8);
 
 impl Effects {
@@ -94,7 +94,7 @@ impl Effects {
 /// to every scaling effect of the action (the edge moves 1 + raises,
 /// Accelerate drops the ladder 1 + raises more); combining effects and
 /// pressing after an Accelerate cost raises of their own (see the engine).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Action {
     pub effects: Effects,
     pub raises: u32,

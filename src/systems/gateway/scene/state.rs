@@ -167,7 +167,7 @@ impl State {
 }
 
 /// One decided action, with the numbers its roll is made with.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Turn {
     pub(super) actor: u8,
     pub(super) action: Action,
@@ -201,7 +201,7 @@ impl Turn {
 /// One roll: the first initiative's coin, or an action as decided and
 /// which targets' DTs it beat (bit t). The decision travels with the roll
 /// so that [`Rounds::after`] need not make it again.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Roll {
     /// 0: PC 1 holds the initiative, 1: K does.
     Coin(u8),

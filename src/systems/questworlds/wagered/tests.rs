@@ -1,9 +1,9 @@
 //! Tests of the wagered sequence: hand-worked rounds, policies, Monte Carlo against exact.
 
 use super::super::Rating;
-use super::super::sequence::testing::{ex, values};
+use super::super::sequence::testing::{assert_capped_is_enumeration, ex, values};
 use super::*;
-use crate::systems::testing::{Sample, assert_agrees};
+use crate::systems::testing::{Sample, assert_agrees, assert_chain_is_enumeration};
 use crate::systems::{Mechanic, Model, ParamValue};
 
 fn model(sequence: Wagered, max_rounds: usize) -> Box<dyn Model> {
@@ -172,4 +172,45 @@ fn monte_carlo_agrees_with_exact_on_20_configs() {
         }
     }
     assert!(n >= 20);
+}
+
+/// The chain is the walk of every path of rolls. Uncapped: a sure win
+/// against a side with no AP ends on the first exchange; 20 against 4
+/// with wagers 5 and 3 is over within 9 exchanges but for 10^-4
+/// (8·10^-5). Capped
+/// at 2 rounds (4 exchanges): 15 against 10 with wagers 4 and 2, the PC
+/// staking everything when behind and taking parting shots. Each
+/// exchange branches over the contest's outcomes, so the walks are kept
+/// under a third of a second (a third round takes four seconds).
+#[test]
+fn the_chain_is_the_enumeration() {
+    let sure = Wagered::new(
+        sequence::matchup(Rating(20), Rating(0)),
+        3,
+        3,
+        Desperation::Keep,
+    );
+    let (_, lost) = assert_chain_is_enumeration(&sure, 6, 4, "sure win");
+    assert_eq!(lost, 0.0, "a sure win is over at once");
+    let lopsided = Wagered::new(
+        sequence::matchup(Rating(20), Rating(4)),
+        5,
+        3,
+        Desperation::Keep,
+    );
+    assert_chain_is_enumeration(&lopsided, 6, 9, "20 against 4");
+    use ParamValue::*;
+    let capped = WageredSequence
+        .trial(&values(&[
+            ("pc.rating", Int(15)),
+            ("opponent.rating", Int(10)),
+            ("pc.wager", Int(4)),
+            ("opponent.wager", Int(2)),
+            ("pc.desperation_stake", Str("when-behind".into())),
+            ("pc.parting_shot", Str("always".into())),
+            ("max_rounds", Int(2)),
+        ]))
+        .unwrap();
+    let lost = assert_capped_is_enumeration(&capped, 12, "capped at 2");
+    assert_eq!(lost, 0.0, "two rounds and their shots");
 }

@@ -451,3 +451,80 @@ fn beyond_the_state_limit_there_is_no_exact_answer() {
         "three PCs: simulated"
     );
 }
+
+// ---- The chain against the walk of every path --------------------------
+
+/// The chain on a scene's rounds is the walk of every path of rolls,
+/// and its sampler draws as the scene's memo: every duel above cut at 7
+/// rounds (the first initiative's coin, then two actions a round, each
+/// beating its DT or not: 2 × 4^7 paths at most), and a key entity
+/// against 2 PCs cut at 4 rounds and 3 PCs at 3 (K's action branches on
+/// each PC's DT: up to 2 × 16^4 and 2 × 64^3 paths). Cut short so that
+/// the walk, which merges no states, takes milliseconds.
+#[test]
+fn the_chain_is_the_enumeration() {
+    use crate::systems::gateway::scene::memo::Memo;
+    use crate::systems::gateway::scene::state::FIELDS;
+    use crate::systems::testing::{
+        assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+    };
+    let check = |rounds: &SceneRounds, cap: usize, what: &str| {
+        let rolls = 1 + cap * (rounds.pcs() + 1);
+        let (exact, lost) = assert_chain_is_enumeration(rounds, FIELDS, rolls, what);
+        assert_eq!(lost, 0.0, "{what}: the round cap ends every scene");
+        let tally = assert_chain_samples_as::<_, FIELDS>(
+            rounds,
+            5_000,
+            |rng, n, tally| {
+                let mut memo = Memo::new(rounds);
+                tally.record_trials(rng, n, |rng| memo.play(rng));
+            },
+            what,
+        );
+        assert_frequencies(&tally, &exact, what);
+    };
+    for (i, mut pairs) in duel_configs().into_iter().enumerate() {
+        pairs.retain(|(k, _)| *k != "round_cap");
+        pairs.push(("round_cap", Int(7)));
+        let d = duel_from(&values(&pairs)).unwrap();
+        check(&d.rounds, 7, &format!("duel {i}"));
+    }
+    let key = t(&[
+        ("trait", Int(3)),
+        ("essence", Int(1)),
+        ("essence_policy", s("always")),
+        (
+            "policy",
+            List(vec![
+                rule(&["climax"], 0, None),
+                rule(&["block"], 0, when("holds-initiative")),
+                rule(&["edge"], 1, None),
+            ]),
+        ),
+    ]);
+    let pc = |name: &str, edge: i64| {
+        t(&[
+            ("name", s(name)),
+            ("start_edge", Int(edge)),
+            ("passengers", Int(1)),
+            (
+                "policy",
+                List(vec![
+                    rule(&["climax"], 0, None),
+                    rule(&["setup"], 0, when("no-free-raise")),
+                    rule(&["edge", "accelerate"], 0, None),
+                ]),
+            ),
+        ])
+    };
+    for (n, cap) in [(2, 4), (3, 3)] {
+        let mut m = ParamMap::new();
+        let pcs = (1..=n).map(|k| pc(&format!("p{k}"), 1 - k)).collect();
+        m.set("pcs", List(pcs));
+        m.set("key", key.clone());
+        m.set("ladder", Int(3));
+        m.set("round_cap", Int(cap));
+        let e = ensemble_from(&m).unwrap();
+        check(&e.rounds, cap as usize, &format!("{n} PCs"));
+    }
+}
