@@ -3,7 +3,7 @@
 //! numbers of its roll ([`Turn`]).
 
 use super::super::cast::{Kind, SetupFree, Shortfall};
-use super::super::moves::{Aim, Move, Play};
+use super::super::moves::{Aim, Move, Moves, Play};
 use super::super::state::*;
 use super::{Act, Aims, MAX_DICE, N, NONE, SkirmishRounds, Turn};
 use crate::systems::gateway::scene::edged;
@@ -15,17 +15,28 @@ impl SkirmishRounds {
         let opp = self.opponents(s, i);
         let all = opp != 0 && self.lined(s, i) == opp;
         let (lo, hi) = self.edge_range(s, i);
-        let holds = s.holder as usize == i;
+        // A passenger shares its lead's initiative, but neither climaxes
+        // nor blocks.
+        let rider = s.aboard >> i & 1 == 1;
+        let holds = s.holder as usize == self.anchor(s, i);
         View {
             edge: lo,
             ladder,
             round,
             holds_initiative: holds,
             free: s.free[i] as u32 + self.aid[i],
-            can_climax: all && lo >= ladder,
-            can_anticlimax: all && hi < 0 && ladder == 0,
-            can_block: holds && s.pos == 0,
+            can_climax: !rider && all && lo >= ladder,
+            can_anticlimax: !rider && all && hi < 0 && ladder == 0,
+            can_block: !rider && holds && self.first_to_act(s, i),
         }
+    }
+
+    /// Nobody but `i`'s own passengers has acted before it this round: a
+    /// Block, declared before the opponent rolls, is still possible.
+    fn first_to_act(&self, s: &State, i: usize) -> bool {
+        self.order(s)[..s.pos as usize]
+            .iter()
+            .all(|&x| self.lead[x as usize] == i as u8)
     }
 
     pub(super) fn fits(&self, aim: Aim, j: usize) -> bool {
@@ -39,6 +50,20 @@ impl SkirmishRounds {
     /// Whom `act` is declared against, or `None` when it is not allowed.
     pub(super) fn aims(&self, i: usize, s: &State, v: &View, act: &Act) -> Option<Aims> {
         let m = act.moves;
+        // A passenger may only Eliminate, Set-up, Aid Another or
+        // Disembark; only Aid Another when its lead holds the initiative
+        // and interrupts. Nobody else may Aid or Disembark.
+        if s.aboard >> i & 1 == 1 {
+            let interrupted = s.interrupt && s.holder == self.lead[i];
+            if !m.passenger_may() || (interrupted && m != Moves::of(&[Move::Aid])) {
+                return None;
+            }
+        } else if m.has(Move::Aid) || m.has(Move::Disembark) {
+            return None;
+        }
+        if m.has(Move::Aid) || m.has(Move::Disembark) {
+            return Some(Aims::default());
+        }
         let opp = self.opponents(s, i);
         let lined = self.lined(s, i);
         let every = m.iter().any(Move::needs_every_line);
@@ -64,13 +89,7 @@ impl SkirmishRounds {
             aims.man = Some(j as u8);
         }
         let after = lined | aims.man.map_or(0, |j| 1 << j);
-        let start = |j: usize| {
-            if aims.man == Some(j as u8) {
-                self.reopened(s, i, j)
-            } else {
-                self.edge(s, i, j)
-            }
-        };
+        let start = |j: usize| self.start_edge(s, i, j, aims.man);
         let sig = |j: usize| self.sk.members[j].significance as i64;
         if [Move::Edge, Move::Setup, Move::Restrict, Move::Block]
             .iter()
@@ -98,7 +117,14 @@ impl SkirmishRounds {
             aims.dis = Some(j as u8);
         }
         if m.has(Move::Eliminate) {
-            let j = bits(after)
+            // A minor opponent on a line, or a passenger riding with one
+            // (on its lead's line, at its own significance).
+            let j = (0..self.n)
+                .filter(|&j| {
+                    self.side[j] != self.side[i]
+                        && s.alive >> j & 1 == 1
+                        && after >> self.anchor(s, j) & 1 == 1
+                })
                 .filter(|&j| self.sk.members[j].kind == Kind::Minor && self.fits(act.aim, j))
                 .filter(|&j| self.sk.variants.eliminate == Shortfall::Raises || start(j) >= sig(j))
                 .max_by_key(|&j| (start(j) - sig(j), std::cmp::Reverse(j)))?;
@@ -110,13 +136,24 @@ impl SkirmishRounds {
         Some(aims)
     }
 
-    pub(super) fn act_of(&self, i: usize, p: &Play, to: Option<usize>) -> Act {
-        let _ = i;
+    /// `i`'s edge over `j` as an action that may open a line to `man`
+    /// first sees it (over a passenger: over its lead).
+    fn start_edge(&self, s: &State, i: usize, j: usize, man: Option<u8>) -> i64 {
+        let a = self.anchor(s, j);
+        if man == Some(a as u8) {
+            self.reopened(s, i, a)
+        } else {
+            self.edge(s, i, a)
+        }
+    }
+
+    pub(super) fn act_of(&self, p: &Play, to: Option<usize>) -> Act {
         Act {
             moves: p.moves,
             raises: p.raises,
             aim: p.aim,
             to: to.map_or(NONE, |a| a as u8),
+            cat: p.category.map_or(NONE, |c| c as u8),
         }
     }
 
@@ -126,14 +163,14 @@ impl SkirmishRounds {
         let me = &self.sk.members[i];
         for (rule, to) in &me.policy {
             if rule.when.as_ref().is_none_or(|w| v.holds(w)) {
-                let act = self.act_of(i, &rule.choice, *to);
+                let act = self.act_of(&rule.choice, *to);
                 if let Some(a) = self.aims(i, s, v, &act) {
                     return (act, a);
                 }
             }
         }
         for p in &self.fallback {
-            let act = self.act_of(i, p, None);
+            let act = self.act_of(p, None);
             if let Some(a) = self.aims(i, s, v, &act) {
                 return (act, a);
             }
@@ -152,25 +189,30 @@ impl SkirmishRounds {
         // (the "raises" reading).
         let short = aims.elim.map_or(0, |j| {
             let j = j as usize;
-            let e = if aims.man == Some(j as u8) {
-                self.reopened(s, i, j)
-            } else {
-                self.edge(s, i, j)
-            };
+            let e = self.start_edge(s, i, j, aims.man);
             (self.sk.members[j].significance as i64 - e).max(0) as u32
         });
-        let mut needed = m.len() - 1 + u32::from(act.to != NONE) + short;
+        let hand_over = act.to != NONE && m.has(Move::Setup);
+        let mut needed = m.len() - 1 + u32::from(hand_over) + short;
         if m.has(Move::Press) {
             needed += s.accel.iter().map(|&l| l as u32).sum::<u32>();
         }
         if m.has(Move::Accelerate) && s.pressed != 0 {
             needed += 1;
         }
-        let total = needed + act.raises;
-        let paid = total.saturating_sub(v.free);
-        let effect_raises = act.raises + v.free.saturating_sub(total);
+        // Aid Another and Disembark: no roll, nothing paid or spent.
+        let no_roll = m.iter().any(Move::no_roll);
+        let total = if no_roll { 0 } else { needed + act.raises };
+        let free = if no_roll { 0 } else { v.free };
+        let paid = total.saturating_sub(free);
+        let effect_raises = if no_roll {
+            0
+        } else {
+            act.raises + free.saturating_sub(total)
+        };
         let climax = m.has(Move::Climax);
-        let spends = me.spends(climax, s.essence[i]);
+        let pool = self.pool_of(i, act.cat);
+        let spends = !no_roll && me.spends(climax, s.essence[i][pool]);
         let gives = match self.sk.variants.setup_free {
             SetupFree::One => 1,
             SetupFree::PerRaise => 1 + effect_raises,
@@ -186,6 +228,7 @@ impl SkirmishRounds {
             gives: cap(gives),
             dice: (me.pool.dice + spends as u32).min(MAX_DICE as u32) as u8,
             spends,
+            pool: pool as u8,
             targets: 0,
             resists: 0,
             tdice: [0; N],
@@ -202,7 +245,7 @@ impl SkirmishRounds {
                 continue;
             }
             let them = &self.sk.members[j].entity;
-            let resists = them.spends(climax, s.essence[j]);
+            let resists = them.spends(climax, s.essence[j][self.pool_of(j, NONE)]);
             t.targets |= 1 << j;
             t.resists |= (resists as u16) << j;
             t.tdice[j] = (them.pool.dice + resists as u32).min(MAX_DICE as u32) as u8;

@@ -17,7 +17,7 @@ mod decide;
 mod resolve;
 mod round;
 
-use super::cast::{MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
+use super::cast::{BlockRule, EssenceRule, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
 use super::moves::{Aim, Moves, Play, default_policy};
 use super::state::*;
 use crate::dist::{Limits, Marginals, solve};
@@ -39,8 +39,12 @@ pub struct Act {
     pub moves: Moves,
     pub raises: u32,
     pub aim: Aim,
-    /// The ally a Set-up's free raises go to, or [`NONE`].
+    /// The ally a Set-up's free raises go to (or a one-effect Block
+    /// shields), or [`NONE`].
     pub to: u8,
+    /// The trait category whose essence pool the roll draws, or [`NONE`]
+    /// for the entity's own.
+    pub cat: u8,
 }
 
 /// Whom an action's effects are declared against (bits by entity).
@@ -68,6 +72,8 @@ pub struct Turn {
     gives: u8,
     dice: u8,
     spends: bool,
+    /// The essence pool the actor spends from.
+    pool: u8,
     pub targets: u16,
     resists: u16,
     tdice: [u8; N],
@@ -117,6 +123,10 @@ pub struct SkirmishRounds {
     orders: Vec<[Vec<u8>; 2]>,
     base: [[i64; N]; N],
     aid: [u32; N],
+    /// Each passenger's lead, [`NONE`] for the others.
+    lead: [u8; N],
+    /// Bit p of `riders[i]`: p is a passenger of i.
+    riders: [u16; N],
     fallback: Vec<Play>,
 }
 
@@ -139,7 +149,13 @@ impl SkirmishRounds {
         let mut count = [0u8; 2];
         let mut base = [[0; N]; N];
         let mut aid = [0; N];
+        let mut lead = [NONE; N];
+        let mut riders = [0u16; N];
         for (i, m) in sk.members.iter().enumerate() {
+            if let Some(l) = m.lead {
+                lead[i] = l as u8;
+                riders[l] |= 1 << i;
+            }
             side[i] = m.side;
             sidx[i] = count[m.side as usize];
             count[m.side as usize] += 1;
@@ -149,6 +165,19 @@ impl SkirmishRounds {
             }
         }
         assert!(count.iter().all(|&c| (1..=MAX_SIDE as u8).contains(&c)));
+        // Passengers act just before their lead ("Passenger actions are
+        // always resolved before the lead entity's action"), in scene
+        // order among themselves.
+        let ride = |o: Vec<u8>| -> Vec<u8> {
+            o.iter()
+                .filter(|&&x| lead[x as usize] == NONE)
+                .flat_map(|&x| {
+                    (0..n as u8)
+                        .filter(move |&p| riders[x as usize] >> p & 1 == 1)
+                        .chain([x])
+                })
+                .collect()
+        };
         let orders = (0..n)
             .map(|h| {
                 let custom = sk.members[h].order.clone();
@@ -168,6 +197,7 @@ impl SkirmishRounds {
                         [last, first]
                     }
                 }
+                .map(ride)
             })
             .collect();
         let fallback = default_policy()
@@ -185,6 +215,8 @@ impl SkirmishRounds {
             orders,
             base,
             aid,
+            lead,
+            riders,
             fallback,
         }
     }
@@ -214,40 +246,81 @@ impl SkirmishRounds {
         self.sidx[p] as usize * MAX_SIDE + self.sidx[g] as usize
     }
 
+    /// Who `i` stands for on the lines: its lead while it rides as a
+    /// passenger ("Their initiative and Edge score is determined by their
+    /// lead entity"), else itself.
+    #[inline]
+    fn anchor(&self, s: &State, i: usize) -> usize {
+        if s.aboard >> i & 1 == 1 {
+            self.lead[i] as usize
+        } else {
+            i
+        }
+    }
+
     #[inline]
     fn line(&self, s: &State, i: usize, j: usize) -> bool {
-        s.lines >> self.pair(i, j) & 1 == 1
+        s.lines >> self.pair(self.anchor(s, i), self.anchor(s, j)) & 1 == 1
     }
 
-    /// `i`'s signed edge over `j` on their line slot.
+    /// `i`'s signed edge over `j` on their line slot (a passenger's is
+    /// its lead's).
     #[inline]
     pub fn edge(&self, s: &State, i: usize, j: usize) -> i64 {
-        let e = s.edges[self.pair(i, j)] as i64;
-        if self.side[i] == PCS { e } else { -e }
+        let (a, b) = (self.anchor(s, i), self.anchor(s, j));
+        let e = s.edges[self.pair(a, b)] as i64;
+        if self.side[a] == PCS { e } else { -e }
     }
 
-    /// The opponents of `i` still in the scene.
+    /// The opponents of `i` still in the scene and taking part (a
+    /// passenger riding with its lead is no participant: no line joins
+    /// it, and a Climax needs none to it).
     #[inline]
     fn opponents(&self, s: &State, i: usize) -> u16 {
         let mut m = 0u16;
         for j in 0..self.n {
-            if self.side[j] != self.side[i] && s.alive >> j & 1 == 1 {
+            if self.side[j] != self.side[i] && s.alive >> j & 1 == 1 && s.aboard >> j & 1 == 0 {
                 m |= 1 << j;
             }
         }
         m
     }
 
-    /// Those of them `i` has a line with.
+    /// Those of them `i` (or its lead) has a line with.
     #[inline]
     fn lined(&self, s: &State, i: usize) -> u16 {
+        let opp = self.opponents(s, i);
         let mut m = 0u16;
         for j in 0..self.n {
-            if self.opponents(s, i) >> j & 1 == 1 && self.line(s, i, j) {
+            if opp >> j & 1 == 1 && self.line(s, i, j) {
                 m |= 1 << j;
             }
         }
         m
+    }
+
+    /// The essence pool entity `i` draws on with the category `cat`
+    /// ([`NONE`]: its own): slot 0 with one pool.
+    #[inline]
+    fn pool_of(&self, i: usize, cat: u8) -> usize {
+        match self.sk.variants.essence {
+            EssenceRule::One => 0,
+            EssenceRule::Four if cat == NONE => self.sk.members[i].category as usize,
+            EssenceRule::Four => cat as usize,
+        }
+    }
+
+    /// Whether `i`'s Block takes the one-effect reading now: chosen, and
+    /// `i` one of the many (its side has two or more participants).
+    fn one_effect(&self, s: &State, i: usize) -> bool {
+        self.sk.variants.block == BlockRule::OneEffect && {
+            let mine = (0..self.n)
+                .filter(|&k| {
+                    self.side[k] == self.side[i] && s.alive >> k & 1 == 1 && s.aboard >> k & 1 == 0
+                })
+                .count();
+            mine >= 2
+        }
     }
 
     /// The edge a Manoeuvre opens `i`'s line to `j` at: 0, or last

@@ -2,7 +2,7 @@
 //! (sampled), and the state it leaves: lines opened, moved and broken,
 //! entities eliminated, free raises handed out, the scene ended.
 
-use super::super::cast::{GM, PCS, SetupFree};
+use super::super::cast::{Disembark, EssenceRule, GM, PCS, PassengerSetup, SetupFree};
 use super::super::moves::Move;
 use super::super::state::*;
 use super::{N, NONE, Roll, SkirmishRounds};
@@ -19,7 +19,16 @@ impl SkirmishRounds {
     }
 
     pub(super) fn eliminate(&self, s: &mut State, j: usize) {
+        // Its passengers go with it (a gang whose leader falls).
+        for p in 0..self.n {
+            if s.aboard >> p & 1 == 1 && self.lead[p] as usize == j {
+                s.alive &= !(1 << p);
+                s.aboard &= !(1 << p);
+                s.free[p] = 0;
+            }
+        }
         s.alive &= !(1 << j);
+        s.aboard &= !(1 << j);
         s.free[j] = 0;
         for k in 0..self.n {
             if self.side[k] != self.side[j] {
@@ -44,7 +53,8 @@ impl Rounds for SkirmishRounds {
             lines: 0,
             was: 0,
             alive: ((1u32 << self.n) - 1) as u16,
-            essence: [0; N],
+            aboard: 0,
+            essence: [[0; 4]; N],
             free: [0; N],
             ladder: self.sk.ladder.clamp(0, 255) as u8,
             holder: self.sk.holder as u8,
@@ -60,9 +70,25 @@ impl Rounds for SkirmishRounds {
             last_pa: 0,
             gave: [0; N],
             broke: 0,
+            interrupt: false,
+            shield: [0; N],
+            shielder: [0; N],
+            forfeit: 0,
         };
         for (i, m) in self.sk.members.iter().enumerate() {
-            s.essence[i] = m.entity.essence;
+            // One pool holds all of it; four hold it by category, an
+            // undivided `essence` in the entity's own category.
+            let pools = m.pools.unwrap_or([0; 4]);
+            match self.sk.variants.essence {
+                EssenceRule::One => s.essence[i][0] = m.entity.essence + pools.iter().sum::<u8>(),
+                EssenceRule::Four => {
+                    s.essence[i] = pools;
+                    s.essence[i][m.category as usize] += m.entity.essence;
+                }
+            }
+            if m.lead.is_some() {
+                s.aboard |= 1 << i;
+            }
         }
         for &(i, j, e) in &self.sk.lines {
             self.open(&mut s, i, j, e);
@@ -72,6 +98,10 @@ impl Rounds for SkirmishRounds {
 
     fn law(&self, round: usize, s: &State, out: &mut Vec<(Roll, f64)>) {
         let t = self.turn(round, s);
+        if t.act.moves.iter().any(Move::no_roll) {
+            out.push((Roll { beat: 0, turn: t }, 1.0));
+            return;
+        }
         let idx: Vec<usize> = (0..self.n).filter(|j| t.targets >> j & 1 == 1).collect();
         let mut by_mask = vec![0.0f64; 1 << idx.len()];
         for r in 1..=8usize {
@@ -108,6 +138,9 @@ impl Rounds for SkirmishRounds {
 
     fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
         let t = self.turn(round, s);
+        if t.act.moves.iter().any(Move::no_roll) {
+            return Roll { beat: 0, turn: t };
+        }
         let top = rng.d8_keep_highest(t.dice as u32) as i16;
         let mut beat = 0u16;
         for j in 0..self.n {
@@ -126,17 +159,31 @@ impl Rounds for SkirmishRounds {
         let a = t.aims;
         let m = t.act.moves;
         if t.spends {
-            s.essence[i] -= 1;
+            s.essence[i][t.pool as usize] -= 1;
         }
         for j in 0..self.n {
             if t.resists >> j & 1 == 1 {
-                s.essence[j] -= 1;
+                s.essence[j][self.pool_of(j, NONE)] -= 1;
             }
         }
-        s.free[i] = 0;
+        let no_roll = m.iter().any(Move::no_roll);
+        let rider = s.aboard >> i & 1 == 1;
+        if !no_roll {
+            s.free[i] = 0;
+        }
         let side = self.side[i] as usize;
         s.spent[side] = s.spent[side].saturating_add(t.paid);
-        let beat = roll.beat & t.targets;
+        let mut beat = roll.beat & t.targets;
+        if s.shield[i] != 0 {
+            // A one-effect Block shields one entity from this action; the
+            // blocker loses the initiative if the action beats it.
+            beat &= !(1 << (s.shield[i] - 1));
+            let b = s.shielder[i] - 1;
+            if beat >> b & 1 == 1 {
+                s.forfeit |= 1 << b;
+            }
+        }
+        let beat = beat;
         let beats = |j: Option<u8>| j.is_some_and(|j| beat >> j & 1 == 1);
         let all = a.every != 0 && beat & a.every == a.every;
         let winner = |escape: bool| match (self.side[i] == GM, escape) {
@@ -153,6 +200,26 @@ impl Rounds for SkirmishRounds {
         }
         let mut rank = 0;
         let mut note = |mv: Move| rank = rank.max(mv.rank());
+        if m.has(Move::Aid) {
+            // No roll: a free raise for the lead's action.
+            let l = self.lead[i] as usize;
+            s.free[l] = s.free[l].saturating_add(1).min(15);
+        }
+        if m.has(Move::Disembark) {
+            // It leaves its lead: a participant from now on, on its
+            // lead's lines at its lead's edges (or on none).
+            let l = self.lead[i] as usize;
+            s.aboard &= !(1 << i);
+            if self.sk.variants.disembark == Disembark::Lines {
+                for j in 0..self.n {
+                    if self.lined(&s, l) >> j & 1 == 1 {
+                        let e = self.edge(&s, l, j);
+                        self.open(&mut s, i, j, e);
+                    }
+                }
+            }
+            note(Move::Disembark);
+        }
         if m.has(Move::Manoeuvre) && beats(a.man) {
             let j = a.man.expect("aimed") as usize;
             let e = self.reopened(&s, i, j);
@@ -174,7 +241,10 @@ impl Rounds for SkirmishRounds {
         }
         if m.has(Move::Setup) && on_line != 0 {
             let to = if t.act.to == NONE {
-                i
+                match self.sk.variants.passenger_setup {
+                    PassengerSetup::Lead if rider => self.lead[i] as usize,
+                    _ => i,
+                }
             } else {
                 s.gave[i] = t.act.to + 1;
                 t.act.to as usize
@@ -214,13 +284,28 @@ impl Rounds for SkirmishRounds {
         }
         let blocked = beat & a.per_line;
         if m.has(Move::Block) && blocked != 0 {
-            s.blocked |= blocked;
-            for j in 0..self.n {
-                if blocked >> j & 1 == 1 {
-                    s.free[j] = 0;
+            if self.one_effect(&s, i) {
+                let ally = if t.act.to == NONE { i as u8 } else { t.act.to };
+                for j in 0..self.n {
+                    if blocked >> j & 1 == 1 {
+                        s.shield[j] = ally + 1;
+                        s.shielder[j] = i as u8 + 1;
+                    }
+                }
+            } else {
+                s.blocked |= blocked;
+                for j in 0..self.n {
+                    if blocked >> j & 1 == 1 {
+                        s.free[j] = 0;
+                    }
                 }
             }
             note(Move::Block);
+        }
+        // A passenger's Eliminate or Set-up never changes the initiative
+        // (its Disembark, made as it leaves, does).
+        if rider && !m.has(Move::Disembark) {
+            rank = 0;
         }
         s.ranks[i] = rank;
         s.used[i] = t.used;

@@ -36,12 +36,18 @@ impl SkirmishRounds {
         let h = s.holder as usize;
         s.pos = 0;
         s.lead = true;
+        s.interrupt = false;
         let me = &self.sk.members[h];
-        if !me.entity.first || me.order.is_some() {
+        let rides = self.riders[h] != 0;
+        if !me.entity.first || me.order.is_some() || rides {
+            // Does the holder mean to Block (interrupt)? It then acts
+            // first, and its passengers may only Aid Another.
             s.lead = false;
             let probe = State { lead: true, ..s };
             let v = self.view(h, &probe, round);
-            s.lead = self.decide(h, &probe, &v).0.moves.has(Move::Block);
+            let blocks = self.decide(h, &probe, &v).0.moves.has(Move::Block);
+            s.lead = blocks || (me.entity.first && me.order.is_none());
+            s.interrupt = rides && blocks;
         }
         self.skip(&mut s);
         s
@@ -97,6 +103,9 @@ impl SkirmishRounds {
         s.accel = [0; N];
         s.last_pa = 0;
         s.gave = [0; N];
+        s.shield = [0; N];
+        s.shielder = [0; N];
+        s.forfeit = 0;
         if round >= self.sk.round_cap as usize {
             return After::End(self.outcome(STALEMATE, round, &s));
         }
@@ -107,6 +116,9 @@ impl SkirmishRounds {
     pub(super) fn initiative(&self, s: &State, press: bool, accel: bool) -> usize {
         let holder = s.holder as usize;
         let alive = |i: usize| s.alive >> i & 1 == 1;
+        // Who may hold it: in the scene, no passenger riding, not one
+        // that lost it by a one-effect Block.
+        let able = |i: usize| alive(i) && (s.aboard | s.forfeit) >> i & 1 == 0;
         let mut rank = s.ranks;
         for (i, r) in rank.iter_mut().enumerate().take(self.n) {
             if press && s.pressed >> i & 1 == 1 {
@@ -115,20 +127,23 @@ impl SkirmishRounds {
             if accel && s.accel[i] > 0 {
                 *r = (*r).max(Move::Accelerate.rank());
             }
-            if !alive(i) {
+            if !able(i) {
                 *r = 0;
             }
         }
         let order = self.order(s);
         let best = rank[..self.n].iter().copied().max().unwrap_or(0);
         if best == 0 {
-            return if alive(holder) {
+            // Nobody successful: the holder keeps it; a holder that lost
+            // it by its Block hands it to the other side.
+            let lost = s.forfeit >> holder & 1 == 1;
+            return if able(holder) {
                 holder
             } else {
                 order
                     .iter()
                     .map(|&i| i as usize)
-                    .find(|&i| alive(i))
+                    .find(|&i| able(i) && (!lost || self.side[i] != self.side[holder]))
                     .unwrap_or(holder)
             };
         }

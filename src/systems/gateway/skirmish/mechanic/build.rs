@@ -3,8 +3,8 @@
 //! variants.
 
 use super::super::cast::{
-    GM, Kind, MAX_ENTITIES, MAX_SIDE, Member, PCS, PressAccelerate, SetupFree, Shortfall, Skirmish,
-    TieRule, Variants,
+    BlockRule, Disembark, EssenceRule, GM, Kind, MAX_ENTITIES, MAX_SIDE, Member, PCS,
+    PassengerSetup, PressAccelerate, SetupFree, Shortfall, Skirmish, TieRule, Variants,
 };
 use super::super::moves::{default_policy, parse_policy};
 use super::params::{KEY_PARAMS, MINOR_PARAMS, PC_PARAMS};
@@ -83,6 +83,8 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
                         policy: r.policy.clone(),
                         order: r.order.clone(),
                         count: 1,
+                        lead: r.lead.clone(),
+                        side_set: r.side_set,
                     });
                 }
             }
@@ -91,6 +93,10 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
     let henchman_policy = match args.value("henchmen.policy") {
         Some(v) => parse_policy(&v).map_err(err("henchmen.policy"))?,
         None => default_policy(),
+    };
+    let henchman_lead = match args.value("henchmen.lead") {
+        None => None,
+        Some(v) => Some(check_name(&v).map_err(err("henchmen.lead"))?),
     };
     for c in 1..=args.int("henchmen.count")? {
         let e = entity(
@@ -108,11 +114,33 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
                 policy: Vec::new(),
                 order: None,
                 group: true,
+                lead: None,
+                pools: None,
+                category: Default::default(),
             },
             policy: henchman_policy.clone(),
             order: None,
             count: 1,
+            lead: henchman_lead.clone(),
+            side_set: true,
         });
+    }
+    // A passenger rides on its lead's side unless it says otherwise.
+    let side_by_name = |name: &str| {
+        raws.iter()
+            .chain([&key])
+            .chain(minors.iter())
+            .find(|r| r.member.name() == name)
+            .map(|r| r.member.side)
+    };
+    let sides: Vec<Option<u8>> = minors
+        .iter()
+        .map(|r| r.lead.as_deref().and_then(side_by_name))
+        .collect();
+    for (r, side) in minors.iter_mut().zip(sides) {
+        if let (Some(side), false) = (side, r.side_set) {
+            r.member.side = side;
+        }
     }
     // Index order: PCs, their minor allies, the key entity, the GM's
     // minor entities.
@@ -182,14 +210,36 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
             out.extend(rest);
             m.order = Some(out);
         }
+        if let Some(l) = &r.lead {
+            let key = if m.group { "henchmen.lead" } else { "minors" };
+            let li = index(l, key)?;
+            let who = m.name().to_string();
+            let fail = |why: String| Err(ParamError::new(key, format!("`lead` of \"{who}\": {why}")));
+            if names[li] == who {
+                return fail("an entity cannot be its own passenger".into());
+            }
+            if raws[li].lead.is_some() {
+                return fail(format!("\"{l}\" is itself a passenger; a lead takes part on its own"));
+            }
+            if raws[li].member.side != m.side {
+                return fail(format!("\"{l}\" is on the other side; a passenger rides with an ally"));
+            }
+            if m.entity.passengers > 0 {
+                return fail("a passenger has no `passengers` of its own".into());
+            }
+            m.lead = Some(li);
+        }
         members.push(m);
     }
+    let rider = |i: usize| members[i].lead.is_some();
     let side_of = |i: usize| members[i].side;
     let mut lines = Vec::new();
     match args.value("lines") {
         None => {
-            if members.len() == 2 {
-                lines.push((0, 1, 0));
+            // Two participants (passengers aside): their one line at 0.
+            let takers: Vec<usize> = (0..members.len()).filter(|&i| !rider(i)).collect();
+            if let [a, b] = takers[..] {
+                lines.push((a, b, 0));
             }
         }
         Some(v) => {
@@ -218,6 +268,15 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
                 let Some((a, b)) = between else {
                     return Err(ParamError::new("lines", "a line needs `between`"));
                 };
+                if let Some(p) = [a, b].into_iter().find(|&x| rider(x)) {
+                    return Err(ParamError::new(
+                        "lines",
+                        format!(
+                            "\"{}\" is a passenger: it has no lines of its own (it takes its lead's)",
+                            names[p]
+                        ),
+                    ));
+                }
                 if side_of(a) == side_of(b) {
                     return Err(ParamError::new(
                         "lines",
@@ -247,7 +306,14 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
             .expect("key"),
         Some(v) => {
             let n = check_name(&v).map_err(err("initiative"))?;
-            index(&n, "initiative")?
+            let i = index(&n, "initiative")?;
+            if rider(i) {
+                return Err(ParamError::new(
+                    "initiative",
+                    format!("\"{n}\" is a passenger; its initiative is its lead's"),
+                ));
+            }
+            i
         }
     };
     let tie = match args.value("initiative_tie") {
@@ -267,6 +333,27 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
         Some(ParamValue::Str(s)) if s == "raises" => Shortfall::Raises,
         _ => Shortfall::None,
     };
+    let is = |k: &str, v: &str| matches!(args.value(k), Some(ParamValue::Str(s)) if s == v);
+    let block = if is("block", "one-effect") {
+        BlockRule::OneEffect
+    } else {
+        BlockRule::Action
+    };
+    let essence = if is("essence_rule", "four") {
+        EssenceRule::Four
+    } else {
+        EssenceRule::One
+    };
+    let passenger_setup = if is("passenger_setup", "own") {
+        PassengerSetup::Own
+    } else {
+        PassengerSetup::Lead
+    };
+    let disembark = if is("disembark", "disengaged") {
+        Disembark::Disengaged
+    } else {
+        Disembark::Lines
+    };
     Ok(Skirmish {
         members,
         ladder: args.int("ladder")?,
@@ -278,6 +365,10 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
             setup_free,
             press_accelerate,
             eliminate,
+            block,
+            essence,
+            passenger_setup,
+            disembark,
         },
     })
 }

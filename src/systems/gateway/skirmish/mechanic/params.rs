@@ -1,7 +1,7 @@
 //! The keys of `gateway.skirmish`: the scene's, a PC's, the key entity's,
 //! a minor entity's, and the flat `henchmen.*` group's.
 
-use super::super::moves::POLICY_EXPECTS;
+use super::super::moves::{Category, POLICY_EXPECTS};
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::gateway::scene::entity::{
     AID_NAMES, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params,
@@ -45,8 +45,32 @@ pub(super) const SIDE: ParamSpec = ParamSpec {
     doc: "Whose side a minor entity is on: \"gm\" (henchmen, guards) or \"pcs\" (an ally, a witness).",
 };
 
+pub(super) const LEAD: ParamSpec = ParamSpec {
+    path: "lead",
+    kind: ParamKind::Custom {
+        expects: "the name of an entity on its side (not itself a passenger)",
+    },
+    default: Lit::Absent,
+    doc: "Makes it a passenger of that entity: it takes its lead's edge and initiative, acts just before it, only to Eliminate, Set-up (the free raise going to the lead), Aid Another or Disembark, and leaves the scene with it.",
+};
+pub(super) const ESSENCE_POOLS: ParamSpec = ParamSpec {
+    path: "essence_pools",
+    kind: ParamKind::Custom {
+        expects: "a table { fate, mental, physical, social } of 0..=6 each (every key optional)",
+    },
+    default: Lit::Absent,
+    doc: "Essence by trait category (instead of `essence`): pooled into one with essence_rule = \"one\", kept apart with \"four\".",
+};
+pub(super) const CATEGORY: ParamSpec = ParamSpec {
+    path: "category",
+    kind: ParamKind::Choice(&CATEGORIES),
+    default: Lit::Str("physical"),
+    doc: "The category of the traits it rolls, acting (unless a rule names another) and resisting: the essence pool it spends from with essence_rule = \"four\".",
+};
+pub(super) const CATEGORIES: [&str; 4] = Category::NAMES;
+
 pub(super) const HENCHMEN: [ParamSpec; 11] = entity_params!("henchmen.", "each henchman");
-pub(super) const HENCHMEN_GROUP: [ParamSpec; 2] = [
+pub(super) const HENCHMEN_GROUP: [ParamSpec; 3] = [
     ParamSpec {
         path: "henchmen.count",
         kind: ParamKind::Int { min: 0, max: 5 },
@@ -59,20 +83,46 @@ pub(super) const HENCHMEN_GROUP: [ParamSpec; 2] = [
         default: Lit::Int(1),
         doc: "Each henchman's significance.",
     },
+    ParamSpec {
+        path: "henchmen.lead",
+        kind: ParamKind::Custom {
+            expects: "the name of a GM entity (the key entity, or a minor entity of `minors`)",
+        },
+        default: Lit::Absent,
+        doc: "Makes every henchman a passenger of that entity (a gang riding with its leader); default: each takes part on its own.",
+    },
 ];
 
-pub(super) static PC_PARAMS: [ParamSpec; 13] = concat_params(&[&ENTITY, &[NAME, ORDER]]);
-pub(super) static KEY_PARAMS: [ParamSpec; 14] =
-    concat_params(&[&ENTITY, &[NAME, ORDER, SIGNIFICANCE]]);
-pub(super) static MINOR_PARAMS: [ParamSpec; 16] =
-    concat_params(&[&ENTITY, &[NAME, ORDER, SIGNIFICANCE, COUNT, SIDE]]);
+pub(super) static PC_PARAMS: [ParamSpec; 15] =
+    concat_params(&[&ENTITY, &[NAME, ORDER, ESSENCE_POOLS, CATEGORY]]);
+pub(super) static KEY_PARAMS: [ParamSpec; 16] = concat_params(&[
+    &ENTITY,
+    &[NAME, ORDER, SIGNIFICANCE, ESSENCE_POOLS, CATEGORY],
+]);
+pub(super) static MINOR_PARAMS: [ParamSpec; 19] = concat_params(&[
+    &ENTITY,
+    &[
+        NAME,
+        ORDER,
+        SIGNIFICANCE,
+        COUNT,
+        SIDE,
+        LEAD,
+        ESSENCE_POOLS,
+        CATEGORY,
+    ],
+]);
 
 pub(super) const TIES: &[&str] = &["raises", "edge", "holder"];
 pub(super) const SETUPS: &[&str] = &["one", "per-raise"];
 pub(super) const PRESSES: &[&str] = &["cancel", "later-wins"];
 pub(super) const SHORTFALLS: &[&str] = &["none", "raises"];
+pub(super) const BLOCKS: &[&str] = &["action", "one-effect"];
+pub(super) const ESSENCES: &[&str] = &["one", "four"];
+pub(super) const PASSENGER_SETUPS: &[&str] = &["lead", "own"];
+pub(super) const DISEMBARKS: &[&str] = &["lines", "disengaged"];
 
-pub(super) static SCENE: [ParamSpec; 12] = [
+pub(super) static SCENE: [ParamSpec; 16] = [
     ParamSpec {
         path: "pcs",
         kind: ParamKind::Custom {
@@ -150,6 +200,30 @@ pub(super) static SCENE: [ParamSpec; 12] = [
         doc: "An Eliminate needs an edge over its target of at least its significance (\"none\"), or takes one raise per point short (\"raises\", as the examples play it).",
     },
     ParamSpec {
+        path: "block",
+        kind: ParamKind::Choice(BLOCKS),
+        default: Lit::Str("action"),
+        doc: "What a Block cancels: the whole action of each opponent it beats (\"action\"), or, for an entity of the many in many-on-one, the opponent's effect against one ally (the rule's `to`, else the blocker), the blocker losing the initiative if the opponent's action against it succeeds (\"one-effect\").",
+    },
+    ParamSpec {
+        path: "essence_rule",
+        kind: ParamKind::Choice(ESSENCES),
+        default: Lit::Str("one"),
+        doc: "Essence: one pool for every roll (\"one\"), or four by trait category, a roll spending from its category's (\"four\").",
+    },
+    ParamSpec {
+        path: "passenger_setup",
+        kind: ParamKind::Choice(PASSENGER_SETUPS),
+        default: Lit::Str("lead"),
+        doc: "A passenger's Set-up gives its free raises to its lead for no raise (\"lead\", as the examples play it), or keeps them as anyone's Set-up does (\"own\").",
+    },
+    ParamSpec {
+        path: "disembark",
+        kind: ParamKind::Choice(DISEMBARKS),
+        default: Lit::Str("lines"),
+        doc: "A passenger that disembarks takes its lead's lines at its lead's edges (\"lines\"), or enters with none (\"disengaged\").",
+    },
+    ParamSpec {
         path: "pc_policy",
         kind: ParamKind::Custom {
             expects: POLICY_EXPECTS,
@@ -159,4 +233,4 @@ pub(super) static SCENE: [ParamSpec; 12] = [
     },
 ];
 
-pub(super) static PARAMS: [ParamSpec; 25] = concat_params(&[&SCENE, &HENCHMEN_GROUP, &HENCHMEN]);
+pub(super) static PARAMS: [ParamSpec; 30] = concat_params(&[&SCENE, &HENCHMEN_GROUP, &HENCHMEN]);

@@ -2,8 +2,8 @@
 //! order kept for the names to be resolved against the whole scene.
 
 use super::super::cast::{GM, Kind, Member, PCS};
-use super::super::moves::{Policy, parse_policy};
-use crate::systems::gateway::scene::entity::{entity, table_entries};
+use super::super::moves::{Category, Policy, parse_policy};
+use crate::systems::gateway::scene::entity::{MAX_ESSENCE, entity, table_entries};
 use crate::systems::gateway::scene::shorthand_policy;
 use crate::systems::{Args, ParamError, ParamMap, ParamSpec, ParamValue};
 
@@ -26,6 +26,10 @@ pub(super) struct Raw {
     pub(super) policy: Policy,
     pub(super) order: Option<Vec<String>>,
     pub(super) count: i64,
+    /// The name of its lead, when it is a passenger.
+    pub(super) lead: Option<String>,
+    /// `side` was given (a passenger takes its lead's otherwise).
+    pub(super) side_set: bool,
 }
 
 pub(super) fn raw(
@@ -98,6 +102,26 @@ pub(super) fn raw(
     } else {
         1
     };
+    let opt = |k: &str| if has(k) { args.value(k) } else { None };
+    let lead = match opt("lead") {
+        None => None,
+        Some(v) => Some(check_name(&v).map_err(|e| format!("{what}: `lead`: {e}"))?),
+    };
+    let pools = match opt("essence_pools") {
+        None => None,
+        Some(v) => {
+            if args.is_set("essence") {
+                return Err(format!(
+                    "{what}: `essence` and `essence_pools` both set; give one (the pools by category, or one undivided pool)"
+                ));
+            }
+            Some(pools_of(&v).map_err(|e| format!("{what}: `essence_pools`: {e}"))?)
+        }
+    };
+    let category = match opt("category") {
+        Some(ParamValue::Str(c)) => Category::from_name(&c).unwrap_or(Category::Physical),
+        _ => Category::Physical,
+    };
     // The scene's entity keys, with a placeholder scene policy (the
     // skirmish policy is kept beside it).
     let e = entity(&args, "", &name, shorthand_policy(true, true, 0)).map_err(say)?;
@@ -110,11 +134,38 @@ pub(super) fn raw(
             policy: Vec::new(),
             order: None,
             group: false,
+            lead: None,
+            pools,
+            category,
         },
         policy,
         order,
         count,
+        lead,
+        side_set: has("side") && args.is_set("side"),
     })
+}
+
+/// Essence pools by category from `{ fate, mental, physical, social }`.
+fn pools_of(v: &ParamValue) -> Result<[u8; 4], String> {
+    let mut out = [0u8; 4];
+    for (k, x) in table_entries(v, "`essence_pools`")? {
+        let c = Category::from_name(k).ok_or_else(|| {
+            format!(
+                "unknown category `{k}`; allowed: {}",
+                Category::NAMES.join(", ")
+            )
+        })?;
+        match x {
+            ParamValue::Int(n) if (0..=MAX_ESSENCE).contains(n) => out[c as usize] = *n as u8,
+            other => {
+                return Err(format!(
+                    "`{k}` = {other} is out of range; allowed: 0..={MAX_ESSENCE}"
+                ));
+            }
+        }
+    }
+    Ok(out)
 }
 
 pub(super) fn list<'a>(v: &'a ParamValue, what: &str) -> Result<&'a [ParamValue], String> {
