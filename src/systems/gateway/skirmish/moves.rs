@@ -283,8 +283,7 @@ pub struct SkirmishRule {
 }
 
 impl RuleSyntax for SkirmishRule {
-    const KEYS: &'static [&'static str] =
-        &["effect", "raises", "when", "target", "to", "category"];
+    const KEYS: &'static [&'static str] = &["effect", "raises", "when", "target", "to", "category"];
     type When = When;
     type Choice = Play;
 

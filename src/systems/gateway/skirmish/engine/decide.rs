@@ -169,13 +169,18 @@ impl SkirmishRounds {
                 }
             }
         }
-        for p in &self.fallback {
+        let fallback = if s.aboard >> i & 1 == 1 {
+            &self.rider_fallback
+        } else {
+            &self.fallback
+        };
+        for p in fallback {
             let act = self.act_of(p, None);
             if let Some(a) = self.aims(i, s, v, &act) {
                 return (act, a);
             }
         }
-        unreachable!("an entity can always Edge or Manoeuvre: key entities stay")
+        unreachable!("an entity can always Edge or Manoeuvre (key entities stay), a passenger Aid")
     }
 
     pub fn turn(&self, round: usize, s: &State) -> Turn {

@@ -18,7 +18,7 @@ mod resolve;
 mod round;
 
 use super::cast::{BlockRule, EssenceRule, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
-use super::moves::{Aim, Moves, Play, default_policy};
+use super::moves::{Aim, Move, Moves, Play, default_policy};
 use super::state::*;
 use crate::dist::{Limits, Marginals, solve};
 use crate::systems::gateway::scene::MAX_STATES;
@@ -128,6 +128,9 @@ pub struct SkirmishRounds {
     /// Bit p of `riders[i]`: p is a passenger of i.
     riders: [u16; N],
     fallback: Vec<Play>,
+    /// A riding passenger's default: Eliminate when allowed, else Aid
+    /// Another.
+    rider_fallback: Vec<Play>,
 }
 
 impl SkirmishRounds {
@@ -218,6 +221,7 @@ impl SkirmishRounds {
             lead,
             riders,
             fallback,
+            rider_fallback: vec![Play::new(&[Move::Eliminate], 0), Play::new(&[Move::Aid], 0)],
         }
     }
 

@@ -214,15 +214,20 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
             let key = if m.group { "henchmen.lead" } else { "minors" };
             let li = index(l, key)?;
             let who = m.name().to_string();
-            let fail = |why: String| Err(ParamError::new(key, format!("`lead` of \"{who}\": {why}")));
+            let fail =
+                |why: String| Err(ParamError::new(key, format!("`lead` of \"{who}\": {why}")));
             if names[li] == who {
                 return fail("an entity cannot be its own passenger".into());
             }
             if raws[li].lead.is_some() {
-                return fail(format!("\"{l}\" is itself a passenger; a lead takes part on its own"));
+                return fail(format!(
+                    "\"{l}\" is itself a passenger; a lead takes part on its own"
+                ));
             }
             if raws[li].member.side != m.side {
-                return fail(format!("\"{l}\" is on the other side; a passenger rides with an ally"));
+                return fail(format!(
+                    "\"{l}\" is on the other side; a passenger rides with an ally"
+                ));
             }
             if m.entity.passengers > 0 {
                 return fail("a passenger has no `passengers` of its own".into());

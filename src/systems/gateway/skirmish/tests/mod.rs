@@ -6,6 +6,7 @@
 mod agreement;
 mod duel;
 mod input;
+mod passengers;
 mod rules;
 mod variants;
 

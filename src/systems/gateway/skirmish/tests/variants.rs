@@ -125,3 +125,117 @@ fn eliminate_shortfall_pays_the_missing_edge_with_raises() {
         assert_eq!(t0.paid(), paid, "{v}");
     }
 }
+
+#[test]
+fn a_one_effect_block_shields_one_ally_and_costs_the_blocker_the_initiative() {
+    // Ann holds and blocks Kroe for Tom; Kroe edges both. "action": Kroe
+    // loses his whole action, Ann keeps the initiative. "one-effect":
+    // Kroe still acts; his Edge on Tom is void, on Ann it lands (+1),
+    // and as it succeeds against Ann she loses the initiative to him.
+    let pol = List(vec![
+        rule(
+            &["block"],
+            0,
+            &[("when", s("holds-initiative")), ("to", s("tom"))],
+        ),
+        rule(&["edge"], 0, &[]),
+    ]);
+    for (v, tom, ann, holder) in [("action", 0, 0, 1), ("one-effect", 0, 1, 2)] {
+        let m = skirmish_from(&map(vec![
+            (
+                "pcs",
+                List(vec![
+                    t(&[
+                        ("name", s("tom")),
+                        ("policy", List(vec![rule(&["edge"], 0, &[])])),
+                    ]),
+                    t(&[("name", s("ann")), ("policy", pol.clone())]),
+                ]),
+            ),
+            ("key", t(&[("name", s("kroe"))])),
+            (
+                "lines",
+                List(vec![
+                    t(&[("between", List(vec![s("kroe"), s("tom")]))]),
+                    t(&[("between", List(vec![s("kroe"), s("ann")]))]),
+                ]),
+            ),
+            ("initiative", s("ann")),
+            ("block", s(v)),
+        ]))
+        .unwrap();
+        let r = &m.rounds;
+        let (tom_i, ann_i, kroe) = (0, 1, 2);
+        // Ann's Block beats Kroe; Tom's Edge fails.
+        let s1 = go(step(r, 1, &r.start(), 1 << kroe));
+        let s2 = go(step(r, 1, &s1, 0));
+        let s3 = if v == "action" {
+            s2
+        } else {
+            // Kroe's Edge beats both DTs.
+            assert_eq!(r.turn(1, &s2).actor as usize, kroe);
+            go(step(r, 1, &s2, 1 << tom_i | 1 << ann_i))
+        };
+        assert_eq!(
+            (
+                r.edge(&s3, kroe, tom_i),
+                r.edge(&s3, kroe, ann_i),
+                s3.holder()
+            ),
+            (tom, ann, holder),
+            "{v}"
+        );
+    }
+}
+
+#[test]
+fn four_essence_pools_keep_a_category_apart() {
+    // Tom has two points of social and one of mental essence, rolls
+    // social traits and spends on every roll, acting or resisting. One
+    // pool: three points for his action, his resistance to Kroe's, and
+    // his second action (4 dice each). Four pools: the social points go
+    // on the first two; the second action rolls 3 dice, unless its rule
+    // names the mental category.
+    for (v, cat, second) in [
+        ("one", None, 4),
+        ("four", None, 3),
+        ("four", Some("mental"), 4),
+    ] {
+        let mut later = vec![("when", t(&[("round_at_least", Int(2))]))];
+        if let Some(c) = cat {
+            later.push(("category", s(c)));
+        }
+        let m = skirmish_from(&map(vec![
+            (
+                "pcs",
+                List(vec![t(&[
+                    ("name", s("tom")),
+                    (
+                        "essence_pools",
+                        t(&[("social", Int(2)), ("mental", Int(1))]),
+                    ),
+                    ("category", s("social")),
+                    ("essence_policy", s("always")),
+                    (
+                        "policy",
+                        List(vec![rule(&["edge"], 0, &later), rule(&["edge"], 0, &[])]),
+                    ),
+                ])]),
+            ),
+            ("key", t(&[("name", s("kroe"))])),
+            ("initiative", s("tom")),
+            ("essence_rule", s(v)),
+        ]))
+        .unwrap();
+        let r = &m.rounds;
+        let s0 = r.start();
+        assert_eq!(r.turn(1, &s0).dice(), 4, "{v}");
+        let s1 = go(step(r, 1, &s0, 0));
+        let s2 = go(step(r, 1, &s1, 0));
+        assert_eq!(
+            (s2.holder(), r.turn(2, &s2).dice()),
+            (0, second),
+            "{v} {cat:?}"
+        );
+    }
+}
