@@ -240,3 +240,56 @@ fn disembark_takes_the_leads_lines_or_none_and_ranks_below_edge() {
         assert_eq!(s3.holder(), TOM, "{v}");
     }
 }
+
+#[test]
+fn a_passenger_that_only_aids_and_stays_is_the_scenes_passengers_key() {
+    // `passengers = 1` (gateway.scene's anonymous passenger) against a
+    // goblin riding with Tom that Aids Another every round, with a Kroe
+    // who never eliminates: the same scene, to 1e-9, and worth more than
+    // ten points of P(Tom wins).
+    let kroe = t(&[
+        ("name", s("kroe")),
+        ("background", Int(2)),
+        (
+            "policy",
+            List(vec![
+                rule(&["climax"], 0, &[]),
+                rule(&["anticlimax"], 0, &[]),
+                rule(&["edge"], 0, &[]),
+            ]),
+        ),
+    ]);
+    let tom = |passengers: i64| {
+        t(&[
+            ("name", s("tom")),
+            ("background", Int(2)),
+            ("passengers", Int(passengers)),
+        ])
+    };
+    let scene = |extra: Vec<(&str, ParamValue)>, passengers: i64| {
+        let mut pairs = vec![
+            ("pcs", List(vec![tom(passengers)])),
+            ("key", kroe.clone()),
+            ("ladder", Int(5)),
+            ("round_cap", Int(30)),
+        ];
+        pairs.extend(extra);
+        skirmish_from(&map(pairs)).unwrap().exact().unwrap()
+    };
+    let anonymous = scene(vec![], 1);
+    let gob = List(vec![t(&[
+        ("name", s("gob")),
+        ("lead", s("tom")),
+        ("policy", List(vec![rule(&["aid"], 0, &[])])),
+    ])]);
+    let riding = scene(vec![("minors", gob)], 0);
+    let alone = scene(vec![], 0);
+    for f in [WINNER, ROUNDS, LADDER, FIRST_PC_EDGE] {
+        for v in -20..60 {
+            let (x, y) = (p(&anonymous, f, v), p(&riding, f, v));
+            assert!((x - y).abs() < 1e-9, "field {f} value {v}: {x} vs {y}");
+        }
+    }
+    let (with, without) = (p(&riding, WINNER, PCS_WIN), p(&alone, WINNER, PCS_WIN));
+    assert!(with > without + 0.1, "{with} against {without}");
+}
