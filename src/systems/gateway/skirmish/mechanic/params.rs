@@ -126,7 +126,7 @@ pub(super) static SCENE: [ParamSpec; 16] = [
     ParamSpec {
         path: "pcs",
         kind: ParamKind::Custom {
-            expects: "a list of 1..=6 PC tables { name, trait, background, background_relevance, specialisation, equipment, essence, essence_policy, passengers, aid, initiative_order, order, policy } (every key optional)",
+            expects: "a list of 1..=6 PC tables { name, trait, background, background_relevance, specialisation, equipment, essence, essence_pools, category, essence_policy, passengers, aid, initiative_order, order, policy } (every key optional)",
         },
         default: Lit::Absent,
         doc: "The PCs (required): key entities, removed only by a Climax.",
@@ -134,7 +134,7 @@ pub(super) static SCENE: [ParamSpec; 16] = [
     ParamSpec {
         path: "key",
         kind: ParamKind::Custom {
-            expects: "a table { name, significance, trait, background, …, order, policy } (every key optional)",
+            expects: "a table { name, significance, trait, background, …, essence_pools, category, order, policy } (every key optional)",
         },
         default: Lit::Absent,
         doc: "The GM's key entity (default: named key, a full trait, the default policy).",
@@ -142,7 +142,7 @@ pub(super) static SCENE: [ParamSpec; 16] = [
     ParamSpec {
         path: "minors",
         kind: ParamKind::Custom {
-            expects: "a list of minor entity tables { name, significance, count, side, trait, background, …, order, policy } (every key optional)",
+            expects: "a list of minor entity tables { name, significance, count, side, lead, trait, background, …, essence_pools, category, order, policy } (every key optional)",
         },
         default: Lit::Absent,
         doc: "Minor entities (henchmen, guards, witnesses), each eliminated by an opponent whose edge over it reaches its significance; a side has at most 6 entities.",
