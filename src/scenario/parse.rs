@@ -10,6 +10,7 @@ use toml_edit::{Document, InlineTable, Item, Table, Value};
 use super::ctx::{Ctx, to_param};
 use super::error::Problems;
 use super::{Axis, MAX_CONFIGS, Scenario, ScenarioError};
+use crate::model::covers;
 use crate::systems::{self, Mechanic, ParamMap, ParamSpec, ParamValue, suggest};
 
 /// Top-level keys a scenario may have.
@@ -438,19 +439,6 @@ fn walk(
                 ),
             ));
         }
-    }
-}
-
-/// Whether the declared path `spec` covers `path`: the same path, or a
-/// pattern `prefix.*` and `path` is `prefix.` plus one name (`vars.*`
-/// covers `vars.n`, for mechanics whose keys are the user's own names).
-fn covers(spec: &str, path: &str) -> bool {
-    match spec.strip_suffix(".*") {
-        Some(prefix) => path
-            .strip_prefix(prefix)
-            .and_then(|rest| rest.strip_prefix('.'))
-            .is_some_and(|name| !name.is_empty() && !name.contains('.')),
-        None => spec == path,
     }
 }
 

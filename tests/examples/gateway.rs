@@ -4,8 +4,10 @@
 //! `gateway.skirmish`. Each test starts where the text's round starts,
 //! gives each entity a policy that takes the text's action, picks the
 //! text's successes and failures roll by roll, and checks the numbers the
-//! text states. What the model does not play (Search, Recruit,
-//! passengers' own actions, the surprise entrance) is said where it falls.
+//! text states. What the model does not play (Search, Recruit, the
+//! surprise entrance) is said where it falls. The First Scene's rounds
+//! 1 and 2 give the passengers' rules: Hank riding with Martin, the
+//! security chief with Sam.
 
 use oddsmith::model::{After, Rounds};
 use oddsmith::systems::ParamMap;
@@ -155,9 +157,10 @@ fn kroe_round_1_one_roll_against_three_dts_and_norris_takes_the_initiative() {
     assert_eq!((s4.holder(), s4.ladder(), s4.free(NORRIS)), (NORRIS, 11, 1));
 }
 
-/// The cast from Round 6 on: the three PCs, the goblin witness (an ally
-/// on the PCs' side; a passenger in the text), Kroe and Tom's past
-/// (significance 4, "brought into play" by Kroe's Search in Round 5).
+/// The cast from Round 6 on: the three PCs, the goblin witness (Tom's
+/// passenger: "As the witness is Tom's passenger he will go before Tom"),
+/// Kroe and Tom's past (significance 4, "brought into play" by Kroe's
+/// Search in Round 5).
 fn rounds_6_and_7() -> SkirmishModel {
     let pcs = List(vec![
         t(&[
@@ -205,15 +208,9 @@ fn rounds_6_and_7() -> SkirmishModel {
     ]);
     let witness = t(&[
         ("name", s("witness")),
-        ("side", s("pcs")),
+        ("lead", s("tom")),
         ("significance", Int(1)),
-        (
-            "policy",
-            List(vec![
-                rule(&["setup"], 0, &[round_at_least(7), ("to", s("tom"))]),
-                rule(&["edge"], 0, &[]),
-            ]),
-        ),
+        ("policy", List(vec![rule(&["setup"], 0, &[])])),
     ]);
     let past = t(&[
         ("name", s("past")),
@@ -233,7 +230,6 @@ fn rounds_6_and_7() -> SkirmishModel {
                 line("tom", "kroe", 2),
                 line("norris", "kroe", -4),
                 line("angelique", "kroe", 0),
-                line("witness", "kroe", 0),
                 line("past", "tom", 0),
             ]),
         ),
@@ -248,6 +244,7 @@ fn kroe_rounds_6_and_7_disengage_a_handed_set_up_an_eliminate_and_two_free_raise
     let m = rounds_6_and_7();
     let r = &m.rounds;
     let (witness, kroe, past) = (3, 4, 5);
+    assert!(r.start().is_aboard(witness));
     // Round 6 (climax ladder 7). Angelique holds; she "lets Norris go
     // first, followed by Tom, his past, and finally Kroe", and
     // interrupts Kroe with a Block: declared at the start of the round,
@@ -263,21 +260,25 @@ fn kroe_rounds_6_and_7_disengage_a_handed_set_up_an_eliminate_and_two_free_raise
     assert_eq!(r.turn(6, &s1).paid(), 2);
     let s2 = go(step(r, 6, &s1, 1 << past));
     assert_eq!(r.edge(&s2, NORRIS, past), 2);
+    assert_eq!(s2.lines_open(), 5);
+    // Tom's passenger acts just before him. "Tom's witness is suffering
+    // from the restrictions placed on Tom and cannot act"; here its
+    // Set-up fails.
+    assert_eq!(actor(r, 6, &s2), witness);
+    let s2 = go(step(r, 6, &s2, 0));
     // Tom disengages from his past, combined with a Set-up for Norris
     // (a raise for the second effect, one to hand it over): "the tension
     // line between him and his past is removed".
     assert_eq!(actor(r, 6, &s2), TOM);
+    assert_eq!(r.turn(6, &s2).paid(), 2);
     let s3 = go(step(r, 6, &s2, 1 << past));
     assert_eq!(s3.free(NORRIS), 1);
-    assert_eq!(s3.lines_open(), 5);
+    assert_eq!(s3.lines_open(), 4);
     // The past manoeuvres to re-engage Tom and succeeds ("his past
     // catches up with him once more"): the line comes back.
     assert_eq!(actor(r, 6, &s3), past);
-    let s4 = go(step(r, 6, &s3, 1 << TOM));
-    assert_eq!(s4.lines_open(), 6);
-    // The witness "cannot act" in the text; here its action fails.
-    assert_eq!(actor(r, 6, &s4), witness);
-    let s5 = go(step(r, 6, &s4, 0));
+    let s5 = go(step(r, 6, &s3, 1 << TOM));
+    assert_eq!(s5.lines_open(), 5);
     // Kroe was blocked. Round 7 (climax ladder 6): "Tom completed a
     // successful set up action, so he wins the initiative."
     assert_eq!((s5.holder(), s5.ladder()), (TOM, 6));
@@ -296,9 +297,13 @@ fn kroe_rounds_6_and_7_disengage_a_handed_set_up_an_eliminate_and_two_free_raise
     assert_eq!(actor(r, 7, &s6), ANGELIQUE);
     assert_eq!(r.turn(7, &s6).paid(), 1);
     let s7 = go(step(r, 7, &s6, 1 << kroe));
-    // The goblin "succeeds in providing Tom with a free raise" (a
-    // passenger's Set-up in the text; here an ally's, handed over).
+    // "Tom chooses to interrupt before Kroe's action and so his witness
+    // gets his action first. … The goblin succeeds in providing Tom with
+    // a free raise": a passenger's Set-up, with Tom's edge (+2), no raise
+    // to hand it over, the free raise going to its lead.
     assert_eq!(actor(r, 7, &s7), witness);
+    let tw = r.turn(7, &s7);
+    assert_eq!((tw.paid(), tw.need(kroe)), (0, -2));
     let s8 = go(step(r, 7, &s7, 1 << kroe));
     assert_eq!(s8.free(TOM), 2);
     // Tom interrupts before Kroe: "With two free raises Tom succeeds in
@@ -439,4 +444,126 @@ fn kroe_round_9_the_holders_order_and_the_climax_roll() {
         After::End(o) => assert_eq!(o[0], PCS_WIN),
         other => panic!("the scene went on: {other:?}"),
     }
+}
+
+#[test]
+fn black_star_rounds_1_and_2_hanks_aid_the_chiefs_eliminate_and_hanks_disembark() {
+    // Ch.3, First Scene (the Black Star agents), the passengers' part of
+    // rounds 1 and 2 (ladder 6, 5). Hank rides in Martin's rover; the
+    // security chief is Sam's passenger (recruited in round 1, which is
+    // not modelled: she rides with him from the start), and Sam has "a
+    // tension line to the door to the mines entity, with an existing edge
+    // score of +2". The mastermind stands in as the key entity (in the
+    // text he enters later); every GM roll here fails.
+    let pcs = List(vec![
+        t(&[
+            ("name", s("martin")),
+            ("order", names(&["martin", "sam"])),
+            (
+                "policy",
+                List(vec![
+                    rule(&["edge"], 2, &[round_at_least(2)]),
+                    rule(&["manoeuvre", "edge"], 0, &[("target", s("minor"))]),
+                ]),
+            ),
+        ]),
+        t(&[
+            ("name", s("sam")),
+            ("policy", List(vec![rule(&["setup"], 0, &[])])),
+        ]),
+    ]);
+    let rider = |name: &str, lead: &str, first: ParamValue| {
+        t(&[
+            ("name", s(name)),
+            ("lead", s(lead)),
+            ("policy", List(vec![first, rule(&["aid"], 0, &[])])),
+        ])
+    };
+    let m = scene(vec![
+        ("pcs", pcs),
+        ("key", t(&[("name", s("mastermind"))])),
+        (
+            "minors",
+            List(vec![
+                rider(
+                    "hank",
+                    "martin",
+                    rule(&["disembark"], 0, &[round_at_least(2)]),
+                ),
+                rider(
+                    "chief",
+                    "sam",
+                    rule(&["eliminate"], 0, &[round_at_least(2)]),
+                ),
+                t(&[("name", s("defences")), ("significance", Int(3))]),
+                t(&[("name", s("door")), ("significance", Int(2))]),
+            ]),
+        ),
+        ("lines", List(vec![line("sam", "door", 2)])),
+        ("initiative", s("martin")),
+        ("ladder", Int(6)),
+    ]);
+    let r = &m.rounds;
+    let (martin, sam, hank, chief, defences, door) = (0, 1, 2, 3, 5, 6);
+    // Round 1. "As the passenger Hank's action is resolved first. Hank
+    // decides to scan the base from distance, choosing an Aid Another
+    // effect": no roll, Martin's free raise.
+    let s0 = r.start();
+    assert_eq!(actor(r, 1, &s0), hank);
+    let mut law = Vec::new();
+    r.law(1, &s0, &mut law);
+    assert_eq!((law.len(), law[0].1), (1, 1.0));
+    let s1 = go(r.after(1, &s0, &law[0].0));
+    assert_eq!(s1.free(martin), 1);
+    // "Given the bonus from Hank, Mark chooses to use one raise on the
+    // challenge and succeeds: the tension line is established with a +1
+    // edge bonus to Martin": a Manoeuvre with an Edge (the raise), paid
+    // by Hank's free raise.
+    assert_eq!(actor(r, 1, &s1), martin);
+    let t1 = r.turn(1, &s1);
+    assert_eq!((t1.targets, t1.paid()), (1 << defences, 0));
+    let s2 = go(step(r, 1, &s1, 1 << defences));
+    assert_eq!(r.edge(&s2, martin, defences), 1);
+    // The rest of round 1 fails (the chief aids Sam, who is not yet
+    // her lead in the text; its free raise goes on his failed Set-up).
+    let mut st = s2;
+    while st.ladder() == 6 {
+        st = go(step(r, 1, &st, 0));
+    }
+    assert_eq!(st.holder(), martin);
+    // Round 2. "Hank must disembark. Doing so requires no roll, and
+    // leaves Hank with a +1 edge bonus over the physical defences."
+    assert_eq!(actor(r, 2, &st), hank);
+    let mut law = Vec::new();
+    r.law(2, &st, &mut law);
+    assert_eq!(law.len(), 1);
+    let s3 = go(r.after(2, &st, &law[0].0));
+    assert!(!s3.is_aboard(hank));
+    assert_eq!(r.edge(&s3, hank, defences), 1);
+    // "Martin … tries to add two raises to the roll. However … he fails
+    // the challenge. The edge bonus remains at +1."
+    assert_eq!(actor(r, 2, &s3), martin);
+    assert_eq!(r.turn(2, &s3).paid(), 2);
+    let s4 = go(step(r, 2, &s3, 0));
+    assert_eq!(r.edge(&s4, martin, defences), 1);
+    // "The security chief is Sam's passenger and so acts before Sam …
+    // As the edge score is already +2 she can eliminate the door without
+    // any raises (it's only significance 2)."
+    assert_eq!(actor(r, 2, &s4), chief);
+    let t4 = r.turn(2, &s4);
+    assert_eq!((t4.targets, t4.paid(), t4.need(door)), (1 << door, 0, -2));
+    let s5 = go(step(r, 2, &s4, 1 << door));
+    assert!(!s5.is_alive(door));
+    // Sam's Set-up fails, and the GM's rolls.
+    assert_eq!(actor(r, 2, &s5), sam);
+    let mut st = s5;
+    while st.ladder() == 5 {
+        st = go(step(r, 2, &st, 0));
+    }
+    // Round 3: the text gives Martin the initiative ("Martin's Edge
+    // effect beating Hank's Disembark"), but Martin's Edge failed in
+    // round 2, and a failed action never wins it; the chief's Eliminate,
+    // a passenger's, "will never affect initiative". Hank's Disembark
+    // takes it.
+    assert_eq!(st.holder(), hank);
 }

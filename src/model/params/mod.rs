@@ -322,7 +322,7 @@ impl ParamError {
 /// Whether the declared path `spec` covers `path`: the same path, or a
 /// pattern `prefix.*` and `path` is `prefix.` plus one name (`vars.*`
 /// covers `vars.n`, for mechanics whose keys are the user's own names).
-fn covers(spec: &str, path: &str) -> bool {
+pub fn covers(spec: &str, path: &str) -> bool {
     match spec.strip_suffix(".*") {
         Some(prefix) => path
             .strip_prefix(prefix)

@@ -11,6 +11,7 @@ use std::ops::Range;
 use toml_edit::{Item, Table, Value};
 
 use super::super::error::Problems;
+use crate::model::covers;
 use crate::scenario::ctx::Ctx;
 use crate::systems::{ParamSpec, Schema, suggest};
 
@@ -99,17 +100,6 @@ impl Names<'_> {
             .chain(self.schema.metrics.iter().map(|m| m.name.as_str()))
             .chain(self.schema.fields.iter().map(|f| f.name.as_str()))
             .collect()
-    }
-}
-
-/// `vars.*` covers `vars.n` (mechanics whose keys are the user's names).
-fn covers(spec: &str, path: &str) -> bool {
-    match spec.strip_suffix(".*") {
-        Some(prefix) => path
-            .strip_prefix(prefix)
-            .and_then(|r| r.strip_prefix('.'))
-            .is_some_and(|n| !n.is_empty() && !n.contains('.')),
-        None => spec == path,
     }
 }
 

@@ -2,7 +2,7 @@
 //! scene ([`Skirmish`]), its entities ([`Member`]) and the readings the
 //! text leaves open ([`Variants`]).
 
-use super::moves::Play;
+use super::moves::{Category, Play};
 use crate::systems::gateway::scene::{Entity, Tie};
 use crate::systems::policy::Rule;
 
@@ -43,6 +43,15 @@ pub struct Member {
     pub order: Option<Vec<usize>>,
     /// One of the `henchmen.*` group (counted together in the outcome).
     pub group: bool,
+    /// The entity it rides with as a passenger (its `lead`), if any.
+    pub lead: Option<usize>,
+    /// Essence by trait category (fate, mental, physical, social), when
+    /// the table gives `essence_pools`; else all of `entity.essence` is
+    /// in the pool of `category`.
+    pub pools: Option<[u8; 4]>,
+    /// The category of the traits it rolls, acting (unless a rule names
+    /// another) and resisting.
+    pub category: Category,
 }
 
 impl Member {
@@ -94,6 +103,49 @@ pub enum Shortfall {
     Raises,
 }
 
+/// What a Block cancels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockRule {
+    /// The whole action of each opponent whose DT it beats (as
+    /// `gateway.scene` and `gateway.ensemble` read it).
+    Action,
+    /// In many-on-one, for the many: one effect against one ally (the
+    /// rule's `to`, else the blocker itself); the opponent still acts
+    /// against the others, and the blocker loses the initiative if the
+    /// opponent's action against it succeeds.
+    OneEffect,
+}
+
+/// Essence pools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EssenceRule {
+    /// One pool for every roll (`gateway.scene`'s reading).
+    One,
+    /// Four pools, one per trait category; a roll spends from the pool
+    /// of the category it rolls.
+    Four,
+}
+
+/// Where a passenger's Set-up free raises go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassengerSetup {
+    /// To its lead, for no raise (the examples: the security chief and
+    /// Tom's goblin witness give their leads free raises taking none).
+    Lead,
+    /// To itself, as anyone's Set-up, unless handed over for a raise.
+    Own,
+}
+
+/// What a passenger that disembarks starts with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Disembark {
+    /// Its lead's lines, at its lead's edges (Hank leaves the rover at
+    /// Martin's +1).
+    Lines,
+    /// No line: "a participating, disengaged entity".
+    Disengaged,
+}
+
 /// The readings the text leaves open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variants {
@@ -101,6 +153,10 @@ pub struct Variants {
     pub setup_free: SetupFree,
     pub press_accelerate: PressAccelerate,
     pub eliminate: Shortfall,
+    pub block: BlockRule,
+    pub essence: EssenceRule,
+    pub passenger_setup: PassengerSetup,
+    pub disembark: Disembark,
 }
 
 impl Default for Variants {
@@ -110,6 +166,10 @@ impl Default for Variants {
             setup_free: SetupFree::One,
             press_accelerate: PressAccelerate::Cancel,
             eliminate: Shortfall::None,
+            block: BlockRule::Action,
+            essence: EssenceRule::One,
+            passenger_setup: PassengerSetup::Lead,
+            disembark: Disembark::Lines,
         }
     }
 }

@@ -3,12 +3,13 @@
 //! key entity, minor entities of significance 0..=6, tension lines
 //! between opposed pairs, each with its own edge, opened by Manoeuvre and
 //! broken by Disengage, minor entities removed by Eliminate, Set-up free
-//! raises kept or handed to an ally.
+//! raises kept or handed to an ally, passengers riding with a lead.
 //!
 //! Files: `moves` (the effects and the policy syntax), `cast` (the checked
-//! scene and its variants), `state` (where a scene stands), `engine` (the
-//! round function, for the exact chain and the sampler alike) and
-//! `mechanic` (keys, fields, metrics).
+//! scene and its variants), `state` (where a scene stands), `engine/` (the
+//! round function, for the exact chain and the sampler alike: `decide`,
+//! `round`, `resolve`) and `mechanic/` (keys, the checked scene, fields
+//! and metrics).
 
 mod cast;
 pub mod engine;
@@ -19,8 +20,8 @@ pub mod state;
 mod tests;
 
 pub use cast::{
-    Kind, MAX_ENTITIES, MAX_SIDE, Member, PressAccelerate, SetupFree, Shortfall, Skirmish, TieRule,
-    Variants,
+    BlockRule, Disembark, EssenceRule, Kind, MAX_ENTITIES, MAX_SIDE, Member, PassengerSetup,
+    PressAccelerate, SetupFree, Shortfall, Skirmish, TieRule, Variants,
 };
 pub use engine::SkirmishRounds;
 pub use mechanic::{

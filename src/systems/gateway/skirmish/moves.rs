@@ -13,25 +13,29 @@ use crate::systems::policy::{self, Rule, RuleSyntax};
 
 /// One action effect. The discriminants order the initiative hierarchy
 /// of the side bar (Set-up > Edge > Manoeuvre > Disengage > Restrict >
-/// Eliminate > Press > Accelerate > Block); Climax and Anticlimax end the
-/// scene and have no rank.
+/// Disembark > Eliminate > Press > Accelerate > Block; Disembark "fits
+/// into the hierarchy between Restrict and Recruit"); Climax and
+/// Anticlimax end the scene and Aid Another is no roll: they have no rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Move {
     Block = 0,
     Accelerate = 1,
     Press = 2,
     Eliminate = 3,
-    Restrict = 4,
-    Disengage = 5,
-    Manoeuvre = 6,
-    Edge = 7,
-    Setup = 8,
-    Climax = 9,
-    Anticlimax = 10,
+    Disembark = 4,
+    Restrict = 5,
+    Disengage = 6,
+    Manoeuvre = 7,
+    Edge = 8,
+    Setup = 9,
+    Climax = 10,
+    Anticlimax = 11,
+    /// A passenger's free raise to its lead, without a roll.
+    Aid = 12,
 }
 
 impl Move {
-    pub const ALL: [Move; 11] = [
+    pub const ALL: [Move; 13] = [
         Move::Edge,
         Move::Setup,
         Move::Press,
@@ -43,6 +47,8 @@ impl Move {
         Move::Disengage,
         Move::Eliminate,
         Move::Restrict,
+        Move::Aid,
+        Move::Disembark,
     ];
 
     pub fn name(self) -> &'static str {
@@ -58,6 +64,8 @@ impl Move {
             Move::Disengage => "disengage",
             Move::Eliminate => "eliminate",
             Move::Restrict => "restrict",
+            Move::Aid => "aid",
+            Move::Disembark => "disembark",
         }
     }
 
@@ -65,11 +73,11 @@ impl Move {
         Move::ALL.into_iter().find(|m| m.name() == s)
     }
 
-    /// Its place in the initiative hierarchy, 1 (Block) to 9 (Set-up); 0
-    /// for Climax and Anticlimax.
+    /// Its place in the initiative hierarchy, 1 (Block) to 10 (Set-up);
+    /// 0 for Climax, Anticlimax and Aid Another.
     pub fn rank(self) -> u8 {
         match self {
-            Move::Climax | Move::Anticlimax => 0,
+            Move::Climax | Move::Anticlimax | Move::Aid => 0,
             m => m as u8 + 1,
         }
     }
@@ -80,6 +88,21 @@ impl Move {
             self,
             Move::Accelerate | Move::Anticlimax | Move::Climax | Move::Press
         )
+    }
+
+    /// What a passenger may do while it rides with its lead: Eliminate,
+    /// Set-up, Aid Another or Disembark.
+    pub fn passenger_may(self) -> bool {
+        matches!(
+            self,
+            Move::Eliminate | Move::Setup | Move::Aid | Move::Disembark
+        )
+    }
+
+    /// Made without a roll (Aid Another; Disembark, which the lead lets
+    /// happen).
+    pub fn no_roll(self) -> bool {
+        matches!(self, Move::Aid | Move::Disembark)
     }
 
     fn bit(self) -> u16 {
@@ -114,6 +137,11 @@ impl Moves {
         let mut all = Move::ALL;
         all.sort_by(|a, b| b.cmp(a));
         all.into_iter().filter(move |m| self.has(*m))
+    }
+
+    /// Every effect is one a passenger may make.
+    pub fn passenger_may(self) -> bool {
+        self.iter().all(Move::passenger_may)
     }
 
     /// The best rank among them (0 when only Climax or Anticlimax).
@@ -155,8 +183,46 @@ pub struct Play {
     pub moves: Moves,
     pub raises: u32,
     pub aim: Aim,
-    /// The ally's name, resolved to an index when the scene is checked.
+    /// The ally's name (a Set-up's free raises handed over; the ally a
+    /// Block shields, `block = "one-effect"`), resolved to an index when
+    /// the scene is checked.
     pub to: Option<String>,
+    /// The trait category the roll draws essence from
+    /// (`essence_rule = "four"`), when the rule names one.
+    pub category: Option<Category>,
+}
+
+/// The four trait categories, each with its own essence pool in the
+/// text ("Each category of trait – Fate, Mental, Physical and Social –
+/// has its own Essence pool").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Category {
+    Fate = 0,
+    Mental = 1,
+    #[default]
+    Physical = 2,
+    Social = 3,
+}
+
+impl Category {
+    pub const NAMES: [&'static str; 4] = ["fate", "mental", "physical", "social"];
+    pub const ALL: [Category; 4] = [
+        Category::Fate,
+        Category::Mental,
+        Category::Physical,
+        Category::Social,
+    ];
+
+    pub fn from_name(s: &str) -> Option<Category> {
+        Category::NAMES
+            .iter()
+            .position(|n| *n == s)
+            .map(|k| Category::ALL[k])
+    }
+
+    pub fn name(self) -> &'static str {
+        Category::NAMES[self as usize]
+    }
 }
 
 impl Play {
@@ -166,6 +232,7 @@ impl Play {
             raises,
             aim: Aim::All,
             to: None,
+            category: None,
         }
     }
 
@@ -188,6 +255,9 @@ impl fmt::Display for Play {
         if let Some(to) = &self.to {
             write!(f, " to {to}")?;
         }
+        if let Some(c) = self.category {
+            write!(f, " ({})", c.name())?;
+        }
         Ok(())
     }
 }
@@ -208,10 +278,12 @@ pub struct SkirmishRule {
     target: Option<String>,
     #[serde(default)]
     to: Option<String>,
+    #[serde(default)]
+    category: Option<String>,
 }
 
 impl RuleSyntax for SkirmishRule {
-    const KEYS: &'static [&'static str] = &["effect", "raises", "when", "target", "to"];
+    const KEYS: &'static [&'static str] = &["effect", "raises", "when", "target", "to", "category"];
     type When = When;
     type Choice = Play;
 
@@ -260,9 +332,27 @@ impl RuleSyntax for SkirmishRule {
                 ));
             }
         };
-        if self.to.is_some() && !has(Move::Setup) {
-            return Err("`to` hands a Set-up's free raises over; the rule has no setup".into());
+        if self.to.is_some() && !has(Move::Setup) && !has(Move::Block) {
+            return Err(
+                "`to` hands a Set-up's free raises over (or names the ally a Block shields); the rule has no setup or block"
+                    .into(),
+            );
         }
+        if self.to.is_some() && has(Move::Setup) && has(Move::Block) {
+            return Err("`to` is ambiguous on a rule with both setup and block".into());
+        }
+        if (has(Move::Aid) || has(Move::Disembark)) && moves.len() > 1 {
+            return Err("`effect` aid and disembark are made alone, without a roll".into());
+        }
+        let category = match self.category.as_deref() {
+            None => None,
+            Some(c) => Some(Category::from_name(c).ok_or_else(|| {
+                format!(
+                    "`category` = \"{c}\" is not a trait category; allowed: {}",
+                    Category::NAMES.map(|n| format!("\"{n}\"")).join(", ")
+                )
+            })?),
+        };
         Ok(Rule {
             when: self.when.as_ref().map(when_of).transpose()?.flatten(),
             choice: Play {
@@ -270,13 +360,14 @@ impl RuleSyntax for SkirmishRule {
                 raises: self.raises,
                 aim,
                 to: self.to,
+                category,
             },
         })
     }
 }
 
 /// What `expects` says of a skirmish policy.
-pub const POLICY_EXPECTS: &str = "a policy: a list of rules { effect = \"edge\" | [\"manoeuvre\", \"edge\"] … (edge, setup, press, accelerate, block, climax, anticlimax, manoeuvre, disengage, eliminate, restrict), raises = 0.., when = (as gateway.scene), target = \"all\" | \"key\" | \"minor\", to = \"<ally>\" (a Set-up's free raises handed over, one raise) }, tried in order (the first that holds and is allowed is taken; else the default)";
+pub const POLICY_EXPECTS: &str = "a policy: a list of rules { effect = \"edge\" | [\"manoeuvre\", \"edge\"] … (edge, setup, press, accelerate, block, climax, anticlimax, manoeuvre, disengage, eliminate, restrict; a passenger's aid, disembark), raises = 0.., when = (as gateway.scene), target = \"all\" | \"key\" | \"minor\", to = \"<ally>\" (a Set-up's free raises handed over, one raise; the ally a one-effect Block shields), category = \"fate\" | \"mental\" | \"physical\" | \"social\" (the essence pool, essence_rule = \"four\") }, tried in order (the first that holds and is allowed is taken; else the default)";
 
 pub fn parse_policy(v: &crate::systems::ParamValue) -> Result<Policy, String> {
     policy::parse::<SkirmishRule>(v)
@@ -312,12 +403,14 @@ mod tests {
     fn hierarchy_follows_the_side_bar() {
         use Move::*;
         let order = [
-            Setup, Edge, Manoeuvre, Disengage, Restrict, Eliminate, Press, Accelerate, Block,
+            Setup, Edge, Manoeuvre, Disengage, Restrict, Disembark, Eliminate, Press, Accelerate,
+            Block,
         ];
         for w in order.windows(2) {
             assert!(w[0].rank() > w[1].rank(), "{w:?}");
         }
         assert_eq!(Climax.rank(), 0);
+        assert_eq!(Aid.rank(), 0);
         for m in Move::ALL {
             assert_eq!(Move::from_name(m.name()), Some(m));
         }

@@ -49,7 +49,12 @@ pub struct State {
     pub(super) was: u64,
     /// Bit i: entity i is in the scene.
     pub(super) alive: u16,
-    pub(super) essence: [u8; N],
+    /// Bit i: entity i is a passenger riding with its lead (until it
+    /// disembarks).
+    pub(super) aboard: u16,
+    /// Essence left by pool: one pool (slot 0), or one per trait
+    /// category (`essence_rule = "four"`).
+    pub(super) essence: [[u8; 4]; N],
     /// Free raises waiting for each entity's next action.
     pub(super) free: [u8; N],
     pub(super) ladder: u8,
@@ -75,6 +80,16 @@ pub struct State {
     pub(super) gave: [u8; N],
     /// Lines broken this round.
     pub(super) broke: u64,
+    /// The holder declared a Block at the start of the round (an
+    /// interruption: its passengers may only Aid Another).
+    pub(super) interrupt: bool,
+    /// One-effect Blocks: `shield[j]` is 1 + the entity opponent j's
+    /// action cannot touch this round, `shielder[j]` 1 + its blocker.
+    pub(super) shield: [u8; N],
+    pub(super) shielder: [u8; N],
+    /// Bit i: entity i loses the initiative (its one-effect Block's
+    /// opponent succeeded against it).
+    pub(super) forfeit: u16,
 }
 
 /// What a test or a caller may read of a state.
@@ -97,5 +112,15 @@ impl State {
 
     pub fn lines_open(&self) -> u32 {
         self.lines.count_ones()
+    }
+
+    pub fn is_aboard(&self, i: usize) -> bool {
+        self.aboard >> i & 1 == 1
+    }
+
+    /// Essence left in entity i's pool `k` (0 with one pool; the
+    /// category's index with four).
+    pub fn essence(&self, i: usize, k: usize) -> u32 {
+        self.essence[i][k] as u32
     }
 }

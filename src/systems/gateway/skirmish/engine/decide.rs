@@ -1,0 +1,267 @@
+//! What an entity does in a skirmish: what it sees ([`View`]), whom an
+//! action may be declared against, the rule its policy takes, and the
+//! numbers of its roll ([`Turn`]).
+
+use super::super::cast::{Kind, SetupFree, Shortfall};
+use super::super::moves::{Aim, Move, Moves, Play};
+use super::super::state::*;
+use super::{Act, Aims, MAX_DICE, N, NONE, SkirmishRounds, Turn};
+use crate::systems::gateway::scene::edged;
+use crate::systems::gateway::scene::rules::View;
+
+impl SkirmishRounds {
+    pub(super) fn view(&self, i: usize, s: &State, round: usize) -> View {
+        let ladder = s.ladder as i64;
+        let opp = self.opponents(s, i);
+        let all = opp != 0 && self.lined(s, i) == opp;
+        let (lo, hi) = self.edge_range(s, i);
+        // A passenger shares its lead's initiative, but neither climaxes
+        // nor blocks.
+        let rider = s.aboard >> i & 1 == 1;
+        let holds = s.holder as usize == self.anchor(s, i);
+        View {
+            edge: lo,
+            ladder,
+            round,
+            holds_initiative: holds,
+            free: s.free[i] as u32 + self.aid[i],
+            can_climax: !rider && all && lo >= ladder,
+            can_anticlimax: !rider && all && hi < 0 && ladder == 0,
+            can_block: !rider && holds && self.first_to_act(s, i),
+        }
+    }
+
+    /// Nobody but `i`'s own passengers has acted before it this round: a
+    /// Block, declared before the opponent rolls, is still possible.
+    fn first_to_act(&self, s: &State, i: usize) -> bool {
+        self.order(s)[..s.pos as usize]
+            .iter()
+            .all(|&x| self.lead[x as usize] == i as u8)
+    }
+
+    pub(super) fn fits(&self, aim: Aim, j: usize) -> bool {
+        match aim {
+            Aim::All => true,
+            Aim::Key => self.sk.members[j].kind != Kind::Minor,
+            Aim::Minor => self.sk.members[j].kind == Kind::Minor,
+        }
+    }
+
+    /// Whom `act` is declared against, or `None` when it is not allowed.
+    pub(super) fn aims(&self, i: usize, s: &State, v: &View, act: &Act) -> Option<Aims> {
+        let m = act.moves;
+        // A passenger may only Eliminate, Set-up, Aid Another or
+        // Disembark; only Aid Another when its lead holds the initiative
+        // and interrupts. Nobody else may Aid or Disembark.
+        if s.aboard >> i & 1 == 1 {
+            let interrupted = s.interrupt && s.holder == self.lead[i];
+            if !m.passenger_may() || (interrupted && m != Moves::of(&[Move::Aid])) {
+                return None;
+            }
+        } else if m.has(Move::Aid) || m.has(Move::Disembark) {
+            return None;
+        }
+        if m.has(Move::Aid) || m.has(Move::Disembark) {
+            return Some(Aims::default());
+        }
+        let opp = self.opponents(s, i);
+        let lined = self.lined(s, i);
+        let every = m.iter().any(Move::needs_every_line);
+        if every && (opp == 0 || lined != opp) {
+            return None;
+        }
+        if (m.has(Move::Climax) && !v.can_climax)
+            || (m.has(Move::Anticlimax) && !v.can_anticlimax)
+            || (m.has(Move::Block) && !v.can_block)
+        {
+            return None;
+        }
+        if act.to != NONE {
+            let a = act.to as usize;
+            if a == i || s.alive >> a & 1 == 0 || self.side[a] != self.side[i] {
+                return None;
+            }
+        }
+        let bits = |mask: u16| (0..self.n).filter(move |j| mask >> j & 1 == 1);
+        let mut aims = Aims::default();
+        if m.has(Move::Manoeuvre) {
+            let j = bits(opp & !lined).find(|&j| self.fits(act.aim, j))?;
+            aims.man = Some(j as u8);
+        }
+        let after = lined | aims.man.map_or(0, |j| 1 << j);
+        let start = |j: usize| self.start_edge(s, i, j, aims.man);
+        let sig = |j: usize| self.sk.members[j].significance as i64;
+        if [Move::Edge, Move::Setup, Move::Restrict, Move::Block]
+            .iter()
+            .any(|&x| m.has(x))
+        {
+            let set: Vec<usize> = bits(after).filter(|&j| self.fits(act.aim, j)).collect();
+            let set = if act.aim == Aim::Minor {
+                // One minor opponent: the nearest to elimination.
+                set.into_iter()
+                    .max_by_key(|&j| (start(j) - sig(j), std::cmp::Reverse(j)))
+                    .into_iter()
+                    .collect()
+            } else {
+                set
+            };
+            if set.is_empty() {
+                return None;
+            }
+            aims.per_line = set.iter().fold(0, |acc, &j| acc | 1 << j);
+        }
+        if m.has(Move::Disengage) {
+            let j = bits(lined)
+                .filter(|&j| self.fits(act.aim, j))
+                .min_by_key(|&j| (self.edge(s, i, j), j))?;
+            aims.dis = Some(j as u8);
+        }
+        if m.has(Move::Eliminate) {
+            // A minor opponent on a line, or a passenger riding with one
+            // (on its lead's line, at its own significance).
+            let j = (0..self.n)
+                .filter(|&j| {
+                    self.side[j] != self.side[i]
+                        && s.alive >> j & 1 == 1
+                        && after >> self.anchor(s, j) & 1 == 1
+                })
+                .filter(|&j| self.sk.members[j].kind == Kind::Minor && self.fits(act.aim, j))
+                .filter(|&j| self.sk.variants.eliminate == Shortfall::Raises || start(j) >= sig(j))
+                .max_by_key(|&j| (start(j) - sig(j), std::cmp::Reverse(j)))?;
+            aims.elim = Some(j as u8);
+        }
+        if every {
+            aims.every = opp;
+        }
+        Some(aims)
+    }
+
+    /// `i`'s edge over `j` as an action that may open a line to `man`
+    /// first sees it (over a passenger: over its lead).
+    fn start_edge(&self, s: &State, i: usize, j: usize, man: Option<u8>) -> i64 {
+        let a = self.anchor(s, j);
+        if man == Some(a as u8) {
+            self.reopened(s, i, a)
+        } else {
+            self.edge(s, i, a)
+        }
+    }
+
+    pub(super) fn act_of(&self, p: &Play, to: Option<usize>) -> Act {
+        Act {
+            moves: p.moves,
+            raises: p.raises,
+            aim: p.aim,
+            to: to.map_or(NONE, |a| a as u8),
+            cat: p.category.map_or(NONE, |c| c as u8),
+        }
+    }
+
+    /// The action `i`'s policy takes: its first rule that holds and is
+    /// allowed, else the default policy's first allowed rule.
+    pub(super) fn decide(&self, i: usize, s: &State, v: &View) -> (Act, Aims) {
+        let me = &self.sk.members[i];
+        for (rule, to) in &me.policy {
+            if rule.when.as_ref().is_none_or(|w| v.holds(w)) {
+                let act = self.act_of(&rule.choice, *to);
+                if let Some(a) = self.aims(i, s, v, &act) {
+                    return (act, a);
+                }
+            }
+        }
+        let fallback = if s.aboard >> i & 1 == 1 {
+            &self.rider_fallback
+        } else {
+            &self.fallback
+        };
+        for p in fallback {
+            let act = self.act_of(p, None);
+            if let Some(a) = self.aims(i, s, v, &act) {
+                return (act, a);
+            }
+        }
+        unreachable!("an entity can always Edge or Manoeuvre (key entities stay), a passenger Aid")
+    }
+
+    pub fn turn(&self, round: usize, s: &State) -> Turn {
+        let i = self.actor(s);
+        let me = &self.sk.members[i].entity;
+        let v = self.view(i, s, round);
+        let (act, aims) = self.decide(i, s, &v);
+        let m = act.moves;
+        // Each effect beyond the first, and handing a Set-up over, cost
+        // a raise; so does each point an Eliminate's edge falls short
+        // (the "raises" reading).
+        let short = aims.elim.map_or(0, |j| {
+            let j = j as usize;
+            let e = self.start_edge(s, i, j, aims.man);
+            (self.sk.members[j].significance as i64 - e).max(0) as u32
+        });
+        let hand_over = act.to != NONE && m.has(Move::Setup);
+        let mut needed = m.len() - 1 + u32::from(hand_over) + short;
+        if m.has(Move::Press) {
+            needed += s.accel.iter().map(|&l| l as u32).sum::<u32>();
+        }
+        if m.has(Move::Accelerate) && s.pressed != 0 {
+            needed += 1;
+        }
+        // Aid Another and Disembark: no roll, nothing paid or spent.
+        let no_roll = m.iter().any(Move::no_roll);
+        let total = if no_roll { 0 } else { needed + act.raises };
+        let free = if no_roll { 0 } else { v.free };
+        let paid = total.saturating_sub(free);
+        let effect_raises = if no_roll {
+            0
+        } else {
+            act.raises + free.saturating_sub(total)
+        };
+        let climax = m.has(Move::Climax);
+        let pool = self.pool_of(i, act.cat);
+        let spends = !no_roll && me.spends(climax, s.essence[i][pool]);
+        let gives = match self.sk.variants.setup_free {
+            SetupFree::One => 1,
+            SetupFree::PerRaise => 1 + effect_raises,
+        };
+        let cap = |x: u32| x.min(u8::MAX as u32) as u8;
+        let mut t = Turn {
+            actor: i as u8,
+            act,
+            aims,
+            steps: cap(1 + effect_raises),
+            used: cap(needed + effect_raises),
+            paid: cap(paid),
+            gives: cap(gives),
+            dice: (me.pool.dice + spends as u32).min(MAX_DICE as u32) as u8,
+            spends,
+            pool: pool as u8,
+            targets: 0,
+            resists: 0,
+            tdice: [0; N],
+            need: [0; N],
+        };
+        let targets = aims.per_line
+            | aims.every
+            | [aims.man, aims.dis, aims.elim]
+                .iter()
+                .flatten()
+                .fold(0u16, |a, &j| a | 1 << j);
+        for j in 0..self.n {
+            if targets >> j & 1 == 0 {
+                continue;
+            }
+            let them = &self.sk.members[j].entity;
+            let resists = them.spends(climax, s.essence[j][self.pool_of(j, NONE)]);
+            t.targets |= 1 << j;
+            t.resists |= (resists as u16) << j;
+            t.tdice[j] = (them.pool.dice + resists as u32).min(MAX_DICE as u32) as u8;
+            let adv = if self.line(s, i, j) {
+                self.edge(s, i, j)
+            } else {
+                0
+            };
+            let rest = self.base[i][j] - 2 * paid as i64;
+            t.need[j] = (-edged(rest, adv)).clamp(-99, 99) as i16;
+        }
+        t
+    }
+}

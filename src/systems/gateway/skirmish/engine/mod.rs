@@ -1,0 +1,353 @@
+//! The round function of a skirmish: many entities on two sides, tension
+//! lines between opposed pairs, each with its own edge. Both the exact
+//! chain and the sampler run on [`SkirmishRounds`] through `model::rounds`.
+//!
+//! One roll is one action: the actor's highest die is rolled once and
+//! tested against the DT of every opponent its effects are declared
+//! against (each opponent's own dice, its bonus, 2 per raise paid, and
+//! the edge on that line once). Per-line effects (Edge, Set-up, Restrict,
+//! Block) come off against each opponent beaten; Manoeuvre, Disengage and
+//! Eliminate have one target; Climax, Anticlimax, Press and Accelerate
+//! need a line to every opposed entity and must beat every DT. The
+//! readings are in the manual's skirmish chapter; with one PC, the key
+//! entity and no minor entities this is `gateway.scene`'s round function
+//! (a test holds the two equal).
+
+mod decide;
+mod resolve;
+mod round;
+
+use super::cast::{BlockRule, EssenceRule, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
+use super::moves::{Aim, Move, Moves, Play, default_policy};
+use super::state::*;
+use crate::exact::{Limits, solve};
+use crate::model::Marginals;
+use crate::systems::gateway::scene::MAX_STATES;
+
+const N: usize = MAX_ENTITIES;
+/// Most dice a roll may have (a trait of 6, three essence points).
+const MAX_DICE: usize = 9;
+const NONE: u8 = u8::MAX;
+
+/// Beyond this many entities a skirmish is simulated only: each line is a
+/// dimension of the chain's state, and a fourth entity brings two or three
+/// more (a sweep would spend minutes finding out that it is too big).
+pub const MAX_EXACT_ENTITIES: usize = 3;
+
+/// A decided action in compact form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Act {
+    pub moves: Moves,
+    pub raises: u32,
+    pub aim: Aim,
+    /// The ally a Set-up's free raises go to (or a one-effect Block
+    /// shields), or [`NONE`].
+    pub to: u8,
+    /// The trait category whose essence pool the roll draws, or [`NONE`]
+    /// for the entity's own.
+    pub cat: u8,
+}
+
+/// Whom an action's effects are declared against (bits by entity).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Aims {
+    per_line: u16,
+    every: u16,
+    man: Option<u8>,
+    dis: Option<u8>,
+    elim: Option<u8>,
+}
+
+/// One decided action with the numbers its roll is made with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Turn {
+    pub actor: u8,
+    pub act: Act,
+    aims: Aims,
+    /// Edge steps moved and levels accelerated on success.
+    steps: u8,
+    /// Raises used (for initiative ties) and paid (adding to the DTs).
+    used: u8,
+    paid: u8,
+    /// Free raises a successful Set-up gives.
+    gives: u8,
+    dice: u8,
+    spends: bool,
+    /// The essence pool the actor spends from.
+    pool: u8,
+    pub targets: u16,
+    resists: u16,
+    tdice: [u8; N],
+    /// Target t's DT is beaten iff actor's top die − t's top die ≥ need[t].
+    need: [i16; N],
+}
+
+impl Turn {
+    /// The least difference of top dice (actor's less target `j`'s) that
+    /// beats `j`'s DT: every bonus, raise paid and edge counted.
+    pub fn need(&self, j: usize) -> i64 {
+        self.need[j] as i64
+    }
+
+    /// Raises paid (each adding 2 to the DTs) and the actor's dice.
+    pub fn paid(&self) -> u32 {
+        self.paid as u32
+    }
+
+    pub fn dice(&self) -> u32 {
+        self.dice as u32
+    }
+
+    /// Edge steps moved and levels accelerated on success.
+    pub fn steps(&self) -> u32 {
+        self.steps as u32
+    }
+}
+
+/// One roll: the action and which targets' DTs it beat (`Eq` and
+/// `Hash`: the chain's sampler keys what follows a roll by it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Roll {
+    pub beat: u16,
+    pub turn: Turn,
+}
+
+/// A skirmish ready to solve or sample.
+pub struct SkirmishRounds {
+    pub sk: Skirmish,
+    n: usize,
+    side: [u8; N],
+    /// Index within its side.
+    sidx: [u8; N],
+    pmf: Vec<[f64; 9]>,
+    cdf: Vec<[f64; 9]>,
+    /// `orders[holder][lead]`.
+    orders: Vec<[Vec<u8>; 2]>,
+    base: [[i64; N]; N],
+    aid: [u32; N],
+    /// Each passenger's lead, [`NONE`] for the others.
+    lead: [u8; N],
+    /// Bit p of `riders[i]`: p is a passenger of i.
+    riders: [u16; N],
+    fallback: Vec<Play>,
+    /// A riding passenger's default: Eliminate when allowed, else Aid
+    /// Another.
+    rider_fallback: Vec<Play>,
+}
+
+impl SkirmishRounds {
+    pub fn new(sk: Skirmish) -> SkirmishRounds {
+        let n = sk.members.len();
+        assert!((2..=N).contains(&n));
+        let mut pmf = vec![[0.0; 9]; MAX_DICE + 1];
+        let mut cdf = vec![[0.0; 9]; MAX_DICE + 1];
+        for k in 1..=MAX_DICE {
+            for x in 0..=8 {
+                cdf[k][x] = (x as f64 / 8.0).powi(k as i32);
+                if x > 0 {
+                    pmf[k][x] = cdf[k][x] - cdf[k][x - 1];
+                }
+            }
+        }
+        let mut side = [0u8; N];
+        let mut sidx = [0u8; N];
+        let mut count = [0u8; 2];
+        let mut base = [[0; N]; N];
+        let mut aid = [0; N];
+        let mut lead = [NONE; N];
+        let mut riders = [0u16; N];
+        for (i, m) in sk.members.iter().enumerate() {
+            if let Some(l) = m.lead {
+                lead[i] = l as u8;
+                riders[l] |= 1 << i;
+            }
+            side[i] = m.side;
+            sidx[i] = count[m.side as usize];
+            count[m.side as usize] += 1;
+            aid[i] = m.entity.aid_raises();
+            for (j, t) in sk.members.iter().enumerate() {
+                base[i][j] = m.entity.pool.bonus - t.entity.guard() - 2 * m.entity.forced as i64;
+            }
+        }
+        assert!(count.iter().all(|&c| (1..=MAX_SIDE as u8).contains(&c)));
+        // Passengers act just before their lead ("Passenger actions are
+        // always resolved before the lead entity's action"), in scene
+        // order among themselves.
+        let ride = |o: Vec<u8>| -> Vec<u8> {
+            o.iter()
+                .filter(|&&x| lead[x as usize] == NONE)
+                .flat_map(|&x| {
+                    (0..n as u8)
+                        .filter(move |&p| riders[x as usize] >> p & 1 == 1)
+                        .chain([x])
+                })
+                .collect()
+        };
+        let orders = (0..n)
+            .map(|h| {
+                let custom = sk.members[h].order.clone();
+                let others: Vec<u8> = (0..n).filter(|&i| i != h).map(|i| i as u8).collect();
+                let first: Vec<u8> = std::iter::once(h as u8).chain(others.clone()).collect();
+                match custom {
+                    Some(o) => {
+                        let o: Vec<u8> = o.iter().map(|&i| i as u8).collect();
+                        let lead = std::iter::once(h as u8)
+                            .chain(o.iter().copied().filter(|&i| i as usize != h))
+                            .collect();
+                        [o, lead]
+                    }
+                    None if sk.members[h].entity.first => [first.clone(), first],
+                    None => {
+                        let last = others.into_iter().chain([h as u8]).collect();
+                        [last, first]
+                    }
+                }
+                .map(ride)
+            })
+            .collect();
+        let fallback = default_policy()
+            .rules
+            .into_iter()
+            .map(|r| r.choice)
+            .collect();
+        SkirmishRounds {
+            sk,
+            n,
+            side,
+            sidx,
+            pmf,
+            cdf,
+            orders,
+            base,
+            aid,
+            lead,
+            riders,
+            fallback,
+            rider_fallback: vec![Play::new(&[Move::Eliminate], 0), Play::new(&[Move::Aid], 0)],
+        }
+    }
+
+    pub fn entities(&self) -> usize {
+        self.n
+    }
+
+    /// The exact law of the outcome, `None` beyond [`MAX_EXACT_ENTITIES`]
+    /// entities or [`MAX_STATES`] live states.
+    pub fn exact(&self) -> Option<Marginals> {
+        if self.n > MAX_EXACT_ENTITIES {
+            return None;
+        }
+        let limits = Limits {
+            max_rounds: self.sk.round_cap as usize + 1,
+            max_states: MAX_STATES,
+            ..Limits::default()
+        };
+        solve(self, FIELDS, limits).map(|s| s.marginals)
+    }
+
+    /// The line slot between `i` and `j` (opposed).
+    #[inline]
+    pub fn pair(&self, i: usize, j: usize) -> usize {
+        let (p, g) = if self.side[i] == PCS { (i, j) } else { (j, i) };
+        self.sidx[p] as usize * MAX_SIDE + self.sidx[g] as usize
+    }
+
+    /// Who `i` stands for on the lines: its lead while it rides as a
+    /// passenger ("Their initiative and Edge score is determined by their
+    /// lead entity"), else itself.
+    #[inline]
+    fn anchor(&self, s: &State, i: usize) -> usize {
+        if s.aboard >> i & 1 == 1 {
+            self.lead[i] as usize
+        } else {
+            i
+        }
+    }
+
+    #[inline]
+    fn line(&self, s: &State, i: usize, j: usize) -> bool {
+        s.lines >> self.pair(self.anchor(s, i), self.anchor(s, j)) & 1 == 1
+    }
+
+    /// `i`'s signed edge over `j` on their line slot (a passenger's is
+    /// its lead's).
+    #[inline]
+    pub fn edge(&self, s: &State, i: usize, j: usize) -> i64 {
+        let (a, b) = (self.anchor(s, i), self.anchor(s, j));
+        let e = s.edges[self.pair(a, b)] as i64;
+        if self.side[a] == PCS { e } else { -e }
+    }
+
+    /// The opponents of `i` still in the scene and taking part (a
+    /// passenger riding with its lead is no participant: no line joins
+    /// it, and a Climax needs none to it).
+    #[inline]
+    fn opponents(&self, s: &State, i: usize) -> u16 {
+        let mut m = 0u16;
+        for j in 0..self.n {
+            if self.side[j] != self.side[i] && s.alive >> j & 1 == 1 && s.aboard >> j & 1 == 0 {
+                m |= 1 << j;
+            }
+        }
+        m
+    }
+
+    /// Those of them `i` (or its lead) has a line with.
+    #[inline]
+    fn lined(&self, s: &State, i: usize) -> u16 {
+        let opp = self.opponents(s, i);
+        let mut m = 0u16;
+        for j in 0..self.n {
+            if opp >> j & 1 == 1 && self.line(s, i, j) {
+                m |= 1 << j;
+            }
+        }
+        m
+    }
+
+    /// The essence pool entity `i` draws on with the category `cat`
+    /// ([`NONE`]: its own): slot 0 with one pool.
+    #[inline]
+    fn pool_of(&self, i: usize, cat: u8) -> usize {
+        match self.sk.variants.essence {
+            EssenceRule::One => 0,
+            EssenceRule::Four if cat == NONE => self.sk.members[i].category as usize,
+            EssenceRule::Four => cat as usize,
+        }
+    }
+
+    /// Whether `i`'s Block takes the one-effect reading now: chosen, and
+    /// `i` one of the many (its side has two or more participants).
+    fn one_effect(&self, s: &State, i: usize) -> bool {
+        self.sk.variants.block == BlockRule::OneEffect && {
+            let mine = (0..self.n)
+                .filter(|&k| {
+                    self.side[k] == self.side[i] && s.alive >> k & 1 == 1 && s.aboard >> k & 1 == 0
+                })
+                .count();
+            mine >= 2
+        }
+    }
+
+    /// The edge a Manoeuvre opens `i`'s line to `j` at: 0, or last
+    /// round's edge moved one step toward `j`.
+    fn reopened(&self, s: &State, i: usize, j: usize) -> i64 {
+        // Open at the end of last round, or during it, or broken this
+        // round (it was open when this round began).
+        if (s.was | s.broke) >> self.pair(i, j) & 1 == 1 {
+            self.edge(s, i, j) - 1
+        } else {
+            0
+        }
+    }
+
+    /// `i`'s least and greatest edge over the opponents it has lines with
+    /// (0, 0 with none).
+    fn edge_range(&self, s: &State, i: usize) -> (i64, i64) {
+        let lined = self.lined(s, i);
+        let es = (0..self.n)
+            .filter(|j| lined >> j & 1 == 1)
+            .map(|j| self.edge(s, i, j));
+        (es.clone().min().unwrap_or(0), es.max().unwrap_or(0))
+    }
+}

@@ -1,0 +1,320 @@
+//! One action resolved: the law of its roll (exact) or one roll
+//! (sampled), and the state it leaves: lines opened, moved and broken,
+//! entities eliminated, free raises handed out, the scene ended.
+
+use super::super::cast::{Disembark, EssenceRule, GM, PCS, PassengerSetup, SetupFree};
+use super::super::moves::Move;
+use super::super::state::*;
+use super::{N, NONE, Roll, SkirmishRounds};
+use crate::dice::DiceRng;
+use crate::model::{After, Rounds};
+
+impl SkirmishRounds {
+    /// Open the line between `i` and `j` at `e` (from `i`'s side).
+    pub(super) fn open(&self, s: &mut State, i: usize, j: usize, e: i64) {
+        let p = self.pair(i, j);
+        s.lines |= 1 << p;
+        let e = if self.side[i] == PCS { e } else { -e };
+        s.edges[p] = e.clamp(-999, 999) as i16;
+    }
+
+    pub(super) fn eliminate(&self, s: &mut State, j: usize) {
+        // Its passengers go with it (a gang whose leader falls).
+        for p in 0..self.n {
+            if s.aboard >> p & 1 == 1 && self.lead[p] as usize == j {
+                s.alive &= !(1 << p);
+                s.aboard &= !(1 << p);
+                s.free[p] = 0;
+            }
+        }
+        s.alive &= !(1 << j);
+        s.aboard &= !(1 << j);
+        s.free[j] = 0;
+        for k in 0..self.n {
+            if self.side[k] != self.side[j] {
+                let p = self.pair(j, k);
+                s.lines &= !(1 << p);
+                s.was &= !(1 << p);
+                s.broke &= !(1 << p);
+                s.edges[p] = 0;
+            }
+        }
+    }
+}
+
+impl Rounds for SkirmishRounds {
+    type State = State;
+    type Roll = Roll;
+    type Outcome = Outcome;
+
+    fn start(&self) -> State {
+        let mut s = State {
+            edges: [0; PAIRS],
+            lines: 0,
+            was: 0,
+            alive: ((1u32 << self.n) - 1) as u16,
+            aboard: 0,
+            essence: [[0; 4]; N],
+            free: [0; N],
+            ladder: self.sk.ladder.clamp(0, 255) as u8,
+            holder: self.sk.holder as u8,
+            spent: [0; 2],
+            given: 0,
+            lead: true,
+            pos: 0,
+            blocked: 0,
+            ranks: [0; N],
+            used: [0; N],
+            pressed: 0,
+            accel: [0; N],
+            last_pa: 0,
+            gave: [0; N],
+            broke: 0,
+            interrupt: false,
+            shield: [0; N],
+            shielder: [0; N],
+            forfeit: 0,
+        };
+        for (i, m) in self.sk.members.iter().enumerate() {
+            // One pool holds all of it; four hold it by category, an
+            // undivided `essence` in the entity's own category.
+            let pools = m.pools.unwrap_or([0; 4]);
+            match self.sk.variants.essence {
+                EssenceRule::One => s.essence[i][0] = m.entity.essence + pools.iter().sum::<u8>(),
+                EssenceRule::Four => {
+                    s.essence[i] = pools;
+                    s.essence[i][m.category as usize] += m.entity.essence;
+                }
+            }
+            if m.lead.is_some() {
+                s.aboard |= 1 << i;
+            }
+        }
+        for &(i, j, e) in &self.sk.lines {
+            self.open(&mut s, i, j, e);
+        }
+        self.begin(1, s)
+    }
+
+    fn law(&self, round: usize, s: &State, out: &mut Vec<(Roll, f64)>) {
+        let t = self.turn(round, s);
+        if t.act.moves.iter().any(Move::no_roll) {
+            out.push((Roll { beat: 0, turn: t }, 1.0));
+            return;
+        }
+        let idx: Vec<usize> = (0..self.n).filter(|j| t.targets >> j & 1 == 1).collect();
+        let mut by_mask = vec![0.0f64; 1 << idx.len()];
+        for r in 1..=8usize {
+            let pr = self.pmf[t.dice as usize][r];
+            if pr == 0.0 {
+                continue;
+            }
+            let qs: Vec<f64> = idx
+                .iter()
+                .map(|&j| {
+                    let x = (r as i64 - t.need[j] as i64).clamp(0, 8) as usize;
+                    self.cdf[t.tdice[j] as usize][x]
+                })
+                .collect();
+            for (m, slot) in by_mask.iter_mut().enumerate() {
+                let mut p = pr;
+                for (k, q) in qs.iter().enumerate() {
+                    p *= if m >> k & 1 == 1 { *q } else { 1.0 - q };
+                }
+                *slot += p;
+            }
+        }
+        for (m, &p) in by_mask.iter().enumerate() {
+            if p > 0.0 {
+                let beat = idx
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| m >> k & 1 == 1)
+                    .fold(0u16, |a, (_, &j)| a | 1 << j);
+                out.push((Roll { beat, turn: t }, p));
+            }
+        }
+    }
+
+    fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
+        let t = self.turn(round, s);
+        if t.act.moves.iter().any(Move::no_roll) {
+            return Roll { beat: 0, turn: t };
+        }
+        let top = rng.d8_keep_highest(t.dice as u32) as i16;
+        let mut beat = 0u16;
+        for j in 0..self.n {
+            if t.targets >> j & 1 == 1 {
+                let theirs = rng.d8_keep_highest(t.tdice[j] as u32) as i16;
+                beat |= ((top - theirs >= t.need[j]) as u16) << j;
+            }
+        }
+        Roll { beat, turn: t }
+    }
+
+    fn after(&self, round: usize, s: &State, roll: &Roll) -> After<State, Outcome> {
+        let mut s = *s;
+        let t = roll.turn;
+        let i = t.actor as usize;
+        let a = t.aims;
+        let m = t.act.moves;
+        if t.spends {
+            s.essence[i][t.pool as usize] -= 1;
+        }
+        for j in 0..self.n {
+            if t.resists >> j & 1 == 1 {
+                s.essence[j][self.pool_of(j, NONE)] -= 1;
+            }
+        }
+        let no_roll = m.iter().any(Move::no_roll);
+        let rider = s.aboard >> i & 1 == 1;
+        if !no_roll {
+            s.free[i] = 0;
+        }
+        let side = self.side[i] as usize;
+        s.spent[side] = s.spent[side].saturating_add(t.paid);
+        let mut beat = roll.beat & t.targets;
+        if s.shield[i] != 0 {
+            // A one-effect Block shields one entity from this action; the
+            // blocker loses the initiative if the action beats it.
+            beat &= !(1 << (s.shield[i] - 1));
+            let b = s.shielder[i] - 1;
+            if beat >> b & 1 == 1 {
+                s.forfeit |= 1 << b;
+            }
+        }
+        let beat = beat;
+        let beats = |j: Option<u8>| j.is_some_and(|j| beat >> j & 1 == 1);
+        let all = a.every != 0 && beat & a.every == a.every;
+        let winner = |escape: bool| match (self.side[i] == GM, escape) {
+            (false, false) => PCS_WIN,
+            (true, false) => GM_WIN,
+            (false, true) => PCS_ESCAPE,
+            (true, true) => GM_ESCAPE,
+        };
+        if all && m.has(Move::Climax) {
+            return After::End(self.outcome(winner(false), round, &s));
+        }
+        if all && m.has(Move::Anticlimax) {
+            return After::End(self.outcome(winner(true), round, &s));
+        }
+        let mut rank = 0;
+        let mut note = |mv: Move| rank = rank.max(mv.rank());
+        if m.has(Move::Aid) {
+            // No roll: a free raise for the lead's action.
+            let l = self.lead[i] as usize;
+            s.free[l] = s.free[l].saturating_add(1).min(15);
+        }
+        if m.has(Move::Disembark) {
+            // It leaves its lead: a participant from now on, on its
+            // lead's lines at its lead's edges (or on none).
+            let l = self.lead[i] as usize;
+            s.aboard &= !(1 << i);
+            if self.sk.variants.disembark == Disembark::Lines {
+                for j in 0..self.n {
+                    if self.lined(&s, l) >> j & 1 == 1 {
+                        let e = self.edge(&s, l, j);
+                        self.open(&mut s, i, j, e);
+                    }
+                }
+            }
+            note(Move::Disembark);
+        }
+        if m.has(Move::Manoeuvre) && beats(a.man) {
+            let j = a.man.expect("aimed") as usize;
+            let e = self.reopened(&s, i, j);
+            self.open(&mut s, i, j, e);
+            note(Move::Manoeuvre);
+        }
+        let on_line = beat & a.per_line;
+        let on_line = (0..self.n)
+            .filter(|&j| on_line >> j & 1 == 1 && self.line(&s, i, j))
+            .fold(0u16, |acc, j| acc | 1 << j);
+        if m.has(Move::Edge) && on_line != 0 {
+            for j in 0..self.n {
+                if on_line >> j & 1 == 1 {
+                    let e = self.edge(&s, i, j) + t.steps as i64;
+                    self.open(&mut s, i, j, e);
+                }
+            }
+            note(Move::Edge);
+        }
+        if m.has(Move::Setup) && on_line != 0 {
+            let to = if t.act.to == NONE {
+                match self.sk.variants.passenger_setup {
+                    PassengerSetup::Lead if rider => self.lead[i] as usize,
+                    _ => i,
+                }
+            } else {
+                s.gave[i] = t.act.to + 1;
+                t.act.to as usize
+            };
+            s.free[to] = s.free[to].saturating_add(t.gives).min(15);
+            if to != i || self.sk.variants.setup_free == SetupFree::PerRaise {
+                s.given = s.given.saturating_add(t.gives);
+            }
+            note(Move::Setup);
+        }
+        if m.has(Move::Restrict) && on_line != 0 {
+            // No number moves: a restriction only shapes what the
+            // opponent may describe and roll, which the model does not
+            // see. It ranks in the initiative hierarchy.
+            note(Move::Restrict);
+        }
+        if m.has(Move::Disengage) && beats(a.dis) {
+            let j = a.dis.expect("aimed") as usize;
+            let p = self.pair(i, j);
+            if s.lines >> p & 1 == 1 {
+                s.lines &= !(1 << p);
+                s.broke |= 1 << p;
+            }
+            note(Move::Disengage);
+        }
+        if m.has(Move::Eliminate) && beats(a.elim) {
+            self.eliminate(&mut s, a.elim.expect("aimed") as usize);
+            note(Move::Eliminate);
+        }
+        if all && m.has(Move::Press) {
+            s.pressed |= 1 << i;
+            s.last_pa = 1;
+        }
+        if all && m.has(Move::Accelerate) {
+            s.accel[i] = s.accel[i].saturating_add(t.steps);
+            s.last_pa = 2;
+        }
+        let blocked = beat & a.per_line;
+        if m.has(Move::Block) && blocked != 0 {
+            if self.one_effect(&s, i) {
+                let ally = if t.act.to == NONE { i as u8 } else { t.act.to };
+                for j in 0..self.n {
+                    if blocked >> j & 1 == 1 {
+                        s.shield[j] = ally + 1;
+                        s.shielder[j] = i as u8 + 1;
+                    }
+                }
+            } else {
+                s.blocked |= blocked;
+                for j in 0..self.n {
+                    if blocked >> j & 1 == 1 {
+                        s.free[j] = 0;
+                    }
+                }
+            }
+            note(Move::Block);
+        }
+        // A passenger's Eliminate or Set-up never changes the initiative
+        // (its Disembark, made as it leaves, does).
+        if rider && !m.has(Move::Disembark) {
+            rank = 0;
+        }
+        s.ranks[i] = rank;
+        s.used[i] = t.used;
+        s.pos += 1;
+        self.skip(&mut s);
+        if s.pos as usize >= self.order(&s).len() {
+            self.end_round(round, s)
+        } else {
+            After::Roll(s)
+        }
+    }
+}

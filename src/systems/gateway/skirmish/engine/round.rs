@@ -1,0 +1,197 @@
+//! The frame of a skirmish round: the acting order the initiative holder
+//! sets, who acts next, the end of the round (the ladder, Press against
+//! Accelerate) and who takes the next initiative.
+
+use super::super::cast::{PCS, PressAccelerate, TieRule};
+use super::super::moves::Move;
+use super::super::state::*;
+use super::{N, SkirmishRounds};
+use crate::model::After;
+use crate::systems::gateway::scene::Tie;
+
+impl SkirmishRounds {
+    #[inline]
+    pub(super) fn order(&self, s: &State) -> &[u8] {
+        &self.orders[s.holder as usize][s.lead as usize]
+    }
+
+    #[inline]
+    pub(super) fn actor(&self, s: &State) -> usize {
+        self.order(s)[s.pos as usize] as usize
+    }
+
+    /// Move `pos` past entities that are gone or blocked.
+    pub(super) fn skip(&self, s: &mut State) {
+        let order = self.order(s);
+        while (s.pos as usize) < order.len() {
+            let a = order[s.pos as usize];
+            if s.alive >> a & 1 == 1 && s.blocked >> a & 1 == 0 {
+                break;
+            }
+            s.pos += 1;
+        }
+    }
+
+    pub(super) fn begin(&self, round: usize, mut s: State) -> State {
+        let h = s.holder as usize;
+        s.pos = 0;
+        s.lead = true;
+        s.interrupt = false;
+        let me = &self.sk.members[h];
+        let rides = self.riders[h] != 0;
+        if !me.entity.first || me.order.is_some() || rides {
+            // Does the holder mean to Block (interrupt)? It then acts
+            // first, and its passengers may only Aid Another.
+            s.lead = false;
+            let probe = State { lead: true, ..s };
+            let v = self.view(h, &probe, round);
+            let blocks = self.decide(h, &probe, &v).0.moves.has(Move::Block);
+            s.lead = blocks || (me.entity.first && me.order.is_none());
+            s.interrupt = rides && blocks;
+        }
+        self.skip(&mut s);
+        s
+    }
+
+    pub(super) fn outcome(&self, winner: i64, round: usize, s: &State) -> Outcome {
+        let mut o = [0; FIELDS];
+        o[F_WINNER] = winner;
+        o[F_ROUNDS] = round as i64;
+        o[F_LADDER] = s.ladder as i64;
+        let key = self.sk.key();
+        for i in 0..self.n {
+            let alive = s.alive >> i & 1 == 1;
+            if !alive {
+                o[F_ELIM + self.side[i] as usize] += 1;
+            }
+            o[f_survived(i)] = alive as i64;
+            if self.side[i] == PCS && self.line(s, i, key) {
+                o[f_edge(i)] = self.edge(s, i, key);
+            }
+        }
+        o[F_LINES] = s.lines.count_ones() as i64;
+        o[F_SPENT] = s.spent[0] as i64;
+        o[F_SPENT + 1] = s.spent[1] as i64;
+        o[F_GIVEN] = s.given as i64;
+        o
+    }
+
+    pub(super) fn end_round(&self, round: usize, mut s: State) -> After<State, Outcome> {
+        let accelerated: i64 = s.accel.iter().map(|&l| l as i64).sum();
+        let both = s.pressed != 0 && accelerated > 0;
+        // Which of Press and Accelerate count, and the ladder's drop.
+        let (press, accel, drop) = match (both, self.sk.variants.press_accelerate) {
+            (false, _) => (true, true, i64::from(s.pressed == 0) + accelerated),
+            (true, PressAccelerate::Cancel) => (false, false, 1),
+            (true, PressAccelerate::LaterWins) if s.last_pa == 1 => (true, false, 0),
+            (true, PressAccelerate::LaterWins) => (false, true, 1 + accelerated),
+        };
+        let holder = self.initiative(&s, press, accel);
+        s.ladder = (s.ladder as i64 - drop).max(0) as u8;
+        s.holder = holder as u8;
+        s.was = s.lines | s.broke;
+        for p in 0..PAIRS {
+            if s.was >> p & 1 == 0 {
+                s.edges[p] = 0;
+            }
+        }
+        s.broke = 0;
+        s.blocked = 0;
+        s.ranks = [0; N];
+        s.used = [0; N];
+        s.pressed = 0;
+        s.accel = [0; N];
+        s.last_pa = 0;
+        s.gave = [0; N];
+        s.shield = [0; N];
+        s.shielder = [0; N];
+        s.forfeit = 0;
+        if round >= self.sk.round_cap as usize {
+            return After::End(self.outcome(STALEMATE, round, &s));
+        }
+        After::Round(self.begin(round + 1, s))
+    }
+
+    /// The holder of next round's initiative.
+    pub(super) fn initiative(&self, s: &State, press: bool, accel: bool) -> usize {
+        let holder = s.holder as usize;
+        let alive = |i: usize| s.alive >> i & 1 == 1;
+        // Who may hold it: in the scene, no passenger riding, not one
+        // that lost it by a one-effect Block.
+        let able = |i: usize| alive(i) && (s.aboard | s.forfeit) >> i & 1 == 0;
+        let mut rank = s.ranks;
+        for (i, r) in rank.iter_mut().enumerate().take(self.n) {
+            if press && s.pressed >> i & 1 == 1 {
+                *r = (*r).max(Move::Press.rank());
+            }
+            if accel && s.accel[i] > 0 {
+                *r = (*r).max(Move::Accelerate.rank());
+            }
+            if !able(i) {
+                *r = 0;
+            }
+        }
+        let order = self.order(s);
+        let best = rank[..self.n].iter().copied().max().unwrap_or(0);
+        if best == 0 {
+            // Nobody successful: the holder keeps it; a holder that lost
+            // it by its Block hands it to the other side.
+            let lost = s.forfeit >> holder & 1 == 1;
+            return if able(holder) {
+                holder
+            } else {
+                order
+                    .iter()
+                    .map(|&i| i as usize)
+                    .find(|&i| able(i) && (!lost || self.side[i] != self.side[holder]))
+                    .unwrap_or(holder)
+            };
+        }
+        let mut tied = 0u16;
+        for (i, &r) in rank.iter().enumerate().take(self.n) {
+            tied |= u16::from(r == best) << i;
+        }
+        // A giver tied with the ally it handed its free raises to: the
+        // ally takes it.
+        for g in 0..self.n {
+            let r = s.gave[g];
+            if tied >> g & 1 == 1 && r != 0 && tied >> (r - 1) & 1 == 1 {
+                tied &= !(1 << g);
+            }
+        }
+        let narrow = |tied: &mut u16, score: &dyn Fn(usize) -> i64| {
+            if tied.count_ones() > 1 {
+                let top = (0..self.n)
+                    .filter(|i| *tied >> i & 1 == 1)
+                    .map(score)
+                    .max()
+                    .unwrap_or(0);
+                for i in 0..self.n {
+                    if score(i) != top {
+                        *tied &= !(1 << i);
+                    }
+                }
+            }
+        };
+        let used = |i: usize| s.used[i] as i64;
+        let edge_score = |i: usize| self.edge_range(s, i).1.max(0);
+        match self.sk.variants.tie {
+            TieRule::Holder => {
+                if tied >> holder & 1 == 1 {
+                    return holder;
+                }
+                narrow(&mut tied, &used);
+            }
+            TieRule::Scene(Tie::Raises) => narrow(&mut tied, &used),
+            TieRule::Scene(Tie::Edge) => narrow(&mut tied, &edge_score),
+        }
+        if tied >> holder & 1 == 1 {
+            return holder;
+        }
+        order
+            .iter()
+            .map(|&i| i as usize)
+            .find(|i| tied >> i & 1 == 1)
+            .unwrap_or(holder)
+    }
+}

@@ -1,0 +1,379 @@
+//! The skirmish a set of scenario values describes: entities in index
+//! order, names resolved (policies' `to`, orders, lines), and the
+//! variants.
+
+use super::super::cast::{
+    BlockRule, Disembark, EssenceRule, GM, Kind, MAX_ENTITIES, MAX_SIDE, Member, PCS,
+    PassengerSetup, PressAccelerate, SetupFree, Shortfall, Skirmish, TieRule, Variants,
+};
+use super::super::moves::{default_policy, parse_policy};
+use super::params::{KEY_PARAMS, MINOR_PARAMS, PC_PARAMS};
+use super::table::{Raw, check_name, list, raw};
+use crate::systems::gateway::scene::entity::{entity, table_entries};
+use crate::systems::gateway::scene::{Tie, shorthand_policy};
+use crate::systems::{Args, ParamError, ParamValue};
+
+/// The skirmish a set of scenario values describes.
+pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
+    fn err(k: &'static str) -> impl Fn(String) -> ParamError {
+        move |e| ParamError::new(k, e)
+    }
+    let pcs_v = args
+        .value("pcs")
+        .ok_or_else(|| ParamError::new("pcs", "is missing; it is a list of 1..=6 PC tables"))?;
+    let pc_policy = match args.value("pc_policy") {
+        Some(v) => parse_policy(&v).map_err(err("pc_policy"))?,
+        None => default_policy(),
+    };
+    let mut raws: Vec<Raw> = Vec::new();
+    let items = list(&pcs_v, "PC tables").map_err(err("pcs"))?;
+    if items.is_empty() || items.len() > MAX_SIDE {
+        return Err(ParamError::new(
+            "pcs",
+            format!("{} PCs; a skirmish has 1..={MAX_SIDE}", items.len()),
+        ));
+    }
+    for (k, item) in items.iter().enumerate() {
+        raws.push(
+            raw(
+                item,
+                &PC_PARAMS,
+                &format!("PC {}", k + 1),
+                &format!("pc{}", k + 1),
+                Kind::Pc,
+                &pc_policy,
+            )
+            .map_err(err("pcs"))?,
+        );
+    }
+    let key_v = args.value("key").unwrap_or(ParamValue::Table(vec![]));
+    let key = raw(
+        &key_v,
+        &KEY_PARAMS,
+        "the key entity",
+        "key",
+        Kind::Key,
+        &default_policy(),
+    )
+    .map_err(err("key"))?;
+    let mut minors: Vec<Raw> = Vec::new();
+    if let Some(v) = args.value("minors") {
+        for (k, item) in list(&v, "minor entity tables")
+            .map_err(err("minors"))?
+            .iter()
+            .enumerate()
+        {
+            let r = raw(
+                item,
+                &MINOR_PARAMS,
+                &format!("minor entity {}", k + 1),
+                &format!("minor{}", k + 1),
+                Kind::Minor,
+                &default_policy(),
+            )
+            .map_err(err("minors"))?;
+            if r.count == 1 {
+                minors.push(r);
+            } else {
+                for c in 1..=r.count {
+                    let mut m = r.member.clone();
+                    m.entity.name = format!("{}{c}", r.member.name());
+                    minors.push(Raw {
+                        member: m,
+                        policy: r.policy.clone(),
+                        order: r.order.clone(),
+                        count: 1,
+                        lead: r.lead.clone(),
+                        side_set: r.side_set,
+                    });
+                }
+            }
+        }
+    }
+    let henchman_policy = match args.value("henchmen.policy") {
+        Some(v) => parse_policy(&v).map_err(err("henchmen.policy"))?,
+        None => default_policy(),
+    };
+    let henchman_lead = match args.value("henchmen.lead") {
+        None => None,
+        Some(v) => Some(check_name(&v).map_err(err("henchmen.lead"))?),
+    };
+    for c in 1..=args.int("henchmen.count")? {
+        let e = entity(
+            args,
+            "henchmen.",
+            &format!("h{c}"),
+            shorthand_policy(true, true, 0),
+        )?;
+        minors.push(Raw {
+            member: Member {
+                entity: e,
+                kind: Kind::Minor,
+                side: GM,
+                significance: args.int("henchmen.significance")? as u8,
+                policy: Vec::new(),
+                order: None,
+                group: true,
+                lead: None,
+                pools: None,
+                category: Default::default(),
+            },
+            policy: henchman_policy.clone(),
+            order: None,
+            count: 1,
+            lead: henchman_lead.clone(),
+            side_set: true,
+        });
+    }
+    // A passenger rides on its lead's side unless it says otherwise.
+    let side_by_name = |name: &str| {
+        raws.iter()
+            .chain([&key])
+            .chain(minors.iter())
+            .find(|r| r.member.name() == name)
+            .map(|r| r.member.side)
+    };
+    let sides: Vec<Option<u8>> = minors
+        .iter()
+        .map(|r| r.lead.as_deref().and_then(side_by_name))
+        .collect();
+    for (r, side) in minors.iter_mut().zip(sides) {
+        if let (Some(side), false) = (side, r.side_set) {
+            r.member.side = side;
+        }
+    }
+    // Index order: PCs, their minor allies, the key entity, the GM's
+    // minor entities.
+    let (allies, henchmen): (Vec<Raw>, Vec<Raw>) =
+        minors.into_iter().partition(|r| r.member.side == PCS);
+    raws.extend(allies);
+    raws.push(key);
+    raws.extend(henchmen);
+    for side in [PCS, GM] {
+        let n = raws.iter().filter(|r| r.member.side == side).count();
+        if n > MAX_SIDE {
+            return Err(ParamError::new(
+                "minors",
+                format!(
+                    "{n} entities on the {} side (groups counted); a side has at most {MAX_SIDE}",
+                    if side == PCS { "PCs'" } else { "GM's" }
+                ),
+            ));
+        }
+    }
+    debug_assert!(raws.len() <= MAX_ENTITIES);
+    let names: Vec<String> = raws.iter().map(|r| r.member.name().to_string()).collect();
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(ParamError::new(
+                "minors",
+                format!("the name \"{n}\" is taken twice; names must differ"),
+            ));
+        }
+    }
+    let index = |name: &str, key: &str| {
+        names.iter().position(|n| n == name).ok_or_else(|| {
+            ParamError::new(
+                key,
+                format!(
+                    "\"{name}\" is not an entity of the scene; allowed: {}",
+                    names.join(", ")
+                ),
+            )
+        })
+    };
+    let mut members = Vec::new();
+    for r in &raws {
+        let mut m = r.member.clone();
+        let key = match m.kind {
+            Kind::Pc => "pcs",
+            Kind::Key => "key",
+            Kind::Minor => "minors",
+        };
+        for rule in &r.policy.rules {
+            let to = match &rule.choice.to {
+                None => None,
+                Some(a) => Some(index(a, key)?),
+            };
+            m.policy.push((rule.clone(), to));
+        }
+        if let Some(o) = &r.order {
+            let mut out = Vec::new();
+            for n in o {
+                let i = index(n, key)?;
+                if out.contains(&i) {
+                    return Err(ParamError::new(key, format!("`order` names \"{n}\" twice")));
+                }
+                out.push(i);
+            }
+            let rest: Vec<usize> = (0..names.len()).filter(|i| !out.contains(i)).collect();
+            out.extend(rest);
+            m.order = Some(out);
+        }
+        if let Some(l) = &r.lead {
+            let key = if m.group { "henchmen.lead" } else { "minors" };
+            let li = index(l, key)?;
+            let who = m.name().to_string();
+            let fail =
+                |why: String| Err(ParamError::new(key, format!("`lead` of \"{who}\": {why}")));
+            if names[li] == who {
+                return fail("an entity cannot be its own passenger".into());
+            }
+            if raws[li].lead.is_some() {
+                return fail(format!(
+                    "\"{l}\" is itself a passenger; a lead takes part on its own"
+                ));
+            }
+            if raws[li].member.side != m.side {
+                return fail(format!(
+                    "\"{l}\" is on the other side; a passenger rides with an ally"
+                ));
+            }
+            if m.entity.passengers > 0 {
+                return fail("a passenger has no `passengers` of its own".into());
+            }
+            m.lead = Some(li);
+        }
+        members.push(m);
+    }
+    let rider = |i: usize| members[i].lead.is_some();
+    let side_of = |i: usize| members[i].side;
+    let mut lines = Vec::new();
+    match args.value("lines") {
+        None => {
+            // Two participants (passengers aside): their one line at 0.
+            let takers: Vec<usize> = (0..members.len()).filter(|&i| !rider(i)).collect();
+            if let [a, b] = takers[..] {
+                lines.push((a, b, 0));
+            }
+        }
+        Some(v) => {
+            for item in list(&v, "line tables").map_err(err("lines"))? {
+                let entries = table_entries(item, "a line").map_err(err("lines"))?;
+                let mut between = None;
+                let mut edge = 0;
+                for (k, x) in entries {
+                    match (k.as_str(), x) {
+                        ("between", ParamValue::List(two)) if two.len() == 2 => {
+                            let a = check_name(&two[0]).map_err(err("lines"))?;
+                            let b = check_name(&two[1]).map_err(err("lines"))?;
+                            between = Some((index(&a, "lines")?, index(&b, "lines")?));
+                        }
+                        ("edge", ParamValue::Int(e)) if (-50..=50).contains(e) => edge = *e,
+                        _ => {
+                            return Err(ParamError::new(
+                                "lines",
+                                format!(
+                                    "a line has `between = [\"<name>\", \"<name>\"]` and `edge` = -50..=50; `{k}` = {x} is not allowed"
+                                ),
+                            ));
+                        }
+                    }
+                }
+                let Some((a, b)) = between else {
+                    return Err(ParamError::new("lines", "a line needs `between`"));
+                };
+                if let Some(p) = [a, b].into_iter().find(|&x| rider(x)) {
+                    return Err(ParamError::new(
+                        "lines",
+                        format!(
+                            "\"{}\" is a passenger: it has no lines of its own (it takes its lead's)",
+                            names[p]
+                        ),
+                    ));
+                }
+                if side_of(a) == side_of(b) {
+                    return Err(ParamError::new(
+                        "lines",
+                        format!(
+                            "\"{}\" and \"{}\" are on one side; a tension line joins opponents",
+                            names[a], names[b]
+                        ),
+                    ));
+                }
+                if lines
+                    .iter()
+                    .any(|&(x, y, _)| (x, y) == (a, b) || (x, y) == (b, a))
+                {
+                    return Err(ParamError::new(
+                        "lines",
+                        format!("the line {} – {} is given twice", names[a], names[b]),
+                    ));
+                }
+                lines.push((a, b, edge));
+            }
+        }
+    }
+    let holder = match args.value("initiative") {
+        None => raws
+            .iter()
+            .position(|r| r.member.kind == Kind::Key)
+            .expect("key"),
+        Some(v) => {
+            let n = check_name(&v).map_err(err("initiative"))?;
+            let i = index(&n, "initiative")?;
+            if rider(i) {
+                return Err(ParamError::new(
+                    "initiative",
+                    format!("\"{n}\" is a passenger; its initiative is its lead's"),
+                ));
+            }
+            i
+        }
+    };
+    let tie = match args.value("initiative_tie") {
+        Some(ParamValue::Str(s)) if s == "edge" => TieRule::Scene(Tie::Edge),
+        Some(ParamValue::Str(s)) if s == "holder" => TieRule::Holder,
+        _ => TieRule::Scene(Tie::Raises),
+    };
+    let setup_free = match args.value("setup_free") {
+        Some(ParamValue::Str(s)) if s == "per-raise" => SetupFree::PerRaise,
+        _ => SetupFree::One,
+    };
+    let press_accelerate = match args.value("press_accelerate") {
+        Some(ParamValue::Str(s)) if s == "later-wins" => PressAccelerate::LaterWins,
+        _ => PressAccelerate::Cancel,
+    };
+    let eliminate = match args.value("eliminate_shortfall") {
+        Some(ParamValue::Str(s)) if s == "raises" => Shortfall::Raises,
+        _ => Shortfall::None,
+    };
+    let is = |k: &str, v: &str| matches!(args.value(k), Some(ParamValue::Str(s)) if s == v);
+    let block = if is("block", "one-effect") {
+        BlockRule::OneEffect
+    } else {
+        BlockRule::Action
+    };
+    let essence = if is("essence_rule", "four") {
+        EssenceRule::Four
+    } else {
+        EssenceRule::One
+    };
+    let passenger_setup = if is("passenger_setup", "own") {
+        PassengerSetup::Own
+    } else {
+        PassengerSetup::Lead
+    };
+    let disembark = if is("disembark", "disengaged") {
+        Disembark::Disengaged
+    } else {
+        Disembark::Lines
+    };
+    Ok(Skirmish {
+        members,
+        ladder: args.int("ladder")?,
+        lines,
+        round_cap: args.int("round_cap")? as u32,
+        holder,
+        variants: Variants {
+            tie,
+            setup_free,
+            press_accelerate,
+            eliminate,
+            block,
+            essence,
+            passenger_setup,
+            disembark,
+        },
+    })
+}

@@ -1,0 +1,163 @@
+//! `gateway.skirmish`: the keys that describe a skirmish, its outcome
+//! fields and metrics, and its `Define`.
+//!
+//! Files: `params` (the keys), `table` (one entity's table read),
+//! `build` (the checked scene), `schema` (fields and metrics).
+
+mod build;
+mod params;
+mod schema;
+mod table;
+
+pub use build::skirmish_from_args;
+pub use schema::{
+    ESCAPED, FIRST_PC_EDGE, FREE_GIVEN, GM_ELIMINATED, GM_SPENT, HENCHMEN_SURVIVORS, LADDER,
+    LINES_OPEN, PCS_ELIMINATED, PCS_SPENT, ROUNDS, WINNER,
+};
+
+use super::cast::{Kind, MAX_ENTITIES, Skirmish};
+use super::engine::SkirmishRounds;
+use super::state::*;
+use crate::dice::DiceRng;
+use crate::model::{Marginals, play};
+use crate::sim::Tally;
+use crate::systems::{Args, Define, ParamError, ParamMap, ParamSpec, Schema, Trial};
+use params::PARAMS;
+use schema::schema;
+
+/// One field of the mechanic's outcome, read off the engine's.
+#[derive(Clone, Copy, Debug)]
+enum Pick {
+    Field(usize),
+    /// 1 when the scene ended in an escape (either side's).
+    Escaped,
+    /// How many of these entities (bit i) are still in the scene.
+    Survivors(u16),
+}
+
+fn pick(o: &[i64], p: Pick) -> i64 {
+    match p {
+        Pick::Field(f) => o[f],
+        Pick::Escaped => i64::from(o[F_WINNER] == PCS_ESCAPE || o[F_WINNER] == GM_ESCAPE),
+        Pick::Survivors(mask) => (0..MAX_ENTITIES)
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| o[f_survived(i)])
+            .sum(),
+    }
+}
+
+/// A checked skirmish: what the solver and the sampler run on.
+pub struct SkirmishModel {
+    pub rounds: SkirmishRounds,
+    picks: Vec<Pick>,
+    schema: Schema,
+}
+
+impl SkirmishModel {
+    pub fn new(sk: Skirmish) -> SkirmishModel {
+        let mut picks = vec![
+            Pick::Field(F_WINNER),
+            Pick::Field(F_ROUNDS),
+            Pick::Escaped,
+            Pick::Field(F_LADDER),
+            Pick::Field(F_ELIM),
+            Pick::Field(F_ELIM + 1),
+            Pick::Field(F_LINES),
+            Pick::Field(F_SPENT),
+            Pick::Field(F_SPENT + 1),
+            Pick::Field(F_GIVEN),
+        ];
+        let group = sk
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.group)
+            .fold(0u16, |a, (i, _)| a | 1 << i);
+        picks.push(Pick::Survivors(group));
+        let mut pcs = Vec::new();
+        let mut minors = Vec::new();
+        for (i, m) in sk.members.iter().enumerate() {
+            if m.kind == Kind::Pc {
+                picks.push(Pick::Field(f_edge(i)));
+                pcs.push(m.name().to_string());
+            }
+        }
+        for (i, m) in sk.members.iter().enumerate() {
+            if m.kind == Kind::Minor && !m.group {
+                picks.push(Pick::Field(f_survived(i)));
+                minors.push(m.name().to_string());
+            }
+        }
+        SkirmishModel {
+            rounds: SkirmishRounds::new(sk),
+            picks,
+            schema: schema(&pcs, &minors),
+        }
+    }
+
+    /// Exact marginals within the state limit.
+    pub fn exact(&self) -> Option<Marginals> {
+        let m = self.rounds.exact()?;
+        let joint = m.joint().expect("the chain gives whole outcomes");
+        let mut out = Marginals::new(self.picks.len());
+        let mut row = Vec::with_capacity(self.picks.len());
+        for (o, &q) in joint {
+            row.clear();
+            row.extend(self.picks.iter().map(|&p| pick(o, p)));
+            out.add_outcome(&row, q);
+        }
+        Some(out)
+    }
+
+    /// One scene's fields.
+    pub fn play(&self, rng: &mut DiceRng) -> Vec<i64> {
+        let o = play(&self.rounds, rng);
+        self.picks.iter().map(|&p| pick(&o, p)).collect()
+    }
+}
+
+/// Build the skirmish a set of scenario values describes.
+pub fn skirmish_from(values: &ParamMap) -> Result<SkirmishModel, ParamError> {
+    Ok(SkirmishModel::new(skirmish_from_args(&Args::new(
+        &PARAMS, values,
+    )?)?))
+}
+
+impl Trial for SkirmishModel {
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        for _ in 0..trials {
+            let out = self.play(rng);
+            tally.record_outcome(&out);
+        }
+    }
+
+    fn exact(&self) -> Option<Marginals> {
+        SkirmishModel::exact(self)
+    }
+}
+
+/// The mechanic `gateway.skirmish`.
+pub struct SkirmishMechanic;
+
+impl Define for SkirmishMechanic {
+    type Trial = SkirmishModel;
+    const NAME: &'static str = "gateway.skirmish";
+    const SUMMARY: &'static str = "A many-sided drama scene: PCs, a key entity and minor entities (significance 0..=6) on tension lines opened by Manoeuvre and broken by Disengage, minor entities removed by Eliminate, Set-ups handed to allies.";
+
+    fn params(&self) -> &'static [ParamSpec] {
+        &PARAMS
+    }
+
+    /// As documented: one `<pc>` and one `<minor>`; a config names its own.
+    fn schema(&self) -> Schema {
+        schema(&["<pc>".to_string()], &["<minor>".to_string()])
+    }
+
+    fn build(&self, args: &Args) -> Result<SkirmishModel, ParamError> {
+        Ok(SkirmishModel::new(skirmish_from_args(args)?))
+    }
+
+    fn schema_of(&self, trial: &SkirmishModel) -> Schema {
+        trial.schema.clone()
+    }
+}

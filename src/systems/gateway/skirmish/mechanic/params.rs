@@ -1,0 +1,236 @@
+//! The keys of `gateway.skirmish`: the scene's, a PC's, the key entity's,
+//! a minor entity's, and the flat `henchmen.*` group's.
+
+use super::super::moves::{Category, POLICY_EXPECTS};
+use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
+use crate::systems::gateway::scene::entity::{
+    AID_NAMES, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params,
+};
+use crate::systems::{Lit, ParamKind, ParamSpec};
+
+pub(super) const ENTITY: [ParamSpec; 11] = entity_params!("", "the entity");
+
+pub(super) const NAME: ParamSpec = ParamSpec {
+    path: "name",
+    kind: ParamKind::Custom {
+        expects: "a name of letters, digits, `_` or `-`",
+    },
+    default: Lit::Absent,
+    doc: "The entity's name, in field names, lines, orders and `to` (default pc1, pc2, …; key; minor1, …).",
+};
+pub(super) const ORDER: ParamSpec = ParamSpec {
+    path: "order",
+    kind: ParamKind::Custom {
+        expects: "a list of entity names",
+    },
+    default: Lit::Absent,
+    doc: "The acting order it sets when it holds the initiative, itself included (names left out act after, in scene order); default: itself first (or last, by initiative_order), then the others in scene order.",
+};
+pub(super) const SIGNIFICANCE: ParamSpec = ParamSpec {
+    path: "significance",
+    kind: ParamKind::Int { min: 0, max: 6 },
+    default: Lit::Int(1),
+    doc: "Significance 0..=6: an opponent eliminates a minor entity when its edge over it is at least this (the key entity's default is 6).",
+};
+pub(super) const COUNT: ParamSpec = ParamSpec {
+    path: "count",
+    kind: ParamKind::Int { min: 1, max: 6 },
+    default: Lit::Int(1),
+    doc: "A group of this many alike entities, named name1, name2, …",
+};
+pub(super) const SIDE: ParamSpec = ParamSpec {
+    path: "side",
+    kind: ParamKind::Choice(&["gm", "pcs"]),
+    default: Lit::Str("gm"),
+    doc: "Whose side a minor entity is on: \"gm\" (henchmen, guards) or \"pcs\" (an ally, a witness).",
+};
+
+pub(super) const LEAD: ParamSpec = ParamSpec {
+    path: "lead",
+    kind: ParamKind::Custom {
+        expects: "the name of an entity on its side (not itself a passenger)",
+    },
+    default: Lit::Absent,
+    doc: "Makes it a passenger of that entity: it takes its lead's edge and initiative, acts just before it, only to Eliminate, Set-up (the free raise going to the lead), Aid Another or Disembark, and leaves the scene with it.",
+};
+pub(super) const ESSENCE_POOLS: ParamSpec = ParamSpec {
+    path: "essence_pools",
+    kind: ParamKind::Custom {
+        expects: "a table { fate, mental, physical, social } of 0..=6 each (every key optional)",
+    },
+    default: Lit::Absent,
+    doc: "Essence by trait category (instead of `essence`): pooled into one with essence_rule = \"one\", kept apart with \"four\".",
+};
+pub(super) const CATEGORY: ParamSpec = ParamSpec {
+    path: "category",
+    kind: ParamKind::Choice(&CATEGORIES),
+    default: Lit::Str("physical"),
+    doc: "The category of the traits it rolls, acting (unless a rule names another) and resisting: the essence pool it spends from with essence_rule = \"four\".",
+};
+pub(super) const CATEGORIES: [&str; 4] = Category::NAMES;
+
+pub(super) const HENCHMEN: [ParamSpec; 11] = entity_params!("henchmen.", "each henchman");
+pub(super) const HENCHMEN_GROUP: [ParamSpec; 3] = [
+    ParamSpec {
+        path: "henchmen.count",
+        kind: ParamKind::Int { min: 0, max: 5 },
+        default: Lit::Int(0),
+        doc: "A group of alike minor GM entities, named h1, h2, … after the `minors` (a flat key, so a sweep can vary it).",
+    },
+    ParamSpec {
+        path: "henchmen.significance",
+        kind: ParamKind::Int { min: 0, max: 6 },
+        default: Lit::Int(1),
+        doc: "Each henchman's significance.",
+    },
+    ParamSpec {
+        path: "henchmen.lead",
+        kind: ParamKind::Custom {
+            expects: "the name of a GM entity (the key entity, or a minor entity of `minors`)",
+        },
+        default: Lit::Absent,
+        doc: "Makes every henchman a passenger of that entity (a gang riding with its leader); default: each takes part on its own.",
+    },
+];
+
+pub(super) static PC_PARAMS: [ParamSpec; 15] =
+    concat_params(&[&ENTITY, &[NAME, ORDER, ESSENCE_POOLS, CATEGORY]]);
+pub(super) static KEY_PARAMS: [ParamSpec; 16] = concat_params(&[
+    &ENTITY,
+    &[NAME, ORDER, SIGNIFICANCE, ESSENCE_POOLS, CATEGORY],
+]);
+pub(super) static MINOR_PARAMS: [ParamSpec; 19] = concat_params(&[
+    &ENTITY,
+    &[
+        NAME,
+        ORDER,
+        SIGNIFICANCE,
+        COUNT,
+        SIDE,
+        LEAD,
+        ESSENCE_POOLS,
+        CATEGORY,
+    ],
+]);
+
+pub(super) const TIES: &[&str] = &["raises", "edge", "holder"];
+pub(super) const SETUPS: &[&str] = &["one", "per-raise"];
+pub(super) const PRESSES: &[&str] = &["cancel", "later-wins"];
+pub(super) const SHORTFALLS: &[&str] = &["none", "raises"];
+pub(super) const BLOCKS: &[&str] = &["action", "one-effect"];
+pub(super) const ESSENCES: &[&str] = &["one", "four"];
+pub(super) const PASSENGER_SETUPS: &[&str] = &["lead", "own"];
+pub(super) const DISEMBARKS: &[&str] = &["lines", "disengaged"];
+
+pub(super) static SCENE: [ParamSpec; 16] = [
+    ParamSpec {
+        path: "pcs",
+        kind: ParamKind::Custom {
+            expects: "a list of 1..=6 PC tables { name, trait, background, background_relevance, specialisation, equipment, essence, essence_pools, category, essence_policy, passengers, aid, initiative_order, order, policy } (every key optional)",
+        },
+        default: Lit::Absent,
+        doc: "The PCs (required): key entities, removed only by a Climax.",
+    },
+    ParamSpec {
+        path: "key",
+        kind: ParamKind::Custom {
+            expects: "a table { name, significance, trait, background, …, essence_pools, category, order, policy } (every key optional)",
+        },
+        default: Lit::Absent,
+        doc: "The GM's key entity (default: named key, a full trait, the default policy).",
+    },
+    ParamSpec {
+        path: "minors",
+        kind: ParamKind::Custom {
+            expects: "a list of minor entity tables { name, significance, count, side, lead, trait, background, …, essence_pools, category, order, policy } (every key optional)",
+        },
+        default: Lit::Absent,
+        doc: "Minor entities (henchmen, guards, witnesses), each eliminated by an opponent whose edge over it reaches its significance; a side has at most 6 entities.",
+    },
+    ParamSpec {
+        path: "lines",
+        kind: ParamKind::Custom {
+            expects: "a list of tables { between = [\"<name>\", \"<name>\"], edge = n } (two opposed entities; edge from the first's side)",
+        },
+        default: Lit::Absent,
+        doc: "Tension lines open in round 1. Default: the one line of a two-entity scene at edge 0; none with more than two entities (the text's advice).",
+    },
+    ParamSpec {
+        path: "ladder",
+        kind: ParamKind::Int { min: 0, max: 50 },
+        default: Lit::Int(10),
+        doc: "Starting score on the climax ladder.",
+    },
+    ParamSpec {
+        path: "round_cap",
+        kind: ParamKind::Int { min: 1, max: 1000 },
+        default: Lit::Int(100),
+        doc: "Rounds after which the scene ends as a stalemate.",
+    },
+    ParamSpec {
+        path: "initiative",
+        kind: ParamKind::Custom {
+            expects: "an entity name",
+        },
+        default: Lit::Absent,
+        doc: "Who holds the initiative in round 1 (default: the key entity).",
+    },
+    ParamSpec {
+        path: "initiative_tie",
+        kind: ParamKind::Choice(TIES),
+        default: Lit::Str("raises"),
+        doc: "Equal successful effects: more raises used, then the holder (\"raises\"); the greater edge score, a side behind scoring 0, then the holder (\"edge\", the side bar); the holder, then more raises (\"holder\", the main text's sentence order). A Set-up's giver tied with its receiver loses to it first.",
+    },
+    ParamSpec {
+        path: "setup_free",
+        kind: ParamKind::Choice(SETUPS),
+        default: Lit::Str("one"),
+        doc: "Free raises a successful Set-up gives: \"one\", or \"per-raise\" (one plus each raise chosen; handing them over costs a raise of its own).",
+    },
+    ParamSpec {
+        path: "press_accelerate",
+        kind: ParamKind::Choice(PRESSES),
+        default: Lit::Str("cancel"),
+        doc: "A Press and an Accelerate in one round: both cancel (\"cancel\"), or the later counts and the earlier is cancelled (\"later-wins\").",
+    },
+    ParamSpec {
+        path: "eliminate_shortfall",
+        kind: ParamKind::Choice(SHORTFALLS),
+        default: Lit::Str("none"),
+        doc: "An Eliminate needs an edge over its target of at least its significance (\"none\"), or takes one raise per point short (\"raises\", as the examples play it).",
+    },
+    ParamSpec {
+        path: "block",
+        kind: ParamKind::Choice(BLOCKS),
+        default: Lit::Str("action"),
+        doc: "What a Block cancels: the whole action of each opponent it beats (\"action\"), or, for an entity of the many in many-on-one, the opponent's effect against one ally (the rule's `to`, else the blocker), the blocker losing the initiative if the opponent's action against it succeeds (\"one-effect\").",
+    },
+    ParamSpec {
+        path: "essence_rule",
+        kind: ParamKind::Choice(ESSENCES),
+        default: Lit::Str("one"),
+        doc: "Essence: one pool for every roll (\"one\"), or four by trait category, a roll spending from its category's (\"four\").",
+    },
+    ParamSpec {
+        path: "passenger_setup",
+        kind: ParamKind::Choice(PASSENGER_SETUPS),
+        default: Lit::Str("lead"),
+        doc: "A passenger's Set-up gives its free raises to its lead for no raise (\"lead\", as the examples play it), or keeps them as anyone's Set-up does (\"own\").",
+    },
+    ParamSpec {
+        path: "disembark",
+        kind: ParamKind::Choice(DISEMBARKS),
+        default: Lit::Str("lines"),
+        doc: "A passenger that disembarks takes its lead's lines at its lead's edges (\"lines\"), or enters with none (\"disengaged\").",
+    },
+    ParamSpec {
+        path: "pc_policy",
+        kind: ParamKind::Custom {
+            expects: POLICY_EXPECTS,
+        },
+        default: Lit::Absent,
+        doc: "The policy of every PC whose table sets none (a rule handing a Set-up `to` a PC is skipped by that PC itself); default: the default policy.",
+    },
+];
+
+pub(super) static PARAMS: [ParamSpec; 30] = concat_params(&[&SCENE, &HENCHMEN_GROUP, &HENCHMEN]);
