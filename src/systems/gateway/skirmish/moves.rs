@@ -51,6 +51,26 @@ impl Move {
         Move::Disembark,
     ];
 
+    /// Every effect, highest first by [`Ord`] (the declaration order,
+    /// reversed): what [`Moves::iter`] walks. Written out rather than
+    /// sorted per call, because the skirmish asks for it in every
+    /// decision (a test holds it to the sort).
+    pub const DESCENDING: [Move; 13] = [
+        Move::Aid,
+        Move::Anticlimax,
+        Move::Climax,
+        Move::Setup,
+        Move::Edge,
+        Move::Manoeuvre,
+        Move::Disengage,
+        Move::Restrict,
+        Move::Disembark,
+        Move::Eliminate,
+        Move::Press,
+        Move::Accelerate,
+        Move::Block,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Move::Edge => "edge",
@@ -132,11 +152,9 @@ impl Moves {
         self.0 == 0
     }
 
-    /// Highest in the hierarchy first.
+    /// Highest in the hierarchy first (the order of [`Move::DESCENDING`]).
     pub fn iter(self) -> impl Iterator<Item = Move> {
-        let mut all = Move::ALL;
-        all.sort_by(|a, b| b.cmp(a));
-        all.into_iter().filter(move |m| self.has(*m))
+        Move::DESCENDING.into_iter().filter(move |m| self.has(*m))
     }
 
     /// Every effect is one a passenger may make.
@@ -398,6 +416,13 @@ pub fn default_policy() -> Policy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn descending_is_every_move_sorted_highest_first() {
+        let mut all = Move::ALL;
+        all.sort_by(|a, b| b.cmp(a));
+        assert_eq!(all, Move::DESCENDING);
+    }
 
     #[test]
     fn hierarchy_follows_the_side_bar() {
