@@ -11,7 +11,13 @@
 //! Draw for draw this is the plain loop: the memo draws the contest with
 //! the same word [`Rounds::roll`] would, and a state it does not keep (the
 //! coin for the first initiative, K's action against several PCs) goes
-//! through `roll` and `after` as there. A test holds the two equal.
+//! through `roll` and `after` as there. A test holds the two equal, and
+//! another holds it to `sim::Chain`'s sampler draw for draw.
+//!
+//! It stays because it pays: 8.3× the rate of `Chain::simulate` on the
+//! registry's example, one thread (`benches/chain.rs`, 2026-11-26: 4.1 ms
+//! against 34.2 ms for 16,384 scenes). The chain's cache hashes the whole
+//! state per roll; this table keys a packed state once per slot.
 
 use super::contest::Contests;
 use super::engine::SceneRounds;
