@@ -14,6 +14,8 @@ use oddsmith::sim::Chain;
 use oddsmith::systems::cortex::fight::{self, FightAction, FightRounds};
 use oddsmith::systems::gateway::scene::{SceneMechanic, state};
 use oddsmith::systems::gateway::skirmish::SkirmishMechanic;
+use oddsmith::systems::questworlds::scored::ScoredSequence;
+use oddsmith::systems::questworlds::sequence::Capped;
 use oddsmith::systems::testing::example;
 
 /// Trials per measured iteration.
@@ -90,5 +92,30 @@ fn samplers(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, samplers);
+/// questworlds.scored: its memo against the chain, on the sequence
+/// itself (the example has no augment, so one arm).
+fn sequences(c: &mut Criterion) {
+    let trial = ScoredSequence.trial(&example(&ScoredSequence)).unwrap();
+    let schema = ScoredSequence.schema_of(&trial);
+    let arms: Vec<_> = trial.sequence.arms().collect();
+    assert_eq!(arms.len(), 1, "the example has no augment");
+    let capped = Capped {
+        sequence: arms[0].2,
+        max_rounds: trial.max_rounds,
+    };
+    pair(
+        c,
+        "questworlds.scored",
+        &|rng, n| {
+            let mut t = Tally::for_schema(&schema);
+            trial.simulate(rng, n, &mut t);
+        },
+        &|rng, n| {
+            let mut t = Tally::new(6);
+            Chain::new(&capped, 6).simulate::<6>(rng, n, &mut t);
+        },
+    );
+}
+
+criterion_group!(benches, samplers, sequences);
 criterion_main!(benches);

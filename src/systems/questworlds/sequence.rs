@@ -351,8 +351,9 @@ pub(super) fn stalemate<Q: Sequence>(q: &Q, round: usize, state: &Q::State) -> F
 }
 
 /// A sequence cut at `max_rounds`: still running after that round, it is a
-/// draw (the GM calls a stalemate).
-pub(super) struct Capped<'a, Q> {
+/// draw (the GM calls a stalemate). Public for `benches/chain.rs`, which
+/// plays it through the generic chain beside the memo.
+pub struct Capped<'a, Q> {
     pub sequence: &'a Q,
     pub max_rounds: usize,
 }
