@@ -81,11 +81,7 @@ fn ask_json(py: Python<'_>, q: Question, mode: &str) -> PyResult<String> {
                 format!(
                     "\n  {} takes: {}",
                     m.name(),
-                    m.params()
-                        .iter()
-                        .map(|s| s.path)
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    oddsmith::model::paths(m.params())
                 )
             } else {
                 String::new()

@@ -27,7 +27,7 @@ pub use define::{Define, Trial, is_modelled};
 pub use marginals::Marginals;
 pub use params::{
     Args, Choice, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, covers,
-    from_value, suggest, suggest_param,
+    from_value, paths, suggest, suggest_param,
 };
 pub use rounds::{After, Rounds, play, play_from};
 pub use schema::{

@@ -330,11 +330,7 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
         name: scenario.name.clone(),
         description: scenario.description.clone(),
         mechanic: scenario.mechanic.name().to_string(),
-        swept: scenario
-            .swept_paths()
-            .into_iter()
-            .map(String::from)
-            .collect(),
+        swept: scenario.swept_names(),
         seed: manifest.seed,
         trials: manifest.trials,
         mode: manifest.mode,

@@ -100,11 +100,7 @@ pub fn results_of(
         name: scenario.name.clone(),
         description: scenario.description.clone(),
         mechanic: scenario.mechanic.name().to_string(),
-        swept: scenario
-            .swept_paths()
-            .into_iter()
-            .map(String::from)
-            .collect(),
+        swept: scenario.swept_names(),
         seed: seed(scenario, opts),
         trials: trials(scenario, opts),
         mode: opts.mode,

@@ -135,6 +135,11 @@ impl Scenario {
         self.sweep.iter().map(|a| a.path.as_str()).collect()
     }
 
+    /// [`Scenario::swept_paths`], owned, as results keep them.
+    pub fn swept_names(&self) -> Vec<String> {
+        self.sweep.iter().map(|a| a.path.clone()).collect()
+    }
+
     /// Number of configs the sweep expands to.
     pub fn config_count(&self) -> usize {
         self.sweep.iter().map(|a| a.values.len()).product()

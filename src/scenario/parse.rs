@@ -435,7 +435,7 @@ fn walk(
                     "is not a parameter of {}, so there is nothing to {what}{}; allowed keys: {}",
                     mechanic.name(),
                     systems::suggest_param(&path, specs),
-                    specs.iter().map(|s| s.path).collect::<Vec<_>>().join(", ")
+                    crate::model::paths(specs)
                 ),
             ));
         }

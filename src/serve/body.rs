@@ -108,23 +108,32 @@ fn unsigned(body: &Map<String, Value>, key: &str, default: u64) -> Result<u64, A
     }
 }
 
-/// Read a body (already limited in size) as `shape` wants it.
-pub fn parse(bytes: &[u8], shape: Shape) -> Result<Ask, ApiError> {
+/// A body read as a JSON object whose keys are all among `keys`;
+/// `example` shows one in the message when it is not an object.
+pub fn object(bytes: &[u8], keys: &[&str], example: &str) -> Result<Map<String, Value>, ApiError> {
     let value: Value =
         serde_json::from_slice(bytes).map_err(|e| bad(format!("the body is not JSON: {e}")))?;
     let Value::Object(body) = value else {
-        return Err(bad(
-            "the body is a JSON object, e.g. {\"mechanic\": \"gateway.challenge\", \"params\": {\"actor.trait\": 3}} or {\"expression\": \"4d6kh3\"}",
-        ));
+        return Err(bad(format!("the body is a JSON object, e.g. {example}")));
     };
     for k in body.keys() {
-        if !KEYS.contains(&k.as_str()) {
+        if !keys.contains(&k.as_str()) {
             return Err(bad(format!(
                 "{k:?} is not a key of the body; allowed: {}",
-                KEYS.join(", ")
+                keys.join(", ")
             )));
         }
     }
+    Ok(body)
+}
+
+/// Read a body (already limited in size) as `shape` wants it.
+pub fn parse(bytes: &[u8], shape: Shape) -> Result<Ask, ApiError> {
+    let body = object(
+        bytes,
+        &KEYS,
+        r#"{"mechanic": "gateway.challenge", "params": {"actor.trait": 3}} or {"expression": "4d6kh3"}"#,
+    )?;
     let text = |key: &str| -> Result<Option<String>, ApiError> {
         match body.get(key) {
             None => Ok(None),

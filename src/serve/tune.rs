@@ -11,7 +11,7 @@ use oddsmith::tune::question::{self, TuneAnswer, TuneQuestion};
 use oddsmith::tune::{self, TuneOptions};
 
 use super::app::{MAX_CONFIGS, stopped};
-use super::body::{DEFAULT_TRIALS, MAX_SWEEP_VALUES, MAX_TRIALS, word};
+use super::body::{self, DEFAULT_TRIALS, MAX_SWEEP_VALUES, MAX_TRIALS, word};
 use super::error::ApiError;
 use super::jobs::Ticket;
 
@@ -75,21 +75,11 @@ fn unsigned(body: &Map<String, Value>, key: &str) -> Result<Option<u64>, ApiErro
 
 /// Read a tune body.
 pub fn parse(bytes: &[u8]) -> Result<TuneAsk, ApiError> {
-    let value: Value =
-        serde_json::from_slice(bytes).map_err(|e| bad(format!("the body is not JSON: {e}")))?;
-    let Value::Object(body) = value else {
-        return Err(bad(
-            "the body is a JSON object, e.g. {\"mechanic\": \"gateway.challenge\", \"params\": {\"actor.trait\": 3}, \"knob\": \"opposition.challenge\", \"metric\": \"p_success\", \"target\": 0.5}",
-        ));
-    };
-    for k in body.keys() {
-        if !KEYS.contains(&k.as_str()) {
-            return Err(bad(format!(
-                "{k:?} is not a key of the body; allowed: {}",
-                KEYS.join(", ")
-            )));
-        }
-    }
+    let body = body::object(
+        bytes,
+        &KEYS,
+        r#"{"mechanic": "gateway.challenge", "params": {"actor.trait": 3}, "knob": "opposition.challenge", "metric": "p_success", "target": 0.5}"#,
+    )?;
     let Some(mechanic) = text(&body, "mechanic")? else {
         return Err(
             bad("say what to tune: \"mechanic\" (e.g. \"gateway.challenge\")").at("mechanic"),

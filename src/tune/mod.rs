@@ -177,11 +177,7 @@ pub fn tune(
     Ok(Tuned {
         name: scenario.name.clone(),
         mechanic: scenario.mechanic.name().to_string(),
-        swept: scenario
-            .swept_paths()
-            .into_iter()
-            .map(String::from)
-            .collect(),
+        swept: scenario.swept_names(),
         knob: spec.knob.clone(),
         metric: spec.metric.clone(),
         target: spec.target,

@@ -102,11 +102,7 @@ pub fn ask_error(m: &dyn Mechanic, e: answer::AskError) -> anyhow::Error {
         format!(
             "\n  {} takes: {}",
             m.name(),
-            m.params()
-                .iter()
-                .map(|s| s.path)
-                .collect::<Vec<_>>()
-                .join(", ")
+            oddsmith::model::paths(m.params())
         )
     } else {
         String::new()

@@ -181,7 +181,7 @@ fn known_key(m: &'static dyn Mechanic) -> impl Fn(&str) -> anyhow::Result<()> {
             m.name(),
             suggest_param(key, specs),
             m.name(),
-            specs.iter().map(|s| s.path).collect::<Vec<_>>().join(", ")
+            oddsmith::model::paths(specs)
         )
     }
 }
@@ -196,11 +196,7 @@ fn pairs(m: &'static dyn Mechanic, params: &[String]) -> anyhow::Result<Vec<(Str
                 format!(
                     "{p:?} is not key=value; {} takes: {}",
                     m.name(),
-                    m.params()
-                        .iter()
-                        .map(|s| s.path)
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    oddsmith::model::paths(m.params())
                 )
             })?;
             Ok((k.to_string(), v.to_string()))

@@ -319,6 +319,12 @@ impl ParamError {
     }
 }
 
+/// Every declared key, comma-separated, for messages that list what a
+/// mechanic (or a table of its) takes.
+pub fn paths(specs: &[ParamSpec]) -> String {
+    specs.iter().map(|s| s.path).collect::<Vec<_>>().join(", ")
+}
+
 /// Whether the declared path `spec` covers `path`: the same path, or a
 /// pattern `prefix.*` and `path` is `prefix.` plus one name (`vars.*`
 /// covers `vars.n`, for mechanics whose keys are the user's own names).

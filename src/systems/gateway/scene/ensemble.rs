@@ -136,7 +136,7 @@ fn entity_table(
     for (k, x) in table_entries(v, what)? {
         map.set(k.clone(), x.clone());
     }
-    let allowed = || specs.iter().map(|s| s.path).collect::<Vec<_>>().join(", ");
+    let allowed = || crate::model::paths(specs);
     let say = |e: ParamError| {
         if specs.iter().any(|s| s.path == e.key) {
             format!("{what}: `{}`: {}", e.key, e.message)
