@@ -4,8 +4,11 @@
 //! of oddsmith needs ([`Mechanic`], [`Model`]) is derived from those two,
 //! so the schema a mechanic documents is the schema its models report.
 
+use serde::de::DeserializeOwned;
+
 use super::{
     Args, Marginals, Mechanic, Model, ParamError, ParamMap, ParamSpec, Schema, Tally, Warning,
+    fields_of,
 };
 use crate::dice::DiceRng;
 
@@ -45,6 +48,10 @@ pub trait Trial: Send + Sync + 'static {
 /// A mechanic, defined once. Implementing this is all a mechanic does:
 /// [`Mechanic`] is provided for every `Define`.
 pub trait Define: Sync + 'static {
+    /// The parameters as the builder reads them: a struct with one field
+    /// per declared path, filled once from the checked values (see
+    /// [`Args::typed`]).
+    type Params: DeserializeOwned;
     /// What [`Define::build`] makes.
     type Trial: Trial;
     /// Dotted name, `system.mechanic`.
@@ -62,9 +69,10 @@ pub trait Define: Sync + 'static {
     /// the parameters).
     fn schema(&self) -> Schema;
 
-    /// Build a trial from values already checked against
-    /// [`Define::params`]. Errors name the key and what is allowed.
-    fn build(&self, args: &Args) -> Result<Self::Trial, ParamError>;
+    /// Build a trial from parameters already checked against
+    /// [`Define::params`]. Errors (combinations the kinds cannot refuse)
+    /// name the key and what is allowed.
+    fn build(&self, params: Self::Params) -> Result<Self::Trial, ParamError>;
 
     /// The schema of one configuration; [`Define::schema`] unless the
     /// field and metric names depend on the parameters (a scene's players).
@@ -75,7 +83,7 @@ pub trait Define: Sync + 'static {
 
     /// Check `values` (unset keys take their defaults) and build a trial.
     fn trial(&self, values: &ParamMap) -> Result<Self::Trial, ParamError> {
-        self.build(&Args::new(self.params(), values)?)
+        self.build(Args::new(self.params(), values)?.typed()?)
     }
 
     /// The model of a trial built directly (for callers holding one).
@@ -110,6 +118,10 @@ impl<D: Define> Mechanic for D {
 
     fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
         Ok(self.model(self.trial(values)?))
+    }
+
+    fn param_fields(&self) -> &'static [&'static str] {
+        fields_of::<D::Params>()
     }
 }
 

@@ -26,13 +26,17 @@ mod warning;
 pub use define::{Define, Trial, is_modelled};
 pub use marginals::Marginals;
 pub use params::{
-    Args, Choice, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, covers,
-    from_value, paths, suggest, suggest_param,
+    Args, Choice, Given, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, Raw,
+    choice_from, covers, fields_of, from_value, parse_some, parse_value, paths, suggest,
+    suggest_param,
 };
 pub use rounds::{After, Rounds, play, play_from};
 pub use schema::{
     Complement, FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema, complement_name,
 };
+/// For [`choice!`](crate::choice)'s `Deserialize`.
+#[doc(hidden)]
+pub use serde as __serde;
 pub use tally::{Hist, Tally};
 pub use warning::{Warning, WarningKind};
 
@@ -55,6 +59,10 @@ pub trait Mechanic: Sync {
     /// Check a set of values (unset keys take their defaults) and build a
     /// model. Errors name the key, the value and what is allowed.
     fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError>;
+    /// The fields of the struct the builder reads its parameters into
+    /// ([`Define::Params`]): one per declared path (the registry's test
+    /// checks it).
+    fn param_fields(&self) -> &'static [&'static str];
 }
 
 /// One fully checked configuration of a mechanic: a [`Trial`] with its

@@ -45,7 +45,7 @@ impl<const MIN: i64, const MAX: i64> TryFrom<ParamValue> for InRange<MIN, MAX> {
 
 /// One step into a value.
 #[derive(Debug)]
-enum Step {
+pub(super) enum Step {
     Key(String),
     Index(usize),
 }
@@ -55,9 +55,33 @@ enum Step {
 pub struct Error {
     path: Vec<Step>,
     message: String,
+    /// The field a struct lacked, when that is the error.
+    missing: Option<&'static str>,
 }
 
 impl Error {
+    /// The same error inside the top-level key `key`.
+    pub(super) fn within_key(self, key: &str) -> Error {
+        self.within(Step::Key(key.to_string()))
+    }
+
+    /// The top-level key at fault, if any, and the error said from inside
+    /// it (`player 2: `luck`: …`); a missing key is "is required".
+    pub(super) fn split_key(mut self) -> (Option<String>, String) {
+        if let (Some(field), true) = (self.missing, self.path.is_empty()) {
+            return (Some(field.to_string()), "is required".to_string());
+        }
+        match self.path.first() {
+            Some(Step::Key(k)) => {
+                let key = k.clone();
+                self.path.remove(0);
+                let why = self.render(&key);
+                (Some(key), why)
+            }
+            _ => (None, self.render("")),
+        }
+    }
+
     /// The same error one step further out.
     fn within(mut self, step: Step) -> Error {
         self.path.insert(0, step);
@@ -115,6 +139,7 @@ impl de::Error for Error {
         Error {
             path: Vec::new(),
             message: msg.to_string(),
+            missing: None,
         }
     }
 
@@ -127,12 +152,15 @@ impl de::Error for Error {
     }
 
     fn missing_field(field: &'static str) -> Self {
-        Self::custom(format!("`{field}` is missing"))
+        Error {
+            missing: Some(field),
+            ..Self::custom(format!("`{field}` is missing"))
+        }
     }
 }
 
 /// A parameter value as a serde deserializer.
-struct ValueDe<'a>(&'a ParamValue);
+pub(super) struct ValueDe<'a>(pub(super) &'a ParamValue);
 
 impl<'de> Deserializer<'de> for ValueDe<'_> {
     type Error = Error;

@@ -3,12 +3,16 @@
 
 mod de;
 mod suggest;
+mod typed;
 
 pub use de::{InRange, from_value};
 pub use suggest::{suggest, suggest_param};
+pub use typed::{Given, Raw, fields_of, parse_some, parse_value};
 
 use std::collections::BTreeMap;
 use std::fmt;
+
+use serde::Deserialize;
 
 /// A parameter value as a scenario gives it.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,7 +162,28 @@ macro_rules! choice {
                 }
             }
         }
+
+        impl<'de> $crate::model::__serde::Deserialize<'de> for $ty {
+            fn deserialize<D: $crate::model::__serde::Deserializer<'de>>(
+                d: D,
+            ) -> Result<Self, D::Error> {
+                $crate::model::choice_from(d)
+            }
+        }
     };
+}
+
+/// A [`Choice`] read from its name (the `Deserialize` of
+/// [`choice!`](crate::choice)).
+pub fn choice_from<'de, C: Choice, D: serde::Deserializer<'de>>(d: D) -> Result<C, D::Error> {
+    let name = String::deserialize(d)?;
+    C::parse(&name).ok_or_else(|| {
+        serde::de::Error::custom(format!(
+            "\"{name}\" is not a known name{}; allowed: one of {}",
+            suggest(&name, C::NAMES.iter().copied()),
+            quoted(C::NAMES.iter().copied())
+        ))
+    })
 }
 
 /// What values a parameter accepts.

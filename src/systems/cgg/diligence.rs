@@ -11,7 +11,7 @@ use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
+    Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 2] = [
@@ -92,6 +92,7 @@ impl Trial for Diligence {
 pub struct DiligenceMechanic;
 
 impl Define for DiligenceMechanic {
+    type Params = crate::model::Raw;
     type Trial = Diligence;
     const NAME: &'static str = "cgg.diligence";
     const SUMMARY: &'static str = "A diligence roll: X d6 + Y with 6s discarded; the total, read as pips, is the leverage code.";
@@ -138,7 +139,8 @@ impl Define for DiligenceMechanic {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Diligence, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Diligence, ParamError> {
+        let args = &raw.args(Define::params(self));
         let enhancing = args.parsed_if_set("enhancing", super::code_of)?;
         Ok(Diligence {
             code: read_code(args, "code")?,

@@ -11,7 +11,7 @@ use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
+    Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 /// A fallout die adds a grade when it shows less than this.
@@ -87,6 +87,7 @@ impl Trial for Fallout {
 pub struct FalloutMechanic;
 
 impl Define for FalloutMechanic {
+    type Params = crate::model::Raw;
     type Trial = Fallout;
     const NAME: &'static str = "cgg.fallout";
     const SUMMARY: &'static str =
@@ -138,7 +139,8 @@ impl Define for FalloutMechanic {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Fallout, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Fallout, ParamError> {
+        let args = &raw.args(Define::params(self));
         Ok(Fallout::new(
             read_code(args, "code")?,
             read_code(args, "resistance")?,

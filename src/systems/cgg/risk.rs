@@ -6,14 +6,14 @@
 //! rolls; diligence (§3.7) reads the same table, and Monte Carlo draws
 //! from it ([`super::alias`]).
 
-use super::{Comparison, DieCode, code_param, read_code};
+use super::{Comparison, DieCode, code_param};
 use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
-    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
-    Schema, Trial,
+    Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
+    Trial,
 };
 
 /// The face that is discarded and earns venture.
@@ -143,8 +143,10 @@ static PARAMS: [ParamSpec; 3] = [
     },
 ];
 
-/// A resolved bare risk roll.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A resolved bare risk roll: also the parameters of `cgg.risk`, one
+/// field per path of [`PARAMS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RiskRoll {
     pub code: DieCode,
     pub target: i64,
@@ -191,6 +193,7 @@ impl Trial for RiskRoll {
 pub struct Risk;
 
 impl Define for Risk {
+    type Params = RiskRoll;
     type Trial = RiskRoll;
     const NAME: &'static str = "cgg.risk";
     const SUMMARY: &'static str =
@@ -232,12 +235,8 @@ impl Define for Risk {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<RiskRoll, ParamError> {
-        Ok(RiskRoll {
-            code: read_code(args, "code")?,
-            target: args.int("target")?,
-            comparison: args.choice_of("comparison")?,
-        })
+    fn build(&self, roll: RiskRoll) -> Result<RiskRoll, ParamError> {
+        Ok(roll)
     }
 }
 

@@ -481,6 +481,7 @@ fn entry_step(args: &Args, i: usize, entry: &ParamValue, full: u32) -> Result<St
 pub struct SessionMechanic;
 
 impl Define for SessionMechanic {
+    type Params = crate::model::Raw;
     type Trial = Session;
     const NAME: &'static str = "cgg.session";
     const SUMMARY: &'static str = "One explorer's crisis clock over a session of actions or tension scenes: hours paid and gained, crises, the weakness and the 3 + 1d6 refill.";
@@ -522,7 +523,8 @@ impl Define for SessionMechanic {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Session, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Session, ParamError> {
+        let args = &raw.args(Define::params(self));
         let full = FULL[args.int("explorer.roles")? as usize - 1];
         let actions = match args.parsed_if_set("sequence", |v| match v {
             ParamValue::List(items) if (1..=MAX_ACTIONS).contains(&items.len()) => {
@@ -545,7 +547,7 @@ impl Define for SessionMechanic {
                     .collect::<Result<Vec<_>, _>>()?
             }
             None => {
-                let a = ActionMechanic.build(args)?;
+                let a = ActionMechanic.build(raw.clone())?;
                 vec![Step::Action(a); args.int("actions")? as usize]
             }
         };

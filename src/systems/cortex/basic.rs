@@ -24,9 +24,7 @@ use super::{
 use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
-use crate::systems::{
-    Args, Define, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
-};
+use crate::systems::{Define, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial};
 
 static PARAMS: [ParamSpec; 8] = [
     ACTOR_POOL,
@@ -254,6 +252,7 @@ impl Trial for Basic {
 pub struct BasicAction;
 
 impl Define for BasicAction {
+    type Params = crate::model::Raw;
     type Trial = Basic;
     const NAME: &'static str = "cortex.basic";
     const SUMMARY: &'static str = "One basic action: two highest non-1 dice against stakes the opposition rolls; ties to the opposition; complications and trauma rated by a re-roll.";
@@ -309,7 +308,8 @@ impl Define for BasicAction {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Basic, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Basic, ParamError> {
+        let args = &raw.args(Define::params(self));
         Ok(
             Basic::new(Sides::from_args(args)?, rating_tie(args)?, pushes(args)?)
                 .tie_complication(tie_deals(args)?),

@@ -26,8 +26,8 @@ use crate::exact::{Limits, solve};
 use crate::model::{After, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
-    Schema, Trial,
+    Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
+    Trial,
 };
 
 static PARAMS: [ParamSpec; 10] = [
@@ -475,6 +475,7 @@ impl Trial for Contested {
 pub struct ContestedAction;
 
 impl Define for ContestedAction {
+    type Params = crate::model::Raw;
     type Trial = Contested;
     const NAME: &'static str = "cortex.contested";
     const SUMMARY: &'static str = "A contested action: sides alternate raising the stakes until one fails to beat them; ganging up, aiding, giving in, final push.";
@@ -530,7 +531,8 @@ impl Define for ContestedAction {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Contested, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Contested, ParamError> {
+        let args = &raw.args(Define::params(self));
         let give_in = if args.is_set("policy.give_in") {
             Some(args.int("policy.give_in")?)
         } else {

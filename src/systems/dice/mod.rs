@@ -244,6 +244,7 @@ fn marginals(d: crate::expr::Distribution) -> Marginals {
 pub struct DiceRoll;
 
 impl Define for DiceRoll {
+    type Params = crate::model::Raw;
     type Trial = DiceTrial;
     const NAME: &'static str = "dice.roll";
     const SUMMARY: &'static str = "Your own dice: one roll of a dice expression such as 4d6kh3, 10d10>=8 or 3d8kh1+2 >= 2d8kh1+4.";
@@ -264,7 +265,8 @@ impl Define for DiceRoll {
         s
     }
 
-    fn build(&self, args: &Args) -> Result<DiceTrial, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<DiceTrial, ParamError> {
+        let args = &raw.args(Define::params(self));
         build(args)
     }
 
@@ -277,6 +279,6 @@ impl Define for DiceRoll {
     /// [`check_keys`]); then as every mechanic's are.
     fn trial(&self, values: &ParamMap) -> Result<DiceTrial, ParamError> {
         check_keys(values)?;
-        self.build(&Args::new(self.params(), values)?)
+        self.build(Args::new(Define::params(self), values)?.typed()?)
     }
 }

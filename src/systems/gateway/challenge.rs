@@ -345,6 +345,7 @@ pub(super) fn character_pool(
 pub struct Challenge;
 
 impl Define for Challenge {
+    type Params = crate::model::Raw;
     type Trial = Contest;
     const NAME: &'static str = "gateway.challenge";
     const SUMMARY: &'static str = "One challenge roll: highest d8 of the actor's pool + bonuses against the opposition's, +2 per raise; success on equal or better.";
@@ -378,7 +379,8 @@ impl Define for Challenge {
     }
 
     /// The contest a set of scenario values describes.
-    fn build(&self, args: &Args) -> Result<Contest, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Contest, ParamError> {
+        let args = &raw.args(Define::params(self));
         let (mut actor, forced) = character(args, "actor")?;
         actor.bonus += args.int("actor.edge")?;
         let as_character = CHARACTER_KEYS.iter().find(|k| args.is_set(k));

@@ -15,7 +15,7 @@ use super::sequence::{
 use super::{Matchup, RESISTANCE_PARAMS, Rating, Verdict};
 use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
-use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
+use crate::systems::{Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// Named resolve levels (§5.4.3, 5.4.5).
 pub const RESOLVE_NAMES: &[(&str, i64)] = &[("pc", 5), ("named", 3), ("mook", 1)];
@@ -296,6 +296,7 @@ static PARAMS: [ParamSpec; 14] = [
 pub struct ChainedSequence;
 
 impl Define for ChainedSequence {
+    type Params = crate::model::Raw;
     type Trial = Sequenced<Chained, 7>;
     const NAME: &'static str = "questworlds.chained";
     const SUMMARY: &'static str =
@@ -319,7 +320,8 @@ impl Define for ChainedSequence {
         ])
     }
 
-    fn build(&self, args: &Args) -> Result<Sequenced<Chained, 7>, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Sequenced<Chained, 7>, ParamError> {
+        let args = &raw.args(Define::params(self));
         let (pc, opp) = sequence::sides(args)?;
         let (pc_resolve, opp_resolve) = (args.int("pc.resolve")?, args.int("opponent.resolve")?);
         let trade = args.choice_of("pc.trade")?;

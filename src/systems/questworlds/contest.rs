@@ -12,8 +12,8 @@ use crate::exact::Memo;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
-    Pred, Schema, Trial,
+    Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
+    Schema, Trial,
 };
 
 crate::choice! {
@@ -185,6 +185,7 @@ impl Trial for Config {
 pub struct Contest;
 
 impl Define for Contest {
+    type Params = crate::model::Raw;
     type Trial = Config;
     const NAME: &'static str = "questworlds.contest";
     const SUMMARY: &'static str = "One contest: d20 against the PC's rating and the resistance's; more successes wins, then the higher roll.";
@@ -230,7 +231,8 @@ impl Define for Contest {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Config, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Config, ParamError> {
+        let args = &raw.args(Define::params(self));
         let pc = rating::rating(args, "pc.rating")?.plus(super::modifier(args, "pc.modifier")?);
         let augment = super::augment(args, "pc.augment")?;
         let story_points = match args.choice_of("pc.story_point_policy")? {

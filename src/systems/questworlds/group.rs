@@ -235,6 +235,7 @@ impl Trial for Group {
 pub struct GroupContest;
 
 impl Define for GroupContest {
+    type Params = crate::model::Raw;
     type Trial = Group;
     const NAME: &'static str = "questworlds.group";
     const SUMMARY: &'static str = "Group contest: each PC rolls against the resistance; summed successes decide, equal sums stalemate.";
@@ -269,7 +270,8 @@ impl Define for GroupContest {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Group, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Group, ParamError> {
+        let args = &raw.args(Define::params(self));
         Ok(Group {
             pcs: ratings(args, "pcs")?,
             resistance: super::resistance(args)?,

@@ -9,7 +9,7 @@ use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
+    Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 /// One prize among several contestants; the first is the PC.
@@ -164,6 +164,7 @@ impl Trial for Prize {
 pub struct PrizeContest;
 
 impl Define for PrizeContest {
+    type Params = crate::model::Raw;
     type Trial = Prize;
     const NAME: &'static str = "questworlds.prize";
     const SUMMARY: &'static str =
@@ -203,7 +204,8 @@ impl Define for PrizeContest {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Prize, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Prize, ParamError> {
+        let args = &raw.args(Define::params(self));
         let contestants = ratings(args, "contestants")?;
         if contestants.len() < 2 {
             return Err(ParamError::new(

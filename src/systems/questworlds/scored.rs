@@ -14,7 +14,7 @@ use super::sequence::{
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
-use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
+use crate::systems::{Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// RP at which a side loses.
 pub const RP_TO_LOSE: i64 = 5;
@@ -309,6 +309,7 @@ static PARAMS: [ParamSpec; 15] = [
 pub struct ScoredSequence;
 
 impl Define for ScoredSequence {
+    type Params = crate::model::Raw;
     type Trial = Sequenced<Scored, 6>;
     const NAME: &'static str = "questworlds.scored";
     const SUMMARY: &'static str =
@@ -331,7 +332,8 @@ impl Define for ScoredSequence {
         ])
     }
 
-    fn build(&self, args: &Args) -> Result<Sequenced<Scored, 6>, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Sequenced<Scored, 6>, ParamError> {
+        let args = &raw.args(Define::params(self));
         let (pc, opp) = sequence::sides(args)?;
         let tactics = |side: &str| -> Result<Tactics, ParamError> {
             Ok(Tactics {

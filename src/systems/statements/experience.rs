@@ -10,7 +10,7 @@ use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
+    Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 2] = [
@@ -77,6 +77,7 @@ impl Trial for ExperienceTest {
 pub struct Experience;
 
 impl Define for Experience {
+    type Params = crate::model::Raw;
     type Trial = ExperienceTest;
     const NAME: &'static str = "statements.experience";
     const SUMMARY: &'static str = "The experience test: the scene's failures against the character's traits and resources, three rolls.";
@@ -111,7 +112,8 @@ impl Define for Experience {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<ExperienceTest, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<ExperienceTest, ParamError> {
+        let args = &raw.args(Define::params(self));
         let failures = args.int("failures")? as u64;
         let traits = args.parsed("traits", roll::factors_of)?;
         Ok(ExperienceTest {

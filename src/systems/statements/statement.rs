@@ -6,8 +6,8 @@ use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue,
-    Pred, Schema, Trial,
+    Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue, Pred,
+    Schema, Trial,
 };
 
 /// Difficulty modifiers run from 2 (very easy) to 12 (nearly impossible);
@@ -155,6 +155,7 @@ impl Trial for Resolution {
 pub struct Statement;
 
 impl Define for Statement {
+    type Params = crate::model::Raw;
     type Trial = Resolution;
     const NAME: &'static str = "statements.statement";
     const SUMMARY: &'static str = "One statement: three rolls of a d(F+O), success on F or less; weight = successes × favouring.";
@@ -188,7 +189,8 @@ impl Define for Statement {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Resolution, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Resolution, ParamError> {
+        let args = &raw.args(Define::params(self));
         let favouring = args.parsed("favouring", roll::factors_of)?;
         let opposing = args.parsed("opposing", roll::factors_of)?
             + args.parsed("difficulty", difficulty_of)?;

@@ -28,7 +28,7 @@ use crate::exact::Sums;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
+    Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
 pub use rules::{RULE_PARAMS, action_from};
 
@@ -330,6 +330,7 @@ impl Trial for Action {
 pub struct ActionMechanic;
 
 impl Define for ActionMechanic {
+    type Params = crate::model::Raw;
     type Trial = Action;
     const NAME: &'static str = "cgg.action";
     const SUMMARY: &'static str = "One action: the Exec's d10 failure dice against the explorer's code, the player's d6 risk roll, then venture (wrench, then hammer).";
@@ -482,7 +483,8 @@ impl Define for ActionMechanic {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Action, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Action, ParamError> {
+        let args = &raw.args(Define::params(self));
         let code = read_code(args, "explorer.code")?;
         let risk_code = args
             .parsed_if_set("explorer.risk_code", super::code_of)?

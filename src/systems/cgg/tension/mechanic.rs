@@ -7,13 +7,14 @@ use super::{
     Pick, ROUNDS, Tension, explorer, prepared,
 };
 use crate::systems::{
-    Args, Define, FieldSpec, MetricSpec, ParamError, ParamSpec, ParamValue, Pred, Schema,
+    Define, FieldSpec, MetricSpec, ParamError, ParamSpec, ParamValue, Pred, Schema,
 };
 
 /// The mechanic `cgg.tension`.
 pub struct TensionMechanic;
 
 impl Define for TensionMechanic {
+    type Params = crate::model::Raw;
     type Trial = Tension;
     const NAME: &'static str = "cgg.tension";
     const SUMMARY: &'static str = "A tension scene: the Edge's cumulative +1d, then every explorer acts (helped, stunting), idles or gets ready; successes lower the track, the Exec raises it 1d3; 0 avoids the pitfall, 15 springs it.";
@@ -88,7 +89,8 @@ impl Define for TensionMechanic {
         s
     }
 
-    fn build(&self, args: &Args) -> Result<Tension, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Tension, ParamError> {
+        let args = &raw.args(Define::params(self));
         let list = match args.parsed_if_set("explorers", explorer::explorers)? {
             Some(l) => l,
             None => explorer::explorers(&ParamValue::List(vec![

@@ -8,7 +8,7 @@ use crate::dice::DiceRng;
 use crate::model::{Marginals, play};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
+    Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
 };
 
 impl Trial for Fight {
@@ -26,6 +26,7 @@ impl Trial for Fight {
 pub struct FightAction;
 
 impl Define for FightAction {
+    type Params = crate::model::Raw;
     type Trial = Fight;
     const NAME: &'static str = "cortex.fight";
     const SUMMARY: &'static str = "A fight: basic or contested actions until a side is out; complications stack and join the opponent's pool, trauma, death, giving in, aiders.";
@@ -129,7 +130,8 @@ impl Define for FightAction {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Fight, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Fight, ParamError> {
+        let args = &raw.args(Define::params(self));
         Fight::from_args(args)
     }
 }

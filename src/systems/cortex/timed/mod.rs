@@ -40,8 +40,8 @@ use crate::model::{After, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
-    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue,
-    Pred, Schema, Trial,
+    Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue, Pred,
+    Schema, Trial,
 };
 
 /// The most steps a timed action may have.
@@ -430,6 +430,7 @@ impl Trial for Timed {
 pub struct TimedAction;
 
 impl Define for TimedAction {
+    type Params = crate::model::Raw;
     type Trial = Timed;
     const NAME: &'static str = "cortex.timed";
     const SUMMARY: &'static str = "A timed action: basic-action steps against a clock of beats; extraordinary successes cost no time, failures an extra beat.";
@@ -486,7 +487,8 @@ impl Define for TimedAction {
         }
     }
 
-    fn build(&self, args: &Args) -> Result<Timed, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Timed, ParamError> {
+        let args = &raw.args(Define::params(self));
         let sides = Sides::from_args(args)?;
         let helpers = args
             .parsed_if_set("helpers", helper_pools)?

@@ -286,6 +286,7 @@ impl Trial for Duel {
 pub struct SceneMechanic;
 
 impl Define for SceneMechanic {
+    type Params = crate::model::Raw;
     type Trial = Duel;
     const NAME: &'static str = "gateway.scene";
     const SUMMARY: &'static str = "A drama duel: sides A and B act by their policies (Edge, Set-up, Press, Accelerate, Block, Climax, Anticlimax, combined) on one tension line as the climax ladder falls.";
@@ -298,7 +299,8 @@ impl Define for SceneMechanic {
         schema()
     }
 
-    fn build(&self, args: &Args) -> Result<Duel, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Duel, ParamError> {
+        let args = &raw.args(Define::params(self));
         Ok(Duel::new(drama_from(args)?))
     }
 }

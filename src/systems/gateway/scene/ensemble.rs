@@ -369,6 +369,7 @@ impl Trial for Ensemble {
 pub struct EnsembleMechanic;
 
 impl Define for EnsembleMechanic {
+    type Params = crate::model::Raw;
     type Trial = Ensemble;
     const NAME: &'static str = "gateway.ensemble";
     const SUMMARY: &'static str = "Many on one: 1..=6 PCs, each on its own tension line, against one key entity whose single roll is tested against every PC's DT.";
@@ -382,7 +383,8 @@ impl Define for EnsembleMechanic {
         schema(&["<pc>".to_string()])
     }
 
-    fn build(&self, args: &Args) -> Result<Ensemble, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Ensemble, ParamError> {
+        let args = &raw.args(Define::params(self));
         Ok(Ensemble::new(drama_from(args)?))
     }
 

@@ -26,8 +26,8 @@ use super::{BASE_RESISTANCE, RATING};
 use crate::dice::DiceRng;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
-    Pred, Schema, Trial,
+    Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
+    Schema, Trial,
 };
 
 /// Labels of the `winner` field.
@@ -117,6 +117,7 @@ impl Trial for GroupTrial {
 }
 
 impl Define for GroupSequence {
+    type Params = crate::model::Raw;
     type Trial = GroupTrial;
     const NAME: &'static str = "questworlds.group_sequence";
     const SUMMARY: &'static str = "Group sequence: a party with followers against a gang, in pairings of scored, wagered or chained rounds, until a side has no one left.";
@@ -180,7 +181,8 @@ impl Define for GroupSequence {
         Schema { fields, metrics }
     }
 
-    fn build(&self, args: &Args) -> Result<GroupTrial, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<GroupTrial, ParamError> {
+        let args = &raw.args(Define::params(self));
         let kind: Type = args.choice_of("type")?;
         let pcs = args.parsed("pcs", pcs_of)?;
         let opponents = args.parsed("opponents", opponents_of)?;

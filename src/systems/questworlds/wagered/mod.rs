@@ -16,7 +16,7 @@ use super::sequence::{
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
-use crate::systems::{Args, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
+use crate::systems::{Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
 
 /// The wager when none is declared (§5.3.1.2).
 pub const DEFAULT_WAGER: i64 = 3;
@@ -372,6 +372,7 @@ static PARAMS: [ParamSpec; 14] = [
 pub struct WageredSequence;
 
 impl Define for WageredSequence {
+    type Params = crate::model::Raw;
     type Trial = Sequenced<Wagered, 6>;
     const NAME: &'static str = "questworlds.wagered";
     const SUMMARY: &'static str =
@@ -391,7 +392,8 @@ impl Define for WageredSequence {
         ])
     }
 
-    fn build(&self, args: &Args) -> Result<Sequenced<Wagered, 6>, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Sequenced<Wagered, 6>, ParamError> {
+        let args = &raw.args(Define::params(self));
         let (pc, opp) = sequence::sides(args)?;
         for (key, r) in [("pc.rating", pc), (sequence::opposition_key(args), opp)] {
             if r.tn() < 1 {

@@ -21,8 +21,7 @@ use crate::dice::DiceRng;
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
-    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Schema,
-    Trial,
+    Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Schema, Trial,
 };
 use resolved::Resolved;
 
@@ -226,6 +225,7 @@ impl Trial for Series {
 pub struct Campaign;
 
 impl Define for Campaign {
+    type Params = crate::model::Raw;
     type Trial = Series;
     const NAME: &'static str = "statements.campaign";
     const SUMMARY: &'static str = "A campaign: one scene played n times in a row, luck carried over, bids by policy, an experience test after each scene.";
@@ -280,8 +280,9 @@ impl Define for Campaign {
         series.named_schema()
     }
 
-    fn build(&self, args: &Args) -> Result<Series, ParamError> {
-        let table = scene::Scene.build(args)?;
+    fn build(&self, raw: crate::model::Raw) -> Result<Series, ParamError> {
+        let args = &raw.args(Define::params(self));
+        let table = scene::Scene.build(raw.clone())?;
         let weight_luck = args.bool("variant.weight_luck")?;
         let base: Vec<(u64, u64)> = table
             .entries

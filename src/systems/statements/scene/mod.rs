@@ -20,8 +20,8 @@ pub use table::{Entry, Played, Table};
 
 use super::roll::{Roll, Rolls};
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
-    Pred, Schema,
+    Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
+    Schema,
 };
 
 const PLAYERS_EXPECT: &str = "a list of 1..=8 players, each { name = \"ann\", luck = 0..=10 (optional), statements = [1..=3 statements] }, each statement { favouring = factors (a number, a list, or named: { will = 4, charismatic = 3 }, each name in at most 2 of a player's statements), opposing = factors, difficulty = 0 or 2..=12, luck = bid 0..=5, drive = bool, support = -1..=1, supported_by = \"ann.1\", hindered_by = \"bob.1\" } (only favouring is required)";
@@ -74,6 +74,7 @@ static PARAMS: [ParamSpec; 5] = SCENE_PARAMS;
 pub struct Scene;
 
 impl Define for Scene {
+    type Params = crate::model::Raw;
     type Trial = Table;
     const NAME: &'static str = "statements.scene";
     const SUMMARY: &'static str = "A scene: every player's statements rolled, then made true tier by tier, heaviest first, skipping conflicts; luck spent and earned.";
@@ -132,7 +133,8 @@ impl Define for Scene {
     }
 
     /// The scene a set of scenario values describes.
-    fn build(&self, args: &Args) -> Result<Table, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<Table, ParamError> {
+        let args = &raw.args(Define::params(self));
         let players = args.parsed("players", players_of)?;
         let default_luck = args.int("luck")?;
         let weight_luck = args.bool("variant.weight_luck")?;

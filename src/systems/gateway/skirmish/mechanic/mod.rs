@@ -140,6 +140,7 @@ impl Trial for SkirmishModel {
 pub struct SkirmishMechanic;
 
 impl Define for SkirmishMechanic {
+    type Params = crate::model::Raw;
     type Trial = SkirmishModel;
     const NAME: &'static str = "gateway.skirmish";
     const SUMMARY: &'static str = "A many-sided drama scene: PCs, a key entity and minor entities (significance 0..=6) on tension lines opened by Manoeuvre and broken by Disengage, minor entities removed by Eliminate, Set-ups handed to allies.";
@@ -153,7 +154,8 @@ impl Define for SkirmishMechanic {
         schema(&["<pc>".to_string()], &["<minor>".to_string()])
     }
 
-    fn build(&self, args: &Args) -> Result<SkirmishModel, ParamError> {
+    fn build(&self, raw: crate::model::Raw) -> Result<SkirmishModel, ParamError> {
+        let args = &raw.args(Define::params(self));
         Ok(SkirmishModel::new(skirmish_from_args(args)?))
     }
 
