@@ -77,7 +77,6 @@ const UNTYPED: &[&str] = &[
     "cgg.fallout",
     "cgg.session",
     "cgg.tension",
-    "dice.roll",
     "gateway.challenge",
     "gateway.ensemble",
     "gateway.scene",
