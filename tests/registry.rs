@@ -88,10 +88,6 @@ const UNTYPED: &[&str] = &[
     "questworlds.prize",
     "questworlds.scored",
     "questworlds.wagered",
-    "statements.campaign",
-    "statements.experience",
-    "statements.scene",
-    "statements.statement",
 ];
 
 #[test]
