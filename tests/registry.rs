@@ -77,11 +77,6 @@ const UNTYPED: &[&str] = &[
     "cgg.fallout",
     "cgg.session",
     "cgg.tension",
-    "cortex.basic",
-    "cortex.contested",
-    "cortex.fight",
-    "cortex.timed",
-    "dice.roll",
     "gateway.challenge",
     "gateway.ensemble",
     "gateway.scene",
@@ -93,10 +88,6 @@ const UNTYPED: &[&str] = &[
     "questworlds.prize",
     "questworlds.scored",
     "questworlds.wagered",
-    "statements.campaign",
-    "statements.experience",
-    "statements.scene",
-    "statements.statement",
 ];
 
 #[test]

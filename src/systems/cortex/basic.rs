@@ -17,12 +17,12 @@ use std::sync::{Arc, OnceLock};
 use self::table::OutcomeTable;
 use super::roll::{RollLaw, Rolled, best_die_law, ones_law, roll_best_die};
 use super::{
-    ACTOR_AID, ACTOR_POOL, FINAL_PUSH, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
-    OPPOSITION_TROUBLE, RATING_TIE, RatingTie, Sides, TIE, fate_fields, fate_with, pool::SIZES,
-    pushes, rating_tie, tie_deals, trauma,
+    ACTOR_AID, ACTOR_POOL, FINAL_PUSH, FinalPush, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
+    OPPOSITION_TROUBLE, Pool, RATING_TIE, RatingTie, Sides, TIE, TieRule, fate_fields, fate_with,
+    pool::SIZES, trauma,
 };
 use crate::dice::DiceRng;
-use crate::model::Marginals;
+use crate::model::{Given, Marginals};
 use crate::sim::Tally;
 use crate::systems::{Define, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial};
 
@@ -36,6 +36,28 @@ static PARAMS: [ParamSpec; 8] = [
     TIE,
     FINAL_PUSH,
 ];
+
+/// The parameters of `cortex.basic`, one field per path of [`PARAMS`].
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BasicParams {
+    #[serde(rename = "actor.pool")]
+    pub actor: Pool,
+    #[serde(rename = "actor.aid", default)]
+    pub aid: Option<Pool>,
+    #[serde(rename = "opposition.pool", default)]
+    pub opposition: Option<Pool>,
+    #[serde(rename = "opposition.trouble")]
+    pub trouble: Given<i64>,
+    #[serde(rename = "opposition.gang", default)]
+    pub gang: Option<Pool>,
+    #[serde(rename = "variant.rating_tie")]
+    pub rating_tie: RatingTie,
+    #[serde(rename = "variant.tie")]
+    pub tie: TieRule,
+    #[serde(rename = "policy.final_push")]
+    pub final_push: FinalPush,
+}
 
 /// Field positions.
 const WIN: usize = 0;
@@ -252,7 +274,7 @@ impl Trial for Basic {
 pub struct BasicAction;
 
 impl Define for BasicAction {
-    type Params = crate::model::Raw;
+    type Params = BasicParams;
     type Trial = Basic;
     const NAME: &'static str = "cortex.basic";
     const SUMMARY: &'static str = "One basic action: two highest non-1 dice against stakes the opposition rolls; ties to the opposition; complications and trauma rated by a re-roll.";
@@ -308,11 +330,8 @@ impl Define for BasicAction {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Basic, ParamError> {
-        let args = &raw.args(Define::params(self));
-        Ok(
-            Basic::new(Sides::from_args(args)?, rating_tie(args)?, pushes(args)?)
-                .tie_complication(tie_deals(args)?),
-        )
+    fn build(&self, p: BasicParams) -> Result<Basic, ParamError> {
+        let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang)?;
+        Ok(Basic::new(sides, p.rating_tie, p.final_push.pushes()).tie_complication(p.tie.deals()))
     }
 }

@@ -17,13 +17,13 @@
 use super::roll::{RollLaw, best_die_law};
 use super::tables::{Lazy, RollTable};
 use super::{
-    ACTOR_AID, ACTOR_POOL, FINAL_PUSH, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
-    OPPOSITION_TROUBLE, PUSH, RATING_TIE, RatingTie, Sides, TIE, fate_fields, fate_with,
-    pool::SIZES, pushes, rating_tie, tie_deals, trauma,
+    ACTOR_AID, ACTOR_POOL, FINAL_PUSH, FinalPush, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
+    OPPOSITION_TROUBLE, PUSH, Pool, RATING_TIE, RatingTie, Sides, TIE, TieRule, fate_fields,
+    fate_with, pool::SIZES, trauma,
 };
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::{After, Marginals, Rounds, play};
+use crate::model::{After, Given, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::systems::{
     Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
@@ -52,6 +52,33 @@ static PARAMS: [ParamSpec; 10] = [
         doc: "Unset: the actor never gives in. N: on its turn, before rolling, the actor gives in when the stakes exceed its own last total (0 before its first roll) by more than N.",
     },
 ];
+
+/// The parameters of `cortex.contested`, one field per path of
+/// [`PARAMS`].
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContestedParams {
+    #[serde(rename = "actor.pool")]
+    pub actor: Pool,
+    #[serde(rename = "actor.aid", default)]
+    pub aid: Option<Pool>,
+    #[serde(rename = "opposition.pool", default)]
+    pub opposition: Option<Pool>,
+    #[serde(rename = "opposition.trouble")]
+    pub trouble: Given<i64>,
+    #[serde(rename = "opposition.gang", default)]
+    pub gang: Option<Pool>,
+    #[serde(rename = "variant.rating_tie")]
+    pub rating_tie: RatingTie,
+    #[serde(rename = "variant.tie")]
+    pub tie: TieRule,
+    #[serde(rename = "policy.final_push")]
+    pub final_push: FinalPush,
+    pub initiator: Initiator,
+    /// Unset: the actor never gives in.
+    #[serde(rename = "policy.give_in", default)]
+    pub give_in: Option<i64>,
+}
 
 crate::choice! {
     /// The side that rolls first to set the stakes.
@@ -475,7 +502,7 @@ impl Trial for Contested {
 pub struct ContestedAction;
 
 impl Define for ContestedAction {
-    type Params = crate::model::Raw;
+    type Params = ContestedParams;
     type Trial = Contested;
     const NAME: &'static str = "cortex.contested";
     const SUMMARY: &'static str = "A contested action: sides alternate raising the stakes until one fails to beat them; ganging up, aiding, giving in, final push.";
@@ -531,24 +558,18 @@ impl Define for ContestedAction {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Contested, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let give_in = if args.is_set("policy.give_in") {
-            Some(args.int("policy.give_in")?)
-        } else {
-            None
-        };
+    fn build(&self, p: ContestedParams) -> Result<Contested, ParamError> {
         Ok(Contested::new(
-            Sides::from_args(args)?,
-            rating_tie(args)?,
-            pushes(args)?,
-            match args.choice_of("initiator")? {
+            Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang)?,
+            p.rating_tie,
+            p.final_push.pushes(),
+            match p.initiator {
                 Initiator::Actor => true,
                 Initiator::Opposition => false,
             },
-            give_in,
+            p.give_in,
         )
-        .tie_complication(tie_deals(args)?))
+        .tie_complication(p.tie.deals()))
     }
 }
 

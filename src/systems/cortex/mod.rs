@@ -25,8 +25,9 @@ mod tests_mechanics;
 pub use pool::{Pool, PoolError};
 pub use roll::RatingTie;
 
+use crate::model::Given;
 use crate::systems::{
-    Args, Choice, FieldKind, FieldSpec, Lit, ParamError, ParamKind, ParamSpec, ParamValue,
+    Choice, FieldKind, FieldSpec, Lit, ParamError, ParamKind, ParamSpec, ParamValue,
 };
 
 /// Labels of `loser_takes`.
@@ -38,8 +39,17 @@ pub const KNOCKOUT: i64 = 5;
 /// A final push adds this to the pusher's total per step.
 pub const PUSH: i64 = 5;
 
+/// A pool parameter's value, read by [`pool_of`].
+impl TryFrom<ParamValue> for Pool {
+    type Error = String;
+
+    fn try_from(v: ParamValue) -> Result<Pool, String> {
+        pool_of(&v)
+    }
+}
+
 /// The pool a pool value names.
-pub(crate) fn pool_of(v: &ParamValue) -> Result<Pool, String> {
+fn pool_of(v: &ParamValue) -> Result<Pool, String> {
     match v {
         ParamValue::Str(s) => s.parse().map_err(|e: PoolError| format!("\"{s}\": {e}")),
         other => Err(format!("{} is the wrong type", other.type_name())),
@@ -115,13 +125,19 @@ pub struct Sides {
 }
 
 impl Sides {
-    /// Read `actor.*` and `opposition.*`.
-    pub(crate) fn from_args(args: &Args) -> Result<Sides, ParamError> {
-        let actor = args.parsed("actor.pool", pool_of)?;
-        let aid = args.parsed_if_set("actor.aid", pool_of)?;
-        let opposition = match args.parsed_if_set("opposition.pool", pool_of)? {
+    /// The sides from the keys `actor.pool`, `actor.aid`,
+    /// `opposition.pool`, `opposition.trouble` and `opposition.gang`: the
+    /// opposition is its own pool or else a trouble pool, never both.
+    pub(crate) fn new(
+        actor: Pool,
+        aid: Option<Pool>,
+        opposition: Option<Pool>,
+        trouble: Given<i64>,
+        gang: Option<Pool>,
+    ) -> Result<Sides, ParamError> {
+        let opposition = match opposition {
             Some(pool) => {
-                if args.is_set("opposition.trouble") {
+                if trouble.given {
                     return Err(ParamError::new(
                         "opposition.trouble",
                         "the opposition is either a pool (`opposition.pool` is set) or a trouble pool, not both",
@@ -129,21 +145,14 @@ impl Sides {
                 }
                 pool
             }
-            None => {
-                let n = args.int("opposition.trouble")?;
-                Pool::uniform(n as usize, 6)
-                    .map_err(|e| ParamError::new("opposition.trouble", e.to_string()))?
-            }
+            None => Pool::uniform(trouble.value as usize, 6)
+                .map_err(|e| ParamError::new("opposition.trouble", e.to_string()))?,
         };
-        let gang = args
-            .parsed_if_set("opposition.gang", pool_of)?
-            .map(|p| p.dice().to_vec())
-            .unwrap_or_default();
         Ok(Sides {
             actor,
             aid,
             opposition,
-            gang,
+            gang: gang.map(|p| p.dice().to_vec()).unwrap_or_default(),
         })
     }
 
@@ -154,17 +163,14 @@ impl Sides {
     }
 }
 
-/// The rating tie rule a scenario chose.
-pub(crate) fn rating_tie(args: &Args) -> Result<RatingTie, ParamError> {
-    args.choice_of("variant.rating_tie")
-}
-
-/// Whether the actor pushes until safe.
-pub(crate) fn pushes(args: &Args) -> Result<bool, ParamError> {
-    Ok(match args.choice_of("policy.final_push")? {
-        FinalPush::Never => false,
-        FinalPush::UntilSafe => true,
-    })
+impl FinalPush {
+    /// Whether the actor pushes until safe.
+    pub fn pushes(self) -> bool {
+        match self {
+            FinalPush::Never => false,
+            FinalPush::UntilSafe => true,
+        }
+    }
 }
 
 /// What the loser of a roll-off by `margin` (winner − loser ≥ 0) takes:
@@ -208,12 +214,14 @@ pub(crate) const TIE: ParamSpec = ParamSpec {
     doc: "A tie (margin 0) is a GM win by 0: the side that rolled takes a complication (rules §2.2, corrected 2026-11-22: \"less than or equal to the stakes\"), or, as the old reading, nothing.",
 };
 
-/// Whether a tie deals a complication.
-pub(crate) fn tie_deals(args: &Args) -> Result<bool, ParamError> {
-    Ok(match args.choice_of("variant.tie")? {
-        TieRule::Complication => true,
-        TieRule::Nothing => false,
-    })
+impl TieRule {
+    /// Whether a tie deals a complication.
+    pub fn deals(self) -> bool {
+        match self {
+            TieRule::Complication => true,
+            TieRule::Nothing => false,
+        }
+    }
 }
 
 /// The derived `trauma` field: 1 when the actor deals trauma, 2 when it

@@ -11,7 +11,8 @@ pub const MAX_DICE: usize = 20;
 
 /// A pool of step dice, kept sorted largest first so that equal pools
 /// compare equal however they were written.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Deserialize)]
+#[serde(try_from = "crate::systems::ParamValue")]
 pub struct Pool {
     dice: Vec<u32>,
 }

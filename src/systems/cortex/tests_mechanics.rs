@@ -124,6 +124,44 @@ fn aid_adds_the_helpers_best_die() {
     close(law.total[8], 1.0 / 16.0);
 }
 
+/// The keys of the two sides read the same in every mechanic that has
+/// them: a bad pool names its key and what a pool is, and
+/// `opposition.trouble` beside `opposition.pool` is refused even when set
+/// to its default value (the typed parameters know it was set).
+#[test]
+fn every_mechanic_reads_the_sides_alike() {
+    use super::fight::FightAction;
+    use crate::systems::Mechanic;
+    let mechanics: [&dyn Mechanic; 4] =
+        [&BasicAction, &ContestedAction, &TimedAction, &FightAction];
+    for m in mechanics {
+        let mut v = ParamMap::new();
+        v.set("opposition.pool", ParamValue::Str("d8 d6".into()));
+        assert!(m.prepare(&v).is_ok(), "{}", m.name());
+        v.set("opposition.trouble", ParamValue::Int(2));
+        let e = m.prepare(&v).err().expect("a pool and a trouble pool");
+        assert_eq!(e.key, "opposition.trouble", "{}", m.name());
+        assert!(e.message.contains("not both"), "{}: {e}", m.name());
+        for key in [
+            "actor.pool",
+            "actor.aid",
+            "opposition.pool",
+            "opposition.gang",
+        ] {
+            let mut v = ParamMap::new();
+            v.set(key, ParamValue::Str("d8 d7".into()));
+            let e = m.prepare(&v).err().expect("d7 is no step die");
+            assert_eq!(e.key, key, "{}", m.name());
+            assert!(
+                e.message.starts_with("\"d8 d7\": d7 is not a step die")
+                    && e.message.contains("; allowed: a pool of 1..=20 step dice"),
+                "{}: {e}",
+                m.name()
+            );
+        }
+    }
+}
+
 #[test]
 fn ganging_up_adds_dice_and_parameters_check() {
     let mut v = ParamMap::new();

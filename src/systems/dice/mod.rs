@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::DiceRng;
 use crate::expr::{Expr, Roll, Sampler, Warning};
-use crate::model::Marginals;
+use crate::model::{Marginals, parse_value};
 use crate::sim::Tally;
 use crate::systems::{
     Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
@@ -50,6 +50,26 @@ static PARAMS: [ParamSpec; 2] = [
         doc: "vars.NAME: the value of {NAME} in the expression (vars.n = 4); sweep it like any key.",
     },
 ];
+
+/// The parameters of `dice.roll`, one field per path of [`PARAMS`].
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceParams {
+    /// The expression's text.
+    #[serde(deserialize_with = "expr_text")]
+    pub expr: String,
+    /// The value of each `{name}`, from the `vars.name` keys.
+    #[serde(rename = "vars.*")]
+    pub vars: BTreeMap<String, i64>,
+}
+
+/// `expr`: a string ([`check_keys`] has said so in dice.roll's words).
+fn expr_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    parse_value(d, |v| match v {
+        ParamValue::Str(s) => Ok(s.clone()),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    })
+}
 
 /// The checked roll a set of scenario values describes.
 pub fn roll_from(values: &ParamMap) -> Result<Roll, ParamError> {
@@ -105,20 +125,10 @@ pub struct DiceTrial {
     warnings: Vec<Warning>,
 }
 
-/// The roll `args` describe: the expression parsed, bound to its
-/// `vars` and checked to fit a tally.
-fn build(args: &Args) -> Result<DiceTrial, ParamError> {
-    let text = args.parsed("expr", |v| match v {
-        ParamValue::Str(s) => Ok(s.clone()),
-        other => Err(format!("{} is the wrong type", other.type_name())),
-    })?;
-    let vars: BTreeMap<String, i64> = args
-        .named("vars.*")
-        .filter_map(|(name, v)| match v {
-            ParamValue::Int(v) => Some((name.to_string(), *v)),
-            _ => None, // Args::new checked the kind: an integer
-        })
-        .collect();
+/// The roll `p` describes: the expression parsed, bound to its `vars`
+/// and checked to fit a tally.
+fn build(p: DiceParams) -> Result<DiceTrial, ParamError> {
+    let DiceParams { expr: text, vars } = p;
     let expr = Expr::parse(&text).map_err(|e| ParamError::new("expr", e.to_string()))?;
     let roll = expr.bind(&vars).map_err(|e| {
         let mut message = e.to_string();
@@ -244,7 +254,7 @@ fn marginals(d: crate::expr::Distribution) -> Marginals {
 pub struct DiceRoll;
 
 impl Define for DiceRoll {
-    type Params = crate::model::Raw;
+    type Params = DiceParams;
     type Trial = DiceTrial;
     const NAME: &'static str = "dice.roll";
     const SUMMARY: &'static str = "Your own dice: one roll of a dice expression such as 4d6kh3, 10d10>=8 or 3d8kh1+2 >= 2d8kh1+4.";
@@ -265,9 +275,8 @@ impl Define for DiceRoll {
         s
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<DiceTrial, ParamError> {
-        let args = &raw.args(Define::params(self));
-        build(args)
+    fn build(&self, p: DiceParams) -> Result<DiceTrial, ParamError> {
+        build(p)
     }
 
     /// A comparison's boolean, or the expression's value within its range.

@@ -5,7 +5,7 @@
 //! its traits and resources with three weighted rolls: one success or more
 //! improves a trait or resource, three improve an attribute.
 
-use super::roll::{self, Roll, Rolls};
+use super::roll::{self, Factors, Roll, Rolls};
 use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
@@ -27,6 +27,15 @@ static PARAMS: [ParamSpec; 2] = [
         doc: "The character's traits and resources (their degrees, summed): the opposing side.",
     },
 ];
+
+/// The parameters of `statements.experience`, one field per path of
+/// [`PARAMS`].
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperienceParams {
+    pub failures: u64,
+    pub traits: Factors,
+}
 
 /// The failure cost of a setback: its penalty, doubled if it lasts
 /// indefinitely, doubled if it reduces an attribute, doubled again if it is
@@ -77,7 +86,7 @@ impl Trial for ExperienceTest {
 pub struct Experience;
 
 impl Define for Experience {
-    type Params = crate::model::Raw;
+    type Params = ExperienceParams;
     type Trial = ExperienceTest;
     const NAME: &'static str = "statements.experience";
     const SUMMARY: &'static str = "The experience test: the scene's failures against the character's traits and resources, three rolls.";
@@ -112,12 +121,9 @@ impl Define for Experience {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<ExperienceTest, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let failures = args.int("failures")? as u64;
-        let traits = args.parsed("traits", roll::factors_of)?;
+    fn build(&self, p: ExperienceParams) -> Result<ExperienceTest, ParamError> {
         Ok(ExperienceTest {
-            roll: test_roll(failures, traits),
+            roll: test_roll(p.failures, p.traits.0),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! `statements.statement`: one statement's three weighted rolls, its
 //! successes, failures and weight (rules §5.1–5.2).
 
-use super::roll::{self, Roll, Rolls};
+use super::roll::{self, Factors, Roll, Rolls};
 use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
@@ -85,6 +85,22 @@ static PARAMS: [ParamSpec; 7] = [
     },
 ];
 
+/// The parameters of `statements.statement`, one field per path of
+/// [`PARAMS`].
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatementParams {
+    pub favouring: Factors,
+    pub opposing: Factors,
+    pub difficulty: Difficulty,
+    pub luck: u64,
+    pub support: i64,
+    #[serde(rename = "variant.rolls")]
+    pub rolls: Rolls,
+    #[serde(rename = "variant.weight_luck")]
+    pub weight_luck: bool,
+}
+
 /// A fully checked statement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resolution {
@@ -155,7 +171,7 @@ impl Trial for Resolution {
 pub struct Statement;
 
 impl Define for Statement {
-    type Params = crate::model::Raw;
+    type Params = StatementParams;
     type Trial = Resolution;
     const NAME: &'static str = "statements.statement";
     const SUMMARY: &'static str = "One statement: three rolls of a d(F+O), success on F or less; weight = successes × favouring.";
@@ -189,24 +205,21 @@ impl Define for Statement {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Resolution, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let favouring = args.parsed("favouring", roll::factors_of)?;
-        let opposing = args.parsed("opposing", roll::factors_of)?
-            + args.parsed("difficulty", difficulty_of)?;
-        let luck = args.int("luck")? as u64;
+    fn build(&self, p: StatementParams) -> Result<Resolution, ParamError> {
+        let favouring = p.favouring.0;
+        let opposing = p.opposing.0 + p.difficulty.0;
+        let luck = p.luck;
         if favouring + luck + opposing == 0 {
             return Err(ParamError::new(
                 "favouring",
                 "favouring, luck, opposing and difficulty are all 0, so there is no die to roll (d0); give at least one a value",
             ));
         }
-        let weight_luck = args.bool("variant.weight_luck")?;
         Ok(Resolution {
             roll: Roll::new(favouring + luck, opposing),
-            rolls: args.choice_of("variant.rolls")?,
-            support: args.int("support")?,
-            weight_per_success: favouring + if weight_luck { luck } else { 0 },
+            rolls: p.rolls,
+            support: p.support,
+            weight_per_success: favouring + if p.weight_luck { luck } else { 0 },
         })
     }
 }

@@ -1,8 +1,9 @@
 //! The declaration of `cortex.fight`: its parameters, schema and builder.
 
 use super::{
-    ACTIONS, ACTOR_COMPLICATION, AIDER_COMPLICATIONS, DEAD, DEAD_LABELS, Fight, FightRounds,
-    GAVE_IN, OPPOSITION_COMPLICATION, PARAMS, TRAUMA, TRAUMA_RATING, WINNER, WINNERS,
+    ACTIONS, ACTOR_COMPLICATION, AIDER_COMPLICATIONS, DEAD, DEAD_LABELS, Fight, FightParams,
+    FightRounds, GAVE_IN, OPPOSITION_COMPLICATION, PARAMS, Sides, TRAUMA, TRAUMA_RATING, WINNER,
+    WINNERS,
 };
 use crate::dice::DiceRng;
 use crate::model::{Marginals, play};
@@ -26,7 +27,7 @@ impl Trial for Fight {
 pub struct FightAction;
 
 impl Define for FightAction {
-    type Params = crate::model::Raw;
+    type Params = FightParams;
     type Trial = Fight;
     const NAME: &'static str = "cortex.fight";
     const SUMMARY: &'static str = "A fight: basic or contested actions until a side is out; complications stack and join the opponent's pool, trauma, death, giving in, aiders.";
@@ -130,8 +131,13 @@ impl Define for FightAction {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Fight, ParamError> {
-        let args = &raw.args(Define::params(self));
-        Fight::from_args(args)
+    fn build(&self, p: FightParams) -> Result<Fight, ParamError> {
+        let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang)?;
+        let mut f = Fight::new(&sides, p.kind, p.rating_tie, p.tie.deals());
+        f.actor_trauma = p.actor_trauma.rating();
+        f.opposition_trauma = p.opposition_trauma.rating();
+        f.max_actions = p.max_actions;
+        f.give_in = p.give_in;
+        Ok(f)
     }
 }

@@ -34,13 +34,13 @@ use rounds::Laws;
 use super::roll::{RollLaw, best_die_law};
 use super::tables::{Drawn, Lazy, RollTable};
 use super::{
-    ACTOR_AID, ACTOR_POOL, OPPOSITION_GANG, OPPOSITION_POOL, OPPOSITION_TROUBLE, RATING_TIE,
-    RatingTie, Sides, TIE, rating_tie, tie_deals,
+    ACTOR_AID, ACTOR_POOL, OPPOSITION_GANG, OPPOSITION_POOL, OPPOSITION_TROUBLE, Pool, RATING_TIE,
+    RatingTie, Sides, TIE, TieRule,
 };
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::{After, Marginals, play};
-use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec};
+use crate::model::{After, Given, Marginals, parse_some, play};
+use crate::systems::{Choice, Lit, ParamKind, ParamSpec};
 
 /// Ratings a complication or trauma may have, 0 for none.
 const RATINGS: [u32; 6] = [0, 4, 6, 8, 10, 12];
@@ -120,6 +120,44 @@ static PARAMS: [ParamSpec; 12] = [
         doc: "Actions after which the fight is called off with no winner (only reached when ties deal nothing).",
     },
 ];
+
+/// The parameters of `cortex.fight`, one field per path of [`PARAMS`].
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FightParams {
+    #[serde(rename = "actor.pool")]
+    pub actor: Pool,
+    #[serde(rename = "actor.aid", default)]
+    pub aid: Option<Pool>,
+    #[serde(rename = "opposition.pool", default)]
+    pub opposition: Option<Pool>,
+    #[serde(rename = "opposition.trouble")]
+    pub trouble: Given<i64>,
+    #[serde(rename = "opposition.gang", default)]
+    pub gang: Option<Pool>,
+    #[serde(rename = "variant.rating_tie")]
+    pub rating_tie: RatingTie,
+    #[serde(rename = "variant.tie")]
+    pub tie: TieRule,
+    pub kind: Kind,
+    #[serde(rename = "actor.trauma")]
+    pub actor_trauma: Trauma,
+    #[serde(rename = "opposition.trauma")]
+    pub opposition_trauma: Trauma,
+    /// Unset: the actor never gives in.
+    #[serde(
+        rename = "policy.give_in",
+        default,
+        deserialize_with = "give_in_policy"
+    )]
+    pub give_in: Option<GiveIn>,
+    pub max_actions: u32,
+}
+
+/// `policy.give_in`, read by [`give_in::parse`].
+fn give_in_policy<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<GiveIn>, D::Error> {
+    parse_some(d, give_in::parse)
+}
 
 /// Field positions.
 pub const WINNER: usize = 0;
@@ -276,21 +314,6 @@ impl Fight {
             reach,
             tables: Lazy::new(2 * RATINGS.len()),
         }
-    }
-
-    /// Read the scenario's parameters.
-    pub fn from_args(args: &Args) -> Result<Fight, ParamError> {
-        let mut f = Fight::new(
-            &Sides::from_args(args)?,
-            args.choice_of("kind")?,
-            rating_tie(args)?,
-            tie_deals(args)?,
-        );
-        f.actor_trauma = args.choice_of::<Trauma>("actor.trauma")?.rating();
-        f.opposition_trauma = args.choice_of::<Trauma>("opposition.trauma")?.rating();
-        f.max_actions = args.int("max_actions")? as u32;
-        f.give_in = args.parsed_if_set("policy.give_in", give_in::parse)?;
-        Ok(f)
     }
 
     /// The law of the actor's roll (its helper's die included) with the

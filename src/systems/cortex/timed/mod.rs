@@ -36,7 +36,7 @@ use super::{
 };
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::{After, Marginals, Rounds, play};
+use crate::model::{After, Given, Marginals, Rounds, parse_some, parse_value, play};
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
@@ -48,6 +48,7 @@ use crate::systems::{
 pub const MAX_STEPS: usize = 20;
 
 /// The steps of a timed action as a scenario gives them.
+#[derive(Debug)]
 enum Steps {
     /// This many steps against the opposition.
     Count(usize),
@@ -140,6 +141,51 @@ static PARAMS: [ParamSpec; 10] = [
         doc: "When a helper tries to buy time between two steps. Unset: never.",
     },
 ];
+
+/// The parameters of `cortex.timed`, one field per path of [`PARAMS`].
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimedParams {
+    #[serde(rename = "actor.pool")]
+    actor: Pool,
+    #[serde(rename = "actor.aid", default)]
+    aid: Option<Pool>,
+    #[serde(rename = "opposition.pool", default)]
+    opposition: Option<Pool>,
+    #[serde(rename = "opposition.trouble")]
+    trouble: Given<i64>,
+    #[serde(rename = "opposition.gang", default)]
+    gang: Option<Pool>,
+    #[serde(deserialize_with = "steps")]
+    steps: Steps,
+    beats: i64,
+    #[serde(rename = "variant.failure")]
+    failure: AfterFailure,
+    #[serde(default, deserialize_with = "helpers")]
+    helpers: Option<Vec<Pool>>,
+    /// Unset: no helper ever buys time.
+    #[serde(
+        rename = "policy.buy_time",
+        default,
+        deserialize_with = "buy_time_policy"
+    )]
+    buy_time: Option<BuyTime>,
+}
+
+/// `steps`, read by [`steps_of`].
+fn steps<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Steps, D::Error> {
+    parse_value(d, steps_of)
+}
+
+/// `helpers`, read by [`helper_pools`].
+fn helpers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<Pool>>, D::Error> {
+    parse_some(d, helper_pools)
+}
+
+/// `policy.buy_time`, read by [`buy_time::parse`].
+fn buy_time_policy<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<BuyTime>, D::Error> {
+    parse_some(d, buy_time::parse)
+}
 
 crate::choice! {
     /// What follows a failed step (`variant.failure`).
@@ -430,7 +476,7 @@ impl Trial for Timed {
 pub struct TimedAction;
 
 impl Define for TimedAction {
-    type Params = crate::model::Raw;
+    type Params = TimedParams;
     type Trial = Timed;
     const NAME: &'static str = "cortex.timed";
     const SUMMARY: &'static str = "A timed action: basic-action steps against a clock of beats; extraordinary successes cost no time, failures an extra beat.";
@@ -487,13 +533,10 @@ impl Define for TimedAction {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Timed, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let sides = Sides::from_args(args)?;
-        let helpers = args
-            .parsed_if_set("helpers", helper_pools)?
-            .unwrap_or_default();
-        let policy = args.parsed_if_set("policy.buy_time", buy_time::parse)?;
+    fn build(&self, p: TimedParams) -> Result<Timed, ParamError> {
+        let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang)?;
+        let helpers = p.helpers.unwrap_or_default();
+        let policy = p.buy_time;
         // Helpers act only when the policy says to buy time: without one
         // they would change nothing, silently. Refuse rather than guess a
         // policy, whose choice moves the numbers.
@@ -505,15 +548,15 @@ impl Define for TimedAction {
                  (buy time when two beats or fewer are left), or leave `helpers` out",
             ));
         }
-        let oppositions = match args.parsed("steps", steps_of)? {
+        let oppositions = match p.steps {
             Steps::Count(n) => vec![sides.opposition.clone(); n],
             Steps::Pools(pools) => pools,
         };
         Ok(Timed::new(
             &sides,
             &oppositions,
-            args.int("beats")?,
-            match args.choice_of("variant.failure")? {
+            p.beats,
+            match p.failure {
                 AfterFailure::MoveOn => false,
                 AfterFailure::Repeat => true,
             },

@@ -16,7 +16,10 @@ mod tests;
 
 use super::experience::test_roll;
 use super::roll::{MAX_ROLLS, Roll, Rolls};
-use super::scene::{self, LUCK_CAP, MAX_PLAYERS, MAX_STATEMENTS, Played, Table};
+use super::scene::{
+    self, LUCK_CAP, MAX_PLAYERS, MAX_STATEMENTS, Played, PlayerSpec, SceneParams, StatementRef,
+    Table,
+};
 use crate::dice::DiceRng;
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
@@ -73,6 +76,27 @@ static PARAMS: [ParamSpec; 8] = [
         doc: "Each player's traits and resources, against which the scene's failures roll the experience test after every scene (rules §5.4).",
     },
 ];
+
+/// The parameters of `statements.campaign`, one field per path of
+/// [`PARAMS`]: the scene's, then the campaign's own.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignParams {
+    #[serde(deserialize_with = "scene::players")]
+    pub players: Vec<PlayerSpec>,
+    #[serde(default, deserialize_with = "scene::conflicts")]
+    pub conflicts: Option<Vec<[StatementRef; 2]>>,
+    pub luck: i64,
+    #[serde(rename = "variant.rolls")]
+    pub rolls: Rolls,
+    #[serde(rename = "variant.weight_luck")]
+    pub weight_luck: bool,
+    pub scenes: usize,
+    pub bids: Bids,
+    /// Each player's traits and resources, for the experience test.
+    #[serde(rename = "experience.traits")]
+    pub traits: u64,
+}
 
 /// A checked campaign: the scene, its length, the bid policy, the
 /// experience test.
@@ -225,7 +249,7 @@ impl Trial for Series {
 pub struct Campaign;
 
 impl Define for Campaign {
-    type Params = crate::model::Raw;
+    type Params = CampaignParams;
     type Trial = Series;
     const NAME: &'static str = "statements.campaign";
     const SUMMARY: &'static str = "A campaign: one scene played n times in a row, luck carried over, bids by policy, an experience test after each scene.";
@@ -280,10 +304,15 @@ impl Define for Campaign {
         series.named_schema()
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Series, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let table = scene::Scene.build(raw.clone())?;
-        let weight_luck = args.bool("variant.weight_luck")?;
+    fn build(&self, p: CampaignParams) -> Result<Series, ParamError> {
+        let weight_luck = p.weight_luck;
+        let table = scene::Scene.build(SceneParams {
+            players: p.players,
+            conflicts: p.conflicts,
+            luck: p.luck,
+            rolls: p.rolls,
+            weight_luck,
+        })?;
         let base: Vec<(u64, u64)> = table
             .entries
             .iter()
@@ -298,17 +327,17 @@ impl Define for Campaign {
                 (0..BIDS as u64).map(move |bid| Roll::new(favour + bid, opposing).law(table.rolls))
             })
             .collect();
-        let traits = args.int("experience.traits")? as u64;
+        let traits = p.traits;
         // A player's failures in a scene: at most 3 a statement.
         let most = MAX_ROLLS as u64 * MAX_STATEMENTS as u64;
         let tests = (0..=most)
             .map(|failures| test_roll(failures, traits).law(Rolls::Three))
             .collect();
-        let bids: Bids = args.choice_of("bids")?;
+        let bids = p.bids;
         let no_bids = bids != Bids::AllIn && table.entries.iter().all(|e| e.bid == 0);
         Ok(Series {
             table,
-            scenes: args.int("scenes")? as usize,
+            scenes: p.scenes,
             bids,
             base,
             weight_luck,

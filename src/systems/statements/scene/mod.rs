@@ -18,7 +18,10 @@ pub use spec::{
 };
 pub use table::{Entry, Played, Table};
 
+use serde::Deserializer;
+
 use super::roll::{Roll, Rolls};
+use crate::model::{parse_some, parse_value};
 use crate::systems::{
     Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
     Schema,
@@ -70,11 +73,41 @@ pub const SCENE_PARAMS: [ParamSpec; 5] = [
 
 static PARAMS: [ParamSpec; 5] = SCENE_PARAMS;
 
+/// The parameters of `statements.scene`, one field per path of
+/// [`SCENE_PARAMS`] (a campaign fills one from its own).
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneParams {
+    #[serde(deserialize_with = "players")]
+    pub players: Vec<PlayerSpec>,
+    /// None by default.
+    #[serde(default, deserialize_with = "conflicts")]
+    pub conflicts: Option<Vec<[StatementRef; 2]>>,
+    /// The starting luck of a player that does not set its own.
+    pub luck: i64,
+    #[serde(rename = "variant.rolls")]
+    pub rolls: Rolls,
+    #[serde(rename = "variant.weight_luck")]
+    pub weight_luck: bool,
+}
+
+/// `players`, read by [`players_of`].
+pub(super) fn players<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PlayerSpec>, D::Error> {
+    parse_value(d, players_of)
+}
+
+/// `conflicts`, read by [`conflicts_of`].
+pub(super) fn conflicts<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Vec<[StatementRef; 2]>>, D::Error> {
+    parse_some(d, conflicts_of)
+}
+
 /// The mechanic `statements.scene`.
 pub struct Scene;
 
 impl Define for Scene {
-    type Params = crate::model::Raw;
+    type Params = SceneParams;
     type Trial = Table;
     const NAME: &'static str = "statements.scene";
     const SUMMARY: &'static str = "A scene: every player's statements rolled, then made true tier by tier, heaviest first, skipping conflicts; luck spent and earned.";
@@ -133,11 +166,14 @@ impl Define for Scene {
     }
 
     /// The scene a set of scenario values describes.
-    fn build(&self, raw: crate::model::Raw) -> Result<Table, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let players = args.parsed("players", players_of)?;
-        let default_luck = args.int("luck")?;
-        let weight_luck = args.bool("variant.weight_luck")?;
+    fn build(&self, p: SceneParams) -> Result<Table, ParamError> {
+        let SceneParams {
+            players,
+            conflicts,
+            luck: default_luck,
+            rolls,
+            weight_luck,
+        } = p;
         let mut entries = Vec::new();
         let mut start_luck = Vec::new();
         for (p, player) in players.iter().enumerate() {
@@ -216,10 +252,7 @@ impl Define for Scene {
                 entries[i].support_refs.push((j, change));
             }
         }
-        for [a, b] in args
-            .parsed_if_set("conflicts", conflicts_of)?
-            .unwrap_or_default()
-        {
+        for [a, b] in conflicts.unwrap_or_default() {
             let (i, j) = (find(&a, "conflicts")?, find(&b, "conflicts")?);
             entries[i].conflicts |= 1 << j;
             entries[j].conflicts |= 1 << i;
@@ -228,7 +261,7 @@ impl Define for Scene {
             players.into_iter().map(|p| p.name.0).collect(),
             start_luck,
             entries,
-            args.choice_of("variant.rolls")?,
+            rolls,
         ))
     }
 }
