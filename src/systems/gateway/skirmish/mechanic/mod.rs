@@ -1,7 +1,8 @@
 //! `gateway.skirmish`: the keys that describe a skirmish, its outcome
 //! fields and metrics, and its `Define`.
 //!
-//! Files: `params` (the keys), `table` (one entity's table read),
+//! Files: `params` (the keys and their typed struct), `table` (one
+//! entity's table read),
 //! `build` (the checked scene), `schema` (fields and metrics).
 
 mod build;

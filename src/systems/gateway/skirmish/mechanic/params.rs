@@ -1,5 +1,6 @@
 //! The keys of `gateway.skirmish`: the scene's, a PC's, the key entity's,
-//! a minor entity's, and the flat `henchmen.*` group's.
+//! a minor entity's, and the flat `henchmen.*` group's; the variants'
+//! names; and [`SkirmishParams`], the keys as the builder reads them.
 
 use serde::Deserialize;
 
