@@ -2,8 +2,8 @@
 //! fields and metrics, and its `Define`.
 //!
 //! Files: `params` (the keys and their typed struct), `table` (one
-//! entity's table read),
-//! `build` (the checked scene), `schema` (fields and metrics).
+//! entity's table read), `build` (the checked scene), `schema` (fields
+//! and metrics).
 
 mod build;
 mod params;
