@@ -7,11 +7,12 @@
 use super::packed;
 use crate::dice::{D8, DiceRng};
 use crate::exact::Counts;
+use crate::model::Given;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
-    Schema, Trial,
+    Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
+    Trial,
 };
 
 /// Trait relevance names and their dice (Table 1.1).
@@ -164,15 +165,100 @@ static PARAMS: [ParamSpec; 18] = [
     },
 ];
 
-/// Keys whose presence makes the opposition a character, not an entity.
-const CHARACTER_KEYS: [&str; 6] = [
-    "opposition.trait",
-    "opposition.essence",
-    "opposition.background",
-    "opposition.background_relevance",
-    "opposition.specialisation",
-    "opposition.equipment",
-];
+/// The parameters of `gateway.challenge`, one field per path of
+/// [`PARAMS`]. The opposition's character keys are [`Given`]: setting any
+/// of them makes the opposition a character, not an entity.
+#[derive(Clone, Copy, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeParams {
+    #[serde(rename = "actor.trait")]
+    pub actor_trait: i64,
+    #[serde(rename = "actor.essence")]
+    pub actor_essence: i64,
+    #[serde(rename = "actor.background")]
+    pub actor_background: i64,
+    #[serde(rename = "actor.background_relevance")]
+    pub actor_relevance: Relevance,
+    #[serde(rename = "actor.specialisation")]
+    pub actor_specialisation: bool,
+    #[serde(rename = "actor.equipment")]
+    pub actor_equipment: i64,
+    #[serde(rename = "actor.edge")]
+    pub actor_edge: i64,
+    #[serde(rename = "opposition.variability")]
+    pub variability: Given<i64>,
+    #[serde(rename = "opposition.challenge")]
+    pub challenge: Given<i64>,
+    #[serde(rename = "opposition.trait")]
+    pub opposition_trait: Given<i64>,
+    #[serde(rename = "opposition.essence")]
+    pub opposition_essence: Given<i64>,
+    #[serde(rename = "opposition.background")]
+    pub opposition_background: Given<i64>,
+    #[serde(rename = "opposition.background_relevance")]
+    pub opposition_relevance: Given<Relevance>,
+    #[serde(rename = "opposition.specialisation")]
+    pub opposition_specialisation: Given<bool>,
+    #[serde(rename = "opposition.equipment")]
+    pub opposition_equipment: Given<i64>,
+    #[serde(rename = "opposition.edge")]
+    pub opposition_edge: i64,
+    pub raises: u32,
+    pub free_raises: u32,
+}
+
+impl ChallengeParams {
+    /// The actor's background keys.
+    fn actor_background(&self) -> Background {
+        Background {
+            level: self.actor_background,
+            relevance: self.actor_relevance,
+            specialisation: self.actor_specialisation,
+            equipment: self.actor_equipment,
+        }
+    }
+
+    /// The opposition's background keys, as a character.
+    fn opposition_background(&self) -> Background {
+        Background {
+            level: self.opposition_background.value,
+            relevance: self.opposition_relevance.value,
+            specialisation: self.opposition_specialisation.value,
+            equipment: self.opposition_equipment.value,
+        }
+    }
+
+    /// The first of the opposition's character keys the scenario set, if
+    /// any: it makes the opposition a character, not an entity.
+    fn character_key(&self) -> Option<&'static str> {
+        [
+            ("opposition.trait", self.opposition_trait.given),
+            ("opposition.essence", self.opposition_essence.given),
+            ("opposition.background", self.opposition_background.given),
+            (
+                "opposition.background_relevance",
+                self.opposition_relevance.given,
+            ),
+            (
+                "opposition.specialisation",
+                self.opposition_specialisation.given,
+            ),
+            ("opposition.equipment", self.opposition_equipment.given),
+        ]
+        .into_iter()
+        .find_map(|(key, given)| given.then_some(key))
+    }
+}
+
+/// What a character's background, specialisation and equipment add to
+/// its roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Background {
+    pub level: i64,
+    pub relevance: Relevance,
+    pub specialisation: bool,
+    pub equipment: i64,
+}
 
 /// One side's roll: highest of `dice` d8, plus `bonus`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -295,57 +381,37 @@ impl Trial for Contest {
     }
 }
 
-/// One character's pool and forced raises from its keys under `prefix`.
-pub(super) fn character(args: &Args, prefix: &str) -> Result<(Pool, u32), ParamError> {
-    let key = |k: &str| format!("{prefix}.{k}");
-    let dice = args.int(&key("trait"))? + args.int(&key("essence"))?;
-    character_pool(args, prefix, dice)
-}
-
-/// A character's pool of `dice` d8 and its forced raises, from the
-/// background, specialisation and equipment keys under `prefix` (`"a."`
-/// style prefixes end in a dot, `"actor"` style ones get one).
-pub(super) fn character_pool(
-    args: &Args,
-    prefix: &str,
-    dice: i64,
-) -> Result<(Pool, u32), ParamError> {
-    let key = |k: &str| {
-        if prefix.is_empty() || prefix.ends_with('.') {
-            format!("{prefix}{k}")
-        } else {
-            format!("{prefix}.{k}")
-        }
-    };
-    let level = args.int(&key("background"))?;
-    let (counts, costs_a_raise) = match args.choice_of(&key("background_relevance"))? {
+/// A character's pool of `dice` d8 and its forced raises, from its
+/// background, specialisation and equipment.
+pub(super) fn character_pool(b: Background, dice: i64) -> (Pool, u32) {
+    let (counts, costs_a_raise) = match b.relevance {
         Relevance::Full => (true, false),
         Relevance::Partial => (true, true),
         Relevance::None => (false, false),
     };
     // A level-0 background is no background: nothing to use, so no forced
     // raise and no specialisation either.
-    let usable = counts && level > 0;
-    let mut bonus = if usable { level } else { 0 };
-    if usable && args.bool(&key("specialisation"))? {
+    let usable = counts && b.level > 0;
+    let mut bonus = if usable { b.level } else { 0 };
+    if usable && b.specialisation {
         bonus += SPECIALISATION_BONUS;
     }
-    bonus += args.int(&key("equipment"))?.min(EQUIPMENT_CAP);
+    bonus += b.equipment.min(EQUIPMENT_CAP);
     let forced = u32::from(usable && costs_a_raise);
-    Ok((
+    (
         Pool {
             dice: dice as u32,
             bonus,
         },
         forced,
-    ))
+    )
 }
 
 /// The mechanic `gateway.challenge` (rules §1.1).
 pub struct Challenge;
 
 impl Define for Challenge {
-    type Params = crate::model::Raw;
+    type Params = ChallengeParams;
     type Trial = Contest;
     const NAME: &'static str = "gateway.challenge";
     const SUMMARY: &'static str = "One challenge roll: highest d8 of the actor's pool + bonuses against the opposition's, +2 per raise; success on equal or better.";
@@ -379,15 +445,17 @@ impl Define for Challenge {
     }
 
     /// The contest a set of scenario values describes.
-    fn build(&self, raw: crate::model::Raw) -> Result<Contest, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let (mut actor, forced) = character(args, "actor")?;
-        actor.bonus += args.int("actor.edge")?;
-        let as_character = CHARACTER_KEYS.iter().find(|k| args.is_set(k));
-        let mut opposition = match as_character {
+    fn build(&self, p: ChallengeParams) -> Result<Contest, ParamError> {
+        let (mut actor, forced) =
+            character_pool(p.actor_background(), p.actor_trait + p.actor_essence);
+        actor.bonus += p.actor_edge;
+        let mut opposition = match p.character_key() {
             Some(ck) => {
-                for entity_key in ["opposition.variability", "opposition.challenge"] {
-                    if args.is_set(entity_key) {
+                for (entity_key, given) in [
+                    ("opposition.variability", p.variability.given),
+                    ("opposition.challenge", p.challenge.given),
+                ] {
+                    if given {
                         return Err(ParamError::new(
                             entity_key,
                             format!(
@@ -396,7 +464,8 @@ impl Define for Challenge {
                         ));
                     }
                 }
-                let (pool, its_forced) = character(args, "opposition")?;
+                let dice = p.opposition_trait.value + p.opposition_essence.value;
+                let (pool, its_forced) = character_pool(p.opposition_background(), dice);
                 // Reading: a character's partially relevant background costs it
                 // the same 2 points a forced raise costs the actor.
                 Pool {
@@ -405,14 +474,12 @@ impl Define for Challenge {
                 }
             }
             None => Pool {
-                dice: args.int("opposition.variability")? as u32,
-                bonus: args.int("opposition.challenge")?,
+                dice: p.variability.value as u32,
+                bonus: p.challenge.value,
             },
         };
-        opposition.bonus += args.int("opposition.edge")?;
-        let raises = args.int("raises")? as u32;
-        let free = args.int("free_raises")? as u32;
-        let mut contest = Contest::new(actor, opposition, raises, free);
+        opposition.bonus += p.opposition_edge;
+        let mut contest = Contest::new(actor, opposition, p.raises, p.free_raises);
         // The forced raise adds to the opposition but is never banked.
         contest.opposition.bonus += RAISE_STEP * forced as i64;
         Ok(contest)
@@ -420,162 +487,4 @@ impl Define for Challenge {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::systems::testing::{Sample, assert_agrees};
-    use crate::systems::{ParamMap, ParamValue};
-
-    fn pools(ad: u32, ab: i64, od: u32, ob: i64) -> (Pool, Pool) {
-        (
-            Pool {
-                dice: ad,
-                bonus: ab,
-            },
-            Pool {
-                dice: od,
-                bonus: ob,
-            },
-        )
-    }
-
-    #[test]
-    fn issue_example_3d8_plus_2_vs_2d8_plus_4() {
-        let (a, o) = pools(3, 2, 2, 4);
-        assert_eq!(Contest::new(a, o, 0, 0).success_fraction(), (11431, 32768));
-    }
-
-    #[test]
-    fn one_die_each_ties_go_to_the_actor() {
-        // 1d8 vs 1d8: P(a ≥ o) = 36/64 by hand (8 ties + 28 wins).
-        let (a, o) = pools(1, 0, 1, 0);
-        assert_eq!(Contest::new(a, o, 0, 0).success_fraction(), (36, 64));
-        // One raise: need a ≥ o + 2: 6+5+…+1 = 21 of 64.
-        assert_eq!(Contest::new(a, o, 1, 0).success_fraction(), (21, 64));
-    }
-
-    /// Every roll of every pool, counted one by one.
-    fn brute_margins(c: &Contest) -> Vec<(i64, u128)> {
-        let n = c.actor.dice + c.opposition.dice;
-        let mut counts = std::collections::BTreeMap::new();
-        for code in 0..8u64.pow(n) {
-            let face = |i: u32| ((code >> (3 * i)) & 7) as i64 + 1;
-            let a = (0..c.actor.dice).map(face).max().unwrap() + c.actor.bonus;
-            let o = (c.actor.dice..n).map(face).max().unwrap() + c.opposition.bonus;
-            *counts.entry(a - o).or_insert(0u128) += 1;
-        }
-        counts.into_iter().collect()
-    }
-
-    #[test]
-    fn exact_equals_enumeration_up_to_five_dice() {
-        for ad in 1..=4u32 {
-            for od in 1..=(5 - ad) {
-                for (ab, ob, raises) in [(0, 0, 0), (2, 4, 0), (3, 0, 2), (-1, 6, 1), (6, 2, 3)] {
-                    let (a, o) = pools(ad, ab, od, ob);
-                    let c = Contest::new(a, o, raises, 1);
-                    let exact: Vec<_> = c.margin_counts().iter().collect();
-                    assert_eq!(exact, brute_margins(&c), "{c:?}");
-                }
-            }
-        }
-    }
-
-    fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
-        ParamMap::from_pairs(pairs)
-    }
-
-    #[test]
-    fn defaults_are_full_trait_against_variable_entity() {
-        let c = Challenge.trial(&ParamMap::new()).unwrap();
-        assert_eq!(c.actor, Pool { dice: 3, bonus: 0 });
-        assert_eq!(c.opposition, Pool { dice: 2, bonus: 0 });
-        assert_eq!(c.banked, 0);
-    }
-
-    #[test]
-    fn rules_for_bonuses_and_raises() {
-        use ParamValue::*;
-        let c = Challenge
-            .trial(&values(&[
-                ("actor.trait", Str("partial".into())),
-                ("actor.essence", Int(1)),
-                ("actor.background", Int(3)),
-                ("actor.background_relevance", Str("partial".into())),
-                ("actor.specialisation", Bool(true)),
-                ("actor.equipment", Int(5)),
-                ("actor.edge", Int(-1)),
-                ("opposition.variability", Str("tough".into())),
-                ("opposition.challenge", Str("tricky".into())),
-                ("opposition.edge", Int(1)),
-                ("raises", Int(2)),
-                ("free_raises", Int(1)),
-            ]))
-            .unwrap();
-        // 2 + 1 dice; 3 + 2 + min(5, 2) − 1 = 6
-        assert_eq!(c.actor, Pool { dice: 3, bonus: 6 });
-        // 4 dice; 4 + 1 edge + 2×(2 chosen + 1 forced) = 11
-        assert_eq!(c.opposition, Pool { dice: 4, bonus: 11 });
-        assert_eq!(c.banked, 3);
-    }
-
-    #[test]
-    fn unusable_background_gives_nothing() {
-        use ParamValue::*;
-        let c = Challenge
-            .trial(&values(&[
-                ("actor.background", Int(4)),
-                ("actor.background_relevance", Str("none".into())),
-                ("actor.specialisation", Bool(true)),
-            ]))
-            .unwrap();
-        assert_eq!(c.actor.bonus, 0);
-        assert_eq!(c.opposition.bonus, 0);
-    }
-
-    #[test]
-    fn character_opposition() {
-        use ParamValue::*;
-        let c = Challenge
-            .trial(&values(&[
-                ("opposition.trait", Int(2)),
-                ("opposition.background", Int(2)),
-                ("opposition.edge", Int(1)),
-            ]))
-            .unwrap();
-        assert_eq!(c.opposition, Pool { dice: 2, bonus: 3 });
-        let err = Challenge
-            .trial(&values(&[
-                ("opposition.trait", Int(2)),
-                ("opposition.challenge", Int(2)),
-            ]))
-            .unwrap_err();
-        assert_eq!(err.key, "opposition.challenge");
-    }
-
-    #[test]
-    fn monte_carlo_agrees_with_exact_on_both_sampling_paths() {
-        // Up to four dice a side takes the packed fast path; nine dice take
-        // the general one. Every metric and every margin, 10^6 trials each.
-        for (ad, ab, od, ob, r) in [
-            (3, 0, 2, 0, 0),
-            (1, 2, 4, 0, 2),
-            (9, -3, 4, 2, 1),
-            (2, 5, 9, 0, 3),
-        ] {
-            let (a, o) = pools(ad, ab, od, ob);
-            let m = Challenge.model(Contest::new(a, o, r, 1));
-            let what = format!("{ad}d8+{ab} vs {od}d8+{ob}, {r} raises");
-            assert_agrees(m.as_ref(), Sample::seed(42), &what);
-        }
-    }
-
-    #[test]
-    fn exact_marginals_sum_to_one() {
-        let c = Challenge.trial(&ParamMap::new()).unwrap();
-        let m = c.exact();
-        for f in 0..3 {
-            let total: f64 = m.field(f).values().sum();
-            assert!((total - 1.0).abs() < 1e-12);
-        }
-    }
-}
+mod tests;

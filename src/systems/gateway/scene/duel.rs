@@ -7,21 +7,23 @@
 
 use super::engine::SceneRounds;
 use super::entity::{
-    AID_NAMES, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params, entity,
-    policy_at,
+    AID_NAMES, Aid, Entity, EntityKeys, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, Order,
+    SPEND_NAMES, Spend, concat_params, entity, policy_of,
 };
 use super::memo::Memo;
 use super::rules::{POLICY_EXPECTS, Policy, shorthand_policy, toml_form};
 use super::state::{Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, Outcome, Start, f_edge, f_essence};
-use super::{Pick, TIE_NAMES, pick, project, tie_from};
+use super::{Pick, TIE_NAMES, Tie, pick, project};
 use crate::dice::DiceRng;
+use crate::model::Given;
 use crate::model::{Marginals, play};
 use crate::sim::Tally;
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamMap, ParamSpec, Pred, Schema, Trial,
+    Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind, ParamMap,
+    ParamSpec, ParamValue, Pred, Schema, Trial,
 };
+use serde::Deserialize;
 
 const A: [ParamSpec; 11] = entity_params!("a.", "side A");
 const B: [ParamSpec; 11] = entity_params!("b.", "side B");
@@ -57,7 +59,7 @@ const B_SHORT: [ParamSpec; 3] = shorthand_params!("b.");
 
 // Who holds the initiative in round 1.
 crate::choice! {
-    enum FirstHolder {
+    pub enum FirstHolder {
         A = "a",
         B = "b",
         Random = "random",
@@ -119,23 +121,151 @@ const PICKS: [Pick; 7] = [
     Pick::Field(f_essence(KEY)),
 ];
 
+/// The parameters of `gateway.scene`, one field per path of [`PARAMS`].
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneParams {
+    #[serde(rename = "a.trait")]
+    pub a_trait_dice: i64,
+    #[serde(rename = "a.background")]
+    pub a_background: i64,
+    #[serde(rename = "a.background_relevance")]
+    pub a_background_relevance: Relevance,
+    #[serde(rename = "a.specialisation")]
+    pub a_specialisation: bool,
+    #[serde(rename = "a.equipment")]
+    pub a_equipment: i64,
+    #[serde(rename = "a.essence")]
+    pub a_essence: i64,
+    #[serde(rename = "a.essence_policy")]
+    pub a_essence_policy: Spend,
+    #[serde(rename = "a.passengers")]
+    pub a_passengers: i64,
+    #[serde(rename = "a.aid")]
+    pub a_aid: Aid,
+    #[serde(rename = "a.initiative_order")]
+    pub a_initiative_order: Order,
+    #[serde(rename = "a.policy", default)]
+    pub a_policy: Option<ParamValue>,
+    #[serde(rename = "a.edge_raises")]
+    pub a_edge_raises: Given<i64>,
+    #[serde(rename = "a.climax")]
+    pub a_climax: Given<bool>,
+    #[serde(rename = "a.anticlimax")]
+    pub a_anticlimax: Given<bool>,
+    #[serde(rename = "b.trait")]
+    pub b_trait_dice: i64,
+    #[serde(rename = "b.background")]
+    pub b_background: i64,
+    #[serde(rename = "b.background_relevance")]
+    pub b_background_relevance: Relevance,
+    #[serde(rename = "b.specialisation")]
+    pub b_specialisation: bool,
+    #[serde(rename = "b.equipment")]
+    pub b_equipment: i64,
+    #[serde(rename = "b.essence")]
+    pub b_essence: i64,
+    #[serde(rename = "b.essence_policy")]
+    pub b_essence_policy: Spend,
+    #[serde(rename = "b.passengers")]
+    pub b_passengers: i64,
+    #[serde(rename = "b.aid")]
+    pub b_aid: Aid,
+    #[serde(rename = "b.initiative_order")]
+    pub b_initiative_order: Order,
+    #[serde(rename = "b.policy", default)]
+    pub b_policy: Option<ParamValue>,
+    #[serde(rename = "b.edge_raises")]
+    pub b_edge_raises: Given<i64>,
+    #[serde(rename = "b.climax")]
+    pub b_climax: Given<bool>,
+    #[serde(rename = "b.anticlimax")]
+    pub b_anticlimax: Given<bool>,
+    pub ladder: i64,
+    pub start_edge: i64,
+    pub round_cap: u32,
+    pub initiative: FirstHolder,
+    pub initiative_tie: Tie,
+}
+
+/// One side of the duel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    A,
+    B,
+}
+
+/// One side's keys: its entity's, and the shorthands for its policy.
+struct SideKeys {
+    keys: EntityKeys,
+    edge_raises: Given<i64>,
+    climax: Given<bool>,
+    anticlimax: Given<bool>,
+}
+
+impl SceneParams {
+    fn side(&self, side: Side) -> SideKeys {
+        match side {
+            Side::A => SideKeys {
+                keys: EntityKeys {
+                    dice: self.a_trait_dice,
+                    background: self.a_background,
+                    background_relevance: self.a_background_relevance,
+                    specialisation: self.a_specialisation,
+                    equipment: self.a_equipment,
+                    essence: self.a_essence,
+                    essence_policy: self.a_essence_policy,
+                    passengers: self.a_passengers,
+                    aid: self.a_aid,
+                    initiative_order: self.a_initiative_order,
+                    policy: self.a_policy.clone(),
+                },
+                edge_raises: self.a_edge_raises,
+                climax: self.a_climax,
+                anticlimax: self.a_anticlimax,
+            },
+            Side::B => SideKeys {
+                keys: EntityKeys {
+                    dice: self.b_trait_dice,
+                    background: self.b_background,
+                    background_relevance: self.b_background_relevance,
+                    specialisation: self.b_specialisation,
+                    equipment: self.b_equipment,
+                    essence: self.b_essence,
+                    essence_policy: self.b_essence_policy,
+                    passengers: self.b_passengers,
+                    aid: self.b_aid,
+                    initiative_order: self.b_initiative_order,
+                    policy: self.b_policy.clone(),
+                },
+                edge_raises: self.b_edge_raises,
+                climax: self.b_climax,
+                anticlimax: self.b_anticlimax,
+            },
+        }
+    }
+}
+
 /// Side `side`'s policy: `policy`, or the shorthands (the rules' (as modelled) default
 /// when none is set); both at once is an error that shows the new form.
-fn side_policy(args: &Args, side: &str) -> Result<Policy, ParamError> {
+fn side_policy(p: &SideKeys, side: &str) -> Result<Policy, ParamError> {
     let key = |k: &str| format!("{side}.{k}");
     let shorthand = shorthand_policy(
-        args.bool(&key("climax"))?,
-        args.bool(&key("anticlimax"))?,
-        args.int(&key("edge_raises"))? as u32,
+        p.climax.value,
+        p.anticlimax.value,
+        p.edge_raises.value as u32,
     );
-    match policy_at(args, &key("policy"))? {
+    match policy_of(&p.keys.policy, &key("policy"))? {
         None => Ok(shorthand),
-        Some(p) => match ["edge_raises", "climax", "anticlimax"]
-            .iter()
-            .map(|k| key(k))
-            .find(|k| args.is_set(k))
+        Some(policy) => match [
+            ("edge_raises", p.edge_raises.given),
+            ("climax", p.climax.given),
+            ("anticlimax", p.anticlimax.given),
+        ]
+        .into_iter()
+        .find_map(|(k, given)| given.then(|| key(k)))
         {
-            None => Ok(p),
+            None => Ok(policy),
             Some(k) => Err(ParamError::new(
                 &k,
                 format!(
@@ -147,22 +277,32 @@ fn side_policy(args: &Args, side: &str) -> Result<Policy, ParamError> {
     }
 }
 
+/// Side `side` of the duel, as the engine's entity named after it.
+fn side_entity(p: &SceneParams, side: Side) -> Result<Entity, ParamError> {
+    let name = match side {
+        Side::A => "a",
+        Side::B => "b",
+    };
+    let keys = p.side(side);
+    Ok(entity(&keys.keys, name, side_policy(&keys, name)?))
+}
+
 /// The duel a set of scenario values describes, as the engine's scene.
-pub fn drama_from(args: &Args) -> Result<Drama, ParamError> {
-    let a = entity(args, "a.", "a", side_policy(args, "a")?)?;
-    let b = entity(args, "b.", "b", side_policy(args, "b")?)?;
-    let start = match args.choice_of("initiative")? {
+pub fn drama_from(p: &SceneParams) -> Result<Drama, ParamError> {
+    let a = side_entity(p, Side::A)?;
+    let b = side_entity(p, Side::B)?;
+    let start = match p.initiative {
         FirstHolder::A => Start::Holder(1),
         FirstHolder::B => Start::Holder(KEY),
         FirstHolder::Random => Start::Coin,
     };
     Ok(Drama {
         entities: vec![b, a],
-        ladder: args.int("ladder")?,
-        start_edges: vec![0, args.int("start_edge")?],
-        round_cap: args.int("round_cap")? as u32,
+        ladder: p.ladder,
+        start_edges: vec![0, p.start_edge],
+        round_cap: p.round_cap,
         start,
-        tie: tie_from(args)?,
+        tie: p.initiative_tie,
     })
 }
 
@@ -286,7 +426,7 @@ impl Trial for Duel {
 pub struct SceneMechanic;
 
 impl Define for SceneMechanic {
-    type Params = crate::model::Raw;
+    type Params = SceneParams;
     type Trial = Duel;
     const NAME: &'static str = "gateway.scene";
     const SUMMARY: &'static str = "A drama duel: sides A and B act by their policies (Edge, Set-up, Press, Accelerate, Block, Climax, Anticlimax, combined) on one tension line as the climax ladder falls.";
@@ -299,8 +439,7 @@ impl Define for SceneMechanic {
         schema()
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Duel, ParamError> {
-        let args = &raw.args(Define::params(self));
-        Ok(Duel::new(drama_from(args)?))
+    fn build(&self, p: SceneParams) -> Result<Duel, ParamError> {
+        Ok(Duel::new(drama_from(&p)?))
     }
 }

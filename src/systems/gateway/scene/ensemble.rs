@@ -7,8 +7,8 @@
 
 use super::engine::SceneRounds;
 use super::entity::{
-    AID_NAMES, Entity, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params,
-    entity, policy_at, table_entries,
+    AID_NAMES, Entity, EntityKeys, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES,
+    concat_params, entity, policy_of, table_entries,
 };
 use super::memo::Memo;
 use super::rules::{POLICY_EXPECTS, shorthand_policy};
@@ -16,7 +16,7 @@ use super::state::{
     Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, KEY_CLIMAX, MAX_PCS, Outcome, PCS_CLIMAX, Start,
     f_edge,
 };
-use super::{Pick, TIE_NAMES, pick, project, tie_from};
+use super::{Pick, TIE_NAMES, Tie, pick, project};
 use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
@@ -58,7 +58,7 @@ const KEY_EXPECTS: &str = "a table { trait, background, background_relevance, sp
 
 // Who holds the initiative in round 1.
 crate::choice! {
-    enum FirstHolder {
+    pub enum FirstHolder {
         Key = "key",
         Pcs = "pcs",
     }
@@ -145,23 +145,33 @@ fn entity_table(
         }
     };
     let args = Args::new(specs, &map).map_err(say)?;
+    let keys: EntityKeys = args.typed().map_err(say)?;
     let is_pc = specs.iter().any(|s| s.path == "start_edge");
     let (name, edge) = if is_pc {
-        let name = match args.value("name") {
+        let pc: PcKeys = args.typed().map_err(say)?;
+        let name = match pc.name {
             Some(v) => {
                 check_name(&v).map_err(|e| format!("{what}: `name`: {e}"))?;
                 v.to_string()
             }
             None => default_name.to_string(),
         };
-        (name, args.int("start_edge").map_err(say)?)
+        (name, pc.start_edge)
     } else {
         (default_name.to_string(), 0)
     };
-    let policy = policy_at(&args, "policy")
+    let policy = policy_of(&keys.policy, "policy")
         .map_err(say)?
         .unwrap_or_else(|| shorthand_policy(true, true, 0));
-    Ok((entity(&args, "", &name, policy).map_err(say)?, edge))
+    Ok((entity(&keys, &name, policy), edge))
+}
+
+/// The keys a PC's table has beside its entity's ([`PC_EXTRA`]).
+#[derive(serde::Deserialize)]
+struct PcKeys {
+    #[serde(default)]
+    name: Option<ParamValue>,
+    start_edge: i64,
 }
 
 /// The PCs of a `pcs` value, with their start edges.
@@ -191,10 +201,25 @@ fn parse_pcs(v: &ParamValue) -> Result<Vec<(Entity, i64)>, String> {
     Ok(pcs)
 }
 
+/// The parameters of `gateway.ensemble`, one field per path of
+/// [`PARAMS`]; the PCs' and K's tables are read by [`entity_table`].
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnsembleParams {
+    #[serde(default)]
+    pub pcs: Option<ParamValue>,
+    #[serde(default)]
+    pub key: Option<ParamValue>,
+    pub ladder: i64,
+    pub round_cap: u32,
+    pub initiative: FirstHolder,
+    pub initiative_tie: Tie,
+}
+
 /// The scene a set of scenario values describes.
-pub fn drama_from(args: &Args) -> Result<Drama, ParamError> {
-    let pcs = match args.value("pcs") {
-        Some(v) => parse_pcs(&v).map_err(|e| ParamError::new("pcs", e))?,
+pub fn drama_from(p: &EnsembleParams) -> Result<Drama, ParamError> {
+    let pcs = match &p.pcs {
+        Some(v) => parse_pcs(v).map_err(|e| ParamError::new("pcs", e))?,
         None => {
             return Err(ParamError::new(
                 "pcs",
@@ -202,23 +227,15 @@ pub fn drama_from(args: &Args) -> Result<Drama, ParamError> {
             ));
         }
     };
-    let key = match args.value("key") {
-        Some(v) => {
-            entity_table(&v, &KEY_PARAMS, "the key entity", "key")
-                .map_err(|e| ParamError::new("key", e))?
-                .0
-        }
-        None => {
-            entity_table(
-                &ParamValue::Table(vec![]),
-                &KEY_PARAMS,
-                "the key entity",
-                "key",
-            )
-            .map_err(|e| ParamError::new("key", e))?
-            .0
-        }
-    };
+    let empty = ParamValue::Table(vec![]);
+    let key = entity_table(
+        p.key.as_ref().unwrap_or(&empty),
+        &KEY_PARAMS,
+        "the key entity",
+        "key",
+    )
+    .map_err(|e| ParamError::new("key", e))?
+    .0;
     let mut entities = vec![key];
     let mut start_edges = vec![0];
     for (e, edge) in pcs {
@@ -227,14 +244,14 @@ pub fn drama_from(args: &Args) -> Result<Drama, ParamError> {
     }
     Ok(Drama {
         entities,
-        ladder: args.int("ladder")?,
+        ladder: p.ladder,
         start_edges,
-        round_cap: args.int("round_cap")? as u32,
-        start: match args.choice_of("initiative")? {
+        round_cap: p.round_cap,
+        start: match p.initiative {
             FirstHolder::Pcs => Start::Holder(1),
             FirstHolder::Key => Start::Holder(KEY),
         },
-        tie: tie_from(args)?,
+        tie: p.initiative_tie,
     })
 }
 
@@ -369,7 +386,7 @@ impl Trial for Ensemble {
 pub struct EnsembleMechanic;
 
 impl Define for EnsembleMechanic {
-    type Params = crate::model::Raw;
+    type Params = EnsembleParams;
     type Trial = Ensemble;
     const NAME: &'static str = "gateway.ensemble";
     const SUMMARY: &'static str = "Many on one: 1..=6 PCs, each on its own tension line, against one key entity whose single roll is tested against every PC's DT.";
@@ -383,9 +400,8 @@ impl Define for EnsembleMechanic {
         schema(&["<pc>".to_string()])
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Ensemble, ParamError> {
-        let args = &raw.args(Define::params(self));
-        Ok(Ensemble::new(drama_from(args)?))
+    fn build(&self, p: EnsembleParams) -> Result<Ensemble, ParamError> {
+        Ok(Ensemble::new(drama_from(&p)?))
     }
 
     /// One `<name>.edge` field per PC, named as the scenario names them.

@@ -2,9 +2,9 @@
 //! and its policies; the parameter keys that describe it, shared by the
 //! duel (`a.*`, `b.*`) and the many-on-one tables (`pcs`, `key`).
 
-use super::super::challenge::{Pool, RAISE_STEP, character_pool};
+use super::super::challenge::{Background, Pool, RAISE_STEP, Relevance, character_pool};
 use super::rules::{Policy, parse_policy};
-use crate::systems::{Args, ParamError, ParamSpec, ParamValue};
+use crate::systems::{ParamError, ParamSpec, ParamValue};
 
 /// Most essence points and passengers one entity may have.
 pub const MAX_ESSENCE: i64 = 6;
@@ -165,33 +165,65 @@ impl Entity {
     }
 }
 
-/// The policy set at `path`, if any.
-pub fn policy_at(args: &Args, path: &str) -> Result<Option<Policy>, ParamError> {
-    match args.value(path) {
+/// One entity's keys as read (the paths `entity_params!` declares,
+/// without their prefix): what [`entity`] builds an [`Entity`] from. A
+/// table of keys (`pcs`, `key`) deserializes into it directly; a
+/// prefixed group (`a.*`) is copied into it from its mechanic's fields.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct EntityKeys {
+    /// Trait dice (a relevance name resolved to its count).
+    #[serde(rename = "trait")]
+    pub dice: i64,
+    pub background: i64,
+    pub background_relevance: Relevance,
+    pub specialisation: bool,
+    pub equipment: i64,
+    pub essence: i64,
+    pub essence_policy: Spend,
+    pub passengers: i64,
+    pub aid: Aid,
+    pub initiative_order: Order,
+    /// The policy as written, parsed by [`policy_of`].
+    #[serde(default)]
+    pub policy: Option<ParamValue>,
+}
+
+impl EntityKeys {
+    /// What its background, specialisation and equipment add.
+    pub fn background(&self) -> Background {
+        Background {
+            level: self.background,
+            relevance: self.background_relevance,
+            specialisation: self.specialisation,
+            equipment: self.equipment,
+        }
+    }
+}
+
+/// The policy `value` of the key `path`, parsed, if set.
+pub fn policy_of(value: &Option<ParamValue>, path: &str) -> Result<Option<Policy>, ParamError> {
+    match value {
         None => Ok(None),
-        Some(v) => parse_policy(&v)
+        Some(v) => parse_policy(v)
             .map(Some)
             .map_err(|e| ParamError::new(path, e)),
     }
 }
 
-/// The entity under `prefix` (as `entity_params!` declares it), with the
-/// given policy.
-pub fn entity(args: &Args, prefix: &str, name: &str, policy: Policy) -> Result<Entity, ParamError> {
-    let key = |k: &str| format!("{prefix}{k}");
-    let (pool, forced) = character_pool(args, prefix, args.int(&key("trait"))?)?;
-    let spend: Spend = args.choice_of(&key("essence_policy"))?;
-    Ok(Entity {
+/// The entity `keys` describe, named `name`, with the given policy.
+pub fn entity(keys: &EntityKeys, name: &str, policy: Policy) -> Entity {
+    let (pool, forced) = character_pool(keys.background(), keys.dice);
+    Entity {
         name: name.to_string(),
         pool,
         forced,
-        essence: args.int(&key("essence"))? as u8,
-        spend,
-        passengers: args.int(&key("passengers"))? as u8,
-        aid: args.choice_of::<Aid>(&key("aid"))? == Aid::Always,
-        first: args.choice_of::<Order>(&key("initiative_order"))? == Order::First,
+        essence: keys.essence as u8,
+        spend: keys.essence_policy,
+        passengers: keys.passengers as u8,
+        aid: keys.aid == Aid::Always,
+        first: keys.initiative_order == Order::First,
         policy,
-    })
+    }
 }
 
 /// The entries of a table value, or why it is not one.

@@ -39,7 +39,6 @@ pub use rules::shorthand_policy;
 pub use state::{Drama, MAX_PCS, MAX_STATES, Start, Tie, edged};
 
 use crate::model::Marginals;
-use crate::systems::{Args, ParamError};
 use state::{F_WINNER, KEY_ESCAPE, Outcome, PCS_ESCAPE};
 
 /// Names of the initiative tie rules.
@@ -49,11 +48,6 @@ crate::choice!(Tie {
     Raises = "raises",
     Edge = "edge"
 });
-
-/// The tie rule `initiative_tie` names.
-fn tie_from(args: &Args) -> Result<Tie, ParamError> {
-    args.choice_of("initiative_tie")
-}
 
 /// One field of a mechanic's outcome, read off the engine's.
 #[derive(Clone, Copy, Debug)]

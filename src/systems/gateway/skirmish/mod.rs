@@ -27,7 +27,7 @@ pub use engine::SkirmishRounds;
 pub use mechanic::{
     ESCAPED, FIRST_PC_EDGE, FREE_GIVEN, GM_ELIMINATED, GM_SPENT, HENCHMEN_SURVIVORS, LADDER,
     LINES_OPEN, PCS_ELIMINATED, PCS_SPENT, ROUNDS, SkirmishMechanic, SkirmishModel, WINNER,
-    skirmish_from, skirmish_from_args,
+    skirmish_from, skirmish_from_params,
 };
 pub use state::{GM_ESCAPE, GM_WIN, PCS_ESCAPE, PCS_WIN, STALEMATE, State};
 

@@ -2,31 +2,29 @@
 //! order, names resolved (policies' `to`, orders, lines), and the
 //! variants.
 
-use super::super::cast::{
-    BlockRule, Disembark, EssenceRule, GM, Kind, MAX_ENTITIES, MAX_SIDE, Member, PCS,
-    PassengerSetup, PressAccelerate, SetupFree, Shortfall, Skirmish, TieRule, Variants,
-};
+use super::super::cast::{GM, Kind, MAX_ENTITIES, MAX_SIDE, Member, PCS, Skirmish, Variants};
 use super::super::moves::{default_policy, parse_policy};
-use super::params::{KEY_PARAMS, MINOR_PARAMS, PC_PARAMS};
+use super::params::{KEY_PARAMS, MINOR_PARAMS, PC_PARAMS, SkirmishParams};
 use super::table::{Raw, check_name, list, raw};
 use crate::systems::gateway::scene::entity::{entity, table_entries};
-use crate::systems::gateway::scene::{Tie, shorthand_policy};
-use crate::systems::{Args, ParamError, ParamValue};
+use crate::systems::gateway::scene::shorthand_policy;
+use crate::systems::{ParamError, ParamValue};
 
 /// The skirmish a set of scenario values describes.
-pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
+pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> {
     fn err(k: &'static str) -> impl Fn(String) -> ParamError {
         move |e| ParamError::new(k, e)
     }
-    let pcs_v = args
-        .value("pcs")
+    let pcs_v = p
+        .pcs
+        .as_ref()
         .ok_or_else(|| ParamError::new("pcs", "is missing; it is a list of 1..=6 PC tables"))?;
-    let pc_policy = match args.value("pc_policy") {
-        Some(v) => parse_policy(&v).map_err(err("pc_policy"))?,
+    let pc_policy = match &p.pc_policy {
+        Some(v) => parse_policy(v).map_err(err("pc_policy"))?,
         None => default_policy(),
     };
     let mut raws: Vec<Raw> = Vec::new();
-    let items = list(&pcs_v, "PC tables").map_err(err("pcs"))?;
+    let items = list(pcs_v, "PC tables").map_err(err("pcs"))?;
     if items.is_empty() || items.len() > MAX_SIDE {
         return Err(ParamError::new(
             "pcs",
@@ -46,9 +44,9 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
             .map_err(err("pcs"))?,
         );
     }
-    let key_v = args.value("key").unwrap_or(ParamValue::Table(vec![]));
+    let empty = ParamValue::Table(vec![]);
     let key = raw(
-        &key_v,
+        p.key.as_ref().unwrap_or(&empty),
         &KEY_PARAMS,
         "the key entity",
         "key",
@@ -57,8 +55,8 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
     )
     .map_err(err("key"))?;
     let mut minors: Vec<Raw> = Vec::new();
-    if let Some(v) = args.value("minors") {
-        for (k, item) in list(&v, "minor entity tables")
+    if let Some(v) = &p.minors {
+        for (k, item) in list(v, "minor entity tables")
             .map_err(err("minors"))?
             .iter()
             .enumerate()
@@ -90,27 +88,23 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
             }
         }
     }
-    let henchman_policy = match args.value("henchmen.policy") {
-        Some(v) => parse_policy(&v).map_err(err("henchmen.policy"))?,
+    let henchman_policy = match &p.henchmen_policy {
+        Some(v) => parse_policy(v).map_err(err("henchmen.policy"))?,
         None => default_policy(),
     };
-    let henchman_lead = match args.value("henchmen.lead") {
+    let henchman_lead = match &p.henchmen_lead {
         None => None,
-        Some(v) => Some(check_name(&v).map_err(err("henchmen.lead"))?),
+        Some(v) => Some(check_name(v).map_err(err("henchmen.lead"))?),
     };
-    for c in 1..=args.int("henchmen.count")? {
-        let e = entity(
-            args,
-            "henchmen.",
-            &format!("h{c}"),
-            shorthand_policy(true, true, 0),
-        )?;
+    let henchman = p.henchman();
+    for c in 1..=p.henchmen_count {
+        let e = entity(&henchman, &format!("h{c}"), shorthand_policy(true, true, 0));
         minors.push(Raw {
             member: Member {
                 entity: e,
                 kind: Kind::Minor,
                 side: GM,
-                significance: args.int("henchmen.significance")? as u8,
+                significance: p.henchmen_significance as u8,
                 policy: Vec::new(),
                 order: None,
                 group: true,
@@ -239,7 +233,7 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
     let rider = |i: usize| members[i].lead.is_some();
     let side_of = |i: usize| members[i].side;
     let mut lines = Vec::new();
-    match args.value("lines") {
+    match &p.lines {
         None => {
             // Two participants (passengers aside): their one line at 0.
             let takers: Vec<usize> = (0..members.len()).filter(|&i| !rider(i)).collect();
@@ -248,7 +242,7 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
             }
         }
         Some(v) => {
-            for item in list(&v, "line tables").map_err(err("lines"))? {
+            for item in list(v, "line tables").map_err(err("lines"))? {
                 let entries = table_entries(item, "a line").map_err(err("lines"))?;
                 let mut between = None;
                 let mut edge = 0;
@@ -304,13 +298,13 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
             }
         }
     }
-    let holder = match args.value("initiative") {
+    let holder = match &p.initiative {
         None => raws
             .iter()
             .position(|r| r.member.kind == Kind::Key)
             .expect("key"),
         Some(v) => {
-            let n = check_name(&v).map_err(err("initiative"))?;
+            let n = check_name(v).map_err(err("initiative"))?;
             let i = index(&n, "initiative")?;
             if rider(i) {
                 return Err(ParamError::new(
@@ -321,59 +315,21 @@ pub fn skirmish_from_args(args: &Args) -> Result<Skirmish, ParamError> {
             i
         }
     };
-    let tie = match args.value("initiative_tie") {
-        Some(ParamValue::Str(s)) if s == "edge" => TieRule::Scene(Tie::Edge),
-        Some(ParamValue::Str(s)) if s == "holder" => TieRule::Holder,
-        _ => TieRule::Scene(Tie::Raises),
-    };
-    let setup_free = match args.value("setup_free") {
-        Some(ParamValue::Str(s)) if s == "per-raise" => SetupFree::PerRaise,
-        _ => SetupFree::One,
-    };
-    let press_accelerate = match args.value("press_accelerate") {
-        Some(ParamValue::Str(s)) if s == "later-wins" => PressAccelerate::LaterWins,
-        _ => PressAccelerate::Cancel,
-    };
-    let eliminate = match args.value("eliminate_shortfall") {
-        Some(ParamValue::Str(s)) if s == "raises" => Shortfall::Raises,
-        _ => Shortfall::None,
-    };
-    let is = |k: &str, v: &str| matches!(args.value(k), Some(ParamValue::Str(s)) if s == v);
-    let block = if is("block", "one-effect") {
-        BlockRule::OneEffect
-    } else {
-        BlockRule::Action
-    };
-    let essence = if is("essence_rule", "four") {
-        EssenceRule::Four
-    } else {
-        EssenceRule::One
-    };
-    let passenger_setup = if is("passenger_setup", "own") {
-        PassengerSetup::Own
-    } else {
-        PassengerSetup::Lead
-    };
-    let disembark = if is("disembark", "disengaged") {
-        Disembark::Disengaged
-    } else {
-        Disembark::Lines
-    };
     Ok(Skirmish {
         members,
-        ladder: args.int("ladder")?,
+        ladder: p.ladder,
         lines,
-        round_cap: args.int("round_cap")? as u32,
+        round_cap: p.round_cap,
         holder,
         variants: Variants {
-            tie,
-            setup_free,
-            press_accelerate,
-            eliminate,
-            block,
-            essence,
-            passenger_setup,
-            disembark,
+            tie: p.initiative_tie.rule(),
+            setup_free: p.setup_free,
+            press_accelerate: p.press_accelerate,
+            eliminate: p.eliminate_shortfall,
+            block: p.block,
+            essence: p.essence_rule,
+            passenger_setup: p.passenger_setup,
+            disembark: p.disembark,
         },
     })
 }

@@ -1,15 +1,16 @@
 //! `gateway.skirmish`: the keys that describe a skirmish, its outcome
 //! fields and metrics, and its `Define`.
 //!
-//! Files: `params` (the keys), `table` (one entity's table read),
-//! `build` (the checked scene), `schema` (fields and metrics).
+//! Files: `params` (the keys and their typed struct), `table` (one
+//! entity's table read), `build` (the checked scene), `schema` (fields
+//! and metrics).
 
 mod build;
 mod params;
 mod schema;
 mod table;
 
-pub use build::skirmish_from_args;
+pub use build::skirmish_from_params;
 pub use schema::{
     ESCAPED, FIRST_PC_EDGE, FREE_GIVEN, GM_ELIMINATED, GM_SPENT, HENCHMEN_SURVIVORS, LADDER,
     LINES_OPEN, PCS_ELIMINATED, PCS_SPENT, ROUNDS, WINNER,
@@ -21,8 +22,8 @@ use super::state::*;
 use crate::dice::DiceRng;
 use crate::model::{Marginals, play};
 use crate::sim::Tally;
-use crate::systems::{Args, Define, ParamError, ParamMap, ParamSpec, Schema, Trial};
-use params::PARAMS;
+use crate::systems::{Define, ParamError, ParamMap, ParamSpec, Schema, Trial};
+use params::{PARAMS, SkirmishParams};
 use schema::schema;
 
 /// One field of the mechanic's outcome, read off the engine's.
@@ -118,9 +119,7 @@ impl SkirmishModel {
 
 /// Build the skirmish a set of scenario values describes.
 pub fn skirmish_from(values: &ParamMap) -> Result<SkirmishModel, ParamError> {
-    Ok(SkirmishModel::new(skirmish_from_args(&Args::new(
-        &PARAMS, values,
-    )?)?))
+    SkirmishMechanic.trial(values)
 }
 
 impl Trial for SkirmishModel {
@@ -140,7 +139,7 @@ impl Trial for SkirmishModel {
 pub struct SkirmishMechanic;
 
 impl Define for SkirmishMechanic {
-    type Params = crate::model::Raw;
+    type Params = SkirmishParams;
     type Trial = SkirmishModel;
     const NAME: &'static str = "gateway.skirmish";
     const SUMMARY: &'static str = "A many-sided drama scene: PCs, a key entity and minor entities (significance 0..=6) on tension lines opened by Manoeuvre and broken by Disengage, minor entities removed by Eliminate, Set-ups handed to allies.";
@@ -154,9 +153,8 @@ impl Define for SkirmishMechanic {
         schema(&["<pc>".to_string()], &["<minor>".to_string()])
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<SkirmishModel, ParamError> {
-        let args = &raw.args(Define::params(self));
-        Ok(SkirmishModel::new(skirmish_from_args(args)?))
+    fn build(&self, p: SkirmishParams) -> Result<SkirmishModel, ParamError> {
+        Ok(SkirmishModel::new(skirmish_from_params(&p)?))
     }
 
     fn schema_of(&self, trial: &SkirmishModel) -> Schema {

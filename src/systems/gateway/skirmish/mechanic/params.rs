@@ -1,12 +1,21 @@
 //! The keys of `gateway.skirmish`: the scene's, a PC's, the key entity's,
-//! a minor entity's, and the flat `henchmen.*` group's.
+//! a minor entity's, and the flat `henchmen.*` group's; the variants'
+//! names; and [`SkirmishParams`], the keys as the builder reads them.
 
+use serde::Deserialize;
+
+use super::super::cast::{
+    BlockRule, Disembark, EssenceRule, PassengerSetup, PressAccelerate, SetupFree, Shortfall,
+    TieRule,
+};
 use super::super::moves::{Category, POLICY_EXPECTS};
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
+use crate::systems::gateway::scene::Tie;
 use crate::systems::gateway::scene::entity::{
-    AID_NAMES, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES, concat_params,
+    AID_NAMES, Aid, EntityKeys, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, Order, SPEND_NAMES,
+    Spend, concat_params,
 };
-use crate::systems::{Lit, ParamKind, ParamSpec};
+use crate::systems::{Choice, Lit, ParamKind, ParamSpec, ParamValue};
 
 pub(super) const ENTITY: [ParamSpec; 11] = entity_params!("", "the entity");
 
@@ -40,7 +49,7 @@ pub(super) const COUNT: ParamSpec = ParamSpec {
 };
 pub(super) const SIDE: ParamSpec = ParamSpec {
     path: "side",
-    kind: ParamKind::Choice(&["gm", "pcs"]),
+    kind: ParamKind::Choice(SideName::NAMES),
     default: Lit::Str("gm"),
     doc: "Whose side a minor entity is on: \"gm\" (henchmen, guards) or \"pcs\" (an ally, a witness).",
 };
@@ -68,6 +77,20 @@ pub(super) const CATEGORY: ParamSpec = ParamSpec {
     doc: "The category of the traits it rolls, acting (unless a rule names another) and resisting: the essence pool it spends from with essence_rule = \"four\".",
 };
 pub(super) const CATEGORIES: [&str; 4] = Category::NAMES;
+crate::choice!(Category {
+    Fate = "fate",
+    Mental = "mental",
+    Physical = "physical",
+    Social = "social"
+});
+
+crate::choice! {
+    /// Whose side a minor entity is on (`side`).
+    pub enum SideName {
+        Gm = "gm",
+        Pcs = "pcs",
+    }
+}
 
 pub(super) const HENCHMEN: [ParamSpec; 11] = entity_params!("henchmen.", "each henchman");
 pub(super) const HENCHMEN_GROUP: [ParamSpec; 3] = [
@@ -113,14 +136,63 @@ pub(super) static MINOR_PARAMS: [ParamSpec; 19] = concat_params(&[
     ],
 ]);
 
-pub(super) const TIES: &[&str] = &["raises", "edge", "holder"];
-pub(super) const SETUPS: &[&str] = &["one", "per-raise"];
-pub(super) const PRESSES: &[&str] = &["cancel", "later-wins"];
-pub(super) const SHORTFALLS: &[&str] = &["none", "raises"];
-pub(super) const BLOCKS: &[&str] = &["action", "one-effect"];
-pub(super) const ESSENCES: &[&str] = &["one", "four"];
-pub(super) const PASSENGER_SETUPS: &[&str] = &["lead", "own"];
-pub(super) const DISEMBARKS: &[&str] = &["lines", "disengaged"];
+crate::choice! {
+    /// The initiative tie rules (`initiative_tie`): the scene's two, or
+    /// the holder first.
+    pub enum TieName {
+        Raises = "raises",
+        Edge = "edge",
+        Holder = "holder",
+    }
+}
+
+impl TieName {
+    pub(super) fn rule(self) -> TieRule {
+        match self {
+            TieName::Raises => TieRule::Scene(Tie::Raises),
+            TieName::Edge => TieRule::Scene(Tie::Edge),
+            TieName::Holder => TieRule::Holder,
+        }
+    }
+}
+
+crate::choice!(SetupFree {
+    One = "one",
+    PerRaise = "per-raise"
+});
+crate::choice!(PressAccelerate {
+    Cancel = "cancel",
+    LaterWins = "later-wins"
+});
+crate::choice!(Shortfall {
+    None = "none",
+    Raises = "raises"
+});
+crate::choice!(BlockRule {
+    Action = "action",
+    OneEffect = "one-effect"
+});
+crate::choice!(EssenceRule {
+    One = "one",
+    Four = "four"
+});
+crate::choice!(PassengerSetup {
+    Lead = "lead",
+    Own = "own"
+});
+crate::choice!(Disembark {
+    Lines = "lines",
+    Disengaged = "disengaged"
+});
+
+pub(super) const TIES: &[&str] = TieName::NAMES;
+pub(super) const SETUPS: &[&str] = SetupFree::NAMES;
+pub(super) const PRESSES: &[&str] = PressAccelerate::NAMES;
+pub(super) const SHORTFALLS: &[&str] = Shortfall::NAMES;
+pub(super) const BLOCKS: &[&str] = BlockRule::NAMES;
+pub(super) const ESSENCES: &[&str] = EssenceRule::NAMES;
+pub(super) const PASSENGER_SETUPS: &[&str] = PassengerSetup::NAMES;
+pub(super) const DISEMBARKS: &[&str] = Disembark::NAMES;
 
 pub(super) static SCENE: [ParamSpec; 16] = [
     ParamSpec {
@@ -234,3 +306,81 @@ pub(super) static SCENE: [ParamSpec; 16] = [
 ];
 
 pub(super) static PARAMS: [ParamSpec; 30] = concat_params(&[&SCENE, &HENCHMEN_GROUP, &HENCHMEN]);
+
+/// The parameters of `gateway.skirmish`, one field per path of
+/// [`PARAMS`]. The entity tables (`pcs`, `key`, `minors`), the `lines`,
+/// the names and the policies are kept as written: their reading needs
+/// the whole scene (names resolved against every entity).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkirmishParams {
+    #[serde(default)]
+    pub pcs: Option<ParamValue>,
+    #[serde(default)]
+    pub key: Option<ParamValue>,
+    #[serde(default)]
+    pub minors: Option<ParamValue>,
+    #[serde(default)]
+    pub lines: Option<ParamValue>,
+    pub ladder: i64,
+    pub round_cap: u32,
+    #[serde(default)]
+    pub initiative: Option<ParamValue>,
+    pub initiative_tie: TieName,
+    pub setup_free: SetupFree,
+    pub press_accelerate: PressAccelerate,
+    pub eliminate_shortfall: Shortfall,
+    pub block: BlockRule,
+    pub essence_rule: EssenceRule,
+    pub passenger_setup: PassengerSetup,
+    pub disembark: Disembark,
+    #[serde(default)]
+    pub pc_policy: Option<ParamValue>,
+    #[serde(rename = "henchmen.count")]
+    pub henchmen_count: i64,
+    #[serde(rename = "henchmen.significance")]
+    pub henchmen_significance: i64,
+    #[serde(rename = "henchmen.lead", default)]
+    pub henchmen_lead: Option<ParamValue>,
+    #[serde(rename = "henchmen.trait")]
+    pub henchmen_trait_dice: i64,
+    #[serde(rename = "henchmen.background")]
+    pub henchmen_background: i64,
+    #[serde(rename = "henchmen.background_relevance")]
+    pub henchmen_background_relevance: Relevance,
+    #[serde(rename = "henchmen.specialisation")]
+    pub henchmen_specialisation: bool,
+    #[serde(rename = "henchmen.equipment")]
+    pub henchmen_equipment: i64,
+    #[serde(rename = "henchmen.essence")]
+    pub henchmen_essence: i64,
+    #[serde(rename = "henchmen.essence_policy")]
+    pub henchmen_essence_policy: Spend,
+    #[serde(rename = "henchmen.passengers")]
+    pub henchmen_passengers: i64,
+    #[serde(rename = "henchmen.aid")]
+    pub henchmen_aid: Aid,
+    #[serde(rename = "henchmen.initiative_order")]
+    pub henchmen_initiative_order: Order,
+    #[serde(rename = "henchmen.policy", default)]
+    pub henchmen_policy: Option<ParamValue>,
+}
+
+impl SkirmishParams {
+    /// Each henchman's entity keys.
+    pub fn henchman(&self) -> EntityKeys {
+        EntityKeys {
+            dice: self.henchmen_trait_dice,
+            background: self.henchmen_background,
+            background_relevance: self.henchmen_background_relevance,
+            specialisation: self.henchmen_specialisation,
+            equipment: self.henchmen_equipment,
+            essence: self.henchmen_essence,
+            essence_policy: self.henchmen_essence_policy,
+            passengers: self.henchmen_passengers,
+            aid: self.henchmen_aid,
+            initiative_order: self.henchmen_initiative_order,
+            policy: self.henchmen_policy.clone(),
+        }
+    }
+}

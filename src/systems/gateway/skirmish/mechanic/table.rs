@@ -1,9 +1,13 @@
 //! One entity's table read: its keys checked, its name, policy and
 //! order kept for the names to be resolved against the whole scene.
 
+use serde::Deserialize;
+
 use super::super::cast::{GM, Kind, Member, PCS};
 use super::super::moves::{Category, Policy, parse_policy};
-use crate::systems::gateway::scene::entity::{MAX_ESSENCE, entity, table_entries};
+use super::params::SideName;
+use crate::model::Given;
+use crate::systems::gateway::scene::entity::{EntityKeys, MAX_ESSENCE, entity, table_entries};
 use crate::systems::gateway::scene::shorthand_policy;
 use crate::systems::{Args, ParamError, ParamMap, ParamSpec, ParamValue};
 
@@ -53,15 +57,17 @@ pub(super) fn raw(
         }
     };
     let args = Args::new(specs, &map).map_err(say)?;
-    let name = match args.value("name") {
-        Some(v) => check_name(&v).map_err(|e| format!("{what}: `name`: {e}"))?,
+    let keys: EntityKeys = args.typed().map_err(say)?;
+    let t: TableKeys = args.typed().map_err(say)?;
+    let name = match &t.name {
+        Some(v) => check_name(v).map_err(|e| format!("{what}: `name`: {e}"))?,
         None => default_name.to_string(),
     };
-    let policy = match args.value("policy") {
-        Some(v) => parse_policy(&v).map_err(|e| format!("{what}: `policy`: {e}"))?,
+    let policy = match &t.policy {
+        Some(v) => parse_policy(v).map_err(|e| format!("{what}: `policy`: {e}"))?,
         None => fallback.clone(),
     };
-    let order = match args.value("order") {
+    let order = match &t.order {
         None => None,
         Some(ParamValue::List(items)) => Some(
             items
@@ -76,55 +82,37 @@ pub(super) fn raw(
             ));
         }
     };
-    let has = |k: &str| specs.iter().any(|s| s.path == k);
-    let significance = if has("significance") {
-        args.int("significance").map_err(say)?
-    } else {
-        6
+    // The key entity's significance is 6 unless its table sets one.
+    let significance = match t.significance {
+        Some(s) if kind != Kind::Key || s.given => s.value,
+        _ => 6,
     };
-    let significance = if kind == Kind::Key && !args.is_set("significance") {
-        6
-    } else {
-        significance
+    let side = match (t.side, kind) {
+        (Some(s), _) => match s.value {
+            SideName::Pcs => PCS,
+            SideName::Gm => GM,
+        },
+        (None, Kind::Pc) => PCS,
+        (None, _) => GM,
     };
-    let side = if has("side") {
-        match args.value("side") {
-            Some(ParamValue::Str(s)) if s == "pcs" => PCS,
-            _ => GM,
-        }
-    } else if kind == Kind::Pc {
-        PCS
-    } else {
-        GM
-    };
-    let count = if has("count") {
-        args.int("count").map_err(say)?
-    } else {
-        1
-    };
-    let opt = |k: &str| if has(k) { args.value(k) } else { None };
-    let lead = match opt("lead") {
+    let lead = match &t.lead {
         None => None,
-        Some(v) => Some(check_name(&v).map_err(|e| format!("{what}: `lead`: {e}"))?),
+        Some(v) => Some(check_name(v).map_err(|e| format!("{what}: `lead`: {e}"))?),
     };
-    let pools = match opt("essence_pools") {
+    let pools = match &t.essence_pools {
         None => None,
         Some(v) => {
-            if args.is_set("essence") {
+            if t.essence.given {
                 return Err(format!(
                     "{what}: `essence` and `essence_pools` both set; give one (the pools by category, or one undivided pool)"
                 ));
             }
-            Some(pools_of(&v).map_err(|e| format!("{what}: `essence_pools`: {e}"))?)
+            Some(pools_of(v).map_err(|e| format!("{what}: `essence_pools`: {e}"))?)
         }
-    };
-    let category = match opt("category") {
-        Some(ParamValue::Str(c)) => Category::from_name(&c).unwrap_or(Category::Physical),
-        _ => Category::Physical,
     };
     // The scene's entity keys, with a placeholder scene policy (the
     // skirmish policy is kept beside it).
-    let e = entity(&args, "", &name, shorthand_policy(true, true, 0)).map_err(say)?;
+    let e = entity(&keys, &name, shorthand_policy(true, true, 0));
     Ok(Raw {
         member: Member {
             entity: e,
@@ -136,14 +124,41 @@ pub(super) fn raw(
             group: false,
             lead: None,
             pools,
-            category,
+            category: t.category.unwrap_or(Category::Physical),
         },
         policy,
         order,
-        count,
+        count: t.count.unwrap_or(1),
         lead,
-        side_set: has("side") && args.is_set("side"),
+        side_set: t.side.is_some_and(|s| s.given),
     })
+}
+
+/// The keys of an entity's table beside its entity's ([`EntityKeys`]):
+/// each read where the table's kind declares it (a PC's has no
+/// `significance`, only a minor entity's has `count`, `side`, `lead`).
+#[derive(Deserialize)]
+struct TableKeys {
+    #[serde(default)]
+    name: Option<ParamValue>,
+    #[serde(default)]
+    policy: Option<ParamValue>,
+    #[serde(default)]
+    order: Option<ParamValue>,
+    #[serde(default)]
+    significance: Option<Given<i64>>,
+    #[serde(default)]
+    count: Option<i64>,
+    #[serde(default)]
+    side: Option<Given<SideName>>,
+    #[serde(default)]
+    lead: Option<ParamValue>,
+    #[serde(default)]
+    essence_pools: Option<ParamValue>,
+    #[serde(default)]
+    category: Option<Category>,
+    /// Set beside `essence_pools` is an error.
+    essence: Given<i64>,
 }
 
 /// Essence pools by category from `{ fate, mental, physical, social }`.

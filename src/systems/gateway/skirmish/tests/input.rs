@@ -1,6 +1,7 @@
 //! Bad input is named: key, value and what is allowed.
 
 use super::*;
+use crate::systems::gateway::skirmish::cast::{GM, PCS};
 
 #[test]
 fn the_mechanic_is_registered_and_bad_input_is_named() {
@@ -118,4 +119,39 @@ fn bad_passengers_and_pools_are_named() {
         vec![],
     );
     assert!(e.message.contains("made alone"), "{}", e.message);
+}
+
+/// Defaults that depend on the table: the key entity's significance is 6
+/// unless its table sets one (the key's spec default is a minor's 1), a
+/// minor entity is on the GM's side unless `side` says otherwise, and a
+/// PC on the PCs'.
+#[test]
+fn table_defaults_depend_on_the_kind_of_entity() {
+    let sk = |key: Vec<(&str, ParamValue)>| {
+        skirmish_from(&map(vec![
+            ("pcs", List(vec![t(&[("name", s("tom"))])])),
+            ("key", t(&key)),
+            (
+                "minors",
+                List(vec![
+                    t(&[("name", s("guard"))]),
+                    t(&[("name", s("ally")), ("side", s("pcs"))]),
+                ]),
+            ),
+        ]))
+        .unwrap()
+        .rounds
+        .sk
+    };
+    let of = |sk: &Skirmish, name: &str| {
+        let m = sk.members.iter().find(|m| m.name() == name).unwrap();
+        (m.significance, m.side)
+    };
+    let default = sk(vec![]);
+    assert_eq!(of(&default, "key"), (6, GM));
+    assert_eq!(of(&default, "guard"), (1, GM));
+    assert_eq!(of(&default, "ally"), (1, PCS));
+    assert_eq!(of(&default, "tom").1, PCS);
+    let set = sk(vec![("significance", Int(1))]);
+    assert_eq!(of(&set, "key"), (1, GM));
 }
