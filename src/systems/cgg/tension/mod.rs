@@ -35,6 +35,7 @@ mod mechanic;
 mod pair;
 mod plain;
 mod prepared;
+mod rounds;
 #[cfg(test)]
 mod tests;
 
@@ -43,6 +44,7 @@ use prepared::{Prepared, Rolls};
 pub use choice::{Turn, TurnPolicy, View};
 pub use explorer::{EXPLORERS_EXPECT, Explorer, MAX_EXPLORERS, Pick};
 pub use mechanic::TensionMechanic;
+pub use rounds::{SceneFields, SceneRoll, SceneRounds, SceneState};
 
 use super::action::Action;
 use super::action::RULE_PARAMS;
@@ -448,6 +450,11 @@ impl Tension {
             Some((who, hours)) => (st[who].hours, hours > 0 && st[who].crisis),
             None => (0, false),
         }
+    }
+
+    /// The scene's rounds, for the generic chain ([`crate::sim::Chain`]).
+    pub fn rounds(&self) -> SceneRounds<'_> {
+        SceneRounds::new(self, self.prepared.get(self))
     }
 
     /// One scene's fields.

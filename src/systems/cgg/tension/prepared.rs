@@ -23,7 +23,7 @@ use crate::systems::cgg::diligence::Diligence;
 use crate::systems::cgg::risk::RiskTable;
 
 /// What a scene needs of one action, unpacked from its drawn value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Drawn {
     pub paid: u32,
     pub gained: u32,
@@ -178,9 +178,14 @@ impl Prepared {
         }
     }
 
+    /// How many action slots the scene has.
+    pub(super) fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
     /// The slot of the action [`Tension::action`] makes for these inputs.
     #[inline(always)]
-    fn slot_of(&self, i: usize, s: &Standing, helpers: u32, helped: bool) -> usize {
+    pub(super) fn slot_of(&self, i: usize, s: &Standing, helpers: u32, helped: bool) -> usize {
         let seat = &self.seats[i];
         let help = (helpers as usize).min(HELP_CLASSES - 1);
         let state = (s.crisis as usize * 2 + helped as usize) * HELP_CLASSES + help;
