@@ -26,10 +26,14 @@
 //! fields from a table of its exact law, [`prepared`]), the scene's
 //! rounds played here. A plain scene (no turn policy) is played by its
 //! explorers' chains instead, one draw a turn ([`plain`]), or for two
-//! explorers one draw a round ([`pair`]). The
-//! mechanic's parameters and schema are in [`mechanic`].
+//! explorers one draw a round ([`pair`]). The same rules a roll at a
+//! time, for the generic chain, are [`rounds`]: the oracle of all three
+//! samplers, each of which stays because it is many times the chain's
+//! rate (its doc comment says how many). An action's drawn fields are in
+//! [`drawn`]; the mechanic's parameters and schema are in [`mechanic`].
 
 mod choice;
+mod drawn;
 mod explorer;
 mod mechanic;
 mod pair;
@@ -471,9 +475,10 @@ impl Trial for Tension {
         // back to memory after every draw.
         let prep = self.prepared.get(self);
         let mut out = Vec::new();
-        rng.on_this_frame(|rng| match &prep.plain {
-            Some(plain) => plain.simulate(self, &prep.order, rng, trials, tally),
-            None => {
+        rng.on_this_frame(|rng| match (&prep.plain, &prep.pair) {
+            (Some(plain), Some(pair)) => pair.simulate(plain, self, rng, trials, tally),
+            (Some(plain), None) => plain.simulate(self, &prep.order, rng, trials, tally),
+            (None, _) => {
                 for _ in 0..trials {
                     self.play_by(prep, prep, rng, None, &mut out);
                     tally.record_outcome(&out);
