@@ -1,8 +1,10 @@
 //! The generic chain's sampler (`sim::Chain::simulate`: the rules' own
 //! `roll`, with what follows each (round, state, roll) kept in a cache)
 //! against each mechanic's own sampler, on one thread, at the registry's
-//! example: the measure of whether a bespoke sampler (a memo, the plain
-//! loop) still earns its place. A bespoke sampler stays where it is at
+//! example (for `cgg.tension`, also the shipped scenario's scene, with and
+//! without its turn policy, one config per sampler): the measure of
+//! whether a bespoke sampler (a memo, the plain loop) still earns its
+//! place. A bespoke sampler stays where it is at
 //! least 1.1× the chain's rate in the same run.
 //!
 //! `cargo bench --bench chain` (about a minute).
