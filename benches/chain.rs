@@ -1,22 +1,25 @@
 //! The generic chain's sampler (`sim::Chain::simulate`: the rules' own
 //! `roll`, with what follows each (round, state, roll) kept in a cache)
 //! against each mechanic's own sampler, on one thread, at the registry's
-//! example: the measure of whether a bespoke sampler (a memo, the plain
-//! loop) still earns its place. A bespoke sampler stays where it is at
+//! example (for `cgg.tension`, also the shipped scenario's scene, with and
+//! without its turn policy, one config per sampler): the measure of
+//! whether a bespoke sampler (a memo, the plain loop) still earns its
+//! place. A bespoke sampler stays where it is at
 //! least 1.1× the chain's rate in the same run.
 //!
 //! `cargo bench --bench chain` (about a minute).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use oddsmith::dice::DiceRng;
-use oddsmith::model::{Define, Tally, Trial};
+use oddsmith::model::{Define, ParamMap, ParamValue, Tally, Trial};
 use oddsmith::sim::Chain;
+use oddsmith::systems::cgg::tension::{Tension, TensionMechanic};
 use oddsmith::systems::cortex::fight::{self, FightAction, FightRounds};
 use oddsmith::systems::gateway::scene::{SceneMechanic, state};
 use oddsmith::systems::gateway::skirmish::SkirmishMechanic;
 use oddsmith::systems::questworlds::scored::ScoredSequence;
 use oddsmith::systems::questworlds::sequence::Capped;
-use oddsmith::systems::testing::example;
+use oddsmith::systems::testing::{example, table};
 
 /// Trials per measured iteration.
 const TRIALS: u64 = 1 << 14;
@@ -117,5 +120,77 @@ fn sequences(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, samplers, sequences);
+/// The shipped tension scenario's scene (scenarios/cgg-tension.toml: ann
+/// 4d holds the Edge and acts first, bob 3d helps, cy 2d idles at 2
+/// hours or fewer) at one of its configs: the Edge to the weakest, the
+/// track from 7, difficulty 5, greedy. With cy's turn policy (`policy`)
+/// every turn is played by the general loop; without it the scene is
+/// plain, played by its three explorers' chains.
+fn shipped_scene(policy: bool) -> Tension {
+    use ParamValue::{Bool, Int, List, Str};
+    let s = |v: &str| Str(v.into());
+    let mut cy = vec![("name", s("cy")), ("code", s("2d"))];
+    if policy {
+        let idle = table(&[
+            ("choose", s("idle")),
+            ("when", table(&[("hours_at_most", Int(2))])),
+        ]);
+        cy.push(("policy", List(vec![idle])));
+    }
+    let explorers = List(vec![
+        table(&[("name", s("ann")), ("code", s("4d"))]),
+        table(&[("name", s("bob")), ("code", s("3d")), ("helps", Bool(true))]),
+        table(&cy),
+    ]);
+    TensionMechanic
+        .trial(&ParamMap::from_pairs(&[
+            ("explorers", explorers),
+            ("edge.holder", s("ann")),
+            ("edge.first", s("self")),
+            ("edge.gives", s("weakest")),
+            ("start", Int(7)),
+            ("difficulty.base", Int(5)),
+            ("policy.wrench", s("greedy")),
+        ]))
+        .unwrap()
+}
+
+/// cgg.tension: each of its three samplers against the chain of
+/// `SceneRounds`: two explorers a round a draw (`pair.rs`, the registry's
+/// example), a plain scene of three a turn a draw (`plain.rs`), and a
+/// scene with a turn policy through the general loop (`prepared.rs`'s
+/// tables).
+fn tension(c: &mut Criterion) {
+    let two = TensionMechanic.trial(&example(&TensionMechanic)).unwrap();
+    let plain = shipped_scene(false);
+    let general = shipped_scene(true);
+    for (name, t) in [
+        ("cgg.tension.pair", &two),
+        ("cgg.tension.plain", &plain),
+        ("cgg.tension.general", &general),
+    ] {
+        let schema = TensionMechanic.schema_of(t);
+        let rounds = t.rounds();
+        let fields = rounds.fields();
+        pair(
+            c,
+            name,
+            &|rng, n| {
+                let mut tally = Tally::for_schema(&schema);
+                t.simulate(rng, n, &mut tally);
+            },
+            &|rng, n| {
+                let mut tally = Tally::new(fields);
+                let chain = Chain::new(&rounds, fields);
+                match fields {
+                    10 => chain.simulate::<10>(rng, n, &mut tally),
+                    12 => chain.simulate::<12>(rng, n, &mut tally),
+                    _ => unreachable!("two or three explorers"),
+                }
+            },
+        );
+    }
+}
+
+criterion_group!(benches, samplers, sequences, tension);
 criterion_main!(benches);

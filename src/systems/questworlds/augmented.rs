@@ -11,7 +11,6 @@
 //! not to their union). A sure bonus (the default, +0) draws nothing: the
 //! numbers of an unaugmented sequence are unchanged.
 
-use super::sequence::Sequence;
 use super::{Augment, Rating};
 use crate::dice::DiceRng;
 
@@ -23,7 +22,7 @@ pub struct Augmented<Q> {
     base: Rating,
 }
 
-impl<Q: Sequence> Augmented<Q> {
+impl<Q> Augmented<Q> {
     /// `build(bonus)`: the sequence with the PC's TN raised by `bonus`.
     pub fn new(augment: Augment, base: Rating, build: impl Fn(i64) -> Q) -> Self {
         let arms = augment

@@ -17,6 +17,10 @@
 //! keep (a contest without a table or drawn another way, or past
 //! [`MAX_STATES`]) goes the plain way for the rest of its trial.
 //!
+//! The memos are what every sequence's [`Trial`] samples through, so that
+//! impl is here too (its exact answer is the chain of each arm of the
+//! augment): the sequence module below sees no memo.
+//!
 //! It stays because it pays: 3.4× the rate of `sim::Chain::simulate` on
 //! `questworlds.scored`'s example, one thread (`benches/chain.rs`,
 //! 2026-11-26: 0.74 ms against 2.51 ms for 16,384 sequences).
@@ -24,9 +28,10 @@
 use std::collections::BTreeMap;
 
 use super::outcomes::{CELLS, OutcomeTable};
-use super::sequence::{Capped, Sequence, stalemate};
+use super::sequence::{Capped, LIMITS, Sequence, Sequenced, stalemate};
 use crate::dice::DiceRng;
-use crate::model::{After, Rounds, play, play_from};
+use crate::exact::solve;
+use crate::model::{After, Marginals, Rounds, Tally, Trial, play, play_from};
 
 /// The most states one memo keeps (a wagered sequence between two high
 /// TNs with small wagers meets tens of thousands; past this, the rest go
@@ -260,4 +265,59 @@ impl<'a, Q: Sequence, const N: usize> Memo<'a, Q, N> {
 fn fields<const N: usize>(outcome: impl AsRef<[i64]>) -> [i64; N] {
     let outcome = outcome.as_ref();
     std::array::from_fn(|i| outcome[i])
+}
+
+impl<Q: Sequence, const N: usize> Sequenced<Q, N> {
+    /// A sampler for one run of trials: a memo for each arm of the
+    /// augment, drawing the same trials as [`Sequenced::sample`].
+    pub fn memos(&self) -> Memos<'_, Q, N> {
+        Memos {
+            sequenced: self,
+            memos: self
+                .sequence
+                .arms()
+                .map(|(_, _, q)| Memo::new(self.capped(q)))
+                .collect(),
+        }
+    }
+}
+
+/// The memos of a sequence's arms, for one run of trials.
+pub struct Memos<'a, Q: Sequence, const N: usize> {
+    sequenced: &'a Sequenced<Q, N>,
+    pub(super) memos: Vec<Memo<'a, Q, N>>,
+}
+
+impl<Q: Sequence, const N: usize> Memos<'_, Q, N> {
+    /// One whole sequence, as [`Sequenced::sample`] draws it.
+    #[inline]
+    pub fn sample(&mut self, rng: &mut DiceRng) -> [i64; N] {
+        let arm = self.sequenced.sequence.pick_arm(rng);
+        self.memos[arm].play(rng)
+    }
+}
+
+impl<Q: Sequence, const N: usize> Trial for Sequenced<Q, N> {
+    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        let mut memos = self.memos();
+        tally.record_trials(rng, trials, |rng| memos.sample(rng));
+    }
+
+    /// The mixture over the augment's bonuses of each one's chain.
+    fn exact(&self) -> Option<Marginals> {
+        let mut arms = self.sequence.arms();
+        if let (Some((_, _, only)), None) = (arms.next(), arms.next()) {
+            return solve(&self.capped(only), N, LIMITS).map(|solved| solved.marginals);
+        }
+        let mut mixed = Marginals::new(N);
+        for (_, weight, sequence) in self.sequence.arms() {
+            let arm = solve(&self.capped(sequence), N, LIMITS)?.marginals;
+            for f in 0..N {
+                for (&v, &p) in arm.field(f) {
+                    mixed.add(f, v, weight * p);
+                }
+            }
+        }
+        Some(mixed)
+    }
 }

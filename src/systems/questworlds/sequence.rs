@@ -8,7 +8,9 @@
 //! the simulator (over one sampled outcome), so the two can only disagree
 //! through sampling error — which the agreement tests bound. Monte Carlo
 //! works each state's rounds out once, by that same rule, in a memo
-//! (module `memo`), drawing exactly the trials of the plain loop. What all
+//! (module `memo`, which also holds [`Sequenced`]'s
+//! [`Trial`](crate::model::Trial) impl),
+//! drawing exactly the trials of the plain loop. What all
 //! three add on top: the augment, settled once ([`super::augmented`]), and
 //! the parting shot's keys, field and state ([`super::parting`]).
 
@@ -16,18 +18,15 @@ use std::collections::BTreeMap;
 use std::ops::Deref;
 
 use super::augmented::Augmented;
-use super::memo::Memo;
 use super::outcomes::OutcomeTable;
 use super::parting;
 use super::rating::{self, Rating};
 use super::{AUGMENT, Augment, Exchange, MODIFIER, Matchup, RATING};
 use crate::dice::DiceRng;
-use crate::exact::{Limits, solve};
-use crate::model::{After, Marginals, Rounds, play};
-use crate::sim::Tally;
+use crate::exact::Limits;
+use crate::model::{After, Rounds, play};
 use crate::systems::{
     Args, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
-    Trial,
 };
 
 /// Bounds of the exact solvers. Above `max_states` live states (e.g. a
@@ -410,7 +409,7 @@ impl<Q: Sequence, const N: usize> Sequenced<Q, N> {
         }
     }
 
-    fn capped<'a>(&self, sequence: &'a Q) -> Capped<'a, Q> {
+    pub(super) fn capped<'a>(&self, sequence: &'a Q) -> Capped<'a, Q> {
         Capped {
             sequence,
             max_rounds: self.max_rounds,
@@ -418,68 +417,13 @@ impl<Q: Sequence, const N: usize> Sequenced<Q, N> {
     }
 
     /// Run one whole sequence (the augment drawn first), by the plain
-    /// loop of [`play`]; [`Trial::simulate`] draws the same trials through
-    /// the memo of each arm.
+    /// loop of [`play`]; [`Trial::simulate`](crate::model::Trial::simulate) (in the `memo` module, below
+    /// this one) draws the same trials through the memo of each arm.
     pub fn sample(&self, rng: &mut DiceRng) -> [i64; N] {
         let sequence = self.sequence.pick(rng);
         let outcome = play(&self.capped(sequence), rng);
         // Every sequence builds outcomes of exactly N values.
         std::array::from_fn(|i| outcome[i])
-    }
-}
-
-impl<Q: Sequence, const N: usize> Sequenced<Q, N> {
-    /// A sampler for one run of trials: a memo for each arm of the
-    /// augment, drawing the same trials as [`Sequenced::sample`].
-    pub fn memos(&self) -> Memos<'_, Q, N> {
-        Memos {
-            sequenced: self,
-            memos: self
-                .sequence
-                .arms()
-                .map(|(_, _, q)| Memo::new(self.capped(q)))
-                .collect(),
-        }
-    }
-}
-
-/// The memos of a sequence's arms, for one run of trials.
-pub struct Memos<'a, Q: Sequence, const N: usize> {
-    sequenced: &'a Sequenced<Q, N>,
-    pub(super) memos: Vec<Memo<'a, Q, N>>,
-}
-
-impl<Q: Sequence, const N: usize> Memos<'_, Q, N> {
-    /// One whole sequence, as [`Sequenced::sample`] draws it.
-    #[inline]
-    pub fn sample(&mut self, rng: &mut DiceRng) -> [i64; N] {
-        let arm = self.sequenced.sequence.pick_arm(rng);
-        self.memos[arm].play(rng)
-    }
-}
-
-impl<Q: Sequence, const N: usize> Trial for Sequenced<Q, N> {
-    fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let mut memos = self.memos();
-        tally.record_trials(rng, trials, |rng| memos.sample(rng));
-    }
-
-    /// The mixture over the augment's bonuses of each one's chain.
-    fn exact(&self) -> Option<Marginals> {
-        let mut arms = self.sequence.arms();
-        if let (Some((_, _, only)), None) = (arms.next(), arms.next()) {
-            return solve(&self.capped(only), N, LIMITS).map(|solved| solved.marginals);
-        }
-        let mut mixed = Marginals::new(N);
-        for (_, weight, sequence) in self.sequence.arms() {
-            let arm = solve(&self.capped(sequence), N, LIMITS)?.marginals;
-            for f in 0..N {
-                for (&v, &p) in arm.field(f) {
-                    mixed.add(f, v, weight * p);
-                }
-            }
-        }
-        Some(mixed)
     }
 }
 

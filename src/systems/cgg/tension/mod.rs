@@ -26,15 +26,20 @@
 //! fields from a table of its exact law, [`prepared`]), the scene's
 //! rounds played here. A plain scene (no turn policy) is played by its
 //! explorers' chains instead, one draw a turn ([`plain`]), or for two
-//! explorers one draw a round ([`pair`]). The
-//! mechanic's parameters and schema are in [`mechanic`].
+//! explorers one draw a round ([`pair`]). The same rules a roll at a
+//! time, for the generic chain, are [`rounds`]: the oracle of all three
+//! samplers, each of which stays because it is many times the chain's
+//! rate (its doc comment says how many). An action's drawn fields are in
+//! [`drawn`]; the mechanic's parameters and schema are in [`mechanic`].
 
 mod choice;
+mod drawn;
 mod explorer;
 mod mechanic;
 mod pair;
 mod plain;
 mod prepared;
+mod rounds;
 #[cfg(test)]
 mod tests;
 
@@ -43,6 +48,7 @@ use prepared::{Prepared, Rolls};
 pub use choice::{Turn, TurnPolicy, View};
 pub use explorer::{EXPLORERS_EXPECT, Explorer, MAX_EXPLORERS, Pick};
 pub use mechanic::TensionMechanic;
+pub use rounds::{SceneFields, SceneRoll, SceneRounds, SceneState};
 
 use super::action::Action;
 use super::action::RULE_PARAMS;
@@ -450,6 +456,11 @@ impl Tension {
         }
     }
 
+    /// The scene's rounds, for the generic chain ([`crate::sim::Chain`]).
+    pub fn rounds(&self) -> SceneRounds<'_> {
+        SceneRounds::new(self, self.prepared.get(self))
+    }
+
     /// One scene's fields.
     pub fn sample(&self, rng: &mut DiceRng) -> Vec<i64> {
         let mut out = Vec::new();
@@ -464,9 +475,10 @@ impl Trial for Tension {
         // back to memory after every draw.
         let prep = self.prepared.get(self);
         let mut out = Vec::new();
-        rng.on_this_frame(|rng| match &prep.plain {
-            Some(plain) => plain.simulate(self, &prep.order, rng, trials, tally),
-            None => {
+        rng.on_this_frame(|rng| match (&prep.plain, &prep.pair) {
+            (Some(plain), Some(pair)) => pair.simulate(plain, self, rng, trials, tally),
+            (Some(plain), None) => plain.simulate(self, &prep.order, rng, trials, tally),
+            (None, _) => {
                 for _ in 0..trials {
                     self.play_by(prep, prep, rng, None, &mut out);
                     tally.record_outcome(&out);

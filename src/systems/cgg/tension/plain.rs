@@ -18,11 +18,16 @@
 //! tests play the same scenes rolling every die through the general loop,
 //! and the two must agree. The Monte Carlo of a scene of two explorers
 //! goes further, a round a draw ([`pair`](super::pair)).
+//!
+//! It stays because it pays: 64× the rate of `sim::Chain::simulate` of
+//! the scene's [`SceneRounds`](super::SceneRounds) on the shipped
+//! scenario's scene without its turn policy (three explorers), one
+//! thread (`benches/chain.rs`, 2026-11-26: 3.35 ms against 214 ms for
+//! 16,384 scenes). The chain is its oracle (the tests in `rounds.rs`).
 
 use std::sync::OnceLock;
 
-use super::pair::Pair;
-use super::prepared::{Drawn, pack};
+use super::drawn::{Drawn, pack};
 use super::{
     AVOIDED, Effective, HOURS_GAINED, HOURS_PAID, IN_CRISIS, MAX_EXPLORERS, MAX_PITFALLS,
     PER_EXPLORER, PITFALL, PITFALL_SPRUNG, ROUNDS, Standing, Tension, helpers_of,
@@ -89,9 +94,6 @@ pub struct Plain {
     tables: Vec<OnceLock<Alias<u64>>>,
     /// The hours on the clock in each state.
     hours: Vec<u8>,
-    /// A scene of two explorers drawn a round at a time, when their
-    /// states are few enough.
-    pub(super) pair: Option<Pair>,
 }
 
 impl Plain {
@@ -141,12 +143,10 @@ impl Plain {
             .iter()
             .flat_map(|s| (0..s.bonus_cap as usize + 1).flat_map(move |_| 0..s.clocks as u8))
             .collect();
-        let pair = Pair::new(&seats, order);
         Plain {
             seats,
             tables: (0..first).map(|_| OnceLock::new()).collect(),
             hours,
-            pair,
         }
     }
 
@@ -231,9 +231,9 @@ impl Plain {
         law
     }
 
-    /// `trials` scenes of `t` counted into `tally`: for two explorers
-    /// whose states are few enough, a round at a time, several scenes at
-    /// once ([`Pair::simulate`]); else a turn at a time.
+    /// `trials` scenes of `t` counted into `tally`, a turn at a time
+    /// (for two explorers whose states are few enough the scene draws a
+    /// round at a time instead, [`Pair::simulate`](super::pair::Pair::simulate)).
     pub fn simulate(
         &self,
         t: &Tension,
@@ -242,15 +242,10 @@ impl Plain {
         trials: u64,
         tally: &mut Tally,
     ) {
-        match &self.pair {
-            Some(pair) => pair.simulate(self, t, rng, trials, tally),
-            None => {
-                let mut out = Vec::new();
-                for _ in 0..trials {
-                    self.play(t, order, rng, None, &mut out);
-                    tally.record_outcome(&out);
-                }
-            }
+        let mut out = Vec::new();
+        for _ in 0..trials {
+            self.play(t, order, rng, None, &mut out);
+            tally.record_outcome(&out);
         }
     }
 
@@ -258,7 +253,7 @@ impl Plain {
     /// turn at a time: one draw from each explorer's chain. A scene on
     /// its own (a session's) is played this way even for two explorers:
     /// alone, a scene drawn by rounds waits on memory every round
-    /// ([`Pair::simulate`]).
+    /// ([`Pair::simulate`](super::pair::Pair::simulate)).
     pub fn play(
         &self,
         t: &Tension,

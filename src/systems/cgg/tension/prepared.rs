@@ -11,62 +11,28 @@
 //! diligence roll is drawn from the law of the leverage dice it gives.
 //! Both are [`Rolls`]; the tests play the same scenes rolling every die
 //! instead, and the two must agree.
+//!
+//! The general loop drawing from these tables stays because it pays: 17×
+//! the rate of `sim::Chain::simulate` of the scene's
+//! [`SceneRounds`](super::SceneRounds), which draws each roll from the
+//! same tables, on the shipped scenario's scene (its turn policy kept),
+//! one thread (`benches/chain.rs`, 2026-11-26: 12.3 ms against 209 ms for
+//! 16,384 scenes). The chain's cache hashes the whole scene at every
+//! roll, and a scene's sums of hours make most of its states new. The
+//! chain is the loop's oracle: its sampler tallies what the loop does,
+//! draw for draw (the tests in `rounds.rs`).
 
 use std::sync::{Arc, OnceLock};
 
+use super::drawn::{Drawn, pack};
+use super::pair::Pair;
 use super::plain::Plain;
 use super::{Standing, Tension};
 use crate::dice::DiceRng;
 use crate::sim::alias::Alias;
-use crate::systems::cgg::action::{Action, Outcome, field, table};
+use crate::systems::cgg::action::{Action, table};
 use crate::systems::cgg::diligence::Diligence;
 use crate::systems::cgg::risk::RiskTable;
-
-/// What a scene needs of one action, unpacked from its drawn value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Drawn {
-    pub paid: u32,
-    pub gained: u32,
-    pub success: bool,
-    /// A venture left unspent.
-    pub venture_left: bool,
-}
-
-/// Bits of the hours fields in a drawn value.
-const HOURS_BITS: u32 = 12;
-const HOURS_MASK: u32 = (1 << HOURS_BITS) - 1;
-const SUCCESS_BIT: u32 = 1 << (2 * HOURS_BITS);
-const LEFT_BIT: u32 = SUCCESS_BIT << 1;
-
-/// The value of outcome `o` that a scene's table holds.
-pub(super) fn pack(o: &Outcome) -> u32 {
-    let d = Drawn::of(o);
-    d.paid.min(HOURS_MASK)
-        | d.gained.min(HOURS_MASK) << HOURS_BITS
-        | if d.success { SUCCESS_BIT } else { 0 }
-        | if d.venture_left { LEFT_BIT } else { 0 }
-}
-
-impl Drawn {
-    /// What a scene reads of outcome `o`.
-    pub fn of(o: &Outcome) -> Drawn {
-        Drawn {
-            paid: o[field::HOURS_PAID] as u32,
-            gained: o[field::HOURS_GAINED] as u32,
-            success: o[field::SUCCESS] == 1,
-            venture_left: o[field::VENTURE_LEFT] >= 1,
-        }
-    }
-
-    pub(super) fn unpack(v: u32) -> Drawn {
-        Drawn {
-            paid: v & HOURS_MASK,
-            gained: (v >> HOURS_BITS) & HOURS_MASK,
-            success: v & SUCCESS_BIT != 0,
-            venture_left: v & LEFT_BIT != 0,
-        }
-    }
-}
 
 /// Help an acting explorer can get, as the difficulty counts it.
 const HELP_CLASSES: usize = 3;
@@ -102,6 +68,9 @@ pub struct Prepared {
     /// whom is the same every round, and the scene is played by its
     /// explorers' chains.
     pub plain: Option<Plain>,
+    /// A plain scene of two explorers drawn a round at a time, when their
+    /// states are few enough.
+    pub pair: Option<Pair>,
     /// Where each explorer's slots are, and what picks one.
     seats: Vec<Seat>,
     /// The action each slot stands for and its table, once it came up.
@@ -167,20 +136,27 @@ impl Prepared {
             .iter()
             .all(|e| e.policy.is_none())
             .then(|| Plain::new(t, &order, gives, helps));
+        let pair = plain.as_ref().and_then(|p| Pair::new(&p.seats, &order));
         Prepared {
             order,
             gives,
             helps,
             plain,
+            pair,
             seats,
             slots: (0..slots).map(|_| OnceLock::new()).collect(),
             ready,
         }
     }
 
+    /// How many action slots the scene has.
+    pub(super) fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
     /// The slot of the action [`Tension::action`] makes for these inputs.
     #[inline(always)]
-    fn slot_of(&self, i: usize, s: &Standing, helpers: u32, helped: bool) -> usize {
+    pub(super) fn slot_of(&self, i: usize, s: &Standing, helpers: u32, helped: bool) -> usize {
         let seat = &self.seats[i];
         let help = (helpers as usize).min(HELP_CLASSES - 1);
         let state = (s.crisis as usize * 2 + helped as usize) * HELP_CLASSES + help;

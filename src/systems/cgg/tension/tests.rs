@@ -1,7 +1,8 @@
 //! Tension scenes played from tables and chains against the same scenes
 //! rolling every die.
 
-use super::prepared::{Drawn, Prepared, Rolls};
+use super::drawn::Drawn;
+use super::prepared::{Prepared, Rolls};
 use super::{Standing, Tension, TensionMechanic};
 use crate::dice::DiceRng;
 use crate::sim::Tally;
@@ -83,7 +84,7 @@ fn chains(t: &Tension, seed: u64, n: u64, clock: Option<(usize, u32)>) -> Tally 
 fn rounds(t: &Tension, seed: u64, n: u64, clock: Option<(usize, u32)>) -> Tally {
     let prep = Prepared::new(t);
     let plain = prep.plain.as_ref().expect("a plain scene");
-    let pair = plain
+    let pair = prep
         .pair
         .as_ref()
         .expect("a scene played a round at a time");
