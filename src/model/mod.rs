@@ -6,8 +6,8 @@
 //! and metrics, and a checking constructor that builds a [`Trial`]. The
 //! object-safe faces downstream code is generic over, [`Mechanic`] and
 //! [`Model`], are derived from it. A multi-round mechanic states its rules
-//! once as [`Rounds`]; its outcomes are counted in a [`Tally`] (Monte Carlo)
-//! or weighed in [`Marginals`] (exact solvers). Policies ([`policy`]) are
+//! once as [`Rounds`]; its outcomes go in one table, [`Outcomes`], counted
+//! in a [`Tally`] (Monte Carlo) or weighed in [`Marginals`] (exact solvers). Policies ([`policy`]) are
 //! the players' decision rules, read from scenario tables.
 //!
 //! Everything above this floor (the exact solvers, the engine, the
@@ -15,16 +15,14 @@
 //! none of them (`tests/floors.rs` checks it).
 
 mod define;
-mod marginals;
+mod outcomes;
 mod params;
 pub mod policy;
 mod rounds;
 mod schema;
-mod tally;
 mod warning;
 
 pub use define::{Define, Trial, is_modelled};
-pub use marginals::Marginals;
 pub use params::{
     Args, Choice, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, covers,
     from_value, paths, suggest, suggest_param,
@@ -33,7 +31,7 @@ pub use rounds::{After, Rounds, play, play_from};
 pub use schema::{
     Complement, FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema, complement_name,
 };
-pub use tally::{Hist, Tally};
+pub use outcomes::{Column, Hist, Joint, Marginals, Outcomes, Tally, Weight};
 pub use warning::{Warning, WarningKind};
 
 use crate::dice::DiceRng;

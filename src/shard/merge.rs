@@ -458,7 +458,7 @@ fn config_answer(
             let cap = run.max_trials.unwrap_or(run.trials);
             support.narrow_to_exact(e, cap);
             exact = Some(match &piece.exact_joint {
-                Some(joint) => m.with_joint(
+                Some(joint) => m.with_joint_table(
                     joint
                         .iter()
                         .map(|(o, Bits(p))| (o.clone().into_boxed_slice(), *p))
