@@ -227,8 +227,23 @@ trait Reads: Weight {
     fn trials(t: &Outcomes<Self>) -> u64;
     /// The metric `spec`, read from `t`.
     fn metric(spec: &MetricSpec, t: &Outcomes<Self>) -> MetricRow;
-    /// A value of weight `w` in `t`: its probability, count and interval.
-    fn cells(w: Self, t: &Outcomes<Self>) -> (f64, Option<u64>, Option<(f64, f64)>);
+    /// A value of weight `w` in a run of `trials` trials: its probability,
+    /// count and interval.
+    fn cells(w: Self, trials: u64) -> Cells;
+}
+
+/// A field row's probability, count and interval.
+type Cells = (f64, Option<u64>, Option<(f64, f64)>);
+
+impl Method {
+    /// The cells of a value no trial reached and no solver weighed, for a
+    /// run of `trials` trials (support completion).
+    pub(crate) fn unreached(self, trials: u64) -> Cells {
+        match self {
+            Method::Exact => f64::cells(0.0, trials),
+            Method::MonteCarlo => u64::cells(0, trials),
+        }
+    }
 }
 
 impl Reads for f64 {
@@ -247,7 +262,7 @@ impl Reads for f64 {
         }
     }
 
-    fn cells(p: f64, _: &Marginals) -> (f64, Option<u64>, Option<(f64, f64)>) {
+    fn cells(p: f64, _: u64) -> Cells {
         (p, None, None)
     }
 }
@@ -269,13 +284,10 @@ impl Reads for u64 {
         }
     }
 
-    fn cells(count: u64, t: &Tally) -> (f64, Option<u64>, Option<(f64, f64)>) {
-        let n = t.trials();
-        (
-            count as f64 / n as f64,
-            Some(count),
-            Some(stats::wilson(count, n)),
-        )
+    fn cells(count: u64, n: u64) -> Cells {
+        // 0 of 0 trials is no evidence, not NaN.
+        let p = if count == 0 { 0.0 } else { count as f64 / n as f64 };
+        (p, Some(count), Some(stats::wilson(count, n)))
     }
 }
 
@@ -286,7 +298,7 @@ fn run_of<W: Reads>(schema: &Schema, t: &Outcomes<W>) -> Run {
     let mut dist = Vec::new();
     for (f, spec) in schema.fields.iter().enumerate() {
         for (value, w) in t.weights(f) {
-            let (probability, count, interval) = W::cells(w, t);
+            let (probability, count, interval) = W::cells(w, W::trials(t));
             dist.push(FieldRow {
                 field: spec.name.clone(),
                 value,

@@ -21,7 +21,7 @@ mod record;
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
-use std::ops::{Add, AddAssign};
+use std::ops::AddAssign;
 
 pub use hist::Hist;
 
@@ -47,7 +47,7 @@ pub trait Weight:
     + PartialOrd
     + Default
     + Debug
-    + Add<Output = Self>
+    + std::ops::Add<Output = Self>
     + AddAssign
     + Send
     + Sync
@@ -327,7 +327,9 @@ impl<W: Weight> AddAssign<&Outcomes<W>> for Outcomes<W> {
     }
 }
 
-impl<W: Weight> Add for Outcomes<W> {
+// Written out, not imported: `Add::add` by value would shadow
+// [`Outcomes::add`] wherever the trait is in scope.
+impl<W: Weight> std::ops::Add for Outcomes<W> {
     type Output = Outcomes<W>;
     fn add(mut self, other: Outcomes<W>) -> Outcomes<W> {
         self += &other;
