@@ -23,6 +23,7 @@ mod schema;
 mod warning;
 
 pub use define::{Define, Trial, is_modelled};
+pub use outcomes::{Column, Hist, Joint, Marginals, Outcomes, Tally, Weight};
 pub use params::{
     Args, Choice, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, covers,
     from_value, paths, suggest, suggest_param,
@@ -31,7 +32,6 @@ pub use rounds::{After, Rounds, play, play_from};
 pub use schema::{
     Complement, FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema, complement_name,
 };
-pub use outcomes::{Column, Hist, Joint, Marginals, Outcomes, Tally, Weight};
 pub use warning::{Warning, WarningKind};
 
 use crate::dice::DiceRng;

@@ -286,7 +286,11 @@ impl Reads for u64 {
 
     fn cells(count: u64, n: u64) -> Cells {
         // 0 of 0 trials is no evidence, not NaN.
-        let p = if count == 0 { 0.0 } else { count as f64 / n as f64 };
+        let p = if count == 0 {
+            0.0
+        } else {
+            count as f64 / n as f64
+        };
         (p, Some(count), Some(stats::wilson(count, n)))
     }
 }
@@ -294,7 +298,11 @@ impl Reads for u64 {
 /// One method's run from its table: every metric, and a row per value of
 /// every field.
 fn run_of<W: Reads>(schema: &Schema, t: &Outcomes<W>) -> Run {
-    let metrics = schema.metrics.iter().map(|spec| W::metric(spec, t)).collect();
+    let metrics = schema
+        .metrics
+        .iter()
+        .map(|spec| W::metric(spec, t))
+        .collect();
     let mut dist = Vec::new();
     for (f, spec) in schema.fields.iter().enumerate() {
         for (value, w) in t.weights(f) {

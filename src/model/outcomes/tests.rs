@@ -209,7 +209,11 @@ fn counts_and_probabilities_read_the_same_way() {
     let w: Vec<(i64, u64)> = t.weights(1).collect();
     assert_eq!(w, vec![(1, 1), (2, 1), (3, 2)]);
     // Read back from columns alone, whole outcomes are unknown.
-    let back = Tally::from_columns(2, 4, (0..2).flat_map(|f| t.weights(f).map(move |(v, n)| (f, v, n))));
+    let back = Tally::from_columns(
+        2,
+        4,
+        (0..2).flat_map(|f| t.weights(f).map(move |(v, n)| (f, v, n))),
+    );
     assert_eq!(back, t);
     assert_eq!(back.share_both(quick, (1, Pred::Ge(2))), None);
     // Merging adds weights, and whole outcomes where both parts kept them.
