@@ -16,7 +16,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 
 use super::Shard;
-use crate::model::{Marginals, Outcomes, Weight};
+use crate::model::{Joint, Marginals, Outcomes, Weight};
 use crate::report::OutputError;
 pub use crate::report::hex;
 use crate::run::Mode;
@@ -126,6 +126,14 @@ fn columns<W: Weight, S>(t: &Outcomes<W>, store: impl Fn(W) -> S) -> Vec<Vec<(i6
 fn whole<W: Weight, S>(t: &Outcomes<W>, store: impl Fn(W) -> S) -> Option<Vec<(Vec<i64>, S)>> {
     t.joint()
         .map(|j| j.iter().map(|(o, &w)| (o.to_vec(), store(w))).collect())
+}
+
+/// Whole outcomes read back: [`whole`]'s inverse.
+pub(super) fn joint_of<W: Weight, S>(stored: &[(Vec<i64>, S)], load: impl Fn(&S) -> W) -> Joint<W> {
+    stored
+        .iter()
+        .map(|(o, w)| (o.clone().into_boxed_slice(), load(w)))
+        .collect()
 }
 
 /// What a shard found for one piece of its work.

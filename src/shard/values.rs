@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use super::part::{Bits, StoredTally};
+use super::part::{Bits, StoredTally, joint_of};
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{FieldKind, Schema};
@@ -192,12 +192,7 @@ pub(super) fn tally_of(
                     "the tally's whole outcomes do not count its {n} trials of {fields} fields"
                 ));
             }
-            tally.with_joint_table(
-                joint
-                    .iter()
-                    .map(|(o, c)| (o.clone().into_boxed_slice(), *c))
-                    .collect(),
-            )
+            tally.with_joint_table(joint_of(joint, |&c| c))
         }
         None => tally,
     })
