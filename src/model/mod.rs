@@ -6,8 +6,8 @@
 //! and metrics, and a checking constructor that builds a [`Trial`]. The
 //! object-safe faces downstream code is generic over, [`Mechanic`] and
 //! [`Model`], are derived from it. A multi-round mechanic states its rules
-//! once as [`Rounds`]; its outcomes are counted in a [`Tally`] (Monte Carlo)
-//! or weighed in [`Marginals`] (exact solvers). Policies ([`policy`]) are
+//! once as [`Rounds`]; its outcomes go in one table, [`Outcomes`], counted
+//! in a [`Tally`] (Monte Carlo) or weighed in [`Marginals`] (exact solvers). Policies ([`policy`]) are
 //! the players' decision rules, read from scenario tables.
 //!
 //! Everything above this floor (the exact solvers, the engine, the
@@ -15,16 +15,15 @@
 //! none of them (`tests/floors.rs` checks it).
 
 mod define;
-mod marginals;
+mod outcomes;
 mod params;
 pub mod policy;
 mod rounds;
 mod schema;
-mod tally;
 mod warning;
 
 pub use define::{Define, Trial, is_modelled};
-pub use marginals::Marginals;
+pub use outcomes::{Column, Hist, Joint, Marginals, Outcomes, Tally, Weight};
 pub use params::{
     Args, Choice, Given, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, Raw,
     choice_from, covers, fields_of, from_value, parse_some, parse_value, paths, suggest,
@@ -37,7 +36,6 @@ pub use schema::{
 /// For [`choice!`](crate::choice)'s `Deserialize`.
 #[doc(hidden)]
 pub use serde as __serde;
-pub use tally::{Hist, Tally};
 pub use warning::{Warning, WarningKind};
 
 use crate::dice::DiceRng;

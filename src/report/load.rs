@@ -288,7 +288,7 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
                         ),
                     ));
                 }
-                Some(Tally::from_counts(fields, n, triples))
+                Some(Tally::from_columns(fields, n, triples))
             }
             None => None,
         };

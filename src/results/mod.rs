@@ -6,7 +6,7 @@ mod support;
 
 pub use support::{complete as complete_support, complete_one as complete_support_of};
 
-use crate::model::{Marginals, ParamValue, Schema, Tally};
+use crate::model::{Marginals, MetricSpec, Outcomes, ParamValue, Schema, Tally, Weight};
 use crate::stats;
 
 /// Which method answers.
@@ -150,10 +150,10 @@ impl ConfigResult {
     ) -> ConfigResult {
         let mut runs = Vec::new();
         if let Some(m) = exact {
-            runs.push(exact_run(schema, m));
+            runs.push(run_of(schema, m));
         }
         if let Some(t) = tally {
-            runs.push(mc_run(schema, t));
+            runs.push(run_of(schema, t));
         }
         let agreement = match (exact, tally) {
             (Some(m), Some(t)) => agree(schema, m, t),
@@ -217,72 +217,109 @@ impl Results {
     }
 }
 
-fn exact_run(schema: &Schema, m: &Marginals) -> Run {
-    let metrics = schema
-        .metrics
-        .iter()
-        .map(|spec| {
-            let v = stats::exact_value(spec, m);
-            MetricRow {
-                name: spec.name.clone(),
-                value: v.value,
-                interval: None,
-                se: None,
-            }
-        })
-        .collect();
-    let mut dist = Vec::new();
-    for (f, spec) in schema.fields.iter().enumerate() {
-        for (&value, &p) in m.field(f) {
-            dist.push(FieldRow {
-                field: spec.name.clone(),
-                value,
-                label: spec.label(value),
-                probability: p,
-                count: None,
-                interval: None,
-            });
+/// How one method reads its table of outcomes into a [`Run`]: counts as a
+/// Monte Carlo estimate, probabilities as an exact answer. The rest of a
+/// run (a row per value of every field, a metric per spec) is [`run_of`],
+/// written once for both.
+trait Reads: Weight {
+    const METHOD: Method;
+    /// The trials a run reports (0 for exact).
+    fn trials(t: &Outcomes<Self>) -> u64;
+    /// The metric `spec`, read from `t`.
+    fn metric(spec: &MetricSpec, t: &Outcomes<Self>) -> MetricRow;
+    /// A value of weight `w` in a run of `trials` trials: its probability,
+    /// count and interval.
+    fn cells(w: Self, trials: u64) -> Cells;
+}
+
+/// A field row's probability, count and interval.
+type Cells = (f64, Option<u64>, Option<(f64, f64)>);
+
+impl Method {
+    /// The cells of a value no trial reached and no solver weighed, for a
+    /// run of `trials` trials (support completion).
+    pub(crate) fn unreached(self, trials: u64) -> Cells {
+        match self {
+            Method::Exact => f64::cells(0.0, trials),
+            Method::MonteCarlo => u64::cells(0, trials),
         }
-    }
-    Run {
-        method: Method::Exact,
-        trials: 0,
-        metrics,
-        dist,
     }
 }
 
-fn mc_run(schema: &Schema, t: &Tally) -> Run {
+impl Reads for f64 {
+    const METHOD: Method = Method::Exact;
+
+    fn trials(_: &Marginals) -> u64 {
+        0
+    }
+
+    fn metric(spec: &MetricSpec, m: &Marginals) -> MetricRow {
+        MetricRow {
+            name: spec.name.clone(),
+            value: stats::exact_value(spec, m).value,
+            interval: None,
+            se: None,
+        }
+    }
+
+    fn cells(p: f64, _: u64) -> Cells {
+        (p, None, None)
+    }
+}
+
+impl Reads for u64 {
+    const METHOD: Method = Method::MonteCarlo;
+
+    fn trials(t: &Tally) -> u64 {
+        t.trials()
+    }
+
+    fn metric(spec: &MetricSpec, t: &Tally) -> MetricRow {
+        let e = stats::estimate(spec, t);
+        MetricRow {
+            name: spec.name.clone(),
+            value: e.value,
+            interval: Some((e.lo, e.hi)),
+            se: Some(e.se),
+        }
+    }
+
+    fn cells(count: u64, n: u64) -> Cells {
+        // 0 of 0 trials is no evidence, not NaN.
+        let p = if count == 0 {
+            0.0
+        } else {
+            count as f64 / n as f64
+        };
+        (p, Some(count), Some(stats::wilson(count, n)))
+    }
+}
+
+/// One method's run from its table: every metric, and a row per value of
+/// every field.
+fn run_of<W: Reads>(schema: &Schema, t: &Outcomes<W>) -> Run {
     let metrics = schema
         .metrics
         .iter()
-        .map(|spec| {
-            let e = stats::estimate(spec, t);
-            MetricRow {
-                name: spec.name.clone(),
-                value: e.value,
-                interval: Some((e.lo, e.hi)),
-                se: Some(e.se),
-            }
-        })
+        .map(|spec| W::metric(spec, t))
         .collect();
-    let n = t.trials();
     let mut dist = Vec::new();
     for (f, spec) in schema.fields.iter().enumerate() {
-        for (value, count) in t.field(f).iter() {
+        for (value, w) in t.weights(f) {
+            let (probability, count, interval) = W::cells(w, W::trials(t));
             dist.push(FieldRow {
                 field: spec.name.clone(),
                 value,
                 label: spec.label(value),
-                probability: count as f64 / n as f64,
-                count: Some(count),
-                interval: Some(stats::wilson(count, n)),
+                probability,
+                count,
+                interval,
             });
         }
     }
     Run {
-        method: Method::MonteCarlo,
-        trials: n,
+        method: W::METHOD,
+        trials: W::trials(t),
         metrics,
         dist,
     }

@@ -16,9 +16,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{ConfigResult, FieldRow, Method};
+use super::{ConfigResult, FieldRow};
 use crate::model::{FieldKind, Schema};
-use crate::stats;
 
 /// Fill every run of `configs` (whose schemas are `schemas`, in the same
 /// order) with a row for each value of each field's support.
@@ -62,14 +61,16 @@ pub fn complete_one(c: &mut ConfigResult, schema: &Schema) {
                 .map(|d| (d.value, d))
                 .collect();
             for &value in support.get(f.name.as_str()).into_iter().flatten() {
-                dist.push(seen.remove(&value).unwrap_or_else(|| FieldRow {
-                    field: f.name.clone(),
-                    value,
-                    label: f.label(value),
-                    probability: 0.0,
-                    count: (run.method == Method::MonteCarlo).then_some(0),
-                    interval:
-                        (run.method == Method::MonteCarlo).then(|| stats::wilson(0, run.trials)),
+                dist.push(seen.remove(&value).unwrap_or_else(|| {
+                    let (probability, count, interval) = run.method.unreached(run.trials);
+                    FieldRow {
+                        field: f.name.clone(),
+                        value,
+                        label: f.label(value),
+                        probability,
+                        count,
+                        interval,
+                    }
                 }));
             }
             // A value outside the support (it cannot be, but never drop a row).
@@ -83,7 +84,7 @@ pub fn complete_one(c: &mut ConfigResult, schema: &Schema) {
 mod tests {
     use super::*;
     use crate::model::FieldSpec;
-    use crate::results::{MetricRow, Run};
+    use crate::results::{Method, MetricRow, Run};
 
     fn row(field: &str, value: i64, p: f64, count: Option<u64>) -> FieldRow {
         FieldRow {

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use super::part::{Bits, FORMAT, Header, Part, Piece};
+use super::part::{Bits, FORMAT, Header, Part, Piece, joint_of};
 use super::values::{Support, exact_of, tally_of};
 use super::{FILE, Layout, Shard};
 use crate::model::Marginals;
@@ -458,12 +458,7 @@ fn config_answer(
             let cap = run.max_trials.unwrap_or(run.trials);
             support.narrow_to_exact(e, cap);
             exact = Some(match &piece.exact_joint {
-                Some(joint) => m.with_joint(
-                    joint
-                        .iter()
-                        .map(|(o, Bits(p))| (o.clone().into_boxed_slice(), *p))
-                        .collect(),
-                ),
+                Some(joint) => m.with_joint_table(joint_of(joint, |&Bits(p)| p)),
                 None => m,
             });
         }

@@ -16,7 +16,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
 
 use super::Shard;
-use crate::model::Marginals;
+use crate::model::{Joint, Marginals, Outcomes, Weight};
 use crate::report::OutputError;
 pub use crate::report::hex;
 use crate::run::Mode;
@@ -108,12 +108,32 @@ impl StoredTally {
     pub fn of(t: &Tally) -> StoredTally {
         StoredTally {
             trials: t.trials(),
-            fields: (0..t.len()).map(|f| t.field(f).iter().collect()).collect(),
-            joint: t
-                .joint()
-                .map(|j| j.iter().map(|(o, &n)| (o.to_vec(), n)).collect()),
+            fields: columns(t, |n| n),
+            joint: whole(t, |n| n),
         }
     }
+}
+
+/// Per field `(value, stored weight)` in increasing value: a tally's
+/// counts as they are, an answer's probabilities as [`Bits`].
+fn columns<W: Weight, S>(t: &Outcomes<W>, store: impl Fn(W) -> S) -> Vec<Vec<(i64, S)>> {
+    (0..t.len())
+        .map(|f| t.weights(f).map(|(v, w)| (v, store(w))).collect())
+        .collect()
+}
+
+/// The whole outcomes and their stored weights, when `t` knows them.
+fn whole<W: Weight, S>(t: &Outcomes<W>, store: impl Fn(W) -> S) -> Option<Vec<(Vec<i64>, S)>> {
+    t.joint()
+        .map(|j| j.iter().map(|(o, &w)| (o.to_vec(), store(w))).collect())
+}
+
+/// Whole outcomes read back: [`whole`]'s inverse.
+pub(super) fn joint_of<W: Weight, S>(stored: &[(Vec<i64>, S)], load: impl Fn(&S) -> W) -> Joint<W> {
+    stored
+        .iter()
+        .map(|(o, w)| (o.clone().into_boxed_slice(), load(w)))
+        .collect()
 }
 
 /// What a shard found for one piece of its work.
@@ -141,9 +161,7 @@ pub struct Piece {
 
 impl Piece {
     pub fn exact_of(m: &Marginals) -> Vec<Vec<(i64, Bits)>> {
-        (0..m.len())
-            .map(|f| m.field(f).iter().map(|(&v, &p)| (v, Bits(p))).collect())
-            .collect()
+        columns(m, Bits)
     }
 
     /// `m`'s whole outcomes, kept when `schema` has a metric that reads
@@ -152,8 +170,7 @@ impl Piece {
         if !schema.needs_joint() {
             return None;
         }
-        m.joint()
-            .map(|j| j.iter().map(|(o, &p)| (o.to_vec(), Bits(p))).collect())
+        whole(m, Bits)
     }
 }
 

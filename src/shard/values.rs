@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use super::part::{Bits, StoredTally};
+use super::part::{Bits, StoredTally, joint_of};
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{FieldKind, Schema};
@@ -182,7 +182,7 @@ pub(super) fn tally_of(
         .iter()
         .enumerate()
         .flat_map(|(f, rows)| rows.iter().map(move |&(v, c)| (f, v, c)));
-    let tally = Tally::from_counts(fields, n, triples);
+    let tally = Tally::from_columns(fields, n, triples);
     Ok(match &stored.joint {
         Some(joint) => {
             if joint.iter().any(|(o, _)| o.len() != fields)
@@ -192,12 +192,7 @@ pub(super) fn tally_of(
                     "the tally's whole outcomes do not count its {n} trials of {fields} fields"
                 ));
             }
-            tally.with_stored_joint(
-                joint
-                    .iter()
-                    .map(|(o, c)| (o.clone().into_boxed_slice(), *c))
-                    .collect(),
-            )
+            tally.with_joint_table(joint_of(joint, |&c| c))
         }
         None => tally,
     })

@@ -1,4 +1,7 @@
 //! Metric values: estimated from a tally, or computed from exact marginals.
+//! Both read their table the same way ([`crate::model::Outcomes::share`] for an event);
+//! what differs is the arithmetic on top: integer sums and intervals for
+//! counts, the exact value and its per-trial spread for probabilities.
 
 use super::interval::{mean_interval, wilson};
 use crate::model::{Marginals, MetricKind, MetricSpec, Tally};
@@ -25,26 +28,11 @@ impl Estimate {
 pub fn estimate(metric: &MetricSpec, tally: &Tally) -> Estimate {
     let n = tally.trials();
     match metric.kind {
-        MetricKind::Prob { field, pred } => {
-            let k: u64 = tally
-                .field(field)
-                .iter()
-                .filter(|(v, _)| pred.holds(*v))
-                .map(|(_, c)| c)
-                .sum();
-            proportion(k, n)
-        }
+        MetricKind::Prob { field, pred } => proportion(tally.share(field, pred), n),
         MetricKind::Both { first, second } => {
             // Unknown without whole outcomes (a tally read back from the
             // long table): NaN, never a wrong number.
-            let k: Option<u64> = tally.joint().map(|joint| {
-                joint
-                    .iter()
-                    .filter(|(o, _)| first.1.holds(o[first.0]) && second.1.holds(o[second.0]))
-                    .map(|(_, c)| c)
-                    .sum()
-            });
-            match k {
+            match tally.share_both(first, second) {
                 Some(k) => proportion(k, n),
                 None => Estimate {
                     value: f64::NAN,
@@ -191,15 +179,9 @@ impl ExactValue {
 pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
     match metric.kind {
         MetricKind::Prob { field, pred } => {
-            let p: f64 = exact
-                .field(field)
-                .iter()
-                .filter(|(v, _)| pred.holds(**v))
-                .map(|(_, p)| *p)
-                // fold from +0.0: an empty f64 sum is -0.0, which would
-                // print as "-0.0" for an impossible event.
-                .fold(0.0, |a, b| a + b)
-                .clamp(0.0, 1.0);
+            // Summed from +0.0 (`Outcomes::share`): an empty f64 sum is
+            // -0.0, which would print as "-0.0" for an impossible event.
+            let p = exact.share(field, pred).clamp(0.0, 1.0);
             ExactValue {
                 value: p,
                 sd: (p * (1.0 - p)).sqrt(),
@@ -207,17 +189,11 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
             }
         }
         MetricKind::Both { first, second } => {
-            let p = match exact.joint() {
-                Some(joint) => joint
-                    .iter()
-                    .filter(|(o, _)| first.1.holds(o[first.0]) && second.1.holds(o[second.0]))
-                    .map(|(_, p)| *p)
-                    .fold(0.0, |a, b| a + b)
-                    .clamp(0.0, 1.0),
-                // A solver that gave fields alone, or an answer read back
-                // from the long table.
-                None => f64::NAN,
-            };
+            // NaN for a solver that gave fields alone, or an answer read
+            // back from the long table.
+            let p = exact
+                .share_both(first, second)
+                .map_or(f64::NAN, |p| p.clamp(0.0, 1.0));
             ExactValue {
                 value: p,
                 sd: (p * (1.0 - p)).sqrt(),

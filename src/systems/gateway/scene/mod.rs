@@ -94,5 +94,5 @@ fn project(m: &Marginals, picks: &[Pick]) -> Marginals {
         let picked: Box<[i64]> = picks.iter().map(|&p| pick(&o, p)).collect();
         *mapped.entry(picked).or_insert(0.0) += q;
     }
-    out.with_joint(mapped)
+    out.with_joint_table(mapped)
 }

@@ -1,6 +1,9 @@
-//! Tests of tallies: histograms, joint keys, merging.
+//! Tests of outcome tables: histograms, joint keys, merging, and a
+//! solver's whole outcomes.
 
+use super::record::{Keys, MAX_KEYS};
 use super::*;
+use crate::dice::DiceRng;
 
 #[test]
 fn hist_grows_both_ways() {
@@ -90,7 +93,7 @@ fn too_many_joint_keys_fall_back_to_fields() {
 
 #[test]
 fn joint_keys_decode_to_their_outcomes() {
-    let j = Joint::learn([-3, 0, 10], [2, 1, 10]).unwrap();
+    let j = Keys::learn([-3, 0, 10], [2, 1, 10]).unwrap();
     for outcome in [[-3, 0, 10], [2, 1, 10], [0, 1, 10], [5, 0, 11]] {
         let k = j.key(&outcome).expect("inside the widened ranges");
         assert_eq!(j.decode(k), outcome);
@@ -165,8 +168,56 @@ fn keyed_recording_equals_direct_recording() {
 fn no_joint_keys_before_the_warm_up() {
     // Every outcome, zeros included, goes field by field until the
     // ranges are learnt.
-    let none = Joint::<3>::NONE;
+    let none = Keys::<3>::NONE;
     for outcome in [[0, 0, 0], [1, -1, 7], [i64::MIN, 0, i64::MAX]] {
         assert_eq!(none.key(&outcome), None);
     }
+}
+
+#[test]
+fn whole_outcomes_keep_the_joint_table_and_a_lone_field_drops_it() {
+    let mut m = Marginals::new(2);
+    m.add_outcome(&[1, 0], 0.25);
+    m.add_outcome(&[1, 1], 0.25);
+    m.add_outcome(&[0, 1], 0.5);
+    assert_eq!(m.field(1)[&1], 0.75);
+    assert_eq!(m.total(), 1.0);
+    let joint = m.joint().expect("every probability came whole");
+    assert_eq!(joint[&[1i64, 1][..]], 0.25);
+    assert_eq!(joint.len(), 3);
+    m.add(0, 2, 0.1);
+    assert!(m.joint().is_none());
+}
+
+#[test]
+fn counts_and_probabilities_read_the_same_way() {
+    // One table of whole outcomes, weighed once in counts and once in
+    // probabilities: every read agrees up to the scale.
+    let outcomes = [([0, 1], 1u64), ([0, 2], 1), ([1, 3], 2)];
+    let mut t = Tally::with_joint(2);
+    let mut m = Marginals::new(2);
+    for (o, n) in outcomes {
+        t.record_outcomes(&o, n);
+        m.add_outcome(&o, n as f64 / 4.0);
+    }
+    assert_eq!((t.total(), m.total()), (4, 1.0));
+    assert_eq!(t.share(1, Pred::Le(2)), 2);
+    assert_eq!(m.share(1, Pred::Le(2)), 0.5);
+    let quick = (0, Pred::Eq(0));
+    assert_eq!(t.share_both(quick, (1, Pred::Ge(2))), Some(1));
+    assert_eq!(m.share_both(quick, (1, Pred::Ge(2))), Some(0.25));
+    let w: Vec<(i64, u64)> = t.weights(1).collect();
+    assert_eq!(w, vec![(1, 1), (2, 1), (3, 2)]);
+    // Read back from columns alone, whole outcomes are unknown.
+    let back = Tally::from_columns(
+        2,
+        4,
+        (0..2).flat_map(|f| t.weights(f).map(move |(v, n)| (f, v, n))),
+    );
+    assert_eq!(back, t);
+    assert_eq!(back.share_both(quick, (1, Pred::Ge(2))), None);
+    // Merging adds weights, and whole outcomes where both parts kept them.
+    let twice = m.clone() + m.clone();
+    assert_eq!(twice.field(1)[&3], 1.0);
+    assert_eq!(twice.joint().unwrap()[&[1i64, 3][..]], 1.0);
 }

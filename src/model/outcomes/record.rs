@@ -1,40 +1,36 @@
-//! Tallies: per-field histograms of integer counts that merge with `+`,
-//! and, for mechanics with a metric over two fields, the counts of whole
-//! outcomes.
+//! Counting trials fast: the Monte Carlo side of [`Tally`].
 //!
-//! The hot loop does not touch the per-field histograms: each trial's
+//! The hot loop does not touch the per-field columns: each trial's
 //! outcome is encoded as one small integer key (the joint outcome, a
-//! mixed-radix number over the fields' ranges, see [`Joint`]) and counted
+//! mixed-radix number over the fields' ranges, see [`Keys`]) and counted
 //! in a flat array; the keys are decoded into the fields once per call
 //! (once per chunk of the engine). Counting is exact either way, so a tally
 //! is the same bit for bit however it was recorded.
 
-use std::collections::BTreeMap;
-use std::ops::{Add, AddAssign};
-
+use super::{Hist, Joint, Tally, note};
 use crate::dice::DiceRng;
 
-/// Trials run through the per-field histograms before [`Joint`] learns the
+/// Trials run through the per-field histograms before [`Keys`] learns the
 /// fields' ranges from them.
-const WARM_UP: u64 = 256;
+pub(super) const WARM_UP: u64 = 256;
 /// The most joint keys counted in the flat array (32 KiB of counts): past
 /// this, fields are recorded one by one.
-const MAX_KEYS: u64 = 4096;
+pub(super) const MAX_KEYS: u64 = 4096;
 
 /// The joint outcome of `N` fields as one key: field `f`'s value minus
 /// `lo[f]`, in `0..span[f]`, is digit `f` of a mixed-radix number. Values
 /// outside the ranges have no key and are recorded field by field.
 #[derive(Clone, Copy, Debug)]
-struct Joint<const N: usize> {
+pub(super) struct Keys<const N: usize> {
     lo: [i64; N],
     span: [u64; N],
     stride: [u64; N],
-    keys: u64,
+    pub(super) keys: u64,
 }
 
-impl<const N: usize> Joint<N> {
+impl<const N: usize> Keys<N> {
     /// No keys at all: every outcome is outside.
-    const NONE: Self = Joint {
+    pub(super) const NONE: Self = Keys {
         lo: [0; N],
         span: [0; N],
         stride: [0; N],
@@ -45,7 +41,7 @@ impl<const N: usize> Joint<N> {
     /// upwards (long tails, such as a sequence's rounds, grow upwards) while
     /// the key count stays within [`MAX_KEYS`]. `None` when even the seen
     /// ranges need more keys.
-    fn learn(lo: [i64; N], hi: [i64; N]) -> Option<Self> {
+    pub(super) fn learn(lo: [i64; N], hi: [i64; N]) -> Option<Self> {
         let mut span = [0u64; N];
         for f in 0..N {
             span[f] = (hi[f] as i128 - lo[f] as i128 + 1).clamp(1, MAX_KEYS as i128 + 1) as u64;
@@ -67,7 +63,7 @@ impl<const N: usize> Joint<N> {
             stride[f] = k;
             k *= span[f];
         }
-        Some(Joint {
+        Some(Keys {
             lo,
             span,
             stride,
@@ -78,7 +74,7 @@ impl<const N: usize> Joint<N> {
     /// The key of `outcome`, if every field is in range. The test is one
     /// comparison a field, folded without branches.
     #[inline(always)]
-    fn key(&self, outcome: &[i64; N]) -> Option<usize> {
+    pub(super) fn key(&self, outcome: &[i64; N]) -> Option<usize> {
         let mut key = 0u64;
         let mut inside = true;
         for (f, &v) in outcome.iter().enumerate() {
@@ -90,181 +86,16 @@ impl<const N: usize> Joint<N> {
     }
 
     /// The outcome a key stands for.
-    fn decode(&self, key: usize) -> [i64; N] {
+    pub(super) fn decode(&self, key: usize) -> [i64; N] {
         let key = key as u64;
         std::array::from_fn(|f| self.lo[f] + ((key / self.stride[f]) % self.span[f]) as i64)
     }
 }
 
-/// Counts of the values one outcome field took, over a dense run of
-/// integers that grows when a value falls outside it.
-#[derive(Clone, Debug, Default)]
-pub struct Hist {
-    min: i64,
-    counts: Vec<u64>,
-}
-
-impl Hist {
-    /// Count one occurrence of `v`.
-    #[inline(always)]
-    pub fn record(&mut self, v: i64) {
-        let i = v.wrapping_sub(self.min) as u64;
-        if i < self.counts.len() as u64 {
-            self.counts[i as usize] += 1;
-        } else {
-            self.widen_and_record(v);
-        }
-    }
-
-    /// [`Hist::record`] of a value outside the range so far: rare after a
-    /// chunk's first trials, so kept out of the loops that record.
-    #[cold]
-    #[inline(never)]
-    fn widen_and_record(&mut self, v: i64) {
-        self.add_count(v, 1);
-    }
-
-    /// Count `n` occurrences of `v`, widening the range if needed.
-    pub fn add_count(&mut self, v: i64, n: u64) {
-        if n == 0 {
-            return;
-        }
-        if self.counts.is_empty() {
-            self.min = v;
-            self.counts.push(0);
-        } else if v < self.min {
-            let extra = (self.min - v) as usize;
-            self.counts.splice(0..0, std::iter::repeat_n(0, extra));
-            self.min = v;
-        } else if v >= self.min + self.counts.len() as i64 {
-            self.counts.resize((v - self.min) as usize + 1, 0);
-        }
-        self.counts[(v - self.min) as usize] += n;
-    }
-
-    /// `(value, count)` for every value seen, in increasing value.
-    pub fn iter(&self) -> impl Iterator<Item = (i64, u64)> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| **c > 0)
-            .map(move |(i, &c)| (self.min + i as i64, c))
-    }
-
-    /// Number of values recorded.
-    pub fn total(&self) -> u64 {
-        self.counts.iter().sum()
-    }
-}
-
-/// Two histograms are equal when they hold the same counts, however their
-/// storage happens to be laid out.
-impl PartialEq for Hist {
-    fn eq(&self, other: &Self) -> bool {
-        self.iter().eq(other.iter())
-    }
-}
-
-impl Eq for Hist {}
-
-impl AddAssign<&Hist> for Hist {
-    fn add_assign(&mut self, other: &Hist) {
-        for (v, c) in other.iter() {
-            self.add_count(v, c);
-        }
-    }
-}
-
-/// Counts of whole outcomes (one value per field).
-pub type Outcomes = BTreeMap<Box<[i64]>, u64>;
-
-/// The record of a batch of trials: how many, a histogram per outcome
-/// field (in the mechanic's field order), and the counts of whole outcomes
-/// when asked for ([`Tally::with_joint`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    trials: u64,
-    fields: Vec<Hist>,
-    joint: Option<Outcomes>,
-}
-
 impl Tally {
-    /// An empty tally for `fields` outcome fields.
-    pub fn new(fields: usize) -> Self {
-        Tally {
-            trials: 0,
-            fields: vec![Hist::default(); fields],
-            joint: None,
-        }
-    }
-
-    /// An empty tally that also counts whole outcomes, for metrics over
-    /// two fields at once.
-    pub fn with_joint(fields: usize) -> Self {
-        Tally {
-            joint: Some(Outcomes::new()),
-            ..Tally::new(fields)
-        }
-    }
-
-    /// The empty tally a model of `schema` records into: with whole
-    /// outcomes when one of its metrics needs them.
-    pub fn for_schema(schema: &crate::model::Schema) -> Self {
-        match schema.needs_joint() {
-            true => Tally::with_joint(schema.fields.len()),
-            false => Tally::new(schema.fields.len()),
-        }
-    }
-
-    /// The counts of whole outcomes, when this tally kept them (every part
-    /// of a merged tally must have).
-    pub fn joint(&self) -> Option<&Outcomes> {
-        self.joint.as_ref()
-    }
-
-    /// This tally with its whole outcomes restored (as stored by a shard).
-    pub fn with_stored_joint(mut self, joint: Outcomes) -> Tally {
-        self.joint = Some(joint);
-        self
-    }
-
-    fn add_joint(&mut self, outcome: &[i64], n: u64) {
-        note(&mut self.joint, outcome, n);
-    }
-
-    /// A tally rebuilt from stored counts: `(field, value, count)` triples
-    /// over `trials` trials (as read back from `results.parquet`).
-    pub fn from_counts(
-        fields: usize,
-        trials: u64,
-        counts: impl IntoIterator<Item = (usize, i64, u64)>,
-    ) -> Tally {
-        let mut t = Tally::new(fields);
-        for (f, v, c) in counts {
-            t.fields[f].add_count(v, c);
-        }
-        t.trials = trials;
-        t
-    }
-
     /// Number of trials recorded.
     pub fn trials(&self) -> u64 {
-        self.trials
-    }
-
-    /// The histogram of field `i`.
-    pub fn field(&self, i: usize) -> &Hist {
-        &self.fields[i]
-    }
-
-    /// Number of fields.
-    pub fn len(&self) -> usize {
-        self.fields.len()
-    }
-
-    /// True when the tally has no fields.
-    pub fn is_empty(&self) -> bool {
-        self.fields.is_empty()
+        self.total
     }
 
     /// Run `trials` trials of `sample`, each returning one value per field,
@@ -291,19 +122,19 @@ impl Tally {
             lo: [i64::MAX; N],
             hi: [i64::MIN; N],
         };
-        self.trials += trials;
+        self.total += trials;
         // Until the warm-up has shown the ranges no outcome has a key, so
         // every one takes the slow path. `sample` is called from this one
         // place only, which lets it be inlined into the loop: a mechanic's
         // outcome then stays in registers on its way to its key.
         let warm = trials.min(WARM_UP);
-        let mut joint = Joint::NONE;
+        let mut joint = Keys::NONE;
         let mut counts: Vec<u64> = Vec::new();
         rng.on_this_frame(|rng| {
             for t in 0..trials {
                 if t == warm {
                     slow.learning = false;
-                    if let Some(learnt) = Joint::learn(slow.lo, slow.hi) {
+                    if let Some(learnt) = Keys::learn(slow.lo, slow.hi) {
                         joint = learnt;
                         counts = vec![0; joint.keys as usize];
                     }
@@ -337,29 +168,7 @@ impl Tally {
         assert_eq!(self.fields.len(), N, "tally has the wrong number of fields");
         for (k, &n) in counts.iter().enumerate() {
             if n > 0 {
-                let outcome = expand(k);
-                for (h, v) in self.fields.iter_mut().zip(outcome) {
-                    h.add_count(v, n);
-                }
-                self.add_joint(&outcome, n);
-                self.trials += n;
-            }
-        }
-    }
-}
-
-/// Count `n` more of `outcome` in `joint`, when whole outcomes are kept.
-#[inline]
-fn note(joint: &mut Option<Outcomes>, outcome: &[i64], n: u64) {
-    if let Some(joint) = joint
-        && n > 0
-    {
-        // Looked up by slice first: a boxed key is made only for a new
-        // outcome, not for every trial.
-        match joint.get_mut(outcome) {
-            Some(count) => *count += n,
-            None => {
-                joint.insert(outcome.into(), n);
+                self.add_outcome(&expand(k), n);
             }
         }
     }
@@ -371,7 +180,7 @@ fn note(joint: &mut Option<Outcomes>, outcome: &[i64], n: u64) {
 /// the ranges the keys are learnt from.
 struct Slow<'a, const N: usize> {
     hists: &'a mut [Hist; N],
-    whole: &'a mut Option<Outcomes>,
+    whole: &'a mut Option<Joint<u64>>,
     learning: bool,
     lo: [i64; N],
     hi: [i64; N],
@@ -407,8 +216,8 @@ impl Tally {
         for (h, &v) in self.fields.iter_mut().zip(outcome) {
             h.record(v);
         }
-        self.add_joint(outcome, 1);
-        self.trials += 1;
+        note(&mut self.joint, outcome, 1);
+        self.total += 1;
     }
 
     /// Record `n` trials of one outcome, one value per field: for samplers
@@ -420,11 +229,7 @@ impl Tally {
             outcome.len(),
             "tally has the wrong number of fields"
         );
-        for (h, &v) in self.fields.iter_mut().zip(outcome) {
-            h.add_count(v, n);
-        }
-        self.add_joint(outcome, n);
-        self.trials += n;
+        self.add_outcome(outcome, n);
     }
 
     /// Like [`Tally::record_trials`] for mechanics whose whole outcome is a
@@ -455,54 +260,7 @@ impl Tally {
     pub fn add_keys<const N: usize>(&mut self, keys: &Hist, expand: impl Fn(i64) -> [i64; N]) {
         assert_eq!(self.fields.len(), N, "tally has the wrong number of fields");
         for (key, count) in keys.iter() {
-            let outcome = expand(key);
-            for (h, v) in self.fields.iter_mut().zip(outcome) {
-                h.add_count(v, count);
-            }
-            self.add_joint(&outcome, count);
-        }
-        self.trials += keys.total();
-    }
-}
-
-impl AddAssign<&Tally> for Tally {
-    fn add_assign(&mut self, other: &Tally) {
-        if self.fields.is_empty() {
-            self.fields = vec![Hist::default(); other.fields.len()];
-        }
-        // Whole outcomes are known only if every part kept them; an empty
-        // tally takes the other's as they are.
-        match (&mut self.joint, &other.joint) {
-            (Some(a), Some(b)) => {
-                for (outcome, n) in b {
-                    *a.entry(outcome.clone()).or_insert(0) += n;
-                }
-            }
-            (None, Some(b)) if self.trials == 0 => self.joint = Some(b.clone()),
-            (Some(_), None) if other.trials == 0 => {}
-            (None, None) => {}
-            _ => self.joint = None,
-        }
-
-        assert_eq!(
-            self.fields.len(),
-            other.fields.len(),
-            "merging tallies of different mechanics"
-        );
-        self.trials += other.trials;
-        for (a, b) in self.fields.iter_mut().zip(&other.fields) {
-            *a += b;
+            self.add_outcome(&expand(key), count);
         }
     }
 }
-
-impl Add for Tally {
-    type Output = Tally;
-    fn add(mut self, other: Tally) -> Tally {
-        self += &other;
-        self
-    }
-}
-
-#[cfg(test)]
-mod tests;
