@@ -200,6 +200,7 @@ impl<W: Weight> Outcomes<W> {
     /// Add weight `w` to `value` of field `field` alone: the whole
     /// outcomes are no longer known. A table given field by field counts
     /// its total in field 0.
+    #[inline]
     pub fn add(&mut self, field: usize, value: i64, w: W) {
         if w > W::ZERO {
             self.joint = None;
@@ -211,6 +212,7 @@ impl<W: Weight> Outcomes<W> {
     }
 
     /// Add weight `w` of one whole outcome (one value per field).
+    #[inline]
     pub fn add_outcome(&mut self, outcome: &[i64], w: W) {
         if w > W::ZERO {
             for (column, &v) in self.fields.iter_mut().zip(outcome) {
