@@ -20,6 +20,11 @@ const MAX_SPAN: i64 = 1 << 24;
 /// could reach, and a genuine shard must never be refused.
 const EXACT_SUPPORT_SLACK: f64 = 1e-6;
 
+/// How far above 1 a stored probability may be: a solver's sum of many
+/// terms rounds (questworlds.scored's sure parting shot is
+/// 1.0000000000000004), and a genuine shard must never be refused.
+const ROUNDING: f64 = 1e-9;
+
 /// The values each field of one config may take, as far as the mechanic
 /// says: a bool's 0 and 1, a category's choices, an integer's declared
 /// range; and, once the config's exact answer is read, exactly its values.
@@ -129,9 +134,9 @@ pub(super) fn exact_of(stored: &[Vec<(i64, Bits)>], schema: &Schema) -> Result<M
         let name = &schema.fields[f].name;
         check_values(name, rows.iter().map(|r| r.0))?;
         for &(v, Bits(p)) in rows {
-            if !(p > 0.0 && p <= 1.0) {
+            if !(p > 0.0 && p <= 1.0 + ROUNDING) {
                 return Err(format!(
-                    "`{name}` = {v} has probability {p}; allowed: above 0, at most 1"
+                    "`{name}` = {v} has probability {p}; allowed: above 0, at most 1 (give or take {ROUNDING:e} of rounding)"
                 ));
             }
             m.add(f, v, p);
@@ -255,6 +260,16 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn a_probability_rounded_past_one_is_read_and_one_far_past_it_refused() {
+        let schema = schema();
+        let m = exact_of(&exact(&[(3, 1.0000000000000004)]), &schema).unwrap();
+        assert_eq!(m.field(3)[&3], 1.0000000000000004);
+        let e = exact_of(&exact(&[(3, 1.001)]), &schema).unwrap_err();
+        assert!(e.contains("at most 1"), "{e}");
+        assert!(exact_of(&exact(&[(3, 0.0)]), &schema).is_err());
     }
 
     #[test]
