@@ -18,11 +18,11 @@ use self::table::OutcomeTable;
 use super::roll::{RollLaw, Rolled, best_die_law, ones_law, roll_best_die};
 use super::{
     ACTOR_AID, ACTOR_POOL, FINAL_PUSH, FinalPush, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
-    OPPOSITION_TROUBLE, Pool, RATING_TIE, RatingTie, Sides, TIE, TieRule, fate_fields, fate_with,
+    OPPOSITION_TROUBLE, RATING_TIE, RatingTie, Sides, TIE, TieRule, fate_fields, fate_with,
     pool::SIZES, trauma,
 };
 use crate::dice::DiceRng;
-use crate::model::{Given, Marginals};
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{Define, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial};
 
@@ -37,26 +37,16 @@ static PARAMS: [ParamSpec; 8] = [
     FINAL_PUSH,
 ];
 
-/// The parameters of `cortex.basic`, one field per path of [`PARAMS`].
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BasicParams {
-    #[serde(rename = "actor.pool")]
-    pub actor: Pool,
-    #[serde(rename = "actor.aid", default)]
-    pub aid: Option<Pool>,
-    #[serde(rename = "opposition.pool", default)]
-    pub opposition: Option<Pool>,
-    #[serde(rename = "opposition.trouble")]
-    pub trouble: Given<i64>,
-    #[serde(rename = "opposition.gang", default)]
-    pub gang: Option<Pool>,
-    #[serde(rename = "variant.rating_tie")]
-    pub rating_tie: RatingTie,
-    #[serde(rename = "variant.tie")]
-    pub tie: TieRule,
-    #[serde(rename = "policy.final_push")]
-    pub final_push: FinalPush,
+super::sides_params! {
+    /// The parameters of `cortex.basic`, one field per path of [`PARAMS`].
+    pub struct BasicParams {
+        #[serde(rename = "variant.rating_tie")]
+        pub rating_tie: RatingTie,
+        #[serde(rename = "variant.tie")]
+        pub tie: TieRule,
+        #[serde(rename = "policy.final_push")]
+        pub final_push: FinalPush,
+    }
 }
 
 /// Field positions.

@@ -18,12 +18,12 @@ use super::roll::{RollLaw, best_die_law};
 use super::tables::{Lazy, RollTable};
 use super::{
     ACTOR_AID, ACTOR_POOL, FINAL_PUSH, FinalPush, KNOCKOUT, OPPOSITION_GANG, OPPOSITION_POOL,
-    OPPOSITION_TROUBLE, PUSH, Pool, RATING_TIE, RatingTie, Sides, TIE, TieRule, fate_fields,
-    fate_with, pool::SIZES, trauma,
+    OPPOSITION_TROUBLE, PUSH, RATING_TIE, RatingTie, Sides, TIE, TieRule, fate_fields, fate_with,
+    pool::SIZES, trauma,
 };
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::{After, Given, Marginals, Rounds, play};
+use crate::model::{After, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::systems::{
     Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
@@ -53,31 +53,21 @@ static PARAMS: [ParamSpec; 10] = [
     },
 ];
 
-/// The parameters of `cortex.contested`, one field per path of
-/// [`PARAMS`].
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ContestedParams {
-    #[serde(rename = "actor.pool")]
-    pub actor: Pool,
-    #[serde(rename = "actor.aid", default)]
-    pub aid: Option<Pool>,
-    #[serde(rename = "opposition.pool", default)]
-    pub opposition: Option<Pool>,
-    #[serde(rename = "opposition.trouble")]
-    pub trouble: Given<i64>,
-    #[serde(rename = "opposition.gang", default)]
-    pub gang: Option<Pool>,
-    #[serde(rename = "variant.rating_tie")]
-    pub rating_tie: RatingTie,
-    #[serde(rename = "variant.tie")]
-    pub tie: TieRule,
-    #[serde(rename = "policy.final_push")]
-    pub final_push: FinalPush,
-    pub initiator: Initiator,
-    /// Unset: the actor never gives in.
-    #[serde(rename = "policy.give_in", default)]
-    pub give_in: Option<i64>,
+super::sides_params! {
+    /// The parameters of `cortex.contested`, one field per path of
+    /// [`PARAMS`].
+    pub struct ContestedParams {
+        #[serde(rename = "variant.rating_tie")]
+        pub rating_tie: RatingTie,
+        #[serde(rename = "variant.tie")]
+        pub tie: TieRule,
+        #[serde(rename = "policy.final_push")]
+        pub final_push: FinalPush,
+        pub initiator: Initiator,
+        /// Unset: the actor never gives in.
+        #[serde(rename = "policy.give_in", default)]
+        pub give_in: Option<i64>,
+    }
 }
 
 crate::choice! {

@@ -112,6 +112,38 @@ pub(crate) const FINAL_PUSH: ParamSpec = ParamSpec {
     doc: "The actor, facing trauma, steps down a trait for +5 per step until within 5 (never to win).",
 };
 
+/// A cortex mechanic's params struct: the five keys of its two sides
+/// ([`Sides`]: `actor.pool`, `actor.aid`, `opposition.pool`,
+/// `opposition.trouble`, `opposition.gang`), written here once, and the
+/// mechanic's own fields. serde cannot prefix or flatten a group of keys
+/// and still list them (`fields_of`), hence a macro.
+macro_rules! sides_params {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($(#[$fmeta:meta])* $vis:vis $field:ident: $ty:ty,)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            #[serde(rename = "actor.pool")]
+            pub actor: $crate::systems::cortex::Pool,
+            #[serde(rename = "actor.aid", default)]
+            pub aid: Option<$crate::systems::cortex::Pool>,
+            #[serde(rename = "opposition.pool", default)]
+            pub opposition: Option<$crate::systems::cortex::Pool>,
+            #[serde(rename = "opposition.trouble")]
+            pub trouble: $crate::model::Given<i64>,
+            #[serde(rename = "opposition.gang", default)]
+            pub gang: Option<$crate::systems::cortex::Pool>,
+            $($(#[$fmeta])* $vis $field: $ty,)*
+        }
+    };
+}
+pub(crate) use sides_params;
+
 /// Both sides of an action as the scenario sets them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sides {

@@ -34,12 +34,12 @@ use rounds::Laws;
 use super::roll::{RollLaw, best_die_law};
 use super::tables::{Drawn, Lazy, RollTable};
 use super::{
-    ACTOR_AID, ACTOR_POOL, OPPOSITION_GANG, OPPOSITION_POOL, OPPOSITION_TROUBLE, Pool, RATING_TIE,
+    ACTOR_AID, ACTOR_POOL, OPPOSITION_GANG, OPPOSITION_POOL, OPPOSITION_TROUBLE, RATING_TIE,
     RatingTie, Sides, TIE, TieRule,
 };
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::{After, Given, Marginals, parse_some, play};
+use crate::model::{After, Marginals, parse_some, play};
 use crate::systems::{Choice, Lit, ParamKind, ParamSpec};
 
 /// Ratings a complication or trauma may have, 0 for none.
@@ -121,37 +121,27 @@ static PARAMS: [ParamSpec; 12] = [
     },
 ];
 
-/// The parameters of `cortex.fight`, one field per path of [`PARAMS`].
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FightParams {
-    #[serde(rename = "actor.pool")]
-    pub actor: Pool,
-    #[serde(rename = "actor.aid", default)]
-    pub aid: Option<Pool>,
-    #[serde(rename = "opposition.pool", default)]
-    pub opposition: Option<Pool>,
-    #[serde(rename = "opposition.trouble")]
-    pub trouble: Given<i64>,
-    #[serde(rename = "opposition.gang", default)]
-    pub gang: Option<Pool>,
-    #[serde(rename = "variant.rating_tie")]
-    pub rating_tie: RatingTie,
-    #[serde(rename = "variant.tie")]
-    pub tie: TieRule,
-    pub kind: Kind,
-    #[serde(rename = "actor.trauma")]
-    pub actor_trauma: Trauma,
-    #[serde(rename = "opposition.trauma")]
-    pub opposition_trauma: Trauma,
-    /// Unset: the actor never gives in.
-    #[serde(
-        rename = "policy.give_in",
-        default,
-        deserialize_with = "give_in_policy"
-    )]
-    pub give_in: Option<GiveIn>,
-    pub max_actions: u32,
+super::sides_params! {
+    /// The parameters of `cortex.fight`, one field per path of [`PARAMS`].
+    pub struct FightParams {
+        #[serde(rename = "variant.rating_tie")]
+        pub rating_tie: RatingTie,
+        #[serde(rename = "variant.tie")]
+        pub tie: TieRule,
+        pub kind: Kind,
+        #[serde(rename = "actor.trauma")]
+        pub actor_trauma: Trauma,
+        #[serde(rename = "opposition.trauma")]
+        pub opposition_trauma: Trauma,
+        /// Unset: the actor never gives in.
+        #[serde(
+            rename = "policy.give_in",
+            default,
+            deserialize_with = "give_in_policy"
+        )]
+        pub give_in: Option<GiveIn>,
+        pub max_actions: u32,
+    }
 }
 
 /// `policy.give_in`, read by [`give_in::parse`].

@@ -36,7 +36,7 @@ use super::{
 };
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::{After, Given, Marginals, Rounds, parse_some, parse_value, play};
+use crate::model::{After, Marginals, Rounds, parse_some, parse_value, play};
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
@@ -142,34 +142,24 @@ static PARAMS: [ParamSpec; 10] = [
     },
 ];
 
-/// The parameters of `cortex.timed`, one field per path of [`PARAMS`].
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TimedParams {
-    #[serde(rename = "actor.pool")]
-    actor: Pool,
-    #[serde(rename = "actor.aid", default)]
-    aid: Option<Pool>,
-    #[serde(rename = "opposition.pool", default)]
-    opposition: Option<Pool>,
-    #[serde(rename = "opposition.trouble")]
-    trouble: Given<i64>,
-    #[serde(rename = "opposition.gang", default)]
-    gang: Option<Pool>,
-    #[serde(deserialize_with = "steps")]
-    steps: Steps,
-    beats: i64,
-    #[serde(rename = "variant.failure")]
-    failure: AfterFailure,
-    #[serde(default, deserialize_with = "helpers")]
-    helpers: Option<Vec<Pool>>,
-    /// Unset: no helper ever buys time.
-    #[serde(
-        rename = "policy.buy_time",
-        default,
-        deserialize_with = "buy_time_policy"
-    )]
-    buy_time: Option<BuyTime>,
+super::sides_params! {
+    /// The parameters of `cortex.timed`, one field per path of [`PARAMS`].
+    pub struct TimedParams {
+        #[serde(deserialize_with = "steps")]
+        steps: Steps,
+        beats: i64,
+        #[serde(rename = "variant.failure")]
+        failure: AfterFailure,
+        #[serde(default, deserialize_with = "helpers")]
+        helpers: Option<Vec<Pool>>,
+        /// Unset: no helper ever buys time.
+        #[serde(
+            rename = "policy.buy_time",
+            default,
+            deserialize_with = "buy_time_policy"
+        )]
+        buy_time: Option<BuyTime>,
+    }
 }
 
 /// `steps`, read by [`steps_of`].
