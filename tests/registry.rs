@@ -72,11 +72,6 @@ fn every_mechanic_is_a_define() {
 /// Mechanics whose builder still reads untyped parameters by string key
 /// (`model::Raw`). This list only shrinks.
 const UNTYPED: &[&str] = &[
-    "cgg.action",
-    "cgg.diligence",
-    "cgg.fallout",
-    "cgg.session",
-    "cgg.tension",
     "cortex.basic",
     "cortex.contested",
     "cortex.fight",

@@ -27,11 +27,13 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::action::{Action, ActionMechanic, PARAMS as ACTION_PARAMS};
+use super::DieCode;
+use super::action::rules::rule_params;
+use super::action::{Action, ActionKeys, ActionMechanic, ActionParams, PARAMS as ACTION_PARAMS};
 use super::tension::{Tension, TensionMechanic};
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::{After, Marginals, Rounds, play};
+use crate::model::{After, Given, Marginals, Rounds, parse_some, play};
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
@@ -448,8 +450,13 @@ fn entry_scene(
 }
 
 /// The step of one `sequence` entry: a scene, or an action of the
-/// session's action keys, then the entry's.
-fn entry_step(args: &Args, i: usize, entry: &ParamValue, full: u32) -> Result<Step, ParamError> {
+/// session's action keys with the entry's in their place.
+fn entry_step(
+    session: ActionKeys,
+    i: usize,
+    entry: &ParamValue,
+    full: u32,
+) -> Result<Step, ParamError> {
     let bad = |msg: String| ParamError::new("sequence", format!("action {}: {msg}", i + 1));
     let ParamValue::Table(keys) = entry else {
         return Err(bad(format!(
@@ -461,27 +468,67 @@ fn entry_step(args: &Args, i: usize, entry: &ParamValue, full: u32) -> Result<St
         return entry_scene(keys, full, bad);
     }
     let mut values = ParamMap::new();
-    for spec in ACTION_PARAMS.iter() {
-        if args.is_set(spec.path) {
-            if let Some(v) = args.value(spec.path) {
-                values.set(spec.path, v);
-            }
-        }
-    }
     for (k, v) in keys {
         values.set(k.clone(), v.clone());
     }
-    ActionMechanic
-        .trial(&values)
+    Args::new(Define::params(&ActionMechanic), &values)
+        .and_then(|args| args.typed::<ActionParams>())
+        .and_then(|over| session.overlay(over.keys()).action())
         .map(Step::Action)
         .map_err(|e| bad(format!("`{}`: {}", e.key, e.message)))
+}
+
+rule_params! {
+    /// The parameters of `cgg.session`, one field per path of [`PARAMS`]:
+    /// those of `cgg.action`, then its own; the entries of `sequence`
+    /// are read in `build`, over the session's action keys.
+    pub struct SessionParams {
+        #[serde(rename = "explorer.code")]
+        pub explorer_code: Given<DieCode>,
+        #[serde(rename = "explorer.risk_code", default)]
+        pub explorer_risk_code: Option<DieCode>,
+        #[serde(rename = "stunt.paid")]
+        pub stunt_paid: Given<bool>,
+        #[serde(rename = "stunt.moved")]
+        pub stunt_moved: Given<u32>,
+        pub actions: Given<usize>,
+        #[serde(default, deserialize_with = "sequence")]
+        pub sequence: Option<Vec<ParamValue>>,
+        #[serde(rename = "explorer.roles")]
+        pub explorer_roles: usize,
+        #[serde(rename = "explorer.hours", default)]
+        pub explorer_hours: Option<u32>,
+        #[serde(rename = "crisis.actions")]
+        pub crisis_actions: u32,
+    }
+}
+
+impl SessionParams {
+    /// The action keys, as `cgg.action` reads them.
+    fn action_keys(&self) -> ActionKeys {
+        ActionKeys {
+            code: self.explorer_code,
+            risk_code: self.explorer_risk_code,
+            paid: self.stunt_paid,
+            moved: self.stunt_moved,
+            rules: self.rules(),
+        }
+    }
+}
+
+fn sequence<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<ParamValue>>, D::Error> {
+    parse_some(d, |v| match v {
+        ParamValue::List(items) if (1..=MAX_ACTIONS).contains(&items.len()) => Ok(items.clone()),
+        ParamValue::List(items) => Err(format!("{} actions", items.len())),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    })
 }
 
 /// The mechanic `cgg.session`.
 pub struct SessionMechanic;
 
 impl Define for SessionMechanic {
-    type Params = crate::model::Raw;
+    type Params = SessionParams;
     type Trial = Session;
     const NAME: &'static str = "cgg.session";
     const SUMMARY: &'static str = "One explorer's crisis clock over a session of actions or tension scenes: hours paid and gained, crises, the weakness and the 3 + 1d6 refill.";
@@ -523,18 +570,12 @@ impl Define for SessionMechanic {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Session, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let full = FULL[args.int("explorer.roles")? as usize - 1];
-        let actions = match args.parsed_if_set("sequence", |v| match v {
-            ParamValue::List(items) if (1..=MAX_ACTIONS).contains(&items.len()) => {
-                Ok(items.clone())
-            }
-            ParamValue::List(items) => Err(format!("{} actions", items.len())),
-            other => Err(format!("{} is the wrong type", other.type_name())),
-        })? {
+    fn build(&self, p: SessionParams) -> Result<Session, ParamError> {
+        let full = FULL[p.explorer_roles - 1];
+        let keys = p.action_keys();
+        let actions = match &p.sequence {
             Some(items) => {
-                if args.is_set("actions") {
+                if p.actions.given {
                     return Err(ParamError::new(
                         "actions",
                         "give either actions (repeats of one action) or sequence, not both",
@@ -543,32 +584,24 @@ impl Define for SessionMechanic {
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, e)| entry_step(args, i, e, full))
+                    .map(|(i, e)| entry_step(keys, i, e, full))
                     .collect::<Result<Vec<_>, _>>()?
             }
-            None => {
-                let a = ActionMechanic.build(raw.clone())?;
-                vec![Step::Action(a); args.int("actions")? as usize]
-            }
+            None => vec![Step::Action(keys.action()?); p.actions.value],
         };
-        let start = if args.is_set("explorer.hours") {
-            let h = args.int("explorer.hours")? as u32;
-            if h > full {
-                return Err(ParamError::new(
-                    "explorer.hours",
-                    format!("{h} is more than the full clock of {full}; allowed: 1..={full}"),
-                ));
+        let start = match p.explorer_hours {
+            Some(h) => {
+                if h > full {
+                    return Err(ParamError::new(
+                        "explorer.hours",
+                        format!("{h} is more than the full clock of {full}; allowed: 1..={full}"),
+                    ));
+                }
+                h
             }
-            h
-        } else {
-            full
+            None => full,
         };
-        Ok(Session::new(
-            actions,
-            full,
-            start,
-            args.int("crisis.actions")? as u32,
-        ))
+        Ok(Session::new(actions, full, start, p.crisis_actions))
     }
 }
 
