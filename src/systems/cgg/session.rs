@@ -612,6 +612,52 @@ mod tests {
         assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
     };
 
+    /// An action entry is `cgg.action` over the session's keys with the
+    /// entry's in their place: a key counts as set when either sets it.
+    #[test]
+    fn an_entry_is_the_action_of_the_keys_merged() {
+        use ParamValue::{Bool, Int, Str};
+        let session = [
+            ("difficulty.opponent", Str("5d".into())),
+            ("stunt.paid", Bool(true)),
+            ("policy.wrench", Str("deny".into())),
+        ];
+        let entry = [("stunt.moved", Int(1)), ("explorer.code", Str("4d".into()))];
+        let merged: Vec<_> = session.iter().chain(&entry).cloned().collect();
+        let table = |pairs: &[(&str, ParamValue)]| {
+            ParamValue::Table(
+                pairs
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect(),
+            )
+        };
+        let mut with_entry = session.to_vec();
+        with_entry.push(("sequence", ParamValue::List(vec![table(&entry)])));
+        let s = SessionMechanic
+            .trial(&ParamMap::from_pairs(&with_entry))
+            .unwrap();
+        let a = ActionMechanic
+            .trial(&ParamMap::from_pairs(&merged))
+            .unwrap();
+        assert_eq!(a.base, 6, "the session's opponent stands");
+        assert_eq!(s.actions, vec![Step::Action(a)]);
+        // The session's opponent and the entry's base are both set.
+        with_entry.pop();
+        with_entry.push((
+            "sequence",
+            ParamValue::List(vec![table(&[]), table(&[("difficulty.base", Int(5))])]),
+        ));
+        let e = SessionMechanic
+            .trial(&ParamMap::from_pairs(&with_entry))
+            .unwrap_err();
+        assert_eq!(e.key, "sequence");
+        assert_eq!(
+            e.message,
+            "action 2: `difficulty.opponent`: give either difficulty.base or difficulty.opponent, not both"
+        );
+    }
+
     /// The chain is the walk of every path of rolls, and its sampler is
     /// the session's own, on a session of five actions (wrench and hammer
     /// both used) from 2 hours, short of time enough to meet crises,

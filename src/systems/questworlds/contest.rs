@@ -9,9 +9,9 @@ use super::rating::Rating;
 use super::{
     AUGMENT, Augment, Exchange, Level, MODIFIER, Matchup, RATING, RESISTANCE_PARAMS, Resistance,
 };
-use crate::model::Given;
 use crate::dice::DiceRng;
 use crate::exact::Memo;
+use crate::model::Given;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
@@ -106,7 +106,10 @@ pub struct ContestParams {
     pub resistance_base: Rating,
     #[serde(rename = "opponent.rating", default)]
     pub opponent_rating: Option<Rating>,
-    #[serde(rename = "opponent.modifier", deserialize_with = "super::given_modifier")]
+    #[serde(
+        rename = "opponent.modifier",
+        deserialize_with = "super::given_modifier"
+    )]
     pub opponent_modifier: Given<i64>,
     #[serde(rename = "opponent.augment", deserialize_with = "super::given_augment")]
     pub opponent_augment: Given<Augment>,

@@ -26,8 +26,7 @@ use crate::exact::{Limits, solve};
 use crate::model::{After, Given, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::systems::{
-    FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
-    Trial,
+    FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
 
 /// Bounds of the exact solvers. Above `max_states` live states (e.g. a

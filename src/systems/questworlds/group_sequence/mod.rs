@@ -16,8 +16,8 @@ pub mod roster;
 #[cfg(test)]
 mod tests;
 
-use fight::{Fight, Group, Member, Part, Rolled, Rules, Shift, Type};
 use assist::AssistPolicy;
+use fight::{Fight, Group, Member, Part, Rolled, Rules, Shift, Type};
 use roster::{Opponent, PcSpec, Role, opponents_of, pcs_of};
 
 use super::Rating;
