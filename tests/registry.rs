@@ -72,18 +72,6 @@ fn every_mechanic_is_a_define() {
 /// Mechanics whose builder still reads untyped parameters by string key
 /// (`model::Raw`). This list only shrinks.
 const UNTYPED: &[&str] = &[
-    "cgg.action",
-    "cgg.diligence",
-    "cgg.fallout",
-    "cgg.session",
-    "cgg.tension",
-    "questworlds.chained",
-    "questworlds.contest",
-    "questworlds.group",
-    "questworlds.group_sequence",
-    "questworlds.prize",
-    "questworlds.scored",
-    "questworlds.wagered",
 ];
 
 #[test]

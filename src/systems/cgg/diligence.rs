@@ -6,7 +6,7 @@
 //! up) are added to it as bonus pips instead.
 
 use super::risk::{RiskTable, roll};
-use super::{DieCode, code_param, read_code};
+use super::{DieCode, code_param};
 use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
@@ -28,10 +28,13 @@ static PARAMS: [ParamSpec; 2] = [
     },
 ];
 
-/// A resolved diligence roll.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A resolved diligence roll: also the parameters of `cgg.diligence`,
+/// one field per path of [`PARAMS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Diligence {
     pub code: DieCode,
+    #[serde(default)]
     pub enhancing: Option<DieCode>,
 }
 
@@ -92,7 +95,7 @@ impl Trial for Diligence {
 pub struct DiligenceMechanic;
 
 impl Define for DiligenceMechanic {
-    type Params = crate::model::Raw;
+    type Params = Diligence;
     type Trial = Diligence;
     const NAME: &'static str = "cgg.diligence";
     const SUMMARY: &'static str = "A diligence roll: X d6 + Y with 6s discarded; the total, read as pips, is the leverage code.";
@@ -139,13 +142,8 @@ impl Define for DiligenceMechanic {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Diligence, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let enhancing = args.parsed_if_set("enhancing", super::code_of)?;
-        Ok(Diligence {
-            code: read_code(args, "code")?,
-            enhancing,
-        })
+    fn build(&self, roll: Diligence) -> Result<Diligence, ParamError> {
+        Ok(roll)
     }
 }
 

@@ -5,7 +5,7 @@
 //! to Critical (3+). Only dice count on either side, as for difficulty.
 
 use super::action::binomial;
-use super::{DieCode, code_param, read_code};
+use super::{DieCode, code_param};
 use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
@@ -33,6 +33,14 @@ static PARAMS: [ParamSpec; 2] = [
         "The resisting attribute's code; its dice are removed.",
     ),
 ];
+
+/// The parameters of `cgg.fallout`, one field per path of [`PARAMS`].
+#[derive(Clone, Copy, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FalloutParams {
+    pub code: DieCode,
+    pub resistance: DieCode,
+}
 
 /// A resolved fallout roll.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +95,7 @@ impl Trial for Fallout {
 pub struct FalloutMechanic;
 
 impl Define for FalloutMechanic {
-    type Params = crate::model::Raw;
+    type Params = FalloutParams;
     type Trial = Fallout;
     const NAME: &'static str = "cgg.fallout";
     const SUMMARY: &'static str =
@@ -139,12 +147,8 @@ impl Define for FalloutMechanic {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Fallout, ParamError> {
-        let args = &raw.args(Define::params(self));
-        Ok(Fallout::new(
-            read_code(args, "code")?,
-            read_code(args, "resistance")?,
-        ))
+    fn build(&self, p: FalloutParams) -> Result<Fallout, ParamError> {
+        Ok(Fallout::new(p.code, p.resistance))
     }
 }
 

@@ -23,7 +23,7 @@ pub const FULL: [u32; 2] = [12, 9];
 
 pub use code::DieCode;
 
-use crate::systems::{Args, Lit, ParamError, ParamKind, ParamSpec, ParamValue};
+use crate::systems::{Lit, ParamKind, ParamSpec, ParamValue};
 
 /// What a die-code parameter accepts, in words.
 pub const CODE_EXPECTS: &str = "a die code like \"4d\", \"3d+2\" or \"0d+1\"";
@@ -58,11 +58,6 @@ pub const fn code_param(path: &'static str, default: &'static str, doc: &'static
         default: Lit::Str(default),
         doc,
     }
-}
-
-/// The die code at `path` (its value or default).
-pub fn read_code(args: &Args, path: &str) -> Result<DieCode, ParamError> {
-    args.parsed(path, code_of)
 }
 
 /// How a risk total is compared with its target.

@@ -27,17 +27,20 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::action::{Action, ActionMechanic, PARAMS as ACTION_PARAMS};
-use super::tension::{Tension, TensionMechanic};
+use super::action::{Action, PARAMS as ACTION_PARAMS};
+use super::tension::Tension;
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
 use crate::model::{After, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
-    Args, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamMap, ParamSpec,
-    ParamValue, Pred, Schema, Trial,
+    Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
+
+mod keys;
+pub use keys::SessionParams;
+use keys::entry_step;
 
 pub use super::FULL;
 /// The refill once a crisis is addressed: 3 + 1d6.
@@ -396,92 +399,11 @@ impl Trial for Session {
     }
 }
 
-/// A tension scene entry `{ tension = { … }, explorer = "name" }`.
-fn entry_scene(
-    keys: &[(String, ParamValue)],
-    full: u32,
-    bad: impl Fn(String) -> ParamError,
-) -> Result<Step, ParamError> {
-    let mut values = ParamMap::new();
-    let mut name = None;
-    for (k, v) in keys {
-        match (k.as_str(), v) {
-            ("tension", ParamValue::Table(t)) => {
-                for (tk, tv) in t {
-                    values.set(tk.clone(), tv.clone());
-                }
-            }
-            ("explorer", ParamValue::Str(n)) => name = Some(n.clone()),
-            _ => {
-                return Err(bad(format!(
-                    "`{k}` does not belong in a scene; allowed: tension (a table of cgg.tension keys), explorer (a name)"
-                )));
-            }
-        }
-    }
-    let mut tension = TensionMechanic
-        .trial(&values)
-        .map_err(|e| bad(format!("tension: `{}`: {}", e.key, e.message)))?;
-    let who = match name {
-        None => 0,
-        Some(n) => tension
-            .explorers
-            .iter()
-            .position(|e| e.name == n)
-            .ok_or_else(|| {
-                bad(format!(
-                    "`explorer`: \"{n}\" is not in the scene; allowed: {}",
-                    tension
-                        .explorers
-                        .iter()
-                        .map(|e| format!("\"{}\"", e.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-            })?,
-    };
-    tension.explorers[who].full = full;
-    Ok(Step::Scene {
-        tension: Box::new(tension),
-        who,
-    })
-}
-
-/// The step of one `sequence` entry: a scene, or an action of the
-/// session's action keys, then the entry's.
-fn entry_step(args: &Args, i: usize, entry: &ParamValue, full: u32) -> Result<Step, ParamError> {
-    let bad = |msg: String| ParamError::new("sequence", format!("action {}: {msg}", i + 1));
-    let ParamValue::Table(keys) = entry else {
-        return Err(bad(format!(
-            "{} is not a table of cgg.action keys; allowed: {SEQUENCE_EXPECTS}",
-            entry.type_name()
-        )));
-    };
-    if keys.iter().any(|(k, _)| k == "tension") {
-        return entry_scene(keys, full, bad);
-    }
-    let mut values = ParamMap::new();
-    for spec in ACTION_PARAMS.iter() {
-        if args.is_set(spec.path) {
-            if let Some(v) = args.value(spec.path) {
-                values.set(spec.path, v);
-            }
-        }
-    }
-    for (k, v) in keys {
-        values.set(k.clone(), v.clone());
-    }
-    ActionMechanic
-        .trial(&values)
-        .map(Step::Action)
-        .map_err(|e| bad(format!("`{}`: {}", e.key, e.message)))
-}
-
 /// The mechanic `cgg.session`.
 pub struct SessionMechanic;
 
 impl Define for SessionMechanic {
-    type Params = crate::model::Raw;
+    type Params = SessionParams;
     type Trial = Session;
     const NAME: &'static str = "cgg.session";
     const SUMMARY: &'static str = "One explorer's crisis clock over a session of actions or tension scenes: hours paid and gained, crises, the weakness and the 3 + 1d6 refill.";
@@ -523,18 +445,12 @@ impl Define for SessionMechanic {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Session, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let full = FULL[args.int("explorer.roles")? as usize - 1];
-        let actions = match args.parsed_if_set("sequence", |v| match v {
-            ParamValue::List(items) if (1..=MAX_ACTIONS).contains(&items.len()) => {
-                Ok(items.clone())
-            }
-            ParamValue::List(items) => Err(format!("{} actions", items.len())),
-            other => Err(format!("{} is the wrong type", other.type_name())),
-        })? {
+    fn build(&self, p: SessionParams) -> Result<Session, ParamError> {
+        let full = FULL[p.explorer_roles - 1];
+        let keys = p.action_keys();
+        let actions = match &p.sequence {
             Some(items) => {
-                if args.is_set("actions") {
+                if p.actions.given {
                     return Err(ParamError::new(
                         "actions",
                         "give either actions (repeats of one action) or sequence, not both",
@@ -543,41 +459,81 @@ impl Define for SessionMechanic {
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, e)| entry_step(args, i, e, full))
+                    .map(|(i, e)| entry_step(keys, i, e, full))
                     .collect::<Result<Vec<_>, _>>()?
             }
-            None => {
-                let a = ActionMechanic.build(raw.clone())?;
-                vec![Step::Action(a); args.int("actions")? as usize]
-            }
+            None => vec![Step::Action(keys.action()?); p.actions.value],
         };
-        let start = if args.is_set("explorer.hours") {
-            let h = args.int("explorer.hours")? as u32;
-            if h > full {
-                return Err(ParamError::new(
-                    "explorer.hours",
-                    format!("{h} is more than the full clock of {full}; allowed: 1..={full}"),
-                ));
+        let start = match p.explorer_hours {
+            Some(h) => {
+                if h > full {
+                    return Err(ParamError::new(
+                        "explorer.hours",
+                        format!("{h} is more than the full clock of {full}; allowed: 1..={full}"),
+                    ));
+                }
+                h
             }
-            h
-        } else {
-            full
+            None => full,
         };
-        Ok(Session::new(
-            actions,
-            full,
-            start,
-            args.int("crisis.actions")? as u32,
-        ))
+        Ok(Session::new(actions, full, start, p.crisis_actions))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::action::ActionMechanic;
     use super::*;
     use crate::systems::testing::{
         assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
     };
+    use crate::systems::{ParamMap, ParamValue};
+
+    /// An action entry is `cgg.action` over the session's keys with the
+    /// entry's in their place: a key counts as set when either sets it.
+    #[test]
+    fn an_entry_is_the_action_of_the_keys_merged() {
+        use ParamValue::{Bool, Int, Str};
+        let session = [
+            ("difficulty.opponent", Str("5d".into())),
+            ("stunt.paid", Bool(true)),
+            ("policy.wrench", Str("deny".into())),
+        ];
+        let entry = [("stunt.moved", Int(1)), ("explorer.code", Str("4d".into()))];
+        let merged: Vec<_> = session.iter().chain(&entry).cloned().collect();
+        let table = |pairs: &[(&str, ParamValue)]| {
+            ParamValue::Table(
+                pairs
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect(),
+            )
+        };
+        let mut with_entry = session.to_vec();
+        with_entry.push(("sequence", ParamValue::List(vec![table(&entry)])));
+        let s = SessionMechanic
+            .trial(&ParamMap::from_pairs(&with_entry))
+            .unwrap();
+        let a = ActionMechanic
+            .trial(&ParamMap::from_pairs(&merged))
+            .unwrap();
+        assert_eq!(a.base, 6, "the session's opponent stands");
+        assert_eq!(s.actions, vec![Step::Action(a)]);
+        // The session's opponent and the entry's base are both set.
+        with_entry.pop();
+        with_entry.push((
+            "sequence",
+            ParamValue::List(vec![table(&[]), table(&[("difficulty.base", Int(5))])]),
+        ));
+        let e = SessionMechanic
+            .trial(&ParamMap::from_pairs(&with_entry))
+            .unwrap_err();
+        assert_eq!(e.key, "sequence");
+        assert_eq!(
+            e.message,
+            "action 2: `difficulty.opponent`: give either difficulty.base or difficulty.opponent, not both"
+        );
+    }
 
     /// The chain is the walk of every path of rolls, and its sampler is
     /// the session's own, on a session of five actions (wrench and hammer

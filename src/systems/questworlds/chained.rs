@@ -292,11 +292,24 @@ static PARAMS: [ParamSpec; 14] = [
     parting::PARAMS[1],
 ];
 
+sequence::sequence_params! {
+    /// The parameters of `questworlds.chained`, one field per path of
+    /// [`PARAMS`].
+    pub struct ChainedParams {
+        #[serde(rename = "pc.resolve")]
+        pub pc_resolve: i64,
+        #[serde(rename = "opponent.resolve")]
+        pub opponent_resolve: i64,
+        #[serde(rename = "pc.trade")]
+        pub pc_trade: Trade,
+    }
+}
+
 /// The mechanic `questworlds.chained`.
 pub struct ChainedSequence;
 
 impl Define for ChainedSequence {
-    type Params = crate::model::Raw;
+    type Params = ChainedParams;
     type Trial = Sequenced<Chained, 7>;
     const NAME: &'static str = "questworlds.chained";
     const SUMMARY: &'static str =
@@ -320,18 +333,16 @@ impl Define for ChainedSequence {
         ])
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Sequenced<Chained, 7>, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let (pc, opp) = sequence::sides(args)?;
-        let (pc_resolve, opp_resolve) = (args.int("pc.resolve")?, args.int("opponent.resolve")?);
-        let trade = args.choice_of("pc.trade")?;
-        let parting = PartingShots::from_args(args)?;
-        let (augment, base) = sequence::augment(args)?;
-        let chained = Augmented::new(augment, base, |bonus| {
+    fn build(&self, p: ChainedParams) -> Result<Sequenced<Chained, 7>, ParamError> {
+        let shared = p.shared();
+        let (pc, opp) = shared.sides()?;
+        let (pc_resolve, opp_resolve, trade) = (p.pc_resolve, p.opponent_resolve, p.pc_trade);
+        let parting = shared.parting;
+        let chained = Augmented::new(shared.augment, shared.resistance.base, |bonus| {
             Chained::new(pc.plus(bonus), opp, pc_resolve, opp_resolve, trade)
                 .with_parting_shots(parting.clone())
         });
-        Ok(Sequenced::augmented(chained, sequence::max_rounds(args)?))
+        Ok(Sequenced::augmented(chained, shared.max_rounds))
     }
 }
 

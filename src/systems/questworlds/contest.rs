@@ -5,10 +5,13 @@
 use std::sync::Arc;
 
 use super::outcomes::OutcomeTable;
-use super::rating::{self, Rating};
-use super::{AUGMENT, Augment, Exchange, MODIFIER, Matchup, RATING, RESISTANCE_PARAMS};
+use super::rating::Rating;
+use super::{
+    AUGMENT, Augment, Exchange, Level, MODIFIER, Matchup, RATING, RESISTANCE_PARAMS, Resistance,
+};
 use crate::dice::DiceRng;
 use crate::exact::Memo;
+use crate::model::Given;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
@@ -80,7 +83,37 @@ static PARAMS: [ParamSpec; 11] = [
     },
 ];
 
-const OPPONENT_KEYS: [&str; 3] = ["opponent.rating", "opponent.modifier", "opponent.augment"];
+/// The parameters of `questworlds.contest`, one field per path of
+/// [`PARAMS`].
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContestParams {
+    #[serde(rename = "pc.rating")]
+    pub pc_rating: Rating,
+    #[serde(rename = "pc.modifier", deserialize_with = "super::modifier")]
+    pub pc_modifier: i64,
+    #[serde(rename = "pc.augment", deserialize_with = "super::augment")]
+    pub pc_augment: Augment,
+    #[serde(rename = "pc.story_points")]
+    pub story_points: i64,
+    #[serde(rename = "pc.story_point_policy")]
+    pub story_point_policy: StoryPoints,
+    #[serde(rename = "resistance.rating", default)]
+    pub resistance_rating: Option<Rating>,
+    #[serde(rename = "resistance.level", default)]
+    pub resistance_level: Option<Level>,
+    #[serde(rename = "resistance.base")]
+    pub resistance_base: Rating,
+    #[serde(rename = "opponent.rating", default)]
+    pub opponent_rating: Option<Rating>,
+    #[serde(
+        rename = "opponent.modifier",
+        deserialize_with = "super::given_modifier"
+    )]
+    pub opponent_modifier: Given<i64>,
+    #[serde(rename = "opponent.augment", deserialize_with = "super::given_augment")]
+    pub opponent_augment: Given<Augment>,
+}
 
 /// The fields of one contest outcome.
 fn fields(ex: &Exchange) -> [i64; 5] {
@@ -185,7 +218,7 @@ impl Trial for Config {
 pub struct Contest;
 
 impl Define for Contest {
-    type Params = crate::model::Raw;
+    type Params = ContestParams;
     type Trial = Config;
     const NAME: &'static str = "questworlds.contest";
     const SUMMARY: &'static str = "One contest: d20 against the PC's rating and the resistance's; more successes wins, then the higher roll.";
@@ -231,28 +264,42 @@ impl Define for Contest {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Config, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let pc = rating::rating(args, "pc.rating")?.plus(super::modifier(args, "pc.modifier")?);
-        let augment = super::augment(args, "pc.augment")?;
-        let story_points = match args.choice_of("pc.story_point_policy")? {
+    fn build(&self, p: ContestParams) -> Result<Config, ParamError> {
+        let pc = p.pc_rating.plus(p.pc_modifier);
+        let story_points = match p.story_point_policy {
             StoryPoints::Never => 0,
-            StoryPoints::WhenItFlipsDefeat => args.int("pc.story_points")?,
+            StoryPoints::WhenItFlipsDefeat => p.story_points,
         };
-        let base = rating::rating(args, "resistance.base")?;
-        let opposition = match super::opponent(args, &OPPONENT_KEYS)? {
+        let resistance = Resistance {
+            rating: p.resistance_rating,
+            level: p.resistance_level,
+            base: p.resistance_base,
+        };
+        let set = [
+            ("opponent.rating", p.opponent_rating.is_some()),
+            ("opponent.modifier", p.opponent_modifier.given),
+            ("opponent.augment", p.opponent_augment.given),
+        ]
+        .into_iter()
+        .find_map(|(key, given)| given.then_some(key));
+        let opposition = match super::opponent(
+            set,
+            p.opponent_rating,
+            p.opponent_modifier.value,
+            &resistance,
+        )? {
             Some(rating) => Opposition::Character {
                 rating,
-                augment: super::augment(args, "opponent.augment")?,
+                augment: p.opponent_augment.value,
             },
-            None => Opposition::Resistance(super::resistance(args)?),
+            None => Opposition::Resistance(resistance.tn()?),
         };
         Ok(Config {
             pc,
-            augment,
+            augment: p.pc_augment,
             story_points,
             opposition,
-            base,
+            base: p.resistance_base,
         })
     }
 }

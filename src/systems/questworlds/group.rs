@@ -9,12 +9,12 @@
 use std::collections::BTreeMap;
 
 use super::rating::{self, D20, Rating};
-use super::{RESISTANCE_PARAMS, Roll};
+use super::{Level, RESISTANCE_PARAMS, Resistance, Roll};
 use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
+    Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
     ParamValue, Pred, Schema, Trial,
 };
 
@@ -44,8 +44,9 @@ fn ratings_of(v: &ParamValue) -> Result<Vec<Rating>, String> {
     Ok(list)
 }
 
-pub(super) fn ratings(args: &Args, path: &str) -> Result<Vec<Rating>, ParamError> {
-    args.parsed(path, ratings_of)
+/// A list of ratings, for `#[serde(deserialize_with = "ratings")]`.
+pub(super) fn ratings<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Rating>, D::Error> {
+    crate::model::parse_value(d, ratings_of)
 }
 
 /// Faces a rating rolls (one "no roll" case at TN ≤ 0).
@@ -211,6 +212,22 @@ static GROUP_PARAMS: [ParamSpec; 5] = [
     },
 ];
 
+/// The parameters of `questworlds.group`, one field per path of
+/// [`GROUP_PARAMS`].
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupParams {
+    #[serde(deserialize_with = "ratings")]
+    pub pcs: Vec<Rating>,
+    #[serde(rename = "resistance.rating", default)]
+    pub resistance_rating: Option<Rating>,
+    #[serde(rename = "resistance.level", default)]
+    pub resistance_level: Option<Level>,
+    #[serde(rename = "resistance.base")]
+    pub resistance_base: Rating,
+    pub stalemate: EqualSums,
+}
+
 impl Trial for Group {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         // The two sums decide every field: count pairs of sums only.
@@ -235,7 +252,7 @@ impl Trial for Group {
 pub struct GroupContest;
 
 impl Define for GroupContest {
-    type Params = crate::model::Raw;
+    type Params = GroupParams;
     type Trial = Group;
     const NAME: &'static str = "questworlds.group";
     const SUMMARY: &'static str = "Group contest: each PC rolls against the resistance; summed successes decide, equal sums stalemate.";
@@ -270,12 +287,16 @@ impl Define for GroupContest {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Group, ParamError> {
-        let args = &raw.args(Define::params(self));
+    fn build(&self, p: GroupParams) -> Result<Group, ParamError> {
+        let resistance = Resistance {
+            rating: p.resistance_rating,
+            level: p.resistance_level,
+            base: p.resistance_base,
+        };
         Ok(Group {
-            pcs: ratings(args, "pcs")?,
-            resistance: super::resistance(args)?,
-            pcs_win_stalemates: match args.choice_of("stalemate")? {
+            pcs: p.pcs,
+            resistance: resistance.tn()?,
+            pcs_win_stalemates: match p.stalemate {
                 EqualSums::Stalemate => false,
                 EqualSums::PcsWin => true,
             },

@@ -34,7 +34,8 @@ mod tests_parting;
 pub use rating::Rating;
 pub use roll::{Augment, Exchange, Matchup, Roll, Verdict};
 
-use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec, ParamValue, from_value};
+use crate::model::{Given, parse_value};
+use crate::systems::{Choice, Lit, ParamError, ParamKind, ParamSpec, ParamValue, from_value};
 
 crate::choice! {
     /// The resistance ladder (Table 2.3.3.1).
@@ -116,42 +117,86 @@ fn augment_of(v: &ParamValue) -> Result<Augment, String> {
     }
 }
 
-/// Read an augment parameter.
-pub fn augment(args: &Args, path: &str) -> Result<Augment, ParamError> {
-    args.parsed(path, augment_of)
+/// A modifier key, for `#[serde(deserialize_with = "modifier")]`.
+pub fn modifier<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    parse_value(d, modifier_of)
 }
 
-/// Read a modifier parameter.
-pub fn modifier(args: &Args, path: &str) -> Result<i64, ParamError> {
-    args.parsed(path, modifier_of)
+/// An augment key, for `#[serde(deserialize_with = "augment")]`.
+pub fn augment<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Augment, D::Error> {
+    parse_value(d, augment_of)
 }
 
-/// The resistance a PC faces, from `resistance.rating`, or
-/// `resistance.level` applied to `resistance.base` (default: the base).
-pub fn resistance(args: &Args) -> Result<Rating, ParamError> {
-    let base = rating::rating(args, "resistance.base")?;
-    if args.is_set("resistance.rating") {
-        if args.is_set("resistance.level") {
-            return Err(ParamError::new(
-                "resistance.level",
-                "give either `resistance.rating` or `resistance.level`, not both",
-            ));
+/// A modifier key and whether the scenario set it.
+pub fn given_modifier<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Given<i64>, D::Error> {
+    parse_given(d, modifier_of)
+}
+
+/// An augment key and whether the scenario set it.
+pub fn given_augment<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Given<Augment>, D::Error> {
+    parse_given(d, augment_of)
+}
+
+/// [`parse_value`] for a [`Given`] field.
+fn parse_given<'de, D: serde::Deserializer<'de>, T>(
+    d: D,
+    parse: impl FnOnce(&ParamValue) -> Result<T, String>,
+) -> Result<Given<T>, D::Error> {
+    use serde::Deserialize;
+    let v = Given::<ParamValue>::deserialize(d)?;
+    let value = parse(&v.value).map_err(serde::de::Error::custom)?;
+    Ok(Given {
+        value,
+        given: v.given,
+    })
+}
+
+/// The three resistance keys as read.
+#[derive(Clone, Copy, Debug)]
+pub struct Resistance {
+    /// `resistance.rating`.
+    pub rating: Option<Rating>,
+    /// `resistance.level`.
+    pub level: Option<Level>,
+    /// `resistance.base`.
+    pub base: Rating,
+}
+
+impl Resistance {
+    /// The resistance a PC faces: `resistance.rating`, or
+    /// `resistance.level` applied to `resistance.base` (default: the base).
+    pub fn tn(&self) -> Result<Rating, ParamError> {
+        if let Some(rating) = self.rating {
+            if self.level.is_some() {
+                return Err(ParamError::new(
+                    "resistance.level",
+                    "give either `resistance.rating` or `resistance.level`, not both",
+                ));
+            }
+            return Ok(rating);
         }
-        return rating::rating(args, "resistance.rating");
+        Ok(self.base.plus(self.level.map_or(0, Level::offset)))
     }
-    let level = args.choice_if_set::<Level>("resistance.level")?;
-    Ok(base.plus(level.map_or(0, Level::offset)))
 }
 
 /// PC against another character: its TN (`opponent.rating` plus
-/// `opponent.modifier`) when any of `keys` is set, which rules out a
-/// resistance; `None` when the PC faces a resistance.
-pub fn opponent(args: &Args, keys: &[&str]) -> Result<Option<Rating>, ParamError> {
-    let Some(key) = keys.iter().find(|k| args.is_set(k)) else {
+/// `opponent.modifier`) when `set` names one of the opponent's keys the
+/// scenario set, which rules out a resistance; `None` when the PC faces a
+/// resistance.
+pub fn opponent(
+    set: Option<&str>,
+    rating: Option<Rating>,
+    modifier: i64,
+    resistance: &Resistance,
+) -> Result<Option<Rating>, ParamError> {
+    let Some(key) = set else {
         return Ok(None);
     };
-    for rk in ["resistance.rating", "resistance.level"] {
-        if args.is_set(rk) {
+    for (rk, given) in [
+        ("resistance.rating", resistance.rating.is_some()),
+        ("resistance.level", resistance.level.is_some()),
+    ] {
+        if given {
             return Err(ParamError::new(
                 rk,
                 format!(
@@ -160,14 +205,13 @@ pub fn opponent(args: &Args, keys: &[&str]) -> Result<Option<Rating>, ParamError
             ));
         }
     }
-    if !args.is_set("opponent.rating") {
+    let Some(rating) = rating else {
         return Err(ParamError::new(
             "opponent.rating",
             format!("is required when `{key}` is set"),
         ));
-    }
-    let rating = rating::rating(args, "opponent.rating")?;
-    Ok(Some(rating.plus(modifier(args, "opponent.modifier")?)))
+    };
+    Ok(Some(rating.plus(modifier)))
 }
 
 /// The three resistance keys.

@@ -20,7 +20,7 @@ use serde::Deserialize;
 
 use super::{Exchange, Verdict};
 use crate::systems::policy::{self, Policy, Rule, RuleSyntax};
-use crate::systems::{Args, Lit, ParamError, ParamKind, ParamSpec, ParamValue};
+use crate::systems::{Lit, ParamKind, ParamSpec, ParamValue};
 
 /// The condition of a parting-shot rule: the victor leads by at least
 /// this much.
@@ -163,6 +163,11 @@ pub enum Shooter {
     Opponent,
 }
 
+/// A parting-shot key, for `#[serde(deserialize_with = "policy")]`.
+pub fn policy<'de, D: serde::Deserializer<'de>>(d: D) -> Result<PartingShot, D::Error> {
+    crate::model::parse_value(d, parse)
+}
+
 /// The two sides' parting-shot policies.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PartingShots {
@@ -177,14 +182,6 @@ impl PartingShots {
             pc: never(),
             opponent: never(),
         }
-    }
-
-    /// Read both sides' policies.
-    pub fn from_args(args: &Args) -> Result<Self, ParamError> {
-        Ok(PartingShots {
-            pc: args.parsed("pc.parting_shot", parse)?,
-            opponent: args.parsed("opponent.parting_shot", parse)?,
-        })
     }
 
     /// Whether `shooter`, leading by `lead`, shoots.

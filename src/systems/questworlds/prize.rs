@@ -3,7 +3,7 @@
 //! the highest roll; otherwise the prize is shared. Exact as P(one
 //! contestant's (successes, face) beats every other's), key by key.
 
-use super::group::{RATINGS, by_face, faces, ratings};
+use super::group::{RATINGS, by_face, faces};
 use super::{Rating, Roll};
 use crate::dice::DiceRng;
 use crate::model::Marginals;
@@ -133,6 +133,15 @@ static PRIZE_PARAMS: [ParamSpec; 1] = [ParamSpec {
     doc: "Every contestant's rating, the PC first (2..=8 contestants).",
 }];
 
+/// The parameters of `questworlds.prize`, one field per path of
+/// [`PRIZE_PARAMS`].
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrizeParams {
+    #[serde(deserialize_with = "super::group::ratings")]
+    pub contestants: Vec<Rating>,
+}
+
 impl Trial for Prize {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         // The winner decides every field: count winners only. Every roll
@@ -164,7 +173,7 @@ impl Trial for Prize {
 pub struct PrizeContest;
 
 impl Define for PrizeContest {
-    type Params = crate::model::Raw;
+    type Params = PrizeParams;
     type Trial = Prize;
     const NAME: &'static str = "questworlds.prize";
     const SUMMARY: &'static str =
@@ -204,16 +213,16 @@ impl Define for PrizeContest {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Prize, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let contestants = ratings(args, "contestants")?;
-        if contestants.len() < 2 {
+    fn build(&self, p: PrizeParams) -> Result<Prize, ParamError> {
+        if p.contestants.len() < 2 {
             return Err(ParamError::new(
                 "contestants",
                 "a prize needs at least 2 contestants",
             ));
         }
-        Ok(Prize { contestants })
+        Ok(Prize {
+            contestants: p.contestants,
+        })
     }
 }
 

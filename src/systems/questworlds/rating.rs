@@ -6,7 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::systems::{Args, ParamError, ParamValue};
+use crate::systems::ParamValue;
 
 /// Faces of the die every rating is rolled against.
 pub const D20: i64 = 20;
@@ -111,11 +111,6 @@ pub fn rating_of(v: &ParamValue) -> Result<Rating, String> {
     } else {
         Err(format!("{} is out of range", r.0))
     }
-}
-
-/// Read a rating parameter (its value or default).
-pub fn rating(args: &Args, path: &str) -> Result<Rating, ParamError> {
-    args.parsed(path, rating_of)
 }
 
 #[cfg(test)]

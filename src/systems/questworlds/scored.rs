@@ -305,11 +305,26 @@ static PARAMS: [ParamSpec; 15] = [
     parting::PARAMS[1],
 ];
 
+sequence::sequence_params! {
+    /// The parameters of `questworlds.scored`, one field per path of
+    /// [`PARAMS`].
+    pub struct ScoredParams {
+        #[serde(rename = "pc.risky_gambit")]
+        pub pc_risky_gambit: Policy,
+        #[serde(rename = "pc.defensive_response")]
+        pub pc_defensive_response: Policy,
+        #[serde(rename = "opponent.risky_gambit")]
+        pub opponent_risky_gambit: Policy,
+        #[serde(rename = "opponent.defensive_response")]
+        pub opponent_defensive_response: Policy,
+    }
+}
+
 /// The mechanic `questworlds.scored`.
 pub struct ScoredSequence;
 
 impl Define for ScoredSequence {
-    type Params = crate::model::Raw;
+    type Params = ScoredParams;
     type Trial = Sequenced<Scored, 6>;
     const NAME: &'static str = "questworlds.scored";
     const SUMMARY: &'static str =
@@ -332,19 +347,19 @@ impl Define for ScoredSequence {
         ])
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Sequenced<Scored, 6>, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let (pc, opp) = sequence::sides(args)?;
-        let tactics = |side: &str| -> Result<Tactics, ParamError> {
-            Ok(Tactics {
-                gambit: args.choice_of(&format!("{side}.risky_gambit"))?,
-                defensive: args.choice_of(&format!("{side}.defensive_response"))?,
-            })
+    fn build(&self, p: ScoredParams) -> Result<Sequenced<Scored, 6>, ParamError> {
+        let shared = p.shared();
+        let (pc, opp) = shared.sides()?;
+        let pc_tactics = Tactics {
+            gambit: p.pc_risky_gambit,
+            defensive: p.pc_defensive_response,
         };
-        let (pc_tactics, opp_tactics) = (tactics("pc")?, tactics("opponent")?);
-        let parting = PartingShots::from_args(args)?;
-        let (augment, base) = sequence::augment(args)?;
-        let scored = Augmented::new(augment, base, |bonus| {
+        let opp_tactics = Tactics {
+            gambit: p.opponent_risky_gambit,
+            defensive: p.opponent_defensive_response,
+        };
+        let parting = shared.parting;
+        let scored = Augmented::new(shared.augment, shared.resistance.base, |bonus| {
             Scored::new(
                 sequence::matchup(pc.plus(bonus), opp),
                 pc_tactics,
@@ -352,7 +367,7 @@ impl Define for ScoredSequence {
             )
             .with_parting_shots(parting.clone())
         });
-        Ok(Sequenced::augmented(scored, sequence::max_rounds(args)?))
+        Ok(Sequenced::augmented(scored, shared.max_rounds))
     }
 }
 

@@ -20,13 +20,13 @@ use std::ops::Deref;
 use super::augmented::Augmented;
 use super::outcomes::OutcomeTable;
 use super::parting;
-use super::rating::{self, Rating};
-use super::{AUGMENT, Augment, Exchange, MODIFIER, Matchup, RATING};
+use super::rating::Rating;
+use super::{AUGMENT, Exchange, MODIFIER, Matchup, RATING};
 use crate::dice::DiceRng;
 use crate::exact::Limits;
 use crate::model::{After, Rounds, play};
 use crate::systems::{
-    Args, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
+    FieldKind, FieldSpec, Lit, MetricSpec, ParamKind, ParamSpec, Pred, Schema,
 };
 
 /// Bounds of the exact solvers. Above `max_states` live states (e.g. a
@@ -91,43 +91,12 @@ pub const AUGMENT_PARAM: ParamSpec = ParamSpec {
     doc: "Augment to the PC's TN for the whole sequence (every round, and the parting shot): 0, 5, 10, or { rating = \"15\" } rolled once, before the first round, against `resistance.base` (victory of degree d: +5(d+1), at most +20; else +5). In a wagered sequence the augmented TN is also the starting AP.",
 };
 
-/// The PC's augment and what a rolled one faces (`resistance.base`).
-pub fn augment(args: &Args) -> Result<(Augment, Rating), ParamError> {
-    Ok((
-        super::augment(args, "pc.augment")?,
-        rating::rating(args, "resistance.base")?,
-    ))
-}
-
 /// Rounds before a stalemate, by default.
 pub const DEFAULT_MAX_ROUNDS: i64 = 100;
 
-/// The `max_rounds` key.
-pub fn max_rounds(args: &Args) -> Result<usize, ParamError> {
-    Ok(args.int("max_rounds")? as usize)
-}
-
-/// The two final TNs. The opposition is a resistance, exactly as in
-/// `questworlds.contest` (`resistance.rating`, or `resistance.level`
-/// applied to `resistance.base`; default the base resistance, rules
-/// §4.5 corrected 2026-11-22), or another character (`opponent.rating`
-/// and `opponent.modifier`), never both.
-pub fn sides(args: &Args) -> Result<(Rating, Rating), ParamError> {
-    let pc = rating::rating(args, "pc.rating")?.plus(super::modifier(args, "pc.modifier")?);
-    let opp = match super::opponent(args, &["opponent.rating", "opponent.modifier"])? {
-        Some(rating) => rating,
-        None => super::resistance(args)?,
-    };
-    Ok((pc, opp))
-}
-
-/// The key that set the opposition's TN, for errors about it.
-pub fn opposition_key(args: &Args) -> &'static str {
-    ["opponent.rating", "resistance.rating", "resistance.level"]
-        .into_iter()
-        .find(|k| args.is_set(k))
-        .unwrap_or("resistance.base")
-}
+mod shared;
+pub use shared::Shared;
+pub(crate) use shared::sequence_params;
 
 /// The round contest between the two sides (the opposition is a
 /// resistance: at TN ≤ 0 the PC's victory is assured, so no sequence can

@@ -22,15 +22,15 @@ pub use venture::{ExecDice, Hammer, Rolled, Use, Wrench};
 use venture::{RngDraw, class_of};
 
 use super::risk::roll as risk_roll;
-use super::{Comparison, DieCode, code_param, read_code};
+use super::{Comparison, DieCode, code_param};
 use crate::dice::DiceRng;
 use crate::exact::Sums;
-use crate::model::Marginals;
+use crate::model::{Given, Marginals};
 use crate::sim::Tally;
 use crate::systems::{
     Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
-pub use rules::{RULE_PARAMS, action_from};
+pub use rules::{RULE_PARAMS, RuleKeys, action_from};
 
 /// "You can never have more than six dice of difficulty."
 pub const MAX_DIFFICULTY_DICE: u32 = 6;
@@ -307,6 +307,83 @@ pub const PARAMS: [ParamSpec; 19] = [
 
 static STATIC_PARAMS: [ParamSpec; 19] = PARAMS;
 
+rules::rule_params! {
+    /// The parameters of `cgg.action`, one field per path of [`PARAMS`].
+    pub struct ActionParams {
+        #[serde(rename = "explorer.code")]
+        pub explorer_code: Given<DieCode>,
+        #[serde(rename = "explorer.risk_code", default)]
+        pub explorer_risk_code: Option<DieCode>,
+        #[serde(rename = "stunt.paid")]
+        pub stunt_paid: Given<bool>,
+        #[serde(rename = "stunt.moved")]
+        pub stunt_moved: Given<u32>,
+    }
+}
+
+impl ActionParams {
+    /// What the keys say.
+    pub fn keys(&self) -> ActionKeys {
+        ActionKeys {
+            code: self.explorer_code,
+            risk_code: self.explorer_risk_code,
+            paid: self.stunt_paid,
+            moved: self.stunt_moved,
+            rules: self.rules(),
+        }
+    }
+}
+
+/// The keys of one action ([`PARAMS`]) as read, each with whether the
+/// scenario set it: a session's action entry sets some of them over the
+/// session's ([`ActionKeys::overlay`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ActionKeys {
+    /// `explorer.code`.
+    pub code: Given<DieCode>,
+    /// `explorer.risk_code`.
+    pub risk_code: Option<DieCode>,
+    /// `stunt.paid`.
+    pub paid: Given<bool>,
+    /// `stunt.moved`.
+    pub moved: Given<u32>,
+    pub rules: RuleKeys,
+}
+
+impl ActionKeys {
+    /// These keys with those `entry` sets in their place.
+    pub fn overlay(self, entry: ActionKeys) -> ActionKeys {
+        ActionKeys {
+            code: rules::over(self.code, entry.code),
+            risk_code: entry.risk_code.or(self.risk_code),
+            paid: rules::over(self.paid, entry.paid),
+            moved: rules::over(self.moved, entry.moved),
+            rules: self.rules.overlay(entry.rules),
+        }
+    }
+
+    /// The action the keys describe.
+    pub fn action(&self) -> Result<Action, ParamError> {
+        let code = self.code.value;
+        let risk_code = self.risk_code.unwrap_or(code);
+        let (paid, moved) = (self.paid.value, self.moved.value);
+        if moved > 0 && !paid {
+            return Err(ParamError::new(
+                "stunt.moved",
+                "moving dice is part of a stunt; set stunt.paid = true",
+            ));
+        }
+        if moved > risk_code.dice() {
+            return Err(ParamError::new(
+                "stunt.moved",
+                format!("{moved} is more dice than the risk code {risk_code} has"),
+            ));
+        }
+        let (success_dice, risk_code) = stunt(code, risk_code, paid, moved);
+        action_from(&self.rules, success_dice, risk_code, paid as u32)
+    }
+}
+
 /// Success dice and risk code after a stunt (§3.5): paying adds 1d to
 /// success, then `moved` dice go from the risk code to the success code.
 pub fn stunt(code: DieCode, risk_code: DieCode, paid: bool, moved: u32) -> (u32, DieCode) {
@@ -330,7 +407,7 @@ impl Trial for Action {
 pub struct ActionMechanic;
 
 impl Define for ActionMechanic {
-    type Params = crate::model::Raw;
+    type Params = ActionParams;
     type Trial = Action;
     const NAME: &'static str = "cgg.action";
     const SUMMARY: &'static str = "One action: the Exec's d10 failure dice against the explorer's code, the player's d6 risk roll, then venture (wrench, then hammer).";
@@ -483,27 +560,7 @@ impl Define for ActionMechanic {
         }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Action, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let code = read_code(args, "explorer.code")?;
-        let risk_code = args
-            .parsed_if_set("explorer.risk_code", super::code_of)?
-            .unwrap_or(code);
-        let paid = args.bool("stunt.paid")?;
-        let moved = args.int("stunt.moved")? as u32;
-        if moved > 0 && !paid {
-            return Err(ParamError::new(
-                "stunt.moved",
-                "moving dice is part of a stunt; set stunt.paid = true",
-            ));
-        }
-        if moved > risk_code.dice() {
-            return Err(ParamError::new(
-                "stunt.moved",
-                format!("{moved} is more dice than the risk code {risk_code} has"),
-            ));
-        }
-        let (success_dice, risk_code) = stunt(code, risk_code, paid, moved);
-        action_from(args, success_dice, risk_code, paid as u32)
+    fn build(&self, p: ActionParams) -> Result<Action, ParamError> {
+        p.keys().action()
     }
 }

@@ -2,9 +2,10 @@
 //! (difficulty, risk, variants, policies) and how they are read into an
 //! [`Action`].
 
-use super::super::{Comparison, DieCode, read_code};
+use super::super::{Comparison, DieCode};
 use super::{Action, BASE_NAMES, FailureRule, Hammer, RiskBase, Rules, Wrench};
-use crate::systems::{Args, Choice, Lit, ParamError, ParamKind, ParamSpec};
+use crate::model::Given;
+use crate::systems::{Choice, Lit, ParamError, ParamKind, ParamSpec};
 
 crate::choice! {
     /// Lacking the ability (a difficulty adjustment).
@@ -218,22 +219,152 @@ pub const RULE_PARAMS: [ParamSpec; 15] = [
     },
 ];
 
+/// The rule keys ([`RULE_PARAMS`]) as read, each with whether the
+/// scenario set it: a session's action entry sets some of them over the
+/// session's ([`RuleKeys::overlay`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RuleKeys {
+    pub base: Given<u32>,
+    pub opponent: Option<DieCode>,
+    pub adjust: Given<i64>,
+    pub lacking_ability: Given<Lacking>,
+    pub time: Given<Time>,
+    pub assistance: Given<Assistance>,
+    pub condition: Given<Condition>,
+    pub technology: Given<Technology>,
+    pub risk: Given<RiskRule>,
+    pub risk_extra: Given<i64>,
+    pub comparison: Given<Comparison>,
+    pub risk_base: Given<RiskBase>,
+    pub failure: Given<FailureRule>,
+    pub wrench: Given<Wrench>,
+    pub hammer: Given<Hammer>,
+}
+
+/// `over`'s value where it was set, else `under`'s.
+pub fn over<T>(under: Given<T>, over: Given<T>) -> Given<T> {
+    if over.given {
+        Given {
+            value: over.value,
+            given: true,
+        }
+    } else {
+        under
+    }
+}
+
+impl RuleKeys {
+    /// These keys with those `entry` sets in their place.
+    pub fn overlay(self, entry: RuleKeys) -> RuleKeys {
+        RuleKeys {
+            base: over(self.base, entry.base),
+            opponent: entry.opponent.or(self.opponent),
+            adjust: over(self.adjust, entry.adjust),
+            lacking_ability: over(self.lacking_ability, entry.lacking_ability),
+            time: over(self.time, entry.time),
+            assistance: over(self.assistance, entry.assistance),
+            condition: over(self.condition, entry.condition),
+            technology: over(self.technology, entry.technology),
+            risk: over(self.risk, entry.risk),
+            risk_extra: over(self.risk_extra, entry.risk_extra),
+            comparison: over(self.comparison, entry.comparison),
+            risk_base: over(self.risk_base, entry.risk_base),
+            failure: over(self.failure, entry.failure),
+            wrench: over(self.wrench, entry.wrench),
+            hammer: over(self.hammer, entry.hammer),
+        }
+    }
+}
+
+/// A params struct with one field per path of [`RULE_PARAMS`] (each a
+/// [`Given`]) and the mechanic's own fields, written as in any params
+/// struct; its `rules()` is what the rule fields say, as [`RuleKeys`].
+macro_rules! rule_params {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($(#[$fmeta:meta])* pub $field:ident: $ty:ty,)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            #[serde(rename = "difficulty.base")]
+            pub difficulty_base: $crate::model::Given<u32>,
+            #[serde(rename = "difficulty.opponent", default)]
+            pub difficulty_opponent: Option<$crate::systems::cgg::DieCode>,
+            #[serde(rename = "difficulty.adjust")]
+            pub difficulty_adjust: $crate::model::Given<i64>,
+            #[serde(rename = "difficulty.lacking_ability")]
+            pub difficulty_lacking_ability:
+                $crate::model::Given<$crate::systems::cgg::action::rules::Lacking>,
+            #[serde(rename = "difficulty.time")]
+            pub difficulty_time: $crate::model::Given<$crate::systems::cgg::action::rules::Time>,
+            #[serde(rename = "difficulty.assistance")]
+            pub difficulty_assistance:
+                $crate::model::Given<$crate::systems::cgg::action::rules::Assistance>,
+            #[serde(rename = "difficulty.condition")]
+            pub difficulty_condition:
+                $crate::model::Given<$crate::systems::cgg::action::rules::Condition>,
+            #[serde(rename = "difficulty.technology")]
+            pub difficulty_technology:
+                $crate::model::Given<$crate::systems::cgg::action::rules::Technology>,
+            pub risk: $crate::model::Given<$crate::systems::cgg::action::rules::RiskRule>,
+            pub risk_extra: $crate::model::Given<i64>,
+            pub comparison: $crate::model::Given<$crate::systems::cgg::Comparison>,
+            #[serde(rename = "variant.risk_base")]
+            pub variant_risk_base: $crate::model::Given<$crate::systems::cgg::action::RiskBase>,
+            #[serde(rename = "variant.failure")]
+            pub variant_failure: $crate::model::Given<$crate::systems::cgg::action::FailureRule>,
+            #[serde(rename = "policy.wrench")]
+            pub policy_wrench: $crate::model::Given<$crate::systems::cgg::action::Wrench>,
+            #[serde(rename = "policy.hammer")]
+            pub policy_hammer: $crate::model::Given<$crate::systems::cgg::action::Hammer>,
+            $($(#[$fmeta])* pub $field: $ty,)*
+        }
+
+        impl $name {
+            /// What the rule keys say.
+            pub fn rules(&self) -> $crate::systems::cgg::action::rules::RuleKeys {
+                $crate::systems::cgg::action::rules::RuleKeys {
+                    base: self.difficulty_base,
+                    opponent: self.difficulty_opponent,
+                    adjust: self.difficulty_adjust,
+                    lacking_ability: self.difficulty_lacking_ability,
+                    time: self.difficulty_time,
+                    assistance: self.difficulty_assistance,
+                    condition: self.difficulty_condition,
+                    technology: self.difficulty_technology,
+                    risk: self.risk,
+                    risk_extra: self.risk_extra,
+                    comparison: self.comparison,
+                    risk_base: self.variant_risk_base,
+                    failure: self.variant_failure,
+                    wrench: self.policy_wrench,
+                    hammer: self.policy_hammer,
+                }
+            }
+        }
+    };
+}
+pub(crate) use rule_params;
+
 /// The difficulty, risk and rule keys (see [`RULE_PARAMS`]) read into an
 /// action for an explorer with `success_dice` and risk code `risk_code`.
 pub fn action_from(
-    args: &Args,
+    keys: &RuleKeys,
     success_dice: u32,
     risk_code: DieCode,
     hours_before: u32,
 ) -> Result<Action, ParamError> {
-    let base = if args.is_set("difficulty.opponent") {
-        if args.is_set("difficulty.base") {
+    let base = if let Some(opp) = keys.opponent {
+        if keys.base.given {
             return Err(ParamError::new(
                 "difficulty.opponent",
                 "give either difficulty.base or difficulty.opponent, not both",
             ));
         }
-        let opp = read_code(args, "difficulty.opponent")?;
         if !(2..=20).contains(&opp.dice()) {
             return Err(ParamError::new(
                 "difficulty.opponent",
@@ -242,29 +373,23 @@ pub fn action_from(
         }
         opp.dice() + 1
     } else {
-        args.int("difficulty.base")? as u32
+        keys.base.value
     };
-    let condition = args.choice_of::<Condition>("difficulty.condition")?;
-    let adjust = args.int("difficulty.adjust")?
-        + args
-            .choice_of::<Lacking>("difficulty.lacking_ability")?
-            .adjust()
-        + args.choice_of::<Time>("difficulty.time")?.adjust()
-        + args
-            .choice_of::<Assistance>("difficulty.assistance")?
-            .adjust()
+    let condition = keys.condition.value;
+    let adjust = keys.adjust.value
+        + keys.lacking_ability.value.adjust()
+        + keys.time.value.adjust()
+        + keys.assistance.value.adjust()
         + condition.adjust()
-        + args
-            .choice_of::<Technology>("difficulty.technology")?
-            .adjust();
+        + keys.technology.value.adjust();
     let rules = Rules {
-        risk_base: args.choice_of("variant.risk_base")?,
-        failure: args.choice_of("variant.failure")?,
-        wrench: args.choice_of("policy.wrench")?,
-        hammer: args.choice_of("policy.hammer")?,
-        comparison: args.choice_of("comparison")?,
+        risk_base: keys.risk_base.value,
+        failure: keys.failure.value,
+        wrench: keys.wrench.value,
+        hammer: keys.hammer.value,
+        comparison: keys.comparison.value,
     };
-    let risk_code = match args.choice_of("risk")? {
+    let risk_code = match keys.risk.value {
         RiskRule::None => None,
         RiskRule::Base => Some(risk_code),
     };
@@ -274,7 +399,7 @@ pub fn action_from(
         base,
         adjust,
         impaired: condition == Condition::Impairs,
-        risk_extra: args.int("risk_extra")?,
+        risk_extra: keys.risk_extra.value,
         hours_before,
         rules,
     })

@@ -2,19 +2,88 @@
 //! for the explorers and the tracks), and building a [`Tension`] from them.
 
 use super::super::action::action_from;
+use super::super::action::rules::rule_params;
 use super::{
-    AVOIDED, Explorer, HOURS_GAINED, HOURS_PAID, IN_CRISIS, MAX_PITFALLS, PARAMS, PITFALL_SPRUNG,
-    Pick, ROUNDS, Tension, explorer, prepared,
+    AVOIDED, Address, Effective, Explorer, HOURS_GAINED, HOURS_PAID, IN_CRISIS, MAX_PITFALLS,
+    PARAMS, PITFALL_SPRUNG, Pick, ROUNDS, Tension, explorer, prepared,
 };
+use crate::model::{Given, parse_some};
 use crate::systems::{
     Define, FieldSpec, MetricSpec, ParamError, ParamSpec, ParamValue, Pred, Schema,
 };
+
+rule_params! {
+    /// The parameters of `cgg.tension`, one field per path of [`PARAMS`]:
+    /// the explorers parsed whole, the Edge's picks kept whole (they name
+    /// explorers) and parsed in `build`.
+    pub struct TensionParams {
+        #[serde(default, deserialize_with = "explorers")]
+        pub explorers: Option<Vec<Explorer>>,
+        pub start: Given<i64>,
+        #[serde(default, deserialize_with = "pitfalls")]
+        pub pitfalls: Option<Vec<i64>>,
+        #[serde(rename = "pitfalls.address")]
+        pub pitfalls_address: Address,
+        #[serde(rename = "exec.raise")]
+        pub exec_raise: u32,
+        pub max_rounds: u32,
+        #[serde(rename = "edge.holder", default)]
+        pub edge_holder: Option<ParamValue>,
+        #[serde(rename = "edge.gives")]
+        pub edge_gives: ParamValue,
+        #[serde(rename = "edge.first")]
+        pub edge_first: ParamValue,
+        #[serde(rename = "variant.effective")]
+        pub variant_effective: Effective,
+        #[serde(rename = "stunt.paid")]
+        pub stunt_paid: bool,
+        #[serde(rename = "stunt.moved")]
+        pub stunt_moved: u32,
+    }
+}
+
+fn explorers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<Explorer>>, D::Error> {
+    parse_some(d, explorer::explorers)
+}
+
+fn pitfalls<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<i64>>, D::Error> {
+    parse_some(d, |v| match v {
+        ParamValue::List(items) if (1..=MAX_PITFALLS).contains(&items.len()) => items
+            .iter()
+            .map(|x| match x {
+                ParamValue::Int(t) if (1..=14).contains(t) => Ok(*t),
+                other => Err(format!("{other} is not a track start 1..=14")),
+            })
+            .collect(),
+        other => Err(format!(
+            "{other} is not a list of 1..={MAX_PITFALLS} starts"
+        )),
+    })
+}
+
+/// A value kept whole and parsed against the explorers, its error worded
+/// as every parameter's: what is wrong, then what `path` allows.
+fn parsed<T>(
+    path: &'static str,
+    v: &ParamValue,
+    parse: impl FnOnce(&ParamValue) -> Result<T, String>,
+) -> Result<T, ParamError> {
+    parse(v).map_err(|why| {
+        if why.contains("allowed:") {
+            ParamError::new(path, why)
+        } else {
+            let spec = PARAMS.iter().find(|s| s.path == path);
+            let allowed = spec.expect("a key of cgg.tension").kind.allowed();
+            ParamError::new(path, format!("{why}; allowed: {allowed}"))
+        }
+    })
+}
 
 /// The mechanic `cgg.tension`.
 pub struct TensionMechanic;
 
 impl Define for TensionMechanic {
-    type Params = crate::model::Raw;
+    type Params = TensionParams;
     type Trial = Tension;
     const NAME: &'static str = "cgg.tension";
     const SUMMARY: &'static str = "A tension scene: the Edge's cumulative +1d, then every explorer acts (helped, stunting), idles or gets ready; successes lower the track, the Exec raises it 1d3; 0 avoids the pitfall, 15 springs it.";
@@ -89,9 +158,9 @@ impl Define for TensionMechanic {
         s
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Tension, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let list = match args.parsed_if_set("explorers", explorer::explorers)? {
+    fn build(&self, p: TensionParams) -> Result<Tension, ParamError> {
+        let rules = p.rules();
+        let list = match p.explorers {
             Some(l) => l,
             None => explorer::explorers(&ParamValue::List(vec![
                 ParamValue::Str("3d".into()),
@@ -99,8 +168,7 @@ impl Define for TensionMechanic {
             ]))
             .expect("the default explorers"),
         };
-        let paid = args.bool("stunt.paid")?;
-        let moved = args.int("stunt.moved")? as u32;
+        let (paid, moved) = (p.stunt_paid, p.stunt_moved);
         if moved > 0 && !paid {
             return Err(ParamError::new(
                 "stunt.moved",
@@ -120,27 +188,16 @@ impl Define for TensionMechanic {
         let actions = list
             .iter()
             .map(|e| {
-                let mut a = action_from(args, e.code.dice(), e.risk_code, 0)?;
+                let mut a = action_from(&rules, e.code.dice(), e.risk_code, 0)?;
                 if let Some(w) = e.wrench {
                     a.rules.wrench = w;
                 }
                 Ok(a)
             })
             .collect::<Result<Vec<_>, ParamError>>()?;
-        let starts = match args.parsed_if_set("pitfalls", |v| match v {
-            ParamValue::List(items) if (1..=MAX_PITFALLS).contains(&items.len()) => items
-                .iter()
-                .map(|x| match x {
-                    ParamValue::Int(t) if (1..=14).contains(t) => Ok(*t),
-                    other => Err(format!("{other} is not a track start 1..=14")),
-                })
-                .collect(),
-            other => Err(format!(
-                "{other} is not a list of 1..={MAX_PITFALLS} starts"
-            )),
-        })? {
+        let starts = match p.pitfalls {
             Some(s) => {
-                if args.is_set("start") {
+                if p.start.given {
                     return Err(ParamError::new(
                         "start",
                         "give either start (one pitfall) or pitfalls, not both",
@@ -148,10 +205,10 @@ impl Define for TensionMechanic {
                 }
                 s
             }
-            None => vec![args.int("start")?],
+            None => vec![p.start.value],
         };
-        let holder = args
-            .parsed_if_set("edge.holder", |v| match v {
+        let holder = match &p.edge_holder {
+            Some(v) => parsed("edge.holder", v, |v| match v {
                 ParamValue::Str(s) => list.iter().position(|e| &e.name == s).ok_or_else(|| {
                     format!(
                         "\"{s}\" is no explorer's name; allowed: {}",
@@ -162,21 +219,22 @@ impl Define for TensionMechanic {
                     )
                 }),
                 other => Err(format!("{} is the wrong type", other.type_name())),
-            })?
-            .unwrap_or_default();
-        let gives = args.parsed("edge.gives", |v| Pick::parse(v, &list, true))?;
-        let first = args.parsed("edge.first", |v| Pick::parse(v, &list, true))?;
+            })?,
+            None => 0,
+        };
+        let gives = parsed("edge.gives", &p.edge_gives, |v| Pick::parse(v, &list, true))?;
+        let first = parsed("edge.first", &p.edge_first, |v| Pick::parse(v, &list, true))?;
         Ok(Tension {
             explorers: list,
             actions,
             starts,
-            address: args.choice_of("pitfalls.address")?,
-            raise: args.int("exec.raise")? as u32,
-            max_rounds: args.int("max_rounds")? as u32,
+            address: p.pitfalls_address,
+            raise: p.exec_raise,
+            max_rounds: p.max_rounds,
             holder,
             gives,
             first,
-            effective: args.choice_of("variant.effective")?,
+            effective: p.variant_effective,
             prepared: prepared::Cache::default(),
         })
     }

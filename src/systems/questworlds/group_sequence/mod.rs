@@ -16,14 +16,16 @@ pub mod roster;
 #[cfg(test)]
 mod tests;
 
+use assist::AssistPolicy;
 use fight::{Fight, Group, Member, Part, Rolled, Rules, Shift, Type};
-use roster::{Role, opponents_of, pcs_of};
+use roster::{Opponent, PcSpec, Role, opponents_of, pcs_of};
 
-use super::rating;
+use super::Rating;
 use super::scored::RP_TO_LOSE;
-use super::sequence::{self, SIDE_PARAMS};
+use super::sequence::SIDE_PARAMS;
 use super::{BASE_RESISTANCE, RATING};
 use crate::dice::DiceRng;
+use crate::model::parse_value;
 use crate::sim::Tally;
 use crate::systems::{
     Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
@@ -94,6 +96,40 @@ static PARAMS: [ParamSpec; 9] = [
     SIDE_PARAMS[4],
 ];
 
+/// The parameters of `questworlds.group_sequence`, one field per path of
+/// [`PARAMS`]: the rosters and the assist policy parsed whole.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupSequenceParams {
+    #[serde(rename = "type")]
+    pub kind: Type,
+    #[serde(deserialize_with = "pcs")]
+    pub pcs: Vec<PcSpec>,
+    #[serde(deserialize_with = "opponents")]
+    pub opponents: Vec<Opponent>,
+    #[serde(deserialize_with = "assist")]
+    pub assist: AssistPolicy,
+    #[serde(rename = "secondary.shift")]
+    pub secondary_shift: Shift,
+    pub second_chance: bool,
+    pub wager: i64,
+    #[serde(rename = "resistance.base")]
+    pub resistance_base: Rating,
+    pub max_rounds: usize,
+}
+
+fn pcs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<PcSpec>, D::Error> {
+    parse_value(d, pcs_of)
+}
+
+fn opponents<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Opponent>, D::Error> {
+    parse_value(d, opponents_of)
+}
+
+fn assist<'de, D: serde::Deserializer<'de>>(d: D) -> Result<AssistPolicy, D::Error> {
+    parse_value(d, assist::parse)
+}
+
 /// The mechanic `questworlds.group_sequence`.
 pub struct GroupSequence;
 
@@ -117,7 +153,7 @@ impl Trial for GroupTrial {
 }
 
 impl Define for GroupSequence {
-    type Params = crate::model::Raw;
+    type Params = GroupSequenceParams;
     type Trial = GroupTrial;
     const NAME: &'static str = "questworlds.group_sequence";
     const SUMMARY: &'static str = "Group sequence: a party with followers against a gang, in pairings of scored, wagered or chained rounds, until a side has no one left.";
@@ -181,18 +217,20 @@ impl Define for GroupSequence {
         Schema { fields, metrics }
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<GroupTrial, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let kind: Type = args.choice_of("type")?;
-        let pcs = args.parsed("pcs", pcs_of)?;
-        let opponents = args.parsed("opponents", opponents_of)?;
+    fn build(&self, p: GroupSequenceParams) -> Result<GroupTrial, ParamError> {
+        let GroupSequenceParams {
+            kind,
+            pcs,
+            opponents,
+            ..
+        } = p;
         let rules = Rules {
-            assist: args.parsed("assist", assist::parse)?,
-            shift: args.choice_of("secondary.shift")?,
-            second_chance: args.bool("second_chance")?,
-            wager: args.int("wager")?,
-            base: rating::rating(args, "resistance.base")?,
-            max_rounds: sequence::max_rounds(args)?,
+            assist: p.assist,
+            shift: p.secondary_shift,
+            second_chance: p.second_chance,
+            wager: p.wager,
+            base: p.resistance_base,
+            max_rounds: p.max_rounds,
         };
         let mut members = Vec::new();
         for pc in &pcs {

@@ -11,7 +11,7 @@ use crate::model::Marginals;
 use crate::systems::ParamValue::{self, Bool, Int, List, Str};
 use crate::systems::questworlds::chained::ChainedSequence;
 use crate::systems::questworlds::scored::ScoredSequence;
-use crate::systems::questworlds::sequence::testing::ex;
+use crate::systems::questworlds::sequence::{self, testing::ex};
 use crate::systems::questworlds::wagered::WageredSequence;
 use crate::systems::questworlds::{Exchange, Matchup, Verdict};
 use crate::systems::testing::{Sample, assert_agrees_with};

@@ -368,11 +368,24 @@ static PARAMS: [ParamSpec; 14] = [
     parting::PARAMS[1],
 ];
 
+sequence::sequence_params! {
+    /// The parameters of `questworlds.wagered`, one field per path of
+    /// [`PARAMS`].
+    pub struct WageredParams {
+        #[serde(rename = "pc.wager")]
+        pub pc_wager: i64,
+        #[serde(rename = "opponent.wager")]
+        pub opponent_wager: i64,
+        #[serde(rename = "pc.desperation_stake")]
+        pub pc_desperation_stake: Desperation,
+    }
+}
+
 /// The mechanic `questworlds.wagered`.
 pub struct WageredSequence;
 
 impl Define for WageredSequence {
-    type Params = crate::model::Raw;
+    type Params = WageredParams;
     type Trial = Sequenced<Wagered, 6>;
     const NAME: &'static str = "questworlds.wagered";
     const SUMMARY: &'static str =
@@ -392,10 +405,10 @@ impl Define for WageredSequence {
         ])
     }
 
-    fn build(&self, raw: crate::model::Raw) -> Result<Sequenced<Wagered, 6>, ParamError> {
-        let args = &raw.args(Define::params(self));
-        let (pc, opp) = sequence::sides(args)?;
-        for (key, r) in [("pc.rating", pc), (sequence::opposition_key(args), opp)] {
+    fn build(&self, p: WageredParams) -> Result<Sequenced<Wagered, 6>, ParamError> {
+        let shared = p.shared();
+        let (pc, opp) = shared.sides()?;
+        for (key, r) in [("pc.rating", pc), (shared.opposition_key(), opp)] {
             if r.tn() < 1 {
                 return Err(ParamError::new(
                     key,
@@ -406,18 +419,16 @@ impl Define for WageredSequence {
                 ));
             }
         }
-        let pc_wager = args.int("pc.wager")?;
+        let pc_wager = p.pc_wager;
         if pc_wager > pc.tn() {
             return Err(ParamError::new(
                 "pc.wager",
                 format!("{pc_wager} is more than the PC's starting AP ({})", pc.tn()),
             ));
         }
-        let opp_wager = args.int("opponent.wager")?;
-        let desperation = args.choice_of("pc.desperation_stake")?;
-        let parting = PartingShots::from_args(args)?;
-        let (augment, base) = sequence::augment(args)?;
-        let wagered = Augmented::new(augment, base, |bonus| {
+        let (opp_wager, desperation) = (p.opponent_wager, p.pc_desperation_stake);
+        let parting = shared.parting;
+        let wagered = Augmented::new(shared.augment, shared.resistance.base, |bonus| {
             Wagered::new(
                 sequence::matchup(pc.plus(bonus), opp),
                 pc_wager,
@@ -426,7 +437,7 @@ impl Define for WageredSequence {
             )
             .with_parting_shots(parting.clone())
         });
-        Ok(Sequenced::augmented(wagered, sequence::max_rounds(args)?))
+        Ok(Sequenced::augmented(wagered, shared.max_rounds))
     }
 }
 

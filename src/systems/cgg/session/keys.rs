@@ -1,0 +1,137 @@
+//! The keys of `cgg.session`: its params struct (those of `cgg.action`,
+//! then its own) and the entries of `sequence`, each an action over the
+//! session's action keys or a tension scene.
+
+use super::super::DieCode;
+use super::super::action::rules::rule_params;
+use super::super::action::{ActionKeys, ActionMechanic, ActionParams};
+use super::super::tension::TensionMechanic;
+use super::{MAX_ACTIONS, SEQUENCE_EXPECTS, Step};
+use crate::model::{Given, parse_some};
+use crate::systems::{Args, Define, ParamError, ParamMap, ParamValue};
+
+/// A tension scene entry `{ tension = { … }, explorer = "name" }`.
+fn entry_scene(
+    keys: &[(String, ParamValue)],
+    full: u32,
+    bad: impl Fn(String) -> ParamError,
+) -> Result<Step, ParamError> {
+    let mut values = ParamMap::new();
+    let mut name = None;
+    for (k, v) in keys {
+        match (k.as_str(), v) {
+            ("tension", ParamValue::Table(t)) => {
+                for (tk, tv) in t {
+                    values.set(tk.clone(), tv.clone());
+                }
+            }
+            ("explorer", ParamValue::Str(n)) => name = Some(n.clone()),
+            _ => {
+                return Err(bad(format!(
+                    "`{k}` does not belong in a scene; allowed: tension (a table of cgg.tension keys), explorer (a name)"
+                )));
+            }
+        }
+    }
+    let mut tension = TensionMechanic
+        .trial(&values)
+        .map_err(|e| bad(format!("tension: `{}`: {}", e.key, e.message)))?;
+    let who = match name {
+        None => 0,
+        Some(n) => tension
+            .explorers
+            .iter()
+            .position(|e| e.name == n)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`explorer`: \"{n}\" is not in the scene; allowed: {}",
+                    tension
+                        .explorers
+                        .iter()
+                        .map(|e| format!("\"{}\"", e.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?,
+    };
+    tension.explorers[who].full = full;
+    Ok(Step::Scene {
+        tension: Box::new(tension),
+        who,
+    })
+}
+
+/// The step of one `sequence` entry: a scene, or an action of the
+/// session's action keys with the entry's in their place.
+pub fn entry_step(
+    session: ActionKeys,
+    i: usize,
+    entry: &ParamValue,
+    full: u32,
+) -> Result<Step, ParamError> {
+    let bad = |msg: String| ParamError::new("sequence", format!("action {}: {msg}", i + 1));
+    let ParamValue::Table(keys) = entry else {
+        return Err(bad(format!(
+            "{} is not a table of cgg.action keys; allowed: {SEQUENCE_EXPECTS}",
+            entry.type_name()
+        )));
+    };
+    if keys.iter().any(|(k, _)| k == "tension") {
+        return entry_scene(keys, full, bad);
+    }
+    let mut values = ParamMap::new();
+    for (k, v) in keys {
+        values.set(k.clone(), v.clone());
+    }
+    Args::new(Define::params(&ActionMechanic), &values)
+        .and_then(|args| args.typed::<ActionParams>())
+        .and_then(|over| session.overlay(over.keys()).action())
+        .map(Step::Action)
+        .map_err(|e| bad(format!("`{}`: {}", e.key, e.message)))
+}
+
+rule_params! {
+    /// The parameters of `cgg.session`, one field per path of [`PARAMS`]:
+    /// those of `cgg.action`, then its own; the entries of `sequence`
+    /// are read in `build`, over the session's action keys.
+    pub struct SessionParams {
+        #[serde(rename = "explorer.code")]
+        pub explorer_code: Given<DieCode>,
+        #[serde(rename = "explorer.risk_code", default)]
+        pub explorer_risk_code: Option<DieCode>,
+        #[serde(rename = "stunt.paid")]
+        pub stunt_paid: Given<bool>,
+        #[serde(rename = "stunt.moved")]
+        pub stunt_moved: Given<u32>,
+        pub actions: Given<usize>,
+        #[serde(default, deserialize_with = "sequence")]
+        pub sequence: Option<Vec<ParamValue>>,
+        #[serde(rename = "explorer.roles")]
+        pub explorer_roles: usize,
+        #[serde(rename = "explorer.hours", default)]
+        pub explorer_hours: Option<u32>,
+        #[serde(rename = "crisis.actions")]
+        pub crisis_actions: u32,
+    }
+}
+
+impl SessionParams {
+    /// The action keys, as `cgg.action` reads them.
+    pub fn action_keys(&self) -> ActionKeys {
+        ActionKeys {
+            code: self.explorer_code,
+            risk_code: self.explorer_risk_code,
+            paid: self.stunt_paid,
+            moved: self.stunt_moved,
+            rules: self.rules(),
+        }
+    }
+}
+
+fn sequence<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<ParamValue>>, D::Error> {
+    parse_some(d, |v| match v {
+        ParamValue::List(items) if (1..=MAX_ACTIONS).contains(&items.len()) => Ok(items.clone()),
+        ParamValue::List(items) => Err(format!("{} actions", items.len())),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    })
+}
