@@ -69,20 +69,10 @@ fn every_mechanic_is_a_define() {
     assert!(!is_modelled(&ByHand(schema)), "the test tells them apart");
 }
 
-/// Mechanics whose builder still reads untyped parameters by string key
-/// (`model::Raw`). This list only shrinks.
-const UNTYPED: &[&str] = &[
-];
-
 #[test]
 fn every_spec_has_a_field_and_every_field_a_spec() {
-    let mut untyped = Vec::new();
     for m in registry() {
         let fields: BTreeSet<&str> = m.param_fields().iter().copied().collect();
-        if fields.is_empty() {
-            untyped.push(m.name());
-            continue;
-        }
         let specs: BTreeSet<&str> = m.params().iter().map(|s| s.path).collect();
         let no_field: Vec<_> = specs.difference(&fields).collect();
         let no_spec: Vec<_> = fields.difference(&specs).collect();
@@ -92,11 +82,6 @@ fn every_spec_has_a_field_and_every_field_a_spec() {
             m.name()
         );
     }
-    untyped.sort();
-    assert_eq!(
-        untyped, UNTYPED,
-        "mechanics reading untyped parameters (a typed one leaves UNTYPED)"
-    );
 }
 
 #[test]

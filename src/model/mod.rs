@@ -25,7 +25,7 @@ mod warning;
 pub use define::{Define, Trial, is_modelled};
 pub use outcomes::{Column, Hist, Joint, Marginals, Outcomes, Tally, Weight};
 pub use params::{
-    Args, Choice, Given, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, Raw,
+    Args, Choice, Given, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue,
     choice_from, covers, fields_of, from_value, parse_some, parse_value, paths, suggest,
     suggest_param,
 };

@@ -7,7 +7,7 @@ mod typed;
 
 pub use de::{InRange, from_value};
 pub use suggest::{suggest, suggest_param};
-pub use typed::{Given, Raw, fields_of, parse_some, parse_value};
+pub use typed::{Given, fields_of, parse_some, parse_value};
 
 use std::collections::BTreeMap;
 use std::fmt;

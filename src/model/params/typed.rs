@@ -143,57 +143,6 @@ pub fn fields_of<T: DeserializeOwned>() -> &'static [&'static str] {
     fields.0.unwrap_or(&[])
 }
 
-/// The untyped parameters of a mechanic not yet written against a struct:
-/// the explicit values, read back through [`Raw::args`] by string key.
-/// Its [`fields_of`] is empty, which the registry's test reports.
-#[derive(Clone, Debug, Default)]
-pub struct Raw {
-    set: super::ParamMap,
-}
-
-impl Raw {
-    /// The values as [`Args`] over the mechanic's `specs` (already checked).
-    pub fn args(&self, specs: &'static [ParamSpec]) -> Args<'_> {
-        Args {
-            specs,
-            set: &self.set,
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Raw {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Explicit;
-
-        impl<'de> Visitor<'de> for Explicit {
-            type Value = Raw;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a mechanic's parameters")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
-                let mut set = super::ParamMap::new();
-                while let Some(path) = map.next_key::<String>()? {
-                    let v: Given<ParamValue> = map.next_value()?;
-                    match (path.strip_suffix('*'), v.value) {
-                        (Some(prefix), ParamValue::Table(named)) => {
-                            for (name, value) in named {
-                                set.set(format!("{prefix}{name}"), value);
-                            }
-                        }
-                        (_, value) if v.given => set.set(path, value),
-                        _ => {}
-                    }
-                }
-                Ok(Raw { set })
-            }
-        }
-
-        d.deserialize_map(Explicit)
-    }
-}
-
 /// One declared parameter as the typed struct reads it: its value
 /// (explicit, else the default; names standing for integers resolved)
 /// and whether it was set.

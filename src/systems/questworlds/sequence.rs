@@ -25,9 +25,7 @@ use super::{AUGMENT, Exchange, MODIFIER, Matchup, RATING};
 use crate::dice::DiceRng;
 use crate::exact::Limits;
 use crate::model::{After, Rounds, play};
-use crate::systems::{
-    FieldKind, FieldSpec, Lit, MetricSpec, ParamKind, ParamSpec, Pred, Schema,
-};
+use crate::systems::{FieldKind, FieldSpec, Lit, MetricSpec, ParamKind, ParamSpec, Pred, Schema};
 
 /// Bounds of the exact solvers. Above `max_states` live states (e.g. a
 /// wagered sequence between two high ratings with small wagers, whose

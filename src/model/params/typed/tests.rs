@@ -186,10 +186,6 @@ fn a_struct_lists_its_fields_by_path() {
             "vars.*"
         ]
     );
-    assert!(
-        fields_of::<Raw>().is_empty(),
-        "untyped parameters have none"
-    );
     assert!(fields_of::<i64>().is_empty());
 }
 
@@ -207,21 +203,4 @@ fn a_spec_without_a_field_is_refused() {
         .typed::<Short>()
         .unwrap_err();
     assert!(e.message.contains("unknown key `side`"), "{e}");
-}
-
-#[test]
-fn raw_parameters_keep_the_explicit_values() {
-    let map = ParamMap::from_pairs(&[
-        ("side", ParamValue::Str("gm".into())),
-        ("vars.n", ParamValue::Int(7)),
-    ]);
-    let raw: Raw = Args::new(SPECS, &map).unwrap().typed().unwrap();
-    let args = raw.args(SPECS);
-    assert!(args.is_set("side"));
-    assert!(!args.is_set("actor.dice"));
-    assert_eq!(args.int("actor.dice").unwrap(), 2);
-    assert_eq!(
-        args.named("vars.*").collect::<Vec<_>>(),
-        [("n", &ParamValue::Int(7))]
-    );
 }
