@@ -13,7 +13,8 @@
 //!   its keys, and a conversion into a checked [`Rule`].
 //!
 //! and gets parsing from a scenario value with messages that name the rule
-//! and the key ([`parse`], read once by the builder through `Args::parsed`), the choice
+//! and the key ([`parse`], read once into the mechanic's params struct
+//! through a `deserialize_with` adapter over `model::parse_value`), the choice
 //! ([`Policy::choose`]) and a short printed form for labels ([`Policy::label`]).
 //!
 //! ## The scenario form
@@ -46,7 +47,8 @@
 //!     fn into_rule(self) -> Result<Rule<MyCondition, bool>, String> { … }
 //! }
 //! // parameter kind: ParamKind::Custom { expects: "..." }
-//! // in the builder: let p = args.parsed("policy.give_in", policy::parse::<GiveInRule>)?;
+//! // in the params struct: #[serde(rename = "policy.give_in", deserialize_with = "give_in")]
+//! // with fn give_in(d) { model::parse_value(d, policy::parse::<GiveInRule>) }
 //! // at decision time: p.choose(|c| c.holds(&view), |a| allowed(a))
 //! ```
 

@@ -1,5 +1,6 @@
-//! Parameter values, their declared kinds, and the checked accessor that
-//! mechanics read them through.
+//! Parameter values, their declared kinds, and the check every value
+//! passes before a mechanic reads it into its params struct ([`Args::typed`]:
+//! no mechanic reads a value by string key).
 
 mod de;
 mod suggest;
@@ -363,8 +364,9 @@ pub fn covers(spec: &str, path: &str) -> bool {
     }
 }
 
-/// Parameter values as a mechanic reads them: explicit values first, then
-/// the declared defaults, each checked against its declared kind.
+/// Parameter values checked against their declared kinds: explicit values
+/// first, then the declared defaults. A mechanic reads them into its
+/// params struct with [`Args::typed`].
 pub struct Args<'a> {
     specs: &'static [ParamSpec],
     set: &'a ParamMap,
@@ -403,7 +405,7 @@ impl<'a> Args<'a> {
     /// The explicit values of a pattern parameter `prefix.*`, as
     /// `(NAME, value)` for each key `prefix.NAME`, in key order (the keys
     /// are the user's own names, so there are no defaults).
-    pub fn named(&self, pattern: &str) -> impl Iterator<Item = (&'a str, &'a ParamValue)> {
+    fn named(&self, pattern: &str) -> impl Iterator<Item = (&'a str, &'a ParamValue)> {
         let spec = self.spec(pattern);
         let prefix = spec
             .path
@@ -416,120 +418,16 @@ impl<'a> Args<'a> {
     }
 
     /// Whether the scenario set `path` explicitly.
-    pub fn is_set(&self, path: &str) -> bool {
+    fn is_set(&self, path: &str) -> bool {
         self.set.get(path).is_some()
     }
 
     /// The value of `path`: explicit, else the default, else `None`.
-    pub fn value(&self, path: &str) -> Option<ParamValue> {
+    fn value(&self, path: &str) -> Option<ParamValue> {
         self.set
             .get(path)
             .cloned()
             .or_else(|| self.spec(path).default.value())
-    }
-
-    /// An integer parameter, or a name standing for one, resolved to its
-    /// number.
-    pub fn int(&self, path: &str) -> Result<i64, ParamError> {
-        let spec = self.spec(path);
-        match (self.value(path), spec.kind) {
-            (Some(ParamValue::Int(v)), _) => Ok(v),
-            (Some(ParamValue::Str(s)), ParamKind::IntOrName { names, .. }) => names
-                .iter()
-                .find(|(n, _)| *n == s)
-                .map(|(_, v)| *v)
-                .ok_or_else(|| ParamError::new(path, format!("\"{s}\" is not a known name"))),
-            (other, _) => Err(ParamError::new(
-                path,
-                format!("expected {}, found {other:?}", spec.kind.allowed()),
-            )),
-        }
-    }
-
-    /// A boolean parameter.
-    pub fn bool(&self, path: &str) -> Result<bool, ParamError> {
-        match self.value(path) {
-            Some(ParamValue::Bool(b)) => Ok(b),
-            other => Err(ParamError::new(
-                path,
-                format!("expected true or false, found {other:?}"),
-            )),
-        }
-    }
-
-    /// A custom parameter parsed into the type the mechanic keeps:
-    /// explicit, else the default. `parse` is the check; its error reads
-    /// "`key`: why; allowed: …". A parameter without a default must be set.
-    pub fn parsed<T>(
-        &self,
-        path: &str,
-        parse: impl FnOnce(&ParamValue) -> Result<T, String>,
-    ) -> Result<T, ParamError> {
-        self.parsed_if_set(path, parse)?.ok_or_else(|| {
-            ParamError::new(
-                path,
-                format!("is required; allowed: {}", self.spec(path).kind.allowed()),
-            )
-        })
-    }
-
-    /// A custom parameter with no default, parsed as [`Args::parsed`]
-    /// does, if set.
-    pub fn parsed_if_set<T>(
-        &self,
-        path: &str,
-        parse: impl FnOnce(&ParamValue) -> Result<T, String>,
-    ) -> Result<Option<T>, ParamError> {
-        let spec = self.spec(path);
-        assert!(
-            matches!(spec.kind, ParamKind::Custom { .. }),
-            "`{path}` is not a custom parameter"
-        );
-        match self.value(path) {
-            None => Ok(None),
-            Some(v) => parse(&v).map(Some).map_err(|why| {
-                // A parse that names a place inside the value (a table's
-                // keys) says itself what is allowed there.
-                if why.contains("allowed:") {
-                    ParamError::new(path, why)
-                } else {
-                    ParamError::new(path, format!("{why}; allowed: {}", spec.kind.allowed()))
-                }
-            }),
-        }
-    }
-
-    /// A name parameter, as the enum whose names its kind lists.
-    pub fn choice_of<C: Choice>(&self, path: &str) -> Result<C, ParamError> {
-        let spec = self.spec(path);
-        assert!(
-            matches!(spec.kind, ParamKind::Choice(names) | ParamKind::Ordered(names) if names == C::NAMES),
-            "`{path}` is not declared with the names of the enum it is read as"
-        );
-        match self.value(path) {
-            Some(ParamValue::Str(s)) => C::parse(&s).ok_or_else(|| {
-                ParamError::new(
-                    path,
-                    format!(
-                        "\"{s}\" is not a known name; allowed: {}",
-                        spec.kind.allowed()
-                    ),
-                )
-            }),
-            other => Err(ParamError::new(
-                path,
-                format!("expected {}, found {other:?}", spec.kind.allowed()),
-            )),
-        }
-    }
-
-    /// A name parameter with no default, if set.
-    pub fn choice_if_set<C: Choice>(&self, path: &str) -> Result<Option<C>, ParamError> {
-        if self.value(path).is_some() {
-            self.choice_of(path).map(Some)
-        } else {
-            Ok(None)
-        }
     }
 }
 
@@ -555,107 +453,6 @@ mod tests {
             doc: "",
         },
     ];
-
-    #[test]
-    fn defaults_and_names_resolve() {
-        let set = ParamMap::new();
-        let args = Args::new(SPECS, &set).unwrap();
-        assert_eq!(args.int("a.n").unwrap(), 1);
-        assert!(!args.bool("b").unwrap());
-        let mut set = ParamMap::new();
-        set.set("a.n", ParamValue::Str("high".into()));
-        assert_eq!(Args::new(SPECS, &set).unwrap().int("a.n").unwrap(), 4);
-    }
-
-    crate::choice! {
-        enum Pick {
-            One = "one",
-            Two = "two",
-        }
-    }
-
-    static PICKS: [ParamSpec; 2] = [
-        ParamSpec {
-            path: "pick",
-            kind: ParamKind::Choice(Pick::NAMES),
-            default: Lit::Str("one"),
-            doc: "",
-        },
-        ParamSpec {
-            path: "other",
-            kind: ParamKind::Choice(&["one", "three"]),
-            default: Lit::Str("one"),
-            doc: "",
-        },
-    ];
-
-    #[test]
-    fn choices_read_as_their_enum() {
-        assert_eq!(Pick::NAMES, ["one", "two"]);
-        assert_eq!(
-            (Pick::parse("two"), Pick::parse("three")),
-            (Some(Pick::Two), None)
-        );
-        assert_eq!(Pick::Two.name(), "two");
-        let none = ParamMap::new();
-        let args = Args::new(&PICKS, &none).unwrap();
-        assert_eq!(args.choice_of::<Pick>("pick").unwrap(), Pick::One);
-        let mut set = ParamMap::new();
-        set.set("pick", ParamValue::Str("two".into()));
-        let args = Args::new(&PICKS, &set).unwrap();
-        assert_eq!(args.choice_of::<Pick>("pick").unwrap(), Pick::Two);
-        set.set("pick", ParamValue::Str("three".into()));
-        let err = Args::new(&PICKS, &set).err().unwrap();
-        assert!(err.message.contains("one of \"one\", \"two\""), "{err}");
-    }
-
-    #[test]
-    #[should_panic(expected = "not declared with the names")]
-    fn a_choice_read_as_an_enum_with_other_names_is_a_bug() {
-        let none = ParamMap::new();
-        let _ = Args::new(&PICKS, &none).unwrap().choice_of::<Pick>("other");
-    }
-
-    #[test]
-    fn custom_values_are_checked_by_their_parse() {
-        static EVEN: [ParamSpec; 2] = [
-            ParamSpec {
-                path: "n",
-                kind: ParamKind::Custom {
-                    expects: "an even integer",
-                },
-                default: Lit::Int(2),
-                doc: "",
-            },
-            ParamSpec {
-                path: "m",
-                kind: ParamKind::Custom {
-                    expects: "an even integer",
-                },
-                default: Lit::Absent,
-                doc: "",
-            },
-        ];
-        fn even(v: &ParamValue) -> Result<i64, String> {
-            match v {
-                ParamValue::Int(i) if i % 2 == 0 => Ok(*i),
-                other => Err(format!("{other} is not even")),
-            }
-        }
-        let mut set = ParamMap::new();
-        set.set("m", ParamValue::Int(3));
-        // Args::new leaves custom values to the mechanic's parse.
-        let args = Args::new(&EVEN, &set).unwrap();
-        assert_eq!(args.parsed("n", even).unwrap(), 2);
-        let err = args.parsed_if_set("m", even).unwrap_err();
-        assert_eq!(err.key, "m");
-        assert_eq!(err.message, "3 is not even; allowed: an even integer");
-        let none = ParamMap::new();
-        let args = Args::new(&EVEN, &none).unwrap();
-        assert_eq!(args.parsed_if_set("m", even).unwrap(), None);
-        let err = args.parsed("m", even).unwrap_err();
-        assert!(err.message.starts_with("is required"), "{err}");
-    }
 
     #[test]
     fn a_pattern_covers_one_name_under_its_prefix() {
