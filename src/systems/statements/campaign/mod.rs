@@ -16,10 +16,7 @@ mod tests;
 
 use super::experience::test_roll;
 use super::roll::{MAX_ROLLS, Roll, Rolls};
-use super::scene::{
-    self, LUCK_CAP, MAX_PLAYERS, MAX_STATEMENTS, Played, PlayerSpec, SceneParams, StatementRef,
-    Table,
-};
+use super::scene::{self, LUCK_CAP, MAX_PLAYERS, MAX_STATEMENTS, Played, Table};
 use crate::dice::DiceRng;
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
@@ -77,25 +74,16 @@ static PARAMS: [ParamSpec; 8] = [
     },
 ];
 
-/// The parameters of `statements.campaign`, one field per path of
-/// [`PARAMS`]: the scene's, then the campaign's own.
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CampaignParams {
-    #[serde(deserialize_with = "scene::players")]
-    pub players: Vec<PlayerSpec>,
-    #[serde(default, deserialize_with = "scene::conflicts")]
-    pub conflicts: Option<Vec<[StatementRef; 2]>>,
-    pub luck: i64,
-    #[serde(rename = "variant.rolls")]
-    pub rolls: Rolls,
-    #[serde(rename = "variant.weight_luck")]
-    pub weight_luck: bool,
-    pub scenes: usize,
-    pub bids: Bids,
-    /// Each player's traits and resources, for the experience test.
-    #[serde(rename = "experience.traits")]
-    pub traits: u64,
+scene::scene_params! {
+    /// The parameters of `statements.campaign`, one field per path of
+    /// [`PARAMS`]: the scene's, then the campaign's own.
+    pub struct CampaignParams {
+        pub scenes: usize,
+        pub bids: Bids,
+        /// Each player's traits and resources, for the experience test.
+        #[serde(rename = "experience.traits")]
+        pub traits: u64,
+    }
 }
 
 /// A checked campaign: the scene, its length, the bid policy, the
@@ -306,13 +294,7 @@ impl Define for Campaign {
 
     fn build(&self, p: CampaignParams) -> Result<Series, ParamError> {
         let weight_luck = p.weight_luck;
-        let table = scene::Scene.build(SceneParams {
-            players: p.players,
-            conflicts: p.conflicts,
-            luck: p.luck,
-            rolls: p.rolls,
-            weight_luck,
-        })?;
+        let table = scene::Scene.build(p.scene())?;
         let base: Vec<(u64, u64)> = table
             .entries
             .iter()

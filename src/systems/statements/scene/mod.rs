@@ -73,22 +73,56 @@ pub const SCENE_PARAMS: [ParamSpec; 5] = [
 
 static PARAMS: [ParamSpec; 5] = SCENE_PARAMS;
 
-/// The parameters of `statements.scene`, one field per path of
-/// [`SCENE_PARAMS`] (a campaign fills one from its own).
-#[derive(Clone, Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SceneParams {
-    #[serde(deserialize_with = "players")]
-    pub players: Vec<PlayerSpec>,
-    /// None by default.
-    #[serde(default, deserialize_with = "conflicts")]
-    pub conflicts: Option<Vec<[StatementRef; 2]>>,
-    /// The starting luck of a player that does not set its own.
-    pub luck: i64,
-    #[serde(rename = "variant.rolls")]
-    pub rolls: Rolls,
-    #[serde(rename = "variant.weight_luck")]
-    pub weight_luck: bool,
+/// A params struct with the five keys of a scene ([`SCENE_PARAMS`]),
+/// written here once, and the mechanic's own fields: `statements.scene`'s
+/// is the five alone, `statements.campaign`'s adds its own. serde cannot
+/// flatten a group of keys and still list them (`fields_of`), hence a
+/// macro.
+macro_rules! scene_params {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($(#[$fmeta:meta])* pub $field:ident: $ty:ty,)*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            #[serde(deserialize_with = "crate::systems::statements::scene::players")]
+            pub players: Vec<crate::systems::statements::scene::PlayerSpec>,
+            /// None by default.
+            #[serde(default, deserialize_with = "crate::systems::statements::scene::conflicts")]
+            pub conflicts: Option<Vec<[crate::systems::statements::scene::StatementRef; 2]>>,
+            /// The starting luck of a player that does not set its own.
+            pub luck: i64,
+            #[serde(rename = "variant.rolls")]
+            pub rolls: crate::systems::statements::roll::Rolls,
+            #[serde(rename = "variant.weight_luck")]
+            pub weight_luck: bool,
+            $($(#[$fmeta])* pub $field: $ty,)*
+        }
+
+        impl $name {
+            /// The scene these keys describe.
+            pub fn scene(&self) -> crate::systems::statements::scene::SceneParams {
+                crate::systems::statements::scene::SceneParams {
+                    players: self.players.clone(),
+                    conflicts: self.conflicts.clone(),
+                    luck: self.luck,
+                    rolls: self.rolls,
+                    weight_luck: self.weight_luck,
+                }
+            }
+        }
+    };
+}
+pub(crate) use scene_params;
+
+scene_params! {
+    /// The parameters of `statements.scene`, one field per path of
+    /// [`SCENE_PARAMS`] (a campaign fills one from its own).
+    pub struct SceneParams {}
 }
 
 /// `players`, read by [`players_of`].
