@@ -112,7 +112,8 @@ impl fmt::Display for Lit {
 
 /// A parameter whose value is one of a fixed set of names, read as an
 /// enum: [`ParamKind::Choice`] lists [`Choice::NAMES`], and
-/// [`Args::choice_of`] parses them, so the names a scenario may write and
+/// the enum's `Deserialize` (from [`choice!`](crate::choice)) parses them
+/// into a params struct, so the names a scenario may write and
 /// the variants a mechanic matches on cannot drift apart. Implement it
 /// with [`choice!`](crate::choice).
 pub trait Choice: Copy + 'static {
@@ -208,7 +209,7 @@ pub enum ParamKind {
     },
     /// A value the mechanic parses into its own type (a rating in mastery
     /// notation, a die code, a list of players…); `expects` says what, in
-    /// words. The parse is the check: [`Args::parsed`] reports its errors
+    /// words. The parse is the check: [`Args::typed`] reports its errors
     /// with the key and `expects`, so the value is read once.
     Custom { expects: &'static str },
 }
@@ -232,7 +233,7 @@ impl ParamKind {
     }
 
     /// Check a value; the error says what is wrong with it. Custom values
-    /// pass: the mechanic's parse checks them (see [`Args::parsed`]).
+    /// pass: the mechanic's parse checks them (see [`Args::typed`]).
     pub fn check(&self, v: &ParamValue) -> Result<(), String> {
         let in_range = |x: i64, min: i64, max: i64| {
             if (min..=max).contains(&x) {
@@ -375,8 +376,8 @@ pub struct Args<'a> {
 impl<'a> Args<'a> {
     /// Check every explicit value against `specs` (unknown keys included;
     /// custom values are checked when the mechanic parses them). A spec
-    /// `prefix.*` covers `prefix.NAME` for any one name (see
-    /// [`Args::named`]).
+    /// `prefix.*` covers `prefix.NAME` for any one name (read into the
+    /// params struct as a table of the names).
     pub fn new(specs: &'static [ParamSpec], set: &'a ParamMap) -> Result<Self, ParamError> {
         for (path, value) in set.iter() {
             let spec = specs.iter().find(|s| covers(s.path, path)).ok_or_else(|| {

@@ -155,7 +155,8 @@ struct Entry {
 impl Args<'_> {
     /// The checked values as the mechanic's typed parameters `T` (see the
     /// module doc for how `T` is written). Errors name the key, say what
-    /// is wrong and what is allowed, as [`Args::parsed`] does.
+    /// is wrong and what is allowed (unless the parse's message says it
+    /// already).
     pub fn typed<T: DeserializeOwned>(&self) -> Result<T, ParamError> {
         let entries: Vec<Entry> = self
             .specs
