@@ -6,9 +6,11 @@
 //! top die) for up to [`MAX_EXACT_PCS`] PCs within the state limit.
 
 use super::engine::SceneRounds;
+use serde::de::IgnoredAny;
+
 use super::entity::{
     AID_NAMES, Entity, EntityKeys, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES,
-    concat_params, entity, policy_of, table_entries,
+    concat_params, entity, policy_of, read_entity_table,
 };
 use super::memo::Memo;
 use super::rules::{POLICY_EXPECTS, shorthand_policy};
@@ -22,8 +24,8 @@ use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamMap, ParamSpec, ParamValue, Pred, Schema, Trial,
+    Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind, ParamMap,
+    ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
 /// Beyond this many PCs the ensemble is simulated only: K's roll branches
@@ -132,23 +134,9 @@ fn entity_table(
     what: &str,
     default_name: &str,
 ) -> Result<(Entity, i64), String> {
-    let mut map = ParamMap::new();
-    for (k, x) in table_entries(v, what)? {
-        map.set(k.clone(), x.clone());
-    }
-    let allowed = || crate::model::paths(specs);
-    let say = |e: ParamError| {
-        if specs.iter().any(|s| s.path == e.key) {
-            format!("{what}: `{}`: {}", e.key, e.message)
-        } else {
-            format!("{what}: unknown key `{}`; allowed: {}", e.key, allowed())
-        }
-    };
-    let args = Args::new(specs, &map).map_err(say)?;
-    let keys: EntityKeys = args.typed().map_err(say)?;
     let is_pc = specs.iter().any(|s| s.path == "start_edge");
-    let (name, edge) = if is_pc {
-        let pc: PcKeys = args.typed().map_err(say)?;
+    let (keys, name, edge) = if is_pc {
+        let (keys, pc): (EntityKeys, PcKeys) = read_entity_table(v, specs, what)?;
         let name = match pc.name {
             Some(v) => {
                 check_name(&v).map_err(|e| format!("{what}: `name`: {e}"))?;
@@ -156,12 +144,13 @@ fn entity_table(
             }
             None => default_name.to_string(),
         };
-        (name, pc.start_edge)
+        (keys, name, pc.start_edge)
     } else {
-        (default_name.to_string(), 0)
+        let (keys, _): (EntityKeys, IgnoredAny) = read_entity_table(v, specs, what)?;
+        (keys, default_name.to_string(), 0)
     };
     let policy = policy_of(&keys.policy, "policy")
-        .map_err(say)?
+        .map_err(|e| format!("{what}: `{}`: {}", e.key, e.message))?
         .unwrap_or_else(|| shorthand_policy(true, true, 0));
     Ok((entity(&keys, &name, policy), edge))
 }

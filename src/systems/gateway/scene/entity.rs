@@ -4,7 +4,7 @@
 
 use super::super::challenge::{Background, Pool, RAISE_STEP, Relevance, character_pool};
 use super::rules::{Policy, parse_policy};
-use crate::systems::{ParamError, ParamSpec, ParamValue};
+use crate::systems::{Args, ParamError, ParamMap, ParamSpec, ParamValue};
 
 /// Most essence points and passengers one entity may have.
 pub const MAX_ESSENCE: i64 = 6;
@@ -224,6 +224,34 @@ pub fn entity(keys: &EntityKeys, name: &str, policy: Policy) -> Entity {
         first: keys.initiative_order == Order::First,
         policy,
     }
+}
+
+/// An entity's own table (a PC, K, a minor entity), checked against
+/// `specs` and read as its [`EntityKeys`] and the table's other keys `T`
+/// (`serde::de::IgnoredAny` when there are none). Errors begin with
+/// `what`, and name an unknown key with the keys the table allows.
+pub fn read_entity_table<T: serde::de::DeserializeOwned>(
+    v: &ParamValue,
+    specs: &'static [ParamSpec],
+    what: &str,
+) -> Result<(EntityKeys, T), String> {
+    let mut map = ParamMap::new();
+    for (k, x) in table_entries(v, what)? {
+        map.set(k.clone(), x.clone());
+    }
+    let say = |e: ParamError| {
+        if specs.iter().any(|s| s.path == e.key) {
+            format!("{what}: `{}`: {}", e.key, e.message)
+        } else {
+            format!(
+                "{what}: unknown key `{}`; allowed: {}",
+                e.key,
+                crate::model::paths(specs)
+            )
+        }
+    };
+    let args = Args::new(specs, &map).map_err(say)?;
+    Ok((args.typed().map_err(say)?, args.typed().map_err(say)?))
 }
 
 /// The entries of a table value, or why it is not one.

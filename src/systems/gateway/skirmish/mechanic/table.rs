@@ -7,9 +7,11 @@ use super::super::cast::{GM, Kind, Member, PCS};
 use super::super::moves::{Category, Policy, parse_policy};
 use super::params::SideName;
 use crate::model::Given;
-use crate::systems::gateway::scene::entity::{EntityKeys, MAX_ESSENCE, entity, table_entries};
+use crate::systems::gateway::scene::entity::{
+    EntityKeys, MAX_ESSENCE, entity, read_entity_table, table_entries,
+};
 use crate::systems::gateway::scene::shorthand_policy;
-use crate::systems::{Args, ParamError, ParamMap, ParamSpec, ParamValue};
+use crate::systems::{ParamSpec, ParamValue};
 
 pub(super) fn check_name(v: &ParamValue) -> Result<String, String> {
     match v {
@@ -44,21 +46,7 @@ pub(super) fn raw(
     kind: Kind,
     fallback: &Policy,
 ) -> Result<Raw, String> {
-    let mut map = ParamMap::new();
-    for (k, x) in table_entries(v, what)? {
-        map.set(k.clone(), x.clone());
-    }
-    let allowed = || crate::model::paths(specs);
-    let say = |e: ParamError| {
-        if specs.iter().any(|s| s.path == e.key) {
-            format!("{what}: `{}`: {}", e.key, e.message)
-        } else {
-            format!("{what}: unknown key `{}`; allowed: {}", e.key, allowed())
-        }
-    };
-    let args = Args::new(specs, &map).map_err(say)?;
-    let keys: EntityKeys = args.typed().map_err(say)?;
-    let t: TableKeys = args.typed().map_err(say)?;
+    let (keys, t): (EntityKeys, TableKeys) = read_entity_table(v, specs, what)?;
     let name = match &t.name {
         Some(v) => check_name(v).map_err(|e| format!("{what}: `name`: {e}"))?,
         None => default_name.to_string(),
