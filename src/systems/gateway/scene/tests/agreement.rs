@@ -489,34 +489,7 @@ fn the_chain_is_the_enumeration() {
         let d = duel_from(&values(&pairs)).unwrap();
         check(&d.rounds, 7, &format!("duel {i}"));
     }
-    let key = t(&[
-        ("trait", Int(3)),
-        ("essence", Int(1)),
-        ("essence_policy", s("always")),
-        (
-            "policy",
-            List(vec![
-                rule(&["climax"], 0, None),
-                rule(&["block"], 0, when("holds-initiative")),
-                rule(&["edge"], 1, None),
-            ]),
-        ),
-    ]);
-    let pc = |name: &str, edge: i64| {
-        t(&[
-            ("name", s(name)),
-            ("start_edge", Int(edge)),
-            ("passengers", Int(1)),
-            (
-                "policy",
-                List(vec![
-                    rule(&["climax"], 0, None),
-                    rule(&["setup"], 0, when("no-free-raise")),
-                    rule(&["edge", "accelerate"], 0, None),
-                ]),
-            ),
-        ])
-    };
+    let (key, pc) = blocking_ensemble(1);
     for (n, cap) in [(2, 4), (3, 3)] {
         let mut m = ParamMap::new();
         let pcs = (1..=n).map(|k| pc(&format!("p{k}"), 1 - k)).collect();

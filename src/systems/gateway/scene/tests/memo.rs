@@ -1,7 +1,7 @@
 //! The memoised sampler against the plain loop (`model::play`): the same
 //! outcomes, draw for draw, from the same seeds.
 
-use super::agreement::{duel_configs, when};
+use super::agreement::duel_configs;
 use super::*;
 use crate::dice::DiceRng;
 use crate::model::play;
@@ -33,34 +33,7 @@ fn the_memo_draws_as_the_plain_loop_in_every_duel() {
 fn the_memo_draws_as_the_plain_loop_in_ensembles() {
     // K blocks and acts against every PC at once (the plain way); PCs
     // set up, accelerate and spend essence.
-    let key = t(&[
-        ("trait", Int(3)),
-        ("essence", Int(2)),
-        ("essence_policy", s("always")),
-        (
-            "policy",
-            List(vec![
-                rule(&["climax"], 0, None),
-                rule(&["block"], 0, when("holds-initiative")),
-                rule(&["edge"], 1, None),
-            ]),
-        ),
-    ]);
-    let pc = |name: &str, edge: i64| {
-        t(&[
-            ("name", s(name)),
-            ("start_edge", Int(edge)),
-            ("passengers", Int(1)),
-            (
-                "policy",
-                List(vec![
-                    rule(&["climax"], 0, None),
-                    rule(&["setup"], 0, when("no-free-raise")),
-                    rule(&["edge", "accelerate"], 0, None),
-                ]),
-            ),
-        ])
-    };
+    let (key, pc) = blocking_ensemble(2);
     let mut stepped_aside = false;
     for n in [1, 2, 4, 6] {
         let mut m = ParamMap::new();

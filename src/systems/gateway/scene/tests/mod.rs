@@ -47,6 +47,42 @@ pub(super) fn policy(rules: Vec<ParamValue>) -> ParamValue {
 
 /// 1d8 + 8: every action succeeds against 1d8, and every action of 1d8
 /// against it fails (8 − 1 − 8 < 0).
+/// An ensemble where K blocks while it holds the initiative and acts
+/// against every PC at once, spending its `essence` on every roll; and
+/// each PC (its name, its start edge) sets up, accelerates and carries a
+/// passenger.
+pub(super) fn blocking_ensemble(essence: i64) -> (ParamValue, impl Fn(&str, i64) -> ParamValue) {
+    let key = t(&[
+        ("trait", Int(3)),
+        ("essence", Int(essence)),
+        ("essence_policy", s("always")),
+        (
+            "policy",
+            List(vec![
+                rule(&["climax"], 0, None),
+                rule(&["block"], 0, Some(s("holds-initiative"))),
+                rule(&["edge"], 1, None),
+            ]),
+        ),
+    ]);
+    let pc = |name: &str, edge: i64| {
+        t(&[
+            ("name", s(name)),
+            ("start_edge", Int(edge)),
+            ("passengers", Int(1)),
+            (
+                "policy",
+                List(vec![
+                    rule(&["climax"], 0, None),
+                    rule(&["setup"], 0, Some(s("no-free-raise"))),
+                    rule(&["edge", "accelerate"], 0, None),
+                ]),
+            ),
+        ])
+    };
+    (key, pc)
+}
+
 pub(super) const STRONG: [(&str, i64); 2] = [("trait", 1), ("background", 6)];
 
 pub(super) fn strong(side: &str) -> Vec<(String, ParamValue)> {
