@@ -33,6 +33,18 @@ fn slow(tab: &str) -> Value {
            "tab": tab})
 }
 
+/// POST `body` to `path` on `rt` without waiting for the answer: the
+/// request whose progress a test then watches.
+fn spawn_post(
+    rt: &tokio::runtime::Runtime,
+    app: &App,
+    path: &'static str,
+    body: Value,
+) -> tokio::task::JoinHandle<(StatusCode, Value)> {
+    let app = app.clone();
+    rt.spawn(async move { call(&app, "POST", path, body.to_string().into_bytes()).await })
+}
+
 /// Poll `tab`'s progress until its exact solve has propagated a round.
 async fn first_rounds(app: &App, tab: &str) -> Value {
     let started = Instant::now();
@@ -61,18 +73,7 @@ async fn first_rounds(app: &App, tab: &str) -> Value {
 fn a_slow_exact_solve_reports_rounds_and_a_newer_request_abandons_it() {
     let app = App::new();
     let rt = runtime();
-    let first = rt.spawn({
-        let app = app.clone();
-        async move {
-            call(
-                &app,
-                "POST",
-                "/api/answer",
-                slow("t").to_string().into_bytes(),
-            )
-            .await
-        }
-    });
+    let first = spawn_post(&rt, &app, "/api/answer", slow("t"));
     let seen = rt.block_on(first_rounds(&app, "t"));
     assert_eq!(seen["what"], "gateway.ensemble");
     assert_eq!(seen["phase"], "exact");
@@ -108,18 +109,7 @@ fn a_slow_exact_solve_reports_rounds_and_a_newer_request_abandons_it() {
 fn cancel_stops_a_tabs_exact_solve() {
     let app = App::new();
     let rt = runtime();
-    let first = rt.spawn({
-        let app = app.clone();
-        async move {
-            call(
-                &app,
-                "POST",
-                "/api/answer",
-                slow("c").to_string().into_bytes(),
-            )
-            .await
-        }
-    });
+    let first = spawn_post(&rt, &app, "/api/answer", slow("c"));
     rt.block_on(first_rounds(&app, "c"));
     let (status, v) = rt.block_on(call(
         &app,
@@ -352,13 +342,8 @@ fn slow_sweep(tab: &str, ladders: &[i64]) -> Value {
 fn a_sweeps_parallel_exact_solves_report_and_stop_too() {
     let app = App::new();
     let rt = runtime();
-    let first = rt.spawn({
-        let app = app.clone();
-        async move {
-            let body = slow_sweep("s", &[44, 45, 46, 47, 48, 49, 50]);
-            call(&app, "POST", "/api/sweep", body.to_string().into_bytes()).await
-        }
-    });
+    let body = slow_sweep("s", &[44, 45, 46, 47, 48, 49, 50]);
+    let first = spawn_post(&rt, &app, "/api/sweep", body);
     let seen = rt.block_on(first_rounds(&app, "s"));
     assert_eq!(seen["configs"], 7, "{seen}");
     let (_, v) = post(&app, "/api/cancel", json!({"tab": "s"}));
