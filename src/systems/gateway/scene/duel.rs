@@ -81,12 +81,7 @@ const SCENE: [ParamSpec; 5] = [
         default: Lit::Int(0),
         doc: "Starting edge, from A's side: positive means A has the edge.",
     },
-    ParamSpec {
-        path: "round_cap",
-        kind: ParamKind::Int { min: 1, max: 1000 },
-        default: Lit::Int(100),
-        doc: "Rounds after which the scene ends as a stalemate.",
-    },
+    super::ROUND_CAP,
     ParamSpec {
         path: "initiative",
         kind: ParamKind::Choice(INITIATIVE),

@@ -85,18 +85,8 @@ static PARAMS: [ParamSpec; 6] = [
         default: Lit::Absent,
         doc: "The key entity K (default: a full trait, no background, the default policy).",
     },
-    ParamSpec {
-        path: "ladder",
-        kind: ParamKind::Int { min: 0, max: 50 },
-        default: Lit::Int(10),
-        doc: "Starting score on the climax ladder.",
-    },
-    ParamSpec {
-        path: "round_cap",
-        kind: ParamKind::Int { min: 1, max: 1000 },
-        default: Lit::Int(100),
-        doc: "Rounds after which the scene ends as a stalemate.",
-    },
+    super::LADDER,
+    super::ROUND_CAP,
     ParamSpec {
         path: "initiative",
         kind: ParamKind::Choice(INITIATIVE),

@@ -39,6 +39,24 @@ pub use rules::shorthand_policy;
 pub use state::{Drama, MAX_PCS, MAX_STATES, Start, Tie, edged};
 
 use crate::model::Marginals;
+use crate::systems::{Lit, ParamKind, ParamSpec};
+
+/// `ladder`, as the ensemble and the skirmish declare it (the duel says
+/// more of what moves it).
+pub(crate) const LADDER: ParamSpec = ParamSpec {
+    path: "ladder",
+    kind: ParamKind::Int { min: 0, max: 50 },
+    default: Lit::Int(10),
+    doc: "Starting score on the climax ladder.",
+};
+
+/// `round_cap`, as every scene declares it.
+pub(crate) const ROUND_CAP: ParamSpec = ParamSpec {
+    path: "round_cap",
+    kind: ParamKind::Int { min: 1, max: 1000 },
+    default: Lit::Int(100),
+    doc: "Rounds after which the scene ends as a stalemate.",
+};
 use state::{F_WINNER, KEY_ESCAPE, Outcome, PCS_ESCAPE};
 
 /// Names of the initiative tie rules.

@@ -227,18 +227,8 @@ pub(super) static SCENE: [ParamSpec; 16] = [
         default: Lit::Absent,
         doc: "Tension lines open in round 1. Default: the one line of a two-entity scene at edge 0; none with more than two entities (the text's advice).",
     },
-    ParamSpec {
-        path: "ladder",
-        kind: ParamKind::Int { min: 0, max: 50 },
-        default: Lit::Int(10),
-        doc: "Starting score on the climax ladder.",
-    },
-    ParamSpec {
-        path: "round_cap",
-        kind: ParamKind::Int { min: 1, max: 1000 },
-        default: Lit::Int(100),
-        doc: "Rounds after which the scene ends as a stalemate.",
-    },
+    crate::systems::gateway::scene::LADDER,
+    crate::systems::gateway::scene::ROUND_CAP,
     ParamSpec {
         path: "initiative",
         kind: ParamKind::Custom {
