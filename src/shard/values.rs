@@ -59,7 +59,10 @@ impl<'a> Support<'a> {
     /// `Ok` when every value of `t`, in its columns and its whole
     /// outcomes, is one its field may take; else the first that is not,
     /// as `(field, value, the values it may take)`.
-    pub(super) fn check_table<W: Weight>(&self, t: &Outcomes<W>) -> Result<(), (usize, i64, String)> {
+    pub(super) fn check_table<W: Weight>(
+        &self,
+        t: &Outcomes<W>,
+    ) -> Result<(), (usize, i64, String)> {
         let columns = (0..t.len()).flat_map(|f| t.weights(f).map(move |(v, _)| (f, v)));
         // Whole outcomes too: a metric over two fields reads them.
         let whole = t.joint().into_iter().flatten();
@@ -157,7 +160,9 @@ impl Stored for f64 {
     const TABLE: &'static str = "the exact answer";
 
     fn field_fault(name: &str, rows: &[(i64, Bits)], _: Option<f64>) -> Option<String> {
-        let &(v, Bits(p)) = rows.iter().find(|r| !(r.1.0 > 0.0 && r.1.0 <= 1.0 + ROUNDING))?;
+        let &(v, Bits(p)) = rows
+            .iter()
+            .find(|r| !(r.1.0 > 0.0 && r.1.0 <= 1.0 + ROUNDING))?;
         Some(format!(
             "`{name}` = {v} has probability {p}; allowed: above 0, at most 1 (give or take {ROUNDING:e} of rounding)"
         ))
@@ -247,7 +252,9 @@ pub(super) fn tally_of(
 ) -> Result<Tally, String> {
     let n = stored.trials;
     let trials = || match (due, max_trials) {
-        (Some(due), _) if n != due => Err(format!("the tally has {n} trials; its chunks have {due}")),
+        (Some(due), _) if n != due => {
+            Err(format!("the tally has {n} trials; its chunks have {due}"))
+        }
         (None, Some(cap)) if n == 0 || n > cap => Err(format!(
             "the tally has {n} trials; allowed: 1 to the run's max_trials, {cap}"
         )),
@@ -364,7 +371,14 @@ mod tests {
     #[test]
     fn both_tables_are_read_by_one_path_and_refused_in_their_own_words() {
         let schema = schema();
-        let columns = || vec![vec![(0, 1), (1, 3)], vec![(2, 4)], vec![(6, 4)], vec![(-5, 4)]];
+        let columns = || {
+            vec![
+                vec![(0, 1), (1, 3)],
+                vec![(2, 4)],
+                vec![(6, 4)],
+                vec![(-5, 4)],
+            ]
+        };
         let t = tally_of(&tally(columns(), None), &schema, Some(4), None).unwrap();
         assert_eq!((t.trials(), t.mass(0), t.joint()), (4, 4, None));
         // Fields first, then the trials, then each field's counts.
@@ -391,7 +405,12 @@ mod tests {
             e,
             "the tally's whole outcomes do not count its 4 trials of 4 fields"
         );
-        let answer = vec![vec![(1, Bits(1.0))], vec![(0, Bits(1.0))], vec![(1, Bits(1.0))], vec![]];
+        let answer = vec![
+            vec![(1, Bits(1.0))],
+            vec![(0, Bits(1.0))],
+            vec![(1, Bits(1.0))],
+            vec![],
+        ];
         let short = vec![(vec![1, 0, 1], Bits(1.0))];
         let e = exact_of(&answer, Some(&short), &schema).unwrap_err();
         assert_eq!(

@@ -218,7 +218,9 @@ pub fn assert_chain_is_enumeration<R: Rounds>(
                 "{what}: field {f} = {v} has {q} by the walk, none by the chain"
             );
             if p == 0.0 {
-                eprintln!("{what}: field {f} = {v}: {q:e} by the walk, under the chain's tolerance");
+                eprintln!(
+                    "{what}: field {f} = {v}: {q:e} by the walk, under the chain's tolerance"
+                );
             }
             assert!(
                 q > 0.0 || p == 0.0,

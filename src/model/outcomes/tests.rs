@@ -237,7 +237,10 @@ fn beside_pairs_every_value_of_either_table_in_order() {
         pairs,
         vec![(0, 0, 0.25), (1, 1, 0.0), (3, 2, 0.5), (4, 0, 0.25)]
     );
-    assert_eq!(m.beside(&t, 1).collect::<Vec<_>>(), vec![(5, 0.0, 2), (6, 0.0, 1)]);
+    assert_eq!(
+        m.beside(&t, 1).collect::<Vec<_>>(),
+        vec![(5, 0.0, 2), (6, 0.0, 1)]
+    );
     assert_eq!(t.mass(1), 3);
     assert_eq!(m.mass(0), 1.0);
 }
