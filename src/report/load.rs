@@ -20,7 +20,7 @@ use polars::prelude::*;
 
 use super::OutputError;
 use super::manifest::{DATA_FILES, ManifestDoc, sha256_file};
-use crate::model::Marginals;
+use crate::model::{Marginals, Outcomes, Schema, Weight};
 use crate::results::Results;
 use crate::results::{ConfigResult, Mode};
 use crate::scenario::{Scenario, ScenarioError};
@@ -170,7 +170,6 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     let mut configs = Vec::with_capacity(models.len());
     for (config, model) in &models {
         let schema = model.schema();
-        let fields = schema.fields.len();
         let at = |method: &str| runs.get(&(config.index as u64, method.to_string()));
         // Each row's field, once per value, within a plausible span.
         let field_of = |rows: &[Row]| -> Result<Vec<usize>, LoadError> {
@@ -218,78 +217,13 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
                 })
                 .collect()
         };
-        let exact = match at("exact") {
-            Some(rows) => {
-                let idx = field_of(rows)?;
-                let mut m = Marginals::new(fields);
-                let mut sums = vec![0.0; fields];
-                for (r, &f) in rows.iter().zip(&idx) {
-                    if r.trials != 0 || r.count.is_some() {
-                        return Err(bad(
-                            &parquet,
-                            format!(
-                                "config {}: an exact row has trials or a count",
-                                config.index
-                            ),
-                        ));
-                    }
-                    m.add(f, r.value, r.probability);
-                    sums[f] += r.probability;
-                }
-                for (f, sum) in sums.iter().enumerate() {
-                    if (sum - 1.0).abs() > SUM_TOLERANCE {
-                        return Err(bad(
-                            &parquet,
-                            format!(
-                                "config {}: the exact probabilities of `{}` sum to {sum}, not 1",
-                                config.index, schema.fields[f].name
-                            ),
-                        ));
-                    }
-                }
-                Some(m)
-            }
+        let in_config = |m: String| bad(&parquet, format!("config {}: {m}", config.index));
+        let exact: Option<Marginals> = match at(f64::METHOD) {
+            Some(rows) => Some(outcomes_of(rows, &field_of(rows)?, schema).map_err(in_config)?),
             None => None,
         };
-        let tally = match at("monte-carlo") {
-            Some(rows) => {
-                let idx = field_of(rows)?;
-                let n = rows[0].trials;
-                let mut sums = vec![0u64; fields];
-                let mut triples = Vec::with_capacity(rows.len());
-                for (r, &f) in rows.iter().zip(&idx) {
-                    let wrong = |what: &str| {
-                        bad(
-                            &parquet,
-                            format!(
-                                "config {}: a Monte Carlo row of `{}` {what}",
-                                config.index, r.field
-                            ),
-                        )
-                    };
-                    let Some(c) = r.count else {
-                        return Err(wrong("has no count"));
-                    };
-                    if r.trials != n || n == 0 {
-                        return Err(wrong("disagrees on the number of trials"));
-                    }
-                    if c > n || (c as f64 / n as f64 - r.probability).abs() > 1e-9 {
-                        return Err(wrong("has a count that does not match its probability"));
-                    }
-                    sums[f] = sums[f].saturating_add(c);
-                    triples.push((f, r.value, c));
-                }
-                if let Some(f) = sums.iter().position(|&s| s != n) {
-                    return Err(bad(
-                        &parquet,
-                        format!(
-                            "config {}: the counts of `{}` sum to {}, not the {n} trials",
-                            config.index, schema.fields[f].name, sums[f]
-                        ),
-                    ));
-                }
-                Some(Tally::from_columns(fields, n, triples))
-            }
+        let tally: Option<Tally> = match at(u64::METHOD) {
+            Some(rows) => Some(outcomes_of(rows, &field_of(rows)?, schema).map_err(in_config)?),
             None => None,
         };
         if exact.is_none() && tally.is_none() {
@@ -320,7 +254,7 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
         configs.push(result);
     }
 
-    let schemas: Vec<&crate::systems::Schema> = models.iter().map(|(_, m)| m.schema()).collect();
+    let schemas: Vec<&Schema> = models.iter().map(|(_, m)| m.schema()).collect();
     super::complete_support(&mut configs, &schemas);
     if schemas.iter().any(|s| s.needs_joint()) {
         joint_metrics_from_summary(&dir.join("summary.parquet"), &mut configs)?;
@@ -345,6 +279,97 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
         manifest,
         warnings,
     })
+}
+
+/// What differs between reading a config's exact rows and its Monte
+/// Carlo rows; the rest of [`outcomes_of`] is one for both.
+trait Stored: Weight {
+    /// The rows' `method`.
+    const METHOD: &'static str;
+    /// The weight of row `r` of a run of `n` trials (the first row's), or
+    /// what is wrong with it.
+    fn of_row(r: &Row, n: u64) -> Result<Self, String>;
+    /// `a + b`, as a field's weights are summed to be checked.
+    fn plus(a: Self, b: Self) -> Self;
+    /// What is wrong with field `name`'s weights summing to `sum`, in a
+    /// run of `n` trials, if anything.
+    fn sum_fault(name: &str, sum: Self, n: u64) -> Option<String>;
+}
+
+/// A row's probability, with no trials or count; each field's sum to one.
+impl Stored for f64 {
+    const METHOD: &'static str = "exact";
+
+    fn of_row(r: &Row, _: u64) -> Result<f64, String> {
+        match r.trials != 0 || r.count.is_some() {
+            true => Err("an exact row has trials or a count".into()),
+            false => Ok(r.probability),
+        }
+    }
+
+    fn plus(a: f64, b: f64) -> f64 {
+        a + b
+    }
+
+    fn sum_fault(name: &str, sum: f64, _: u64) -> Option<String> {
+        ((sum - 1.0).abs() > SUM_TOLERANCE)
+            .then(|| format!("the exact probabilities of `{name}` sum to {sum}, not 1"))
+    }
+}
+
+/// A row's count, of the same trials as every row and matching its
+/// probability; each field's sum to the trials.
+impl Stored for u64 {
+    const METHOD: &'static str = "monte-carlo";
+
+    fn of_row(r: &Row, n: u64) -> Result<u64, String> {
+        let wrong = |what: &str| format!("a Monte Carlo row of `{}` {what}", r.field);
+        let Some(c) = r.count else {
+            return Err(wrong("has no count"));
+        };
+        if r.trials != n || n == 0 {
+            return Err(wrong("disagrees on the number of trials"));
+        }
+        if c > n || (c as f64 / n as f64 - r.probability).abs() > 1e-9 {
+            return Err(wrong("has a count that does not match its probability"));
+        }
+        Ok(c)
+    }
+
+    fn plus(a: u64, b: u64) -> u64 {
+        a.saturating_add(b)
+    }
+
+    fn sum_fault(name: &str, sum: u64, n: u64) -> Option<String> {
+        (sum != n).then(|| format!("the counts of `{name}` sum to {sum}, not the {n} trials"))
+    }
+}
+
+/// One config's table of one method from its rows, `idx[i]` the field of
+/// row `i`, checked row by row and field by field: what is wrong, if
+/// anything, in words that follow the config's number. Its total is its
+/// first field's mass (for a tally, checked to be the trials).
+fn outcomes_of<W: Stored>(
+    rows: &[Row],
+    idx: &[usize],
+    schema: &Schema,
+) -> Result<Outcomes<W>, String> {
+    let fields = schema.fields.len();
+    let n = rows[0].trials;
+    let mut sums = vec![W::ZERO; fields];
+    let mut triples = Vec::with_capacity(rows.len());
+    for (r, &f) in rows.iter().zip(idx) {
+        let w = W::of_row(r, n)?;
+        sums[f] = W::plus(sums[f], w);
+        triples.push((f, r.value, w));
+    }
+    for (f, &sum) in sums.iter().enumerate() {
+        if let Some(fault) = W::sum_fault(&schema.fields[f].name, sum, n) {
+            return Err(fault);
+        }
+    }
+    let total = sums.first().copied().unwrap_or(W::ZERO);
+    Ok(Outcomes::from_columns(fields, total, triples))
 }
 
 /// Metrics over two fields at once need whole outcomes, which the long

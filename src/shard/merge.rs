@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use super::part::{Bits, FORMAT, Header, Part, Piece, joint_of};
+use super::part::{FORMAT, Header, Part, Piece};
 use super::values::{Support, exact_of, tally_of};
 use super::{FILE, Layout, Shard};
 use crate::model::Marginals;
@@ -432,7 +432,7 @@ fn config_answer(
             None => format!("config {c}"),
         };
         let wrong = |message: String| bad(file(dir), format!("{at}: {message}"));
-        let outside = |f: usize, v: i64, allowed: String| {
+        let outside = |(f, v, allowed): (usize, i64, String)| {
             wrong(format!(
                 "shard {shard} gives `{}` = {v}, outside config {c}'s support; allowed: {allowed}",
                 schema.fields[f].name
@@ -444,39 +444,16 @@ fn config_answer(
                     "has an exact answer, but only the piece holding a config's chunk 0 may".into(),
                 ));
             }
-            let m = exact_of(e, schema).map_err(wrong)?;
-            for (f, rows) in e.iter().enumerate() {
-                for &(v, _) in rows {
-                    support.check(f, v).map_err(|a| outside(f, v, a))?;
-                }
-            }
-            for (o, _) in piece.exact_joint.iter().flatten() {
-                for (f, &v) in o.iter().enumerate() {
-                    support.check(f, v).map_err(|a| outside(f, v, a))?;
-                }
-            }
+            let m = exact_of(e, piece.exact_joint.as_deref(), schema).map_err(wrong)?;
+            support.check_table(&m).map_err(outside)?;
             let cap = run.max_trials.unwrap_or(run.trials);
-            support.narrow_to_exact(e, cap);
-            exact = Some(match &piece.exact_joint {
-                Some(joint) => m.with_joint_table(joint_of(joint, |&Bits(p)| p)),
-                None => m,
-            });
+            support.narrow_to_exact(&m, cap);
+            exact = Some(m);
         }
         if let Some(t) = &piece.tally {
             let due = piece.chunks.map(|[a, b]| layout.trials_in(&(a..b)));
-            let stored = t;
-            let t = tally_of(stored, schema, due, run.max_trials).map_err(wrong)?;
-            for (f, rows) in stored.fields.iter().enumerate() {
-                for &(v, _) in rows {
-                    support.check(f, v).map_err(|a| outside(f, v, a))?;
-                }
-            }
-            // Whole outcomes too: a metric over two fields reads them.
-            for (o, _) in stored.joint.iter().flatten() {
-                for (f, &v) in o.iter().enumerate() {
-                    support.check(f, v).map_err(|a| outside(f, v, a))?;
-                }
-            }
+            let t = tally_of(t, schema, due, run.max_trials).map_err(wrong)?;
+            support.check_table(&t).map_err(outside)?;
             match &mut tally {
                 Some(sum) => *sum += &t,
                 None => tally = Some(t),

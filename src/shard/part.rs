@@ -34,6 +34,12 @@ pub(super) const FORMAT: &str = "oddsmith-shard-2";
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bits(pub f64);
 
+impl From<Bits> for f64 {
+    fn from(Bits(p): Bits) -> f64 {
+        p
+    }
+}
+
 impl Serialize for Bits {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&format!("{:e}", self.0))

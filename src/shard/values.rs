@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use super::part::{Bits, StoredTally, joint_of};
-use crate::model::Marginals;
+use crate::model::{Marginals, Outcomes, Weight};
 use crate::sim::Tally;
 use crate::systems::{FieldKind, Schema};
 
@@ -45,15 +45,32 @@ impl<'a> Support<'a> {
     /// Bound each field by the values of the exact answer `e`, where its
     /// probabilities leave too little unaccounted for a run of `trials`
     /// trials to reach another value.
-    pub(super) fn narrow_to_exact(&mut self, e: &[Vec<(i64, Bits)>], trials: u64) {
-        for (f, rows) in e.iter().enumerate() {
-            let mut ps: Vec<f64> = rows.iter().map(|r| r.1.0).collect();
+    pub(super) fn narrow_to_exact(&mut self, e: &Marginals, trials: u64) {
+        for f in 0..e.len() {
+            let mut ps: Vec<f64> = e.weights(f).map(|(_, p)| p).collect();
             ps.sort_by(f64::total_cmp);
             let missing = (1.0 - ps.iter().sum::<f64>()).max(0.0);
             if missing * trials as f64 <= EXACT_SUPPORT_SLACK && f < self.exact.len() {
-                self.exact[f] = Some(rows.iter().map(|r| r.0).collect());
+                self.exact[f] = Some(e.weights(f).map(|(v, _)| v).collect());
             }
         }
+    }
+
+    /// `Ok` when every value of `t`, in its columns and its whole
+    /// outcomes, is one its field may take; else the first that is not,
+    /// as `(field, value, the values it may take)`.
+    pub(super) fn check_table<W: Weight>(
+        &self,
+        t: &Outcomes<W>,
+    ) -> Result<(), (usize, i64, String)> {
+        let columns = (0..t.len()).flat_map(|f| t.weights(f).map(move |(v, _)| (f, v)));
+        // Whole outcomes too: a metric over two fields reads them.
+        let whole = t.joint().into_iter().flatten();
+        let whole = whole.flat_map(|(o, _)| o.iter().copied().enumerate());
+        for (f, v) in columns.chain(whole) {
+            self.check(f, v).map_err(|allowed| (f, v, allowed))?;
+        }
+        Ok(())
     }
 
     /// `Ok` when field `f` may take `v`; else the values it may take.
@@ -121,86 +138,138 @@ fn check_values(field: &str, values: impl Iterator<Item = i64>) -> Result<(), St
     Ok(())
 }
 
-pub(super) fn exact_of(stored: &[Vec<(i64, Bits)>], schema: &Schema) -> Result<Marginals, String> {
-    if stored.len() != schema.fields.len() {
+/// What differs between reading back a stored exact answer and a stored
+/// tally; the rest of [`outcomes_of`] is one for both.
+trait Stored: Weight {
+    /// A weight as `shard.json` stores it.
+    type As: Copy + Into<Self>;
+    /// The table, as messages name it.
+    const TABLE: &'static str;
+    /// What is wrong with the weights of field `name` (its values checked)
+    /// in a table of `total`, if anything.
+    fn field_fault(name: &str, rows: &[(i64, Self::As)], total: Option<Self>) -> Option<String>;
+    /// What is wrong with whole outcomes of `fields` fields in a table of
+    /// `total`, if anything.
+    fn whole_fault(fields: usize, joint: &[(Vec<i64>, Self::As)], total: Self) -> Option<String>;
+}
+
+/// Probabilities in (0, 1] (give or take rounding); a field's mass is not
+/// checked, since a solver stopped at a tolerance leaves some unaccounted.
+impl Stored for f64 {
+    type As = Bits;
+    const TABLE: &'static str = "the exact answer";
+
+    fn field_fault(name: &str, rows: &[(i64, Bits)], _: Option<f64>) -> Option<String> {
+        let &(v, Bits(p)) = rows
+            .iter()
+            .find(|r| !(r.1.0 > 0.0 && r.1.0 <= 1.0 + ROUNDING))?;
+        Some(format!(
+            "`{name}` = {v} has probability {p}; allowed: above 0, at most 1 (give or take {ROUNDING:e} of rounding)"
+        ))
+    }
+
+    fn whole_fault(fields: usize, joint: &[(Vec<i64>, Bits)], _: f64) -> Option<String> {
+        joint.iter().any(|(o, _)| o.len() != fields).then(|| {
+            format!("the exact answer's whole outcomes are not all outcomes of {fields} fields")
+        })
+    }
+}
+
+/// Counts above zero, each field's and the whole outcomes' summing to the
+/// trials exactly.
+impl Stored for u64 {
+    type As = u64;
+    const TABLE: &'static str = "the tally";
+
+    fn field_fault(name: &str, rows: &[(i64, u64)], total: Option<u64>) -> Option<String> {
+        let n = total.unwrap_or(0);
+        let sum = rows.iter().try_fold(0u64, |s, &(_, c)| {
+            (c > 0).then(|| s.checked_add(c)).flatten()
+        });
+        (sum != Some(n))
+            .then(|| format!("the counts of `{name}` do not sum to the tally's {n} trials"))
+    }
+
+    fn whole_fault(fields: usize, joint: &[(Vec<i64>, u64)], n: u64) -> Option<String> {
+        let sum = joint.iter().try_fold(0u64, |s, (o, c)| {
+            (o.len() == fields).then(|| s.checked_add(*c)).flatten()
+        });
+        (sum != Some(n)).then(|| {
+            format!("the tally's whole outcomes do not count its {n} trials of {fields} fields")
+        })
+    }
+}
+
+/// A stored table read back and checked: per field `(value, weight)` in
+/// increasing value, and the whole outcomes when stored. `total` gives
+/// the total the table claims, once checked (a tally's trials; `None` for
+/// an answer). Either way the table's total is its first field's mass.
+fn outcomes_of<W: Stored>(
+    stored: &[Vec<(i64, W::As)>],
+    joint: Option<&[(Vec<i64>, W::As)]>,
+    total: impl FnOnce() -> Result<Option<W>, String>,
+    schema: &Schema,
+) -> Result<Outcomes<W>, String> {
+    let fields = schema.fields.len();
+    if stored.len() != fields {
         return Err(format!(
-            "the exact answer has {} fields, but the mechanic has {}",
-            stored.len(),
-            schema.fields.len()
+            "{} has {} fields, but the mechanic has {fields}",
+            W::TABLE,
+            stored.len()
         ));
     }
-    let mut m = Marginals::new(stored.len());
+    let total = total()?;
     for (f, rows) in stored.iter().enumerate() {
         let name = &schema.fields[f].name;
         check_values(name, rows.iter().map(|r| r.0))?;
-        for &(v, Bits(p)) in rows {
-            if !(p > 0.0 && p <= 1.0 + ROUNDING) {
-                return Err(format!(
-                    "`{name}` = {v} has probability {p}; allowed: above 0, at most 1 (give or take {ROUNDING:e} of rounding)"
-                ));
-            }
-            m.add(f, v, p);
+        if let Some(fault) = W::field_fault(name, rows, total) {
+            return Err(fault);
         }
     }
-    Ok(m)
+    let mass = stored.first().into_iter().flatten();
+    let mass = mass.fold(W::ZERO, |s, &(_, w)| s + w.into());
+    let triples = stored
+        .iter()
+        .enumerate()
+        .flat_map(|(f, rows)| rows.iter().map(move |&(v, w)| (f, v, w.into())));
+    let table = Outcomes::from_columns(fields, mass, triples);
+    let Some(joint) = joint else {
+        return Ok(table);
+    };
+    if let Some(fault) = W::whole_fault(fields, joint, mass) {
+        return Err(fault);
+    }
+    Ok(table.with_joint_table(joint_of(joint, |&w| w.into())))
 }
 
+/// A stored tally read back: [`outcomes_of`], once its trials are those
+/// its chunks were due (`due`), or else within the run's cap.
 pub(super) fn tally_of(
     stored: &StoredTally,
     schema: &Schema,
     due: Option<u64>,
     max_trials: Option<u64>,
 ) -> Result<Tally, String> {
-    let fields = schema.fields.len();
-    if stored.fields.len() != fields {
-        return Err(format!(
-            "the tally has {} fields, but the mechanic has {fields}",
-            stored.fields.len()
-        ));
-    }
     let n = stored.trials;
-    match (due, max_trials) {
+    let trials = || match (due, max_trials) {
         (Some(due), _) if n != due => {
-            return Err(format!("the tally has {n} trials; its chunks have {due}"));
+            Err(format!("the tally has {n} trials; its chunks have {due}"))
         }
-        (None, Some(cap)) if n == 0 || n > cap => {
-            return Err(format!(
-                "the tally has {n} trials; allowed: 1 to the run's max_trials, {cap}"
-            ));
-        }
-        _ => {}
-    }
-    for (f, rows) in stored.fields.iter().enumerate() {
-        let name = &schema.fields[f].name;
-        check_values(name, rows.iter().map(|r| r.0))?;
-        let sum = rows.iter().try_fold(0u64, |s, &(_, c)| {
-            (c > 0).then(|| s.checked_add(c)).flatten()
-        });
-        if sum != Some(n) {
-            return Err(format!(
-                "the counts of `{name}` do not sum to the tally's {n} trials"
-            ));
-        }
-    }
-    let triples = stored
-        .fields
-        .iter()
-        .enumerate()
-        .flat_map(|(f, rows)| rows.iter().map(move |&(v, c)| (f, v, c)));
-    let tally = Tally::from_columns(fields, n, triples);
-    Ok(match &stored.joint {
-        Some(joint) => {
-            if joint.iter().any(|(o, _)| o.len() != fields)
-                || joint.iter().map(|(_, c)| c).sum::<u64>() != n
-            {
-                return Err(format!(
-                    "the tally's whole outcomes do not count its {n} trials of {fields} fields"
-                ));
-            }
-            tally.with_joint_table(joint_of(joint, |&c| c))
-        }
-        None => tally,
-    })
+        (None, Some(cap)) if n == 0 || n > cap => Err(format!(
+            "the tally has {n} trials; allowed: 1 to the run's max_trials, {cap}"
+        )),
+        _ => Ok(Some(n)),
+    };
+    outcomes_of(&stored.fields, stored.joint.as_deref(), trials, schema)
+}
+
+/// A stored exact answer read back: [`outcomes_of`].
+pub(super) fn exact_of(
+    stored: &[Vec<(i64, Bits)>],
+    joint: Option<&[(Vec<i64>, Bits)]>,
+    schema: &Schema,
+) -> Result<Marginals, String> {
+    outcomes_of(stored, joint, || Ok(None), schema)
 }
 
 #[cfg(test)]
@@ -247,11 +316,16 @@ mod tests {
         vec![Vec::new(), Vec::new(), Vec::new(), rows]
     }
 
+    /// [`exact`], read back.
+    fn answer(field: &[(i64, f64)]) -> Marginals {
+        exact_of(&exact(field), None, &schema()).unwrap()
+    }
+
     #[test]
     fn a_whole_exact_answer_narrows_the_support_to_its_values() {
         let schema = schema();
         let mut s = Support::declared(&schema);
-        s.narrow_to_exact(&exact(&[(2, 0.25), (4, 0.5), (9, 0.25)]), 1_000_000);
+        s.narrow_to_exact(&answer(&[(2, 0.25), (4, 0.5), (9, 0.25)]), 1_000_000);
         assert_eq!(s.check(3, 4), Ok(()));
         for v in [3, 10, 1] {
             let e = s.check(3, v).unwrap_err();
@@ -265,11 +339,11 @@ mod tests {
     #[test]
     fn a_probability_rounded_past_one_is_read_and_one_far_past_it_refused() {
         let schema = schema();
-        let m = exact_of(&exact(&[(3, 1.0000000000000004)]), &schema).unwrap();
+        let m = exact_of(&exact(&[(3, 1.0000000000000004)]), None, &schema).unwrap();
         assert_eq!(m.field(3)[&3], 1.0000000000000004);
-        let e = exact_of(&exact(&[(3, 1.001)]), &schema).unwrap_err();
+        let e = exact_of(&exact(&[(3, 1.001)]), None, &schema).unwrap_err();
         assert!(e.contains("at most 1"), "{e}");
-        assert!(exact_of(&exact(&[(3, 0.0)]), &schema).is_err());
+        assert!(exact_of(&exact(&[(3, 0.0)]), None, &schema).is_err());
     }
 
     #[test]
@@ -277,12 +351,87 @@ mod tests {
         // 1e-9 of the mass unabsorbed: a million trials could reach it
         // (1e-3 > 1e-6), a hundred could not (1e-7).
         let schema = schema();
-        let rows = exact(&[(1, 0.5), (2, 0.5 - 1e-9)]);
+        let rows = answer(&[(1, 0.5), (2, 0.5 - 1e-9)]);
         let mut s = Support::declared(&schema);
         s.narrow_to_exact(&rows, 1_000_000);
         assert_eq!(s.check(3, 3), Ok(()));
         let mut s = Support::declared(&schema);
         s.narrow_to_exact(&rows, 100);
         assert!(s.check(3, 3).is_err());
+    }
+
+    fn tally(fields: Vec<Vec<(i64, u64)>>, joint: Option<Vec<(Vec<i64>, u64)>>) -> StoredTally {
+        StoredTally {
+            trials: 4,
+            fields,
+            joint,
+        }
+    }
+
+    #[test]
+    fn both_tables_are_read_by_one_path_and_refused_in_their_own_words() {
+        let schema = schema();
+        let columns = || {
+            vec![
+                vec![(0, 1), (1, 3)],
+                vec![(2, 4)],
+                vec![(6, 4)],
+                vec![(-5, 4)],
+            ]
+        };
+        let t = tally_of(&tally(columns(), None), &schema, Some(4), None).unwrap();
+        assert_eq!((t.trials(), t.mass(0), t.joint()), (4, 4, None));
+        // Fields first, then the trials, then each field's counts.
+        let few = tally(vec![vec![(0, 4)]], None);
+        let e = tally_of(&few, &schema, Some(3), None).unwrap_err();
+        assert_eq!(e, "the tally has 1 fields, but the mechanic has 4");
+        let e = tally_of(&tally(columns(), None), &schema, Some(3), None).unwrap_err();
+        assert_eq!(e, "the tally has 4 trials; its chunks have 3");
+        let mut zero = columns();
+        zero[0] = vec![(0, 0), (1, 4)];
+        let e = tally_of(&tally(zero, None), &schema, None, Some(9)).unwrap_err();
+        assert_eq!(e, "the counts of `win` do not sum to the tally's 4 trials");
+        let e = exact_of(&[vec![(0, Bits(1.0))]], None, &schema).unwrap_err();
+        assert_eq!(e, "the exact answer has 1 fields, but the mechanic has 4");
+        // Whole outcomes: a tally's count its trials, and every outcome
+        // has a value per field.
+        let whole = |o: Vec<Vec<i64>>| o.into_iter().map(|o| (o, 2)).collect::<Vec<_>>();
+        let joint = whole(vec![vec![0, 2, 6, -5], vec![1, 2, 6, -5]]);
+        let t = tally_of(&tally(columns(), Some(joint)), &schema, Some(4), None).unwrap();
+        assert_eq!(t.joint().map(|j| j.len()), Some(2));
+        let short = whole(vec![vec![0, 2, 6, -5], vec![1, 2, 6]]);
+        let e = tally_of(&tally(columns(), Some(short)), &schema, Some(4), None).unwrap_err();
+        assert_eq!(
+            e,
+            "the tally's whole outcomes do not count its 4 trials of 4 fields"
+        );
+        let answer = vec![
+            vec![(1, Bits(1.0))],
+            vec![(0, Bits(1.0))],
+            vec![(1, Bits(1.0))],
+            vec![],
+        ];
+        let short = vec![(vec![1, 0, 1], Bits(1.0))];
+        let e = exact_of(&answer, Some(&short), &schema).unwrap_err();
+        assert_eq!(
+            e,
+            "the exact answer's whole outcomes are not all outcomes of 4 fields"
+        );
+        let whole = vec![(vec![1, 0, 1, 7], Bits(1.0))];
+        let m = exact_of(&answer, Some(&whole), &schema).unwrap();
+        assert_eq!((m.total(), m.joint().map(|j| j.len())), (1.0, Some(1)));
+    }
+
+    #[test]
+    fn a_table_outside_the_support_names_the_first_value_outside() {
+        let schema = schema();
+        let s = Support::declared(&schema);
+        let mut m = Marginals::with_joint(4);
+        m.add_outcome(&[1, 2, 6, 0], 0.5);
+        assert_eq!(s.check_table(&m), Ok(()));
+        m.add_outcome(&[1, 2, 7, 0], 0.5);
+        let (f, v, allowed) = s.check_table(&m).unwrap_err();
+        assert_eq!((f, v), (2, 7));
+        assert!(allowed.contains("1 to 6"), "{allowed}");
     }
 }

@@ -65,7 +65,7 @@ impl Sample {
 /// Every field of `exact` has probability mass 1.
 pub fn assert_mass_one(exact: &Marginals, what: &str) {
     for f in 0..exact.len() {
-        let mass: f64 = exact.field(f).values().sum();
+        let mass = exact.mass(f);
         assert!(
             (mass - 1.0).abs() < SOLVER_ROUNDING,
             "{what}: field {f} has mass {mass}"
@@ -117,24 +117,7 @@ pub fn assert_agrees_with(model: &dyn Model, exact: &Marginals, sample: Sample, 
             worst = worst.max(z.abs());
         }
     }
-    let n = sample.trials as f64;
-    for (f, field) in schema.fields.iter().enumerate() {
-        let seen: std::collections::BTreeMap<i64, u64> = tally.field(f).iter().collect();
-        for v in exact.field(f).keys().chain(seen.keys()) {
-            let p = exact.field(f).get(v).copied().unwrap_or(0.0);
-            let k = seen.get(v).copied().unwrap_or(0) as f64;
-            let bound = if p > 0.0 {
-                Z_LIMIT * (n * p * (1.0 - p)).max(0.0).sqrt() + RARE_COUNTS
-            } else {
-                0.0
-            };
-            assert!(
-                (k - n * p).abs() <= bound + SOLVER_ROUNDING * n,
-                "{what}: {} = {v} seen {k} times in {n}, {p} exactly",
-                field.name
-            );
-        }
-    }
+    frequencies(&tally, exact, |f| schema.fields[f].name.to_string(), what);
     worst
 }
 
@@ -143,16 +126,12 @@ pub fn assert_agrees_with(model: &dyn Model, exact: &Marginals, sample: Sample, 
 /// frequencies within 5 standard errors of their difference, plus a few
 /// counts for a rare value. Returns the largest |z| of a frequency.
 pub fn assert_same_law(a: &Tally, b: &Tally, what: &str) -> f64 {
-    use std::collections::BTreeMap;
     let (n, m) = (a.trials() as f64, b.trials() as f64);
     assert_eq!(a.len(), b.len(), "{what}: different fields");
     let mut worst: f64 = 0.0;
     for f in 0..a.len() {
-        let x: BTreeMap<i64, u64> = a.field(f).iter().collect();
-        let y: BTreeMap<i64, u64> = b.field(f).iter().collect();
-        for v in x.keys().chain(y.keys()) {
-            let pa = x.get(v).copied().unwrap_or(0) as f64 / n;
-            let pb = y.get(v).copied().unwrap_or(0) as f64 / m;
+        for (v, x, y) in a.beside(b, f) {
+            let (pa, pb) = (x as f64 / n, y as f64 / m);
             let p = (pa * n + pb * m) / (n + m);
             let se = (p * (1.0 - p) * (1.0 / n + 1.0 / m)).sqrt();
             let slack = RARE_COUNTS * (1.0 / n + 1.0 / m);
@@ -224,34 +203,29 @@ pub fn assert_chain_is_enumeration<R: Rounds>(
         "{what}: the walk lost {lost} past {max_rolls} rolls"
     );
     for f in 0..fields {
-        let (by_chain, by_walk) = (chain.field(f), walked.field(f));
-        for v in by_chain.keys().chain(by_walk.keys()) {
-            let p = by_chain.get(v).copied().unwrap_or(0.0);
-            let q = by_walk.get(v).copied().unwrap_or(0.0);
+        for (v, p, q) in chain.beside(&walked, f) {
             assert!(
                 q <= p + SOLVER_ROUNDING && p - q <= lost + SOLVER_ROUNDING,
                 "{what}: field {f} = {v}: {p} by the chain, {q} by the walk (lost {lost})"
             );
-        }
-        if lost == 0.0 {
-            for (v, q) in by_walk {
-                let p = by_chain.get(v).copied().unwrap_or(0.0);
-                assert!(
-                    p > 0.0 || *q < Limits::default().tolerance,
-                    "{what}: field {f} = {v} has {q} by the walk, none by the chain"
-                );
-                if p == 0.0 {
-                    eprintln!(
-                        "{what}: field {f} = {v}: {q:e} by the walk, under the chain's tolerance"
-                    );
-                }
+            if lost > 0.0 {
+                continue;
             }
-            for (v, p) in by_chain {
-                assert!(
-                    *p == 0.0 || by_walk.contains_key(v),
-                    "{what}: field {f} = {v} has {p} by the chain, none by the walk"
+            // Nothing lost: the same values, but for those the chain never
+            // reached because they are under its tolerance.
+            assert!(
+                p > 0.0 || q < Limits::default().tolerance,
+                "{what}: field {f} = {v} has {q} by the walk, none by the chain"
+            );
+            if p == 0.0 {
+                eprintln!(
+                    "{what}: field {f} = {v}: {q:e} by the walk, under the chain's tolerance"
                 );
             }
+            assert!(
+                q > 0.0 || p == 0.0,
+                "{what}: field {f} = {v} has {p} by the chain, none by the walk"
+            );
         }
     }
     (chain, lost)
@@ -286,13 +260,21 @@ where
 /// the largest |z| of a frequency.
 pub fn assert_frequencies(tally: &Tally, exact: &Marginals, what: &str) -> f64 {
     assert_eq!(tally.len(), exact.len(), "{what}: different fields");
+    frequencies(tally, exact, |f| format!("field {f}"), what)
+}
+
+/// [`assert_frequencies`], naming field `f` as `name(f)` says.
+fn frequencies(
+    tally: &Tally,
+    exact: &Marginals,
+    name: impl Fn(usize) -> String,
+    what: &str,
+) -> f64 {
     let n = tally.trials() as f64;
     let mut worst: f64 = 0.0;
     for f in 0..exact.len() {
-        let seen: std::collections::BTreeMap<i64, u64> = tally.field(f).iter().collect();
-        for v in exact.field(f).keys().chain(seen.keys()) {
-            let p = exact.field(f).get(v).copied().unwrap_or(0.0);
-            let k = seen.get(v).copied().unwrap_or(0) as f64;
+        for (v, k, p) in tally.beside(exact, f) {
+            let k = k as f64;
             let sd = (n * p * (1.0 - p)).max(0.0).sqrt();
             let bound = if p > 0.0 {
                 Z_LIMIT * sd + RARE_COUNTS
@@ -301,7 +283,8 @@ pub fn assert_frequencies(tally: &Tally, exact: &Marginals, what: &str) -> f64 {
             };
             assert!(
                 (k - n * p).abs() <= bound + SOLVER_ROUNDING * n,
-                "{what}: field {f} = {v} seen {k} times in {n}, {p} exactly"
+                "{what}: {} = {v} seen {k} times in {n}, {p} exactly",
+                name(f)
             );
             if sd > 0.0 {
                 worst = worst.max((k - n * p).abs() / sd);

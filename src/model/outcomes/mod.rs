@@ -238,6 +238,37 @@ impl<W: Weight> Outcomes<W> {
         self.fields[i].weights()
     }
 
+    /// The weight of field `i`, summed in increasing value from zero: 1
+    /// for a whole law, up to rounding; the trials for a tally.
+    pub fn mass(&self, i: usize) -> W {
+        sum_of::<W>(&self.fields[i])
+    }
+
+    /// `(value, weight here, weight in other)` for every value of field
+    /// `i` that either table has, in increasing value, a value one table
+    /// lacks weighing zero there: how two tables are compared value by
+    /// value, of one weight or both (a tally beside an exact answer).
+    pub fn beside<'a, V: Weight>(
+        &'a self,
+        other: &'a Outcomes<V>,
+        i: usize,
+    ) -> impl Iterator<Item = (i64, W, V)> + 'a {
+        let (mut a, mut b) = (self.weights(i).peekable(), other.weights(i).peekable());
+        std::iter::from_fn(move || {
+            let here = a.peek().map(|&(v, _)| v);
+            let there = b.peek().map(|&(v, _)| v);
+            let v = match (here, there) {
+                (Some(x), Some(y)) => x.min(y),
+                (Some(x), None) => x,
+                (None, Some(y)) => y,
+                (None, None) => return None,
+            };
+            let w = a.next_if(|&(x, _)| x == v).map_or(W::ZERO, |(_, w)| w);
+            let u = b.next_if(|&(y, _)| y == v).map_or(V::ZERO, |(_, u)| u);
+            Some((v, w, u))
+        })
+    }
+
     /// The weights of whole outcomes, when they are known.
     pub fn joint(&self) -> Option<&Joint<W>> {
         self.joint.as_ref()

@@ -221,3 +221,26 @@ fn counts_and_probabilities_read_the_same_way() {
     assert_eq!(twice.field(1)[&3], 1.0);
     assert_eq!(twice.joint().unwrap()[&[1i64, 3][..]], 1.0);
 }
+
+#[test]
+fn beside_pairs_every_value_of_either_table_in_order() {
+    let mut t = Tally::new(2);
+    for o in [[1, 5], [3, 5], [3, 6]] {
+        t.record_outcome(&o);
+    }
+    let mut m = Marginals::new(2);
+    for (v, p) in [(0, 0.25), (3, 0.5), (4, 0.25)] {
+        m.add(0, v, p);
+    }
+    let pairs: Vec<_> = t.beside(&m, 0).collect();
+    assert_eq!(
+        pairs,
+        vec![(0, 0, 0.25), (1, 1, 0.0), (3, 2, 0.5), (4, 0, 0.25)]
+    );
+    assert_eq!(
+        m.beside(&t, 1).collect::<Vec<_>>(),
+        vec![(5, 0.0, 2), (6, 0.0, 1)]
+    );
+    assert_eq!(t.mass(1), 3);
+    assert_eq!(m.mass(0), 1.0);
+}
