@@ -486,6 +486,7 @@ mod tests {
     use super::*;
     use crate::systems::testing::{
         assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+        assert_roll_is_law,
     };
     use crate::systems::{ParamMap, ParamValue};
 
@@ -564,8 +565,9 @@ mod tests {
             laws: Vec::new(),
             draws: s.draws(),
         };
+        assert_roll_is_law(&solver, &sampler, 5_000, "session");
         let tally = assert_chain_samples_as::<_, FIELDS>(
-            &sampler,
+            &solver,
             20_000,
             |rng, n, t| s.simulate(rng, n, t),
             "session",

@@ -18,9 +18,11 @@
 //! an absorbing chain over (step, beats left, first able helper, beats
 //! bought) solved by [`crate::exact::markov::absorb`].
 //!
-//! Monte Carlo plays the same rounds, each roll (the actor's or a
-//! helper's basic action) one draw of extraordinary / success / failure
-//! from a table of that action's exact odds, built on first use.
+//! Monte Carlo plays the same rounds through the generic chain
+//! ([`Chain::simulate`]), each roll (the actor's or a helper's basic
+//! action) one draw of extraordinary / success / failure from the alias
+//! table of that action's exact odds (the roll's law, worked out on first
+//! use), kept per clock state.
 
 mod buy_time;
 #[cfg(test)]
@@ -37,8 +39,7 @@ use super::{
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
 use crate::model::{After, Marginals, Rounds, parse_some, parse_value, play};
-use crate::sim::Tally;
-use crate::sim::alias::Alias;
+use crate::sim::{Chain, Tally};
 use crate::systems::{
     Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue, Pred,
     Schema, Trial,
@@ -203,9 +204,10 @@ pub struct Timed {
     /// Each helper's basic action against each step's opposition.
     helpers: Vec<Vec<Basic>>,
     pub buy_time: Option<BuyTime>,
-    /// The sampler's tables of the [`odds`] of each step's roll: the
-    /// actor's in slots `0..steps`, helper `h`'s after `(1 + h) × steps`.
-    tables: Lazy<Alias>,
+    /// The [`odds`] of each step's roll, worked out on first use, for the
+    /// solver and the sampler alike: the actor's in slots `0..steps`,
+    /// helper `h`'s after `(1 + h) × steps`.
+    odds: Lazy<[f64; 3]>,
 }
 
 /// The odds of a basic action's (extraordinary success, success,
@@ -229,7 +231,7 @@ impl Timed {
             })
             .collect();
         Timed {
-            tables: Lazy::new(steps.len()),
+            odds: Lazy::new(steps.len()),
             steps,
             beats,
             repeat,
@@ -256,7 +258,7 @@ impl Timed {
                     .collect()
             })
             .collect();
-        self.tables = Lazy::new(self.steps.len() * (1 + self.helpers.len()));
+        self.odds = Lazy::new(self.steps.len() * (1 + self.helpers.len()));
         self.buy_time = policy;
         self
     }
@@ -311,29 +313,14 @@ impl Timed {
 
     /// Exact marginals.
     pub fn exact(&self) -> Option<Marginals> {
-        let actor = self.steps.iter().map(odds).collect();
-        let helpers = self
-            .helpers
-            .iter()
-            .map(|h| h.iter().map(odds).collect())
-            .collect();
-        let rounds = TimedRounds {
-            timed: self,
-            odds: Some((actor, helpers)),
-        };
-        Some(solve(&rounds, FIELDS, Limits::default())?.marginals)
+        Some(solve(&TimedRounds { timed: self }, FIELDS, Limits::default())?.marginals)
     }
 
-    /// One timed action.
-    #[inline]
+    /// One timed action, each roll drawn from its law by the provided
+    /// [`Rounds::roll`] (as [`Trial::simulate`]'s chain draws it, without
+    /// its cache).
     pub fn sample(&self, rng: &mut DiceRng) -> [i64; FIELDS] {
-        play(
-            &TimedRounds {
-                timed: self,
-                odds: None,
-            },
-            rng,
-        )
+        play(&TimedRounds { timed: self }, rng)
     }
 }
 
@@ -350,17 +337,14 @@ pub struct Clock {
     pub buying: bool,
 }
 
-/// The odds of (extraordinary success, success, failure): each step's for
-/// the actor, and each helper's for each step.
-type Odds = (Vec<[f64; 3]>, Vec<Vec<[f64; 3]>>);
-
 /// A timed action as rounds of one actor roll each, with a helper's roll
 /// to buy time after it when the policy says so: every roll is an
 /// extraordinary success (0), a success (1) or a failure ([`FAILURE`]).
+/// Its law is the step's [`odds`]; the sampler draws from it through the
+/// chain's alias tables ([`Chain::simulate`]), which draw as the one
+/// alias table per step this mechanic kept before, value for value.
 struct TimedRounds<'a> {
     timed: &'a Timed,
-    /// The odds, for the solver.
-    odds: Option<Odds>,
 }
 
 impl Rounds for TimedRounds<'_> {
@@ -379,17 +363,6 @@ impl Rounds for TimedRounds<'_> {
     }
 
     fn law(&self, _: usize, c: &Clock, out: &mut Vec<(usize, f64)>) {
-        let (odds, helpers) = self.odds.as_ref().expect("the solver has the odds");
-        let odds = if c.buying {
-            &helpers[c.helper][c.step]
-        } else {
-            &odds[c.step]
-        };
-        out.extend(odds.iter().copied().enumerate());
-    }
-
-    #[inline(always)]
-    fn roll(&self, _: usize, c: &Clock, rng: &mut DiceRng) -> usize {
         let t = self.timed;
         let (slot, basic) = if c.buying {
             let n = t.steps.len();
@@ -397,15 +370,7 @@ impl Rounds for TimedRounds<'_> {
         } else {
             (c.step, &t.steps[c.step])
         };
-        let table = t.tables.get(slot, || {
-            Alias::new(
-                odds(basic)
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, p)| (i as u32, p)),
-            )
-        });
-        table.draw(rng) as usize
+        out.extend(t.odds.get(slot, || odds(basic)).iter().copied().enumerate());
     }
 
     #[inline(always)]
@@ -450,11 +415,7 @@ impl Rounds for TimedRounds<'_> {
 
 impl Trial for Timed {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let rounds = TimedRounds {
-            timed: self,
-            odds: None,
-        };
-        tally.record_trials(rng, trials, |rng| play(&rounds, rng));
+        Chain::new(&TimedRounds { timed: self }, FIELDS).simulate::<FIELDS>(rng, trials, tally);
     }
 
     fn exact(&self) -> Option<Marginals> {

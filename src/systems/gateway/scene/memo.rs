@@ -12,7 +12,7 @@
 //! the same word [`Rounds::roll`] would, and a state it does not keep (the
 //! coin for the first initiative, K's action against several PCs) goes
 //! through `roll` and `after` as there. A test holds the two equal, and
-//! another holds it to `sim::Chain`'s sampler draw for draw.
+//! another holds it to `sim::Chain`'s sampler, which draws from the law.
 //!
 //! It stays because it pays: 8.3× the rate of `Chain::simulate` on the
 //! registry's example, one thread (`benches/chain.rs`, 2026-11-26: 4.1 ms
