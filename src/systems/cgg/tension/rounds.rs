@@ -26,7 +26,6 @@ use super::{
     AVOIDED, Effective, HOURS_GAINED, HOURS_PAID, IN_CRISIS, MAX_EXPLORERS, MAX_PITFALLS,
     PER_EXPLORER, PITFALL, PITFALL_SPRUNG, ROUNDS, Standing, Tension, Turn, View, helpers_of,
 };
-use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
 use crate::systems::cgg::action::table;
 use crate::systems::cgg::diligence::Diligence;
@@ -348,6 +347,7 @@ impl Rounds for SceneRounds<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::DiceRng;
     use crate::model::Marginals;
     use crate::sim::{Chain, Tally};
     use crate::systems::ParamValue::{self, Bool, Int, List, Str};

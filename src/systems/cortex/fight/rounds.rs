@@ -31,6 +31,20 @@ impl FightRounds<'_> {
         FightRounds { fight, laws: None }
     }
 
+    /// For the solver and the generic chain: every roll's law.
+    pub fn solver(fight: &Fight) -> FightRounds<'_> {
+        use super::RATINGS;
+        FightRounds {
+            fight,
+            laws: Some(Laws {
+                actor: (0..RATINGS.len()).map(|i| fight.actor_law(i)).collect(),
+                opposition: (0..RATINGS.len())
+                    .map(|i| fight.opposition_law(i))
+                    .collect(),
+            }),
+        }
+    }
+
     fn laws(&self) -> &Laws {
         self.laws.as_ref().expect("the solver has the roll laws")
     }

@@ -300,13 +300,7 @@ fn the_chain_is_the_enumeration() {
         let f = fight(&pairs);
         let what = format!("{pairs:?}");
         // The solver's rounds, as `Fight::exact` builds them.
-        let solver = FightRounds {
-            fight: &f,
-            laws: Some(rounds::Laws {
-                actor: (0..RATINGS.len()).map(|i| f.actor_law(i)).collect(),
-                opposition: (0..RATINGS.len()).map(|i| f.opposition_law(i)).collect(),
-            }),
-        };
+        let solver = FightRounds::solver(&f);
         let (exact, lost) = assert_chain_is_enumeration(&solver, FIELDS, 30, &what);
         assert_eq!(lost, 0.0, "{what}: every fight ends at its cap");
         assert_eq!(Some(&exact), f.exact().as_ref(), "{what}");
