@@ -19,6 +19,7 @@ use oddsmith::sim::Chain;
 use oddsmith::systems::cgg::tension::{Tension, TensionMechanic};
 use oddsmith::systems::cortex::contested::{self, ContestedAction};
 use oddsmith::systems::cortex::fight::{self, FightAction, FightRounds};
+use oddsmith::systems::cortex::timed::{self, TimedAction};
 use oddsmith::systems::gateway::scene::{SceneMechanic, state};
 use oddsmith::systems::questworlds::scored::ScoredSequence;
 use oddsmith::systems::questworlds::sequence::Capped;
@@ -78,6 +79,24 @@ fn samplers(c: &mut Criterion) {
         &|rng, n| {
             let mut t = Tally::new(fight::FIELDS);
             Chain::new(&rounds, fight::FIELDS).simulate::<{ fight::FIELDS }>(rng, n, &mut t);
+        },
+    );
+
+    // cortex.timed: its roll (the law's table kept per step) against the
+    // chain (kept per clock state).
+    let t = TimedAction.trial(&example(&TimedAction)).unwrap();
+    let schema = TimedAction.schema_of(&t);
+    let rounds = t.rounds();
+    pair(
+        c,
+        "cortex.timed",
+        &|rng, n| {
+            let mut tally = Tally::for_schema(&schema);
+            t.simulate(rng, n, &mut tally);
+        },
+        &|rng, n| {
+            let mut tally = Tally::new(timed::FIELDS);
+            Chain::new(&rounds, timed::FIELDS).simulate::<{ timed::FIELDS }>(rng, n, &mut tally);
         },
     );
 

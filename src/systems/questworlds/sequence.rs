@@ -337,6 +337,8 @@ impl<Q: Sequence> Rounds for Capped<'_, Q> {
         self.sequence.law(round, state, out)
     }
 
+    /// The sequence's own draw (not the provided one, which would ignore
+    /// it).
     #[inline]
     fn roll(&self, round: usize, state: &Q::State, rng: &mut DiceRng) -> Q::Roll {
         self.sequence.roll(round, state, rng)

@@ -8,7 +8,8 @@ use super::buy_time::{self, BuyTime};
 use super::*;
 use crate::systems::Define;
 use crate::systems::testing::{
-    Sample, assert_agrees, assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+    Sample, assert_agrees, assert_chain_is_enumeration, assert_chain_samples_as,
+    assert_frequencies, assert_roll_is_law,
 };
 
 fn pool(s: &str) -> Pool {
@@ -179,10 +180,12 @@ fn the_chain_is_the_enumeration() {
             |rng, n, tally| t.simulate(rng, n, tally),
             &what,
         );
-        // The mechanic's sampler is the chain, draw for draw.
+        // The bespoke roll draws from the same tables as the chain: the
+        // same draws, and each state's law.
         let mut plain = crate::sim::Tally::new(FIELDS);
         t.simulate(&mut DiceRng::from_u64(31), 20_000, &mut plain);
         assert_eq!(plain, tally, "{what}");
+        assert_roll_is_law(&rounds, &rounds, 5_000, &what);
         assert_frequencies(&tally, &exact, &what);
     }
 }
