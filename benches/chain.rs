@@ -1,22 +1,26 @@
-//! The generic chain's sampler (`sim::Chain::simulate`: the rules' own
-//! `roll`, with what follows each (round, state, roll) kept in a cache)
-//! against each mechanic's own sampler, on one thread, at the registry's
+//! The generic chain's sampler (`sim::Chain::simulate`: each roll drawn
+//! from the alias table of its law, `Rounds::law`, with the tables and
+//! what follows each roll kept per (round, state) in one cache) against
+//! each mechanic's own sampler (a bespoke `Rounds::roll` in the plain loop,
+//! a memo, or a mechanic's own loop), on one thread, at the registry's
 //! example (for `cgg.tension`, also the shipped scenario's scene, with and
 //! without its turn policy, one config per sampler): the measure of
 //! whether a bespoke sampler (a memo, the plain loop) still earns its
 //! place. A bespoke sampler stays where it is at
 //! least 1.1× the chain's rate in the same run.
 //!
-//! `cargo bench --bench chain` (about a minute).
+//! `cargo bench --bench chain -- --warm-up-time 1 --measurement-time 3`
+//! (about two minutes).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use oddsmith::dice::DiceRng;
 use oddsmith::model::{Define, ParamMap, ParamValue, Tally, Trial};
 use oddsmith::sim::Chain;
 use oddsmith::systems::cgg::tension::{Tension, TensionMechanic};
+use oddsmith::systems::cortex::contested::{self, ContestedAction};
 use oddsmith::systems::cortex::fight::{self, FightAction, FightRounds};
+use oddsmith::systems::cortex::timed::{self, TimedAction};
 use oddsmith::systems::gateway::scene::{SceneMechanic, state};
-use oddsmith::systems::gateway::skirmish::SkirmishMechanic;
 use oddsmith::systems::questworlds::scored::ScoredSequence;
 use oddsmith::systems::questworlds::sequence::Capped;
 use oddsmith::systems::testing::{example, table};
@@ -61,26 +65,10 @@ fn samplers(c: &mut Criterion) {
         },
     );
 
-    // gateway.skirmish: the plain loop against the chain.
-    let skirmish = SkirmishMechanic.trial(&example(&SkirmishMechanic)).unwrap();
-    let schema = SkirmishMechanic.schema_of(&skirmish);
-    pair(
-        c,
-        "gateway.skirmish",
-        &|rng, n| {
-            let mut t = Tally::for_schema(&schema);
-            skirmish.simulate(rng, n, &mut t);
-        },
-        &|rng, n| {
-            let mut t = Tally::new(33);
-            Chain::new(&skirmish.rounds, 33).simulate::<33>(rng, n, &mut t);
-        },
-    );
-
     // cortex.fight: its own sampler against the chain.
     let f = FightAction.trial(&example(&FightAction)).unwrap();
     let schema = FightAction.schema_of(&f);
-    let rounds = FightRounds::sampler(&f);
+    let rounds = FightRounds::solver(&f);
     pair(
         c,
         "cortex.fight",
@@ -91,6 +79,43 @@ fn samplers(c: &mut Criterion) {
         &|rng, n| {
             let mut t = Tally::new(fight::FIELDS);
             Chain::new(&rounds, fight::FIELDS).simulate::<{ fight::FIELDS }>(rng, n, &mut t);
+        },
+    );
+
+    // cortex.timed: its roll (the law's table kept per step) against the
+    // chain (kept per clock state).
+    let t = TimedAction.trial(&example(&TimedAction)).unwrap();
+    let schema = TimedAction.schema_of(&t);
+    let rounds = t.rounds();
+    pair(
+        c,
+        "cortex.timed",
+        &|rng, n| {
+            let mut tally = Tally::for_schema(&schema);
+            t.simulate(rng, n, &mut tally);
+        },
+        &|rng, n| {
+            let mut tally = Tally::new(timed::FIELDS);
+            Chain::new(&rounds, timed::FIELDS).simulate::<{ timed::FIELDS }>(rng, n, &mut tally);
+        },
+    );
+
+    // cortex.contested: its own sampler (one joint draw of total and
+    // rating, keyed counting) against the chain.
+    let k = ContestedAction.trial(&example(&ContestedAction)).unwrap();
+    let schema = ContestedAction.schema_of(&k);
+    let rounds = k.solver();
+    pair(
+        c,
+        "cortex.contested",
+        &|rng, n| {
+            let mut t = Tally::for_schema(&schema);
+            k.simulate(rng, n, &mut t);
+        },
+        &|rng, n| {
+            let mut t = Tally::new(contested::FIELDS);
+            Chain::new(&rounds, contested::FIELDS)
+                .simulate::<{ contested::FIELDS }>(rng, n, &mut t);
         },
     );
 }

@@ -7,8 +7,10 @@
 //! 2019). Pools that keep their highest die use precomputed tables over
 //! packed d8 faces, which is where the Monte Carlo engine spends its time.
 
+pub mod alias;
 mod rng;
 
+pub use alias::Alias;
 pub use rng::{DiceRng, PACKED_D8_MAX, d8_highest_packed};
 
 /// Faces on a Gateway die.

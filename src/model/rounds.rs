@@ -1,8 +1,9 @@
 //! Multi-round mechanics written once: a start state, the law of the next
 //! roll in a state, and what follows a roll (rules and policy together).
 //! Both the exact solver (an absorbing Markov chain, `exact::solve`) and
-//! the sampler ([`play`]) are derived from the same [`Rounds::after`], so the
-//! two can only disagree through sampling error.
+//! the sampler (`sim::Chain::simulate`, or the plain loop [`play`]) are
+//! derived from the same [`Rounds::law`] and [`Rounds::after`], so the two
+//! can only disagree through sampling error.
 //!
 //! A round may take several rolls when later ones depend on earlier ones
 //! (the second action of a Gateway round sees the edge the first left; a
@@ -12,13 +13,16 @@
 //! between rounds ([`After::Round`]), so its state space is what must be
 //! remembered *between* rounds.
 //!
-//! The law of a roll has two faces that must describe the same random
-//! variable: [`Rounds::law`] lists its values with their probabilities,
-//! [`Rounds::roll`] draws one. They are thin wrappers over one shared law
-//! (a contest's margin counts and its sampler, a rating's round table);
-//! the agreement tests bound any slip between them.
+//! The law of a roll is stated once, by [`Rounds::law`]: its values with
+//! their probabilities. A draw comes from it: [`Rounds::roll`] is provided,
+//! one word through the law's alias table ([`law_table`]), the same table
+//! and so the same draw as the chain's cached sampler. An impl overrides
+//! `roll` only with a bespoke sampler that is measurably faster (at least
+//! 1.1× its mechanic's Monte Carlo rate in one criterion run of
+//! `benches/chain.rs`, the figure in its doc comment); the chain is then
+//! its test oracle (`systems::testing::assert_roll_is_law`).
 
-use crate::dice::DiceRng;
+use crate::dice::{Alias, DiceRng};
 
 /// What follows one roll.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,8 +52,16 @@ pub trait Rounds: Sync {
     /// take, with its probability (they sum to 1), in a fixed order.
     fn law(&self, round: usize, state: &Self::State, out: &mut Vec<(Self::Roll, f64)>);
 
-    /// One roll of round `round` in `state`, distributed as [`Rounds::law`].
-    fn roll(&self, round: usize, state: &Self::State, rng: &mut DiceRng) -> Self::Roll;
+    /// One roll of round `round` in `state`, distributed as [`Rounds::law`]:
+    /// by default one word through the law's alias table ([`law_table`]),
+    /// drawn as `sim::Chain::simulate` draws it. Overridden only by a
+    /// bespoke sampler that pays (see the module's doc).
+    fn roll(&self, round: usize, state: &Self::State, rng: &mut DiceRng) -> Self::Roll {
+        let mut law = Vec::new();
+        self.law(round, state, &mut law);
+        let i = law_table(&law).draw(rng) as usize;
+        law.swap_remove(i).0
+    }
 
     /// What the rules and the policies make of `roll` in `state`.
     fn after(
@@ -58,6 +70,14 @@ pub trait Rounds: Sync {
         state: &Self::State,
         roll: &Self::Roll,
     ) -> After<Self::State, Self::Outcome>;
+}
+
+/// The alias table of a roll's law: it draws the index of a value in
+/// `law` (values of probability 0 never). The one table both
+/// [`Rounds::roll`]'s default and the chain's cache draw from, so the
+/// two draw alike from the same stream.
+pub fn law_table<T>(law: &[(T, f64)]) -> Alias {
+    Alias::new(law.iter().enumerate().map(|(i, &(_, p))| (i as u32, p)))
 }
 
 /// One trial, roll by roll. A mechanic must end every trial (a round cap,

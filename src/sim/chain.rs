@@ -3,27 +3,34 @@
 //!
 //! - [`Chain::exact`] propagates the absorbing chain forward
 //!   ([`crate::exact::solve`]);
-//! - [`Chain::simulate`] plays trials roll by roll, drawing each roll as
-//!   [`Rounds::roll`] draws it and keeping what the rules make of it
-//!   ([`Rounds::after`], with the policies' choices) per state in a
-//!   bounded cache, as icepool's engine owns the caching of `next_state`:
-//!   the same states recur from trial to trial, and the rules need not be
-//!   worked out twice. Draw for draw it is [`crate::model::play`], so its
-//!   tallies are the plain loop's, bit for bit;
+//! - [`Chain::simulate`] plays trials roll by roll. It owns the state
+//!   cache, as icepool's engine owns the caching of `next_state`: per
+//!   (round, state) met, the alias table of the roll's law
+//!   ([`Rounds::law`] through [`crate::model::law_table`]) and, per value
+//!   of the law, what follows it ([`Rounds::after`], with the policies'
+//!   choices), worked out the first time it is drawn. The same states
+//!   recur from trial to trial, so neither the law nor the rules are
+//!   worked out twice. It never calls [`Rounds::roll`]: draw for draw it is
+//!   [`crate::model::play`] with the provided `roll`, so a mechanic whose
+//!   `roll` is not overridden samples alike both ways, bit for bit;
 //! - [`enumerate`] walks every path of rolls without merging states: the
 //!   brute-force oracle the chain's answers are tested against.
+//!
+//! The cache is bounded ([`CACHE_ENTRIES`] values of laws kept); past it,
+//! a state's law and table are built afresh at each visit, which draws the
+//! same values (the table is a function of the law), only slower.
 
 use std::collections::HashMap;
-use std::hash::Hash;
 
 use foldhash::fast::FixedState;
 
-use crate::dice::DiceRng;
+use crate::dice::{Alias, DiceRng};
 use crate::exact::{Limits, solve};
-use crate::model::{After, Marginals, Rounds, Tally};
+use crate::model::{After, Marginals, Rounds, Tally, law_table};
 
-/// States kept by one sampler before it stops adding (about 10^5 entries:
-/// a few MB for the largest states; a run-level memo is bounded alike).
+/// Values of laws (each with what follows it) kept by one sampler before
+/// it stops adding states (about 10^5: a few MB for the largest states; a
+/// run-level memo is bounded alike).
 pub const CACHE_ENTRIES: usize = 1 << 17;
 
 /// A multi-round mechanic's engine.
@@ -48,32 +55,75 @@ impl<'a, R: Rounds> Chain<'a, R> {
 impl<R> Chain<'_, R>
 where
     R: Rounds,
-    R::Roll: Clone + Eq + Hash,
     R::Outcome: Clone,
 {
-    /// `trials` trials into `tally`, roll by roll, with what follows each
-    /// (round, state, roll) kept in a cache of at most [`CACHE_ENTRIES`].
+    /// `trials` trials into `tally`, roll by roll, each roll drawn from
+    /// its law's alias table, with the tables and what follows each roll
+    /// kept per (round, state) in one cache of at most [`CACHE_ENTRIES`]
+    /// values.
     pub fn simulate<const N: usize>(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally)
     where
         R::Outcome: Into<[i64; N]>,
     {
-        let mut cache = Cache::<R>::default();
-        tally.record_trials(rng, trials, |rng| cache.play(self.rounds, rng).into());
+        let mut sampler = self.sampler();
+        tally.record_trials(rng, trials, |rng| sampler.play(rng).into());
+    }
+
+    /// A sampler of whole trials with its own cache, for a mechanic that
+    /// records its outcomes otherwise than [`Chain::simulate`] (a subset
+    /// of fields): trial for trial, the same draws.
+    pub fn sampler(&self) -> Sampler<'_, R> {
+        Sampler {
+            rounds: self.rounds,
+            cache: Cache::default(),
+        }
     }
 }
 
-type Key<R> = (usize, <R as Rounds>::State, <R as Rounds>::Roll);
+/// Trials of one chain, drawn as [`Chain::simulate`] draws them.
+pub struct Sampler<'a, R: Rounds> {
+    rounds: &'a R,
+    cache: Cache<R>,
+}
+
+impl<R> Sampler<'_, R>
+where
+    R: Rounds,
+    R::Outcome: Clone,
+{
+    /// One trial's outcome.
+    #[inline]
+    pub fn play(&mut self, rng: &mut DiceRng) -> R::Outcome {
+        self.cache.play(self.rounds, rng)
+    }
+}
+
+type Key<R> = (usize, <R as Rounds>::State);
 type Then<R> = After<<R as Rounds>::State, <R as Rounds>::Outcome>;
 
-/// What follows each (round, state, roll) met so far.
+/// One (round, state) met: its roll's law as an alias table over the
+/// law's values, and what follows each value once drawn.
+struct Node<R: Rounds> {
+    table: Alias,
+    rolls: Vec<R::Roll>,
+    then: Vec<Option<Then<R>>>,
+}
+
+/// The states met so far, with their laws and transitions.
 struct Cache<R: Rounds> {
-    next: HashMap<Key<R>, Then<R>, FixedState>,
+    nodes: HashMap<Key<R>, Node<R>, FixedState>,
+    /// Values of laws kept, against [`CACHE_ENTRIES`].
+    kept: usize,
+    /// A law's buffer, reused.
+    law: Vec<(R::Roll, f64)>,
 }
 
 impl<R: Rounds> Default for Cache<R> {
     fn default() -> Self {
         Cache {
-            next: HashMap::with_hasher(FixedState::default()),
+            nodes: HashMap::with_hasher(FixedState::default()),
+            kept: 0,
+            law: Vec::new(),
         }
     }
 }
@@ -81,35 +131,50 @@ impl<R: Rounds> Default for Cache<R> {
 impl<R> Cache<R>
 where
     R: Rounds,
-    R::Roll: Clone + Eq + Hash,
     R::Outcome: Clone,
 {
-    /// One trial: [`crate::model::play`]'s loop, `after` looked up.
+    /// One trial: [`crate::model::play`]'s loop, each roll drawn from its
+    /// cached table and what follows it looked up.
     fn play(&mut self, rounds: &R, rng: &mut DiceRng) -> R::Outcome {
-        let mut state = rounds.start();
-        let mut round = 1;
+        let mut key = (1, rounds.start());
         loop {
-            let roll = rounds.roll(round, &state, rng);
-            let key = (round, state, roll);
-            let then = match self.next.get(&key) {
-                Some(then) => then.clone(),
-                None => {
-                    let then = rounds.after(key.0, &key.1, &key.2);
-                    if self.next.len() < CACHE_ENTRIES {
-                        self.next.insert(key, then.clone());
-                    }
-                    then
-                }
-            };
-            match then {
-                After::Roll(next) => state = next,
-                After::Round(next) => {
-                    state = next;
-                    round += 1;
-                }
+            match self.step(rounds, &key, rng) {
+                After::Roll(next) => key.1 = next,
+                After::Round(next) => key = (key.0 + 1, next),
                 After::End(outcome) => return outcome,
             }
         }
+    }
+
+    /// One roll in `key`'s (round, state) and what follows it.
+    #[inline]
+    fn step(&mut self, rounds: &R, key: &Key<R>, rng: &mut DiceRng) -> Then<R> {
+        if let Some(node) = self.nodes.get_mut(key) {
+            let i = node.table.draw(rng) as usize;
+            let rolls = &node.rolls;
+            return node.then[i]
+                .get_or_insert_with(|| rounds.after(key.0, &key.1, &rolls[i]))
+                .clone();
+        }
+        let mut law = std::mem::take(&mut self.law);
+        law.clear();
+        rounds.law(key.0, &key.1, &mut law);
+        let table = law_table(&law);
+        let i = table.draw(rng) as usize;
+        let then = rounds.after(key.0, &key.1, &law[i].0);
+        if self.kept + law.len() <= CACHE_ENTRIES {
+            self.kept += law.len();
+            let mut thens = vec![None; law.len()];
+            thens[i] = Some(then.clone());
+            let node = Node {
+                table,
+                rolls: law.drain(..).map(|(roll, _)| roll).collect(),
+                then: thens,
+            };
+            self.nodes.insert(key.clone(), node);
+        }
+        self.law = law;
+        then
     }
 }
 
@@ -186,10 +251,6 @@ mod tests {
             out.extend([(-1, 0.5), (1, 0.5)]);
         }
 
-        fn roll(&self, _: usize, _: &(i64, i64), rng: &mut DiceRng) -> i64 {
-            if rng.bits(1) == 1 { 1 } else { -1 }
-        }
-
         fn after(&self, _: usize, &(s, n): &(i64, i64), &r: &i64) -> After<(i64, i64), [i64; 2]> {
             match (s + r, n + 1) {
                 (0, n) => After::End([0, n]),
@@ -225,6 +286,58 @@ mod tests {
         for _ in 0..5_000 {
             assert_eq!(cache.play(&Ruin, &mut a), play(&Ruin, &mut b));
         }
-        assert!(!cache.next.is_empty());
+        // Ruin's states: 4 stakes by 12 flips at most, two values each.
+        assert!(!cache.nodes.is_empty() && cache.nodes.len() <= 48);
+        assert_eq!(cache.kept, 2 * cache.nodes.len());
+        // A full cache keeps nothing more and draws the same.
+        let mut full = Cache::<Ruin> {
+            kept: CACHE_ENTRIES,
+            ..Cache::default()
+        };
+        for _ in 0..1_000 {
+            assert_eq!(full.play(&Ruin, &mut a), play(&Ruin, &mut b));
+        }
+        assert!(full.nodes.is_empty());
+    }
+
+    /// A roll of a loaded three-sided die, to ten rolls: the chain draws
+    /// each value as often as its law says.
+    struct Loaded;
+
+    impl Rounds for Loaded {
+        type State = u8;
+        type Roll = char;
+        type Outcome = [i64; 1];
+
+        fn start(&self) -> u8 {
+            0
+        }
+
+        fn law(&self, _: usize, _: &u8, out: &mut Vec<(char, f64)>) {
+            out.extend([('a', 0.125), ('z', 0.0), ('b', 0.375), ('c', 0.5)]);
+        }
+
+        fn after(&self, _: usize, &n: &u8, &r: &char) -> After<u8, [i64; 1]> {
+            match n {
+                9 => After::End([r as i64]),
+                n => After::Roll(n + 1),
+            }
+        }
+    }
+
+    #[test]
+    fn the_cached_draws_follow_the_law() {
+        let exact = Chain::new(&Loaded, 1).exact(Limits::default()).unwrap();
+        let trials = 200_000;
+        let mut tally = Tally::new(1);
+        Chain::new(&Loaded, 1).simulate::<1>(&mut DiceRng::from_u64(4), trials, &mut tally);
+        let seen: std::collections::BTreeMap<i64, u64> = tally.field(0).iter().collect();
+        assert_eq!(seen.get(&('z' as i64)), None, "a value of probability 0");
+        for (v, p) in [('a', 0.125), ('b', 0.375), ('c', 0.5)] {
+            assert_eq!(exact.field(0)[&(v as i64)], p);
+            let k = seen[&(v as i64)] as f64;
+            let sd = (trials as f64 * p * (1.0 - p)).sqrt();
+            assert!((k - trials as f64 * p).abs() < 5.0 * sd, "{v}: {k}");
+        }
     }
 }

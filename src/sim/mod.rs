@@ -9,10 +9,12 @@
 //!
 //! [`Model::simulate`]: crate::model::Model::simulate
 
-pub mod alias;
 pub mod chain;
 mod engine;
 
+/// Walker's alias tables live with the dice, where a [`crate::model::Rounds`]
+/// law's default draw reaches them; the samplers still name them here.
+pub use crate::dice::alias;
 pub use crate::model::{Hist, Tally};
-pub use chain::{Chain, enumerate};
+pub use chain::{Chain, Sampler, enumerate};
 pub use engine::{CHUNK, Plan, Precision, Progress, simulate, simulate_chunks};

@@ -357,6 +357,11 @@ impl Rounds for Chained<'_> {
         }
     }
 
+    /// A bespoke draw, not benched: a tension scene's law is its exact
+    /// answer, which exists only within the solver's limits (the sampler
+    /// has none: `laws` is empty), so a scene step is played, not drawn.
+    /// An action step draws the action's table. The chain is its oracle
+    /// (`assert_roll_is_law`, `assert_chain_samples_as` in the tests).
     fn roll(&self, round: usize, c: &Clock, rng: &mut DiceRng) -> Roll {
         if c.refill {
             Roll::Refill(rng.die(6))
@@ -486,6 +491,7 @@ mod tests {
     use super::*;
     use crate::systems::testing::{
         assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+        assert_roll_is_law,
     };
     use crate::systems::{ParamMap, ParamValue};
 
@@ -564,8 +570,9 @@ mod tests {
             laws: Vec::new(),
             draws: s.draws(),
         };
+        assert_roll_is_law(&solver, &sampler, 5_000, "session");
         let tally = assert_chain_samples_as::<_, FIELDS>(
-            &sampler,
+            &solver,
             20_000,
             |rng, n, t| s.simulate(rng, n, t),
             "session",

@@ -21,9 +21,10 @@
 //! impl is here too (its exact answer is the chain of each arm of the
 //! augment): the sequence module below sees no memo.
 //!
-//! It stays because it pays: 3.4× the rate of `sim::Chain::simulate` on
-//! `questworlds.scored`'s example, one thread (`benches/chain.rs`,
-//! 2026-11-26: 0.74 ms against 2.51 ms for 16,384 sequences).
+//! It stays because it pays: 3.7× the rate of `sim::Chain::simulate`
+//! (each roll drawn from its law's cached table) on `questworlds.scored`'s
+//! example, one thread (`benches/chain.rs`, 2026-11-26, second run:
+//! 0.73 ms against 2.68 ms for 16,384 sequences).
 
 use std::collections::BTreeMap;
 

@@ -337,6 +337,8 @@ impl<Q: Sequence> Rounds for Capped<'_, Q> {
         self.sequence.law(round, state, out)
     }
 
+    /// The sequence's own draw (not the provided one, which would ignore
+    /// it).
     #[inline]
     fn roll(&self, round: usize, state: &Q::State, rng: &mut DiceRng) -> Q::Roll {
         self.sequence.roll(round, state, rng)
@@ -402,12 +404,14 @@ pub mod testing {
     use super::{Capped, Sequence, Sequenced};
     use crate::systems::testing::{
         assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+        assert_roll_is_law,
     };
     use crate::systems::{Model, ParamMap, ParamValue, Trial};
 
     /// The chain on a sequence (no augment) cut at its round cap, a
     /// [`Capped`], is the walk of every path of at most `max_rolls`
-    /// rolls; its sampler draws as the sequence's memo. Returns the
+    /// rolls; the sequence's roll draws its law, and the chain's sampler
+    /// samples as the sequence's memo. Returns the
     /// probability the walk lost.
     pub fn assert_capped_is_enumeration<Q: Sequence, const N: usize>(
         sequenced: &Sequenced<Q, N>,
@@ -422,6 +426,7 @@ pub mod testing {
             max_rounds: sequenced.max_rounds,
         };
         let (exact, lost) = assert_chain_is_enumeration(&capped, N, max_rolls, what);
+        assert_roll_is_law(&capped, &capped, 5_000, what);
         let tally = assert_chain_samples_as::<_, N>(
             &capped,
             20_000,

@@ -4,11 +4,11 @@
 //! Every turn is one roll ([`After::Roll`]) and the Exec's raise closes the
 //! round ([`After::Round`]): an action's fields, a diligence roll's
 //! leverage dice, or, for a turn with nothing to roll (Idle) and a fixed
-//! raise, a roll with one sure value that draws nothing. Each roll is
-//! drawn from the tables the general loop draws from ([`Prepared`]), in
-//! the same order, so the chain's sampler tallies what that loop does,
-//! draw for draw; its exact law is the action's own ([`table::law`]) and
-//! the diligence roll's.
+//! raise, a roll with one sure value. Each roll's law is stated once
+//! ([`Rounds::law`]): the action's own ([`table::law`]), the diligence
+//! roll's, the raise's; the chain draws from it through its alias tables.
+//! The general loop draws the same laws from its own tables
+//! ([`Prepared`]), and the chain's sampler is its oracle in distribution.
 //!
 //! The state is what the next roll depends on and what the scene's fields
 //! add up: the tracks, each explorer's clock (0: in crisis), the Edge's
@@ -21,12 +21,11 @@
 use std::sync::OnceLock;
 
 use super::drawn::{Drawn, pack};
-use super::prepared::{Prepared, Rolls};
+use super::prepared::Prepared;
 use super::{
     AVOIDED, Effective, HOURS_GAINED, HOURS_PAID, IN_CRISIS, MAX_EXPLORERS, MAX_PITFALLS,
     PER_EXPLORER, PITFALL, PITFALL_SPRUNG, ROUNDS, Standing, Tension, Turn, View, helpers_of,
 };
-use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
 use crate::systems::cgg::action::table;
 use crate::systems::cgg::diligence::Diligence;
@@ -275,32 +274,6 @@ impl Rounds for SceneRounds<'_> {
         }
     }
 
-    #[inline]
-    fn roll(&self, _: usize, s: &SceneState, rng: &mut DiceRng) -> SceneRoll {
-        match self.step(s) {
-            Step::Raise => SceneRoll::Raise(match self.t.raise {
-                0 => rng.die(3),
-                r => r,
-            }),
-            Step::Turn {
-                turn: Turn::Idle, ..
-            } => SceneRoll::Idle,
-            Step::Turn {
-                turn: Turn::Ready { .. },
-                i,
-                ..
-            } => SceneRoll::Ready(self.prep.ready(self.t, rng, i)),
-            Step::Turn { i, .. } => {
-                let (helpers, helped) = self.help(s, i);
-                let st = self.standing(s, i);
-                SceneRoll::Act(
-                    self.prep
-                        .act(self.t, rng, i, &st, helpers.count_ones(), helped),
-                )
-            }
-        }
-    }
-
     fn after(
         &self,
         round: usize,
@@ -374,6 +347,7 @@ impl Rounds for SceneRounds<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::DiceRng;
     use crate::model::Marginals;
     use crate::sim::{Chain, Tally};
     use crate::systems::ParamValue::{self, Bool, Int, List, Str};
@@ -497,8 +471,8 @@ mod tests {
     }
 
     /// For a short scene: the chain is the walk of every path of rolls
-    /// (none longer than `rolls`); its sampler tallies what the general
-    /// loop does, draw for draw; and both that tally and the scene's own
+    /// (none longer than `rolls`); its sampler, drawing from the law,
+    /// samples as the general loop does; and both its tally and the scene's own
     /// Monte Carlo ([`Trial::simulate`]: the pairs, the plain chains or
     /// the general loop) have every value of every field as often as the
     /// chain's exact law says, within 5 standard errors.
@@ -554,8 +528,8 @@ mod tests {
     }
 
     /// Scenes too long for the exact chain (the sums of hours make too
-    /// many states): the chain's sampler tallies what the general loop
-    /// does, draw for draw, and each scene's own Monte Carlo agrees with
+    /// many states): the chain's sampler samples as the general loop
+    /// does, and each scene's own Monte Carlo agrees with
     /// it within 5 standard errors of every value of every field, 200,000
     /// trials a side.
     fn long<const N: usize>(t: &Tension, what: &str) {

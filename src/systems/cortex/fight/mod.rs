@@ -29,7 +29,6 @@ mod tests;
 
 pub use give_in::{GiveIn, Price, View, When};
 pub use rounds::FightRounds;
-use rounds::Laws;
 
 use super::roll::{RollLaw, best_die_law};
 use super::tables::{Drawn, Lazy, RollTable};
@@ -340,14 +339,7 @@ impl Fight {
 
     /// Exact marginals, when the chain is small enough.
     pub fn exact(&self) -> Option<Marginals> {
-        let rounds = FightRounds {
-            fight: self,
-            laws: Some(Laws {
-                actor: (0..RATINGS.len()).map(|i| self.actor_law(i)).collect(),
-                opposition: (0..RATINGS.len()).map(|i| self.opposition_law(i)).collect(),
-            }),
-        };
-        Some(solve(&rounds, FIELDS, Limits::default())?.marginals)
+        Some(solve(&FightRounds::solver(self), FIELDS, Limits::default())?.marginals)
     }
 
     /// One fight.

@@ -8,7 +8,8 @@ use super::buy_time::{self, BuyTime};
 use super::*;
 use crate::systems::Define;
 use crate::systems::testing::{
-    Sample, assert_agrees, assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+    Sample, assert_agrees, assert_chain_is_enumeration, assert_chain_samples_as,
+    assert_frequencies, assert_roll_is_law,
 };
 
 fn pool(s: &str) -> Pool {
@@ -169,29 +170,22 @@ fn the_chain_is_the_enumeration() {
     ];
     for (i, t) in cases.iter().enumerate() {
         let what = format!("clock {i}");
-        let actor = t.steps.iter().map(super::odds).collect();
-        let helpers = t
-            .helpers
-            .iter()
-            .map(|h| h.iter().map(super::odds).collect())
-            .collect();
-        let solver = TimedRounds {
-            timed: t,
-            odds: Some((actor, helpers)),
-        };
-        let (exact, lost) = assert_chain_is_enumeration(&solver, FIELDS, 30, &what);
+        let rounds = TimedRounds { timed: t };
+        let (exact, lost) = assert_chain_is_enumeration(&rounds, FIELDS, 30, &what);
         assert_eq!(lost, 0.0, "{what}: every roll moves the clock");
         assert_eq!(Some(&exact), t.exact().as_ref(), "{what}");
-        let sampler = TimedRounds {
-            timed: t,
-            odds: None,
-        };
         let tally = assert_chain_samples_as::<_, FIELDS>(
-            &sampler,
+            &rounds,
             20_000,
             |rng, n, tally| t.simulate(rng, n, tally),
             &what,
         );
+        // The bespoke roll draws from the same tables as the chain: the
+        // same draws, and each state's law.
+        let mut plain = crate::sim::Tally::new(FIELDS);
+        t.simulate(&mut DiceRng::from_u64(31), 20_000, &mut plain);
+        assert_eq!(plain, tally, "{what}");
+        assert_roll_is_law(&rounds, &rounds, 5_000, &what);
         assert_frequencies(&tally, &exact, &what);
     }
 }

@@ -12,11 +12,12 @@
 //! the same word [`Rounds::roll`] would, and a state it does not keep (the
 //! coin for the first initiative, K's action against several PCs) goes
 //! through `roll` and `after` as there. A test holds the two equal, and
-//! another holds it to `sim::Chain`'s sampler draw for draw.
+//! another holds it to `sim::Chain`'s sampler, which draws from the law.
 //!
-//! It stays because it pays: 8.3× the rate of `Chain::simulate` on the
-//! registry's example, one thread (`benches/chain.rs`, 2026-11-26: 4.1 ms
-//! against 34.2 ms for 16,384 scenes). The chain's cache hashes the whole
+//! It stays because it pays: 5.2× the rate of `Chain::simulate` (each
+//! roll drawn from its law's cached table) on the registry's example, one
+//! thread (`benches/chain.rs`, 2026-11-26, second run: 2.84 ms against
+//! 14.6 ms for 16,384 scenes). The chain's cache hashes the whole
 //! state per roll; this table keys a packed state once per slot.
 
 use super::contest::Contests;

@@ -467,11 +467,13 @@ fn the_chain_is_the_enumeration() {
     use crate::systems::gateway::scene::state::FIELDS;
     use crate::systems::testing::{
         assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
+        assert_roll_is_law,
     };
     let check = |rounds: &SceneRounds, cap: usize, what: &str| {
         let rolls = 1 + cap * (rounds.pcs() + 1);
         let (exact, lost) = assert_chain_is_enumeration(rounds, FIELDS, rolls, what);
         assert_eq!(lost, 0.0, "{what}: the round cap ends every scene");
+        assert_roll_is_law(rounds, rounds, 2_000, what);
         let tally = assert_chain_samples_as::<_, FIELDS>(
             rounds,
             5_000,

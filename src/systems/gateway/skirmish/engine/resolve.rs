@@ -1,12 +1,11 @@
-//! One action resolved: the law of its roll (exact) or one roll
-//! (sampled), and the state it leaves: lines opened, moved and broken,
+//! One action resolved: the law of its roll (the solver's, and the
+//! sampler's through the chain's alias tables), and the state it leaves: lines opened, moved and broken,
 //! entities eliminated, free raises handed out, the scene ended.
 
 use super::super::cast::{Disembark, EssenceRule, GM, PCS, PassengerSetup, SetupFree};
 use super::super::moves::Move;
 use super::super::state::*;
 use super::{N, NONE, Roll, SkirmishRounds};
-use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
 
 impl SkirmishRounds {
@@ -134,22 +133,6 @@ impl Rounds for SkirmishRounds {
                 out.push((Roll { beat, turn: t }, p));
             }
         }
-    }
-
-    fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
-        let t = self.turn(round, s);
-        if t.act.moves.iter().any(Move::no_roll) {
-            return Roll { beat: 0, turn: t };
-        }
-        let top = rng.d8_keep_highest(t.dice as u32) as i16;
-        let mut beat = 0u16;
-        for j in 0..self.n {
-            if t.targets >> j & 1 == 1 {
-                let theirs = rng.d8_keep_highest(t.tdice[j] as u32) as i16;
-                beat |= ((top - theirs >= t.need[j]) as u16) << j;
-            }
-        }
-        Roll { beat, turn: t }
     }
 
     fn after(&self, round: usize, s: &State, roll: &Roll) -> After<State, Outcome> {

@@ -1,6 +1,8 @@
 //! Walker's alias method: a finite law drawn with one 64-bit word, for the
 //! samplers that draw a whole roll's summary or outcome at once from its
-//! exact law (CGG's risk roll and action, Cortex's basic action).
+//! exact law (CGG's risk roll and action, Cortex's basic action), and for
+//! every multi-round mechanic's roll drawn from its law
+//! (`model::law_table`, cached per state by `sim::Chain`).
 //!
 //! [`vose`] builds the columns; [`Alias`] keeps them as plain columns,
 //! while a sampler with its own packing (Cortex's, a power-of-two table
