@@ -1,11 +1,12 @@
-//! One action resolved: the law of its roll (the solver's, and the
-//! sampler's through the chain's alias tables), and the state it leaves: lines opened, moved and broken,
-//! entities eliminated, free raises handed out, the scene ended.
+//! One action resolved: the law of its roll (exact) and a bespoke roll of
+//! its dice (sampled), and the state it leaves: lines opened, moved and
+//! broken, entities eliminated, free raises handed out, the scene ended.
 
 use super::super::cast::{Disembark, EssenceRule, GM, PCS, PassengerSetup, SetupFree};
 use super::super::moves::Move;
 use super::super::state::*;
 use super::{N, NONE, Roll, SkirmishRounds};
+use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
 
 impl SkirmishRounds {
@@ -133,6 +134,29 @@ impl Rounds for SkirmishRounds {
                 out.push((Roll { beat, turn: t }, p));
             }
         }
+    }
+
+    /// A bespoke roll of the action's dice (the actor's keep-highest
+    /// pool, then each target's), kept because it pays on the shipped
+    /// scenes: drawing from the law's table through the chain's cache is
+    /// faster on the registry's small example but slower on
+    /// `gateway-henchmen`'s scenes, whose states rarely recur (see
+    /// `Trial::simulate` of `SkirmishModel` for the figures). The chain is
+    /// its oracle (`tests/chain.rs`).
+    fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
+        let t = self.turn(round, s);
+        if t.act.moves.iter().any(Move::no_roll) {
+            return Roll { beat: 0, turn: t };
+        }
+        let top = rng.d8_keep_highest(t.dice as u32) as i16;
+        let mut beat = 0u16;
+        for j in 0..self.n {
+            if t.targets >> j & 1 == 1 {
+                let theirs = rng.d8_keep_highest(t.tdice[j] as u32) as i16;
+                beat |= ((top - theirs >= t.need[j]) as u16) << j;
+            }
+        }
+        Roll { beat, turn: t }
     }
 
     fn after(&self, round: usize, s: &State, roll: &Roll) -> After<State, Outcome> {

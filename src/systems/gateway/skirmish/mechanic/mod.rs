@@ -21,7 +21,7 @@ use super::engine::SkirmishRounds;
 use super::state::*;
 use crate::dice::DiceRng;
 use crate::model::{Marginals, play};
-use crate::sim::{Chain, Tally};
+use crate::sim::Tally;
 use crate::systems::{Define, ParamError, ParamMap, ParamSpec, Schema, Trial};
 use params::{PARAMS, SkirmishParams};
 use schema::schema;
@@ -110,8 +110,7 @@ impl SkirmishModel {
         Some(out)
     }
 
-    /// One scene's fields, each roll drawn from its law (as
-    /// [`Trial::simulate`] draws, without the chain's cache).
+    /// One scene's fields, as [`Trial::simulate`] draws them.
     pub fn play(&self, rng: &mut DiceRng) -> Vec<i64> {
         let o = play(&self.rounds, rng);
         self.picks.iter().map(|&p| pick(&o, p)).collect()
@@ -124,19 +123,10 @@ pub fn skirmish_from(values: &ParamMap) -> Result<SkirmishModel, ParamError> {
 }
 
 impl Trial for SkirmishModel {
-    /// Through the generic chain, each roll drawn from its law's alias
-    /// table: 1.7× the rate of the plain loop with a roll of its own dice
-    /// (`benches/chain.rs`, 2026-11-26: 49.2 ms against 84.1 ms for 16,384
-    /// scenes of the registry's example), the chain's cache sparing the
-    /// rules' work on states that recur.
+    /// The plain loop with the skirmish's own roll of its dice: BENCH.
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let chain = Chain::new(&self.rounds, FIELDS);
-        let mut sampler = chain.sampler();
-        let mut out = Vec::with_capacity(self.picks.len());
         for _ in 0..trials {
-            let o = sampler.play(rng);
-            out.clear();
-            out.extend(self.picks.iter().map(|&p| pick(&o, p)));
+            let out = self.play(rng);
             tally.record_outcome(&out);
         }
     }

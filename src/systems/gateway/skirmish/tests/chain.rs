@@ -4,7 +4,9 @@
 //! is longer than a few dozen rolls.
 
 use super::*;
-use crate::systems::testing::{assert_chain_is_enumeration, assert_chain_samples_as};
+use crate::systems::testing::{
+    assert_chain_is_enumeration, assert_chain_samples_as, assert_roll_is_law,
+};
 
 /// Tom alone against the key (ladder 3, cap 6 rounds); Tom and a guard of
 /// significance 1 (ladder 3, cap 5); Tom with a passenger who aids
@@ -58,6 +60,7 @@ fn the_chain_is_the_walk_and_samples_as_the_skirmish() {
         let model = skirmish_from(&values).unwrap_or_else(|e| panic!("{what}: {e}"));
         let fields = 33;
         assert_chain_is_enumeration(&model.rounds, fields, 64, what);
+        assert_roll_is_law(&model.rounds, &model.rounds, 2_000, what);
         assert_chain_samples_as::<_, 33>(
             &model.rounds,
             5_000,
