@@ -11,9 +11,9 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use oddsmith::dice::DiceRng;
-use oddsmith::model::{Define, ParamMap, ParamValue, Tally, Trial};
+use oddsmith::model::{Define, Mechanic, ParamMap, ParamValue, Tally, Trial};
 use oddsmith::sim::Chain;
-use oddsmith::systems::cgg::tension::{Tension, TensionMechanic};
+use oddsmith::systems::cgg::tension::TensionMechanic;
 use oddsmith::systems::cortex::fight::{self, FightAction, FightRounds};
 use oddsmith::systems::gateway::scene::{SceneMechanic, state};
 use oddsmith::systems::gateway::skirmish::SkirmishMechanic;
@@ -47,7 +47,7 @@ fn pair(
 fn samplers(c: &mut Criterion) {
     // gateway.scene: its memo against the chain.
     let duel = SceneMechanic.trial(&example(&SceneMechanic)).unwrap();
-    let schema = SceneMechanic.schema_of(&duel);
+    let schema = Mechanic::schema_of(&SceneMechanic, &example(&SceneMechanic)).unwrap();
     pair(
         c,
         "gateway.scene",
@@ -63,7 +63,7 @@ fn samplers(c: &mut Criterion) {
 
     // gateway.skirmish: the plain loop against the chain.
     let skirmish = SkirmishMechanic.trial(&example(&SkirmishMechanic)).unwrap();
-    let schema = SkirmishMechanic.schema_of(&skirmish);
+    let schema = Mechanic::schema_of(&SkirmishMechanic, &example(&SkirmishMechanic)).unwrap();
     pair(
         c,
         "gateway.skirmish",
@@ -79,7 +79,7 @@ fn samplers(c: &mut Criterion) {
 
     // cortex.fight: its own sampler against the chain.
     let f = FightAction.trial(&example(&FightAction)).unwrap();
-    let schema = FightAction.schema_of(&f);
+    let schema = Mechanic::schema_of(&FightAction, &example(&FightAction)).unwrap();
     let rounds = FightRounds::sampler(&f);
     pair(
         c,
@@ -99,7 +99,7 @@ fn samplers(c: &mut Criterion) {
 /// itself (the example has no augment, so one arm).
 fn sequences(c: &mut Criterion) {
     let trial = ScoredSequence.trial(&example(&ScoredSequence)).unwrap();
-    let schema = ScoredSequence.schema_of(&trial);
+    let schema = Mechanic::schema_of(&ScoredSequence, &example(&ScoredSequence)).unwrap();
     let arms: Vec<_> = trial.sequence.arms().collect();
     assert_eq!(arms.len(), 1, "the example has no augment");
     let capped = Capped {
@@ -126,7 +126,7 @@ fn sequences(c: &mut Criterion) {
 /// track from 7, difficulty 5, greedy. With cy's turn policy (`policy`)
 /// every turn is played by the general loop; without it the scene is
 /// plain, played by its three explorers' chains.
-fn shipped_scene(policy: bool) -> Tension {
+fn shipped_scene(policy: bool) -> ParamMap {
     use ParamValue::{Bool, Int, List, Str};
     let s = |v: &str| Str(v.into());
     let mut cy = vec![("name", s("cy")), ("code", s("2d"))];
@@ -142,17 +142,15 @@ fn shipped_scene(policy: bool) -> Tension {
         table(&[("name", s("bob")), ("code", s("3d")), ("helps", Bool(true))]),
         table(&cy),
     ]);
-    TensionMechanic
-        .trial(&ParamMap::from_pairs(&[
-            ("explorers", explorers),
-            ("edge.holder", s("ann")),
-            ("edge.first", s("self")),
-            ("edge.gives", s("weakest")),
-            ("start", Int(7)),
-            ("difficulty.base", Int(5)),
-            ("policy.wrench", s("greedy")),
-        ]))
-        .unwrap()
+    ParamMap::from_pairs(&[
+        ("explorers", explorers),
+        ("edge.holder", s("ann")),
+        ("edge.first", s("self")),
+        ("edge.gives", s("weakest")),
+        ("start", Int(7)),
+        ("difficulty.base", Int(5)),
+        ("policy.wrench", s("greedy")),
+    ])
 }
 
 /// cgg.tension: each of its three samplers against the chain of
@@ -161,15 +159,14 @@ fn shipped_scene(policy: bool) -> Tension {
 /// scene with a turn policy through the general loop (`prepared.rs`'s
 /// tables).
 fn tension(c: &mut Criterion) {
-    let two = TensionMechanic.trial(&example(&TensionMechanic)).unwrap();
-    let plain = shipped_scene(false);
-    let general = shipped_scene(true);
-    for (name, t) in [
-        ("cgg.tension.pair", &two),
-        ("cgg.tension.plain", &plain),
-        ("cgg.tension.general", &general),
+    for (name, values) in [
+        ("cgg.tension.pair", example(&TensionMechanic)),
+        ("cgg.tension.plain", shipped_scene(false)),
+        ("cgg.tension.general", shipped_scene(true)),
     ] {
-        let schema = TensionMechanic.schema_of(t);
+        let trial = TensionMechanic.trial(&values).unwrap();
+        let t = &trial;
+        let schema = Mechanic::schema_of(&TensionMechanic, &values).unwrap();
         let rounds = t.rounds();
         let fields = rounds.fields();
         pair(
