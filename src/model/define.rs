@@ -121,24 +121,6 @@ pub trait Define: Sync + 'static {
     }
 }
 
-/// How often [`Mechanic::check`] and [`Mechanic::prepare`] ran on this
-/// thread: the test that a scenario's configs are checked at load and
-/// built only when they run reads them.
-#[cfg(test)]
-pub mod counts {
-    use std::cell::Cell;
-
-    thread_local! {
-        pub(super) static CHECKS: Cell<usize> = const { Cell::new(0) };
-        pub(super) static BUILDS: Cell<usize> = const { Cell::new(0) };
-    }
-
-    /// Checks and builds so far on this thread.
-    pub fn now() -> (usize, usize) {
-        (CHECKS.with(Cell::get), BUILDS.with(Cell::get))
-    }
-}
-
 impl<D: Define> Mechanic for D {
     fn name(&self) -> &'static str {
         D::NAME
@@ -225,5 +207,23 @@ impl<T: Trial> Model for Modelled<T> {
 
     fn reading(&self) -> Option<String> {
         self.trial.reading()
+    }
+}
+
+/// How often [`Mechanic::check`] and [`Mechanic::prepare`] ran on this
+/// thread: the test that a scenario's configs are checked at load and
+/// built only when they run reads them.
+#[cfg(test)]
+pub mod counts {
+    use std::cell::Cell;
+
+    thread_local! {
+        pub(super) static CHECKS: Cell<usize> = const { Cell::new(0) };
+        pub(super) static BUILDS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Checks and builds so far on this thread.
+    pub fn now() -> (usize, usize) {
+        (CHECKS.with(Cell::get), BUILDS.with(Cell::get))
     }
 }

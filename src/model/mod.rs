@@ -67,9 +67,11 @@ pub trait Mechanic: Sync {
     /// The schema of a checked set of values (names may depend on them),
     /// without building a model.
     fn schema_of(&self, values: &ParamMap) -> Result<Schema, ParamError>;
-    /// Build the model of a set of values [`Mechanic::check`] has passed
-    /// (the combinations are not checked again; only reading the values
-    /// can fail).
+    /// Build the model of a set of values [`Mechanic::check`] has passed.
+    /// The combinations are not checked again (only reading the values
+    /// can fail), so values `check` would refuse may make a build panic:
+    /// a caller checks first, as a scenario does at load and a question
+    /// before it runs.
     fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError>;
     /// The fields of the struct the builder reads its parameters into
     /// ([`Define::Params`]): one per declared path (the registry's test

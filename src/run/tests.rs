@@ -34,12 +34,20 @@ fn a_scenario_is_checked_at_load_and_built_only_when_it_runs() {
         let (scenario, (checks, builds)) = counted(|| Scenario::load(path).unwrap());
         let n = scenario.config_count();
         assert_eq!(n, 96);
-        assert_eq!((checks, builds), (n, 0), "load checks each config, builds none");
+        assert_eq!(
+            (checks, builds),
+            (n, 0),
+            "load checks each config, builds none"
+        );
 
         let (results, (checks, builds)) =
             counted(|| run(&scenario, &RunOptions::default(), &()).unwrap());
         assert_eq!(results.configs.len(), n);
-        assert_eq!((checks, builds), (0, n), "the run builds each config, checks none");
+        assert_eq!(
+            (checks, builds),
+            (0, n),
+            "the run builds each config, checks none"
+        );
     });
 }
 

@@ -128,7 +128,7 @@ pub struct DiceTrial {
 /// `vars` and checked to fit a tally.
 fn roll_of(p: &DiceParams) -> Result<(Expr, Roll), ParamError> {
     let DiceParams { expr: text, vars } = p;
-    let expr = Expr::parse(&text).map_err(|e| ParamError::new("expr", e.to_string()))?;
+    let expr = Expr::parse(text).map_err(|e| ParamError::new("expr", e.to_string()))?;
     let roll = expr.bind(vars).map_err(|e| {
         let mut message = e.to_string();
         if let Some(name) = e
