@@ -182,6 +182,7 @@ impl Sides {
     ) -> Sides {
         let opposition = match opposition {
             Some(pool) => pool,
+            // The pool's own check (a size) is made again: it is the pool.
             None => trouble_pool(trouble.value).expect(CHECKED),
         };
         Sides {

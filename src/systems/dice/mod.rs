@@ -291,6 +291,7 @@ impl Define for DiceRoll {
 
     /// A comparison's boolean, or the expression's value within its range.
     fn schema_of(&self, p: &DiceParams) -> Schema {
+        // The range is the bound roll's: parsed again, without a sampler.
         let (_, roll) = roll_of(p).expect(CHECKED);
         schema(roll.is_comparison(), Some(roll.range()))
     }

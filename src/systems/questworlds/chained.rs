@@ -343,6 +343,7 @@ impl Define for ChainedSequence {
 
     fn build(&self, p: ChainedParams) -> Sequenced<Chained, 7> {
         let shared = p.shared();
+        // Who the PC faces is worked out again: the check kept nothing.
         let (pc, opp) = shared.sides().expect(CHECKED);
         let (pc_resolve, opp_resolve, trade) = (p.pc_resolve, p.opponent_resolve, p.pc_trade);
         let parting = shared.parting;

@@ -312,6 +312,7 @@ impl Define for Contest {
             pc,
             augment: p.pc_augment,
             story_points,
+            // Who the PC faces is worked out again: the check kept nothing.
             opposition: opposition(&p).expect(CHECKED),
             base: p.resistance_base,
         }

@@ -304,6 +304,7 @@ impl Define for GroupContest {
 
     fn build(&self, p: GroupParams) -> Group {
         Group {
+            // The TN is worked out again: the check kept nothing.
             resistance: resistance(&p).tn().expect(CHECKED),
             pcs: p.pcs,
             pcs_win_stalemates: match p.stalemate {

@@ -357,6 +357,7 @@ impl Define for ScoredSequence {
 
     fn build(&self, p: ScoredParams) -> Sequenced<Scored, 6> {
         let shared = p.shared();
+        // Who the PC faces is worked out again: the check kept nothing.
         let (pc, opp) = shared.sides().expect(CHECKED);
         let pc_tactics = Tactics {
             gambit: p.pc_risky_gambit,

@@ -147,6 +147,7 @@ impl Define for TensionMechanic {
     /// Two more fields per explorer, named as the scenario names them.
     fn schema_of(&self, p: &TensionParams) -> Schema {
         let mut s = self.schema();
+        // The names are the explorers' list, read as the check read it.
         for e in &tension_of(p).expect(CHECKED).explorers {
             s.fields.push(FieldSpec::int(
                 format!("{}.hours_paid", e.name),

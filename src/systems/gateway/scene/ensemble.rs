@@ -386,6 +386,7 @@ impl Define for EnsembleMechanic {
 
     /// One `<name>.edge` field per PC, named as the scenario names them.
     fn schema_of(&self, p: &EnsembleParams) -> Schema {
+        // The names are the tables': read again, without the scene.
         let drama = drama_from(p).expect(CHECKED);
         // The key entity is first in the engine's scene; the PCs follow.
         let names: Vec<String> = drama.entities[1..].iter().map(|e| e.name.clone()).collect();

@@ -435,6 +435,7 @@ impl Define for WageredSequence {
 
     fn build(&self, p: WageredParams) -> Sequenced<Wagered, 6> {
         let shared = p.shared();
+        // Who the PC faces is worked out again: the check kept nothing.
         let (pc, opp) = shared.sides().expect(CHECKED);
         let pc_wager = p.pc_wager;
         let (opp_wager, desperation) = (p.opponent_wager, p.pc_desperation_stake);

@@ -196,6 +196,7 @@ impl Define for Scene {
 
     /// Fields and metrics named for this scene's players.
     fn schema_of(&self, p: &SceneParams) -> Schema {
+        // The names are the table's, read as the check read it.
         table_of(p.clone()).expect(CHECKED).schema()
     }
 

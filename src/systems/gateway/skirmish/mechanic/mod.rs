@@ -176,6 +176,7 @@ impl Define for SkirmishMechanic {
 
     /// Named for the config's PCs and minor entities.
     fn schema_of(&self, p: &SkirmishParams) -> Schema {
+        // The names are the tables': read again, without the chain.
         schema_of_skirmish(&skirmish_from_params(p).expect(CHECKED))
     }
 }
