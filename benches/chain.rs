@@ -14,13 +14,15 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use oddsmith::dice::DiceRng;
-use oddsmith::model::{Define, ParamMap, ParamValue, Tally, Trial};
+use oddsmith::model::{Define, Mechanic, ParamMap, ParamValue, Tally, Trial};
+use oddsmith::scenario::Scenario;
 use oddsmith::sim::Chain;
-use oddsmith::systems::cgg::tension::{Tension, TensionMechanic};
+use oddsmith::systems::cgg::tension::TensionMechanic;
 use oddsmith::systems::cortex::contested::{self, ContestedAction};
 use oddsmith::systems::cortex::fight::{self, FightAction, FightRounds};
 use oddsmith::systems::cortex::timed::{self, TimedAction};
 use oddsmith::systems::gateway::scene::{SceneMechanic, state};
+use oddsmith::systems::gateway::skirmish::{self, SkirmishMechanic};
 use oddsmith::systems::questworlds::scored::ScoredSequence;
 use oddsmith::systems::questworlds::sequence::Capped;
 use oddsmith::systems::testing::{example, table};
@@ -51,7 +53,7 @@ fn pair(
 fn samplers(c: &mut Criterion) {
     // gateway.scene: its memo against the chain.
     let duel = SceneMechanic.trial(&example(&SceneMechanic)).unwrap();
-    let schema = SceneMechanic.schema_of(&duel);
+    let schema = Mechanic::schema_of(&SceneMechanic, &example(&SceneMechanic)).unwrap();
     pair(
         c,
         "gateway.scene",
@@ -65,9 +67,32 @@ fn samplers(c: &mut Criterion) {
         },
     );
 
+    // gateway.skirmish: the plain loop against the chain, at the
+    // registry's small example and at the shipped henchmen scenes.
+    for (name, values) in [
+        ("gateway.skirmish", example(&SkirmishMechanic)),
+        ("gateway.skirmish.henchmen", henchmen_scene()),
+    ] {
+        let skirmish = SkirmishMechanic.trial(&values).unwrap();
+        let schema = Mechanic::schema_of(&SkirmishMechanic, &values).unwrap();
+        const FIELDS: usize = skirmish::state::FIELDS;
+        pair(
+            c,
+            name,
+            &|rng, n| {
+                let mut t = Tally::for_schema(&schema);
+                skirmish.simulate(rng, n, &mut t);
+            },
+            &|rng, n| {
+                let mut t = Tally::new(FIELDS);
+                Chain::new(&skirmish.rounds, FIELDS).simulate::<FIELDS>(rng, n, &mut t);
+            },
+        );
+    }
+
     // cortex.fight: its own sampler against the chain.
     let f = FightAction.trial(&example(&FightAction)).unwrap();
-    let schema = FightAction.schema_of(&f);
+    let schema = Mechanic::schema_of(&FightAction, &example(&FightAction)).unwrap();
     let rounds = FightRounds::solver(&f);
     pair(
         c,
@@ -85,7 +110,7 @@ fn samplers(c: &mut Criterion) {
     // cortex.timed: its roll (the law's table kept per step) against the
     // chain (kept per clock state).
     let t = TimedAction.trial(&example(&TimedAction)).unwrap();
-    let schema = TimedAction.schema_of(&t);
+    let schema = Mechanic::schema_of(&TimedAction, &example(&TimedAction)).unwrap();
     let rounds = t.rounds();
     pair(
         c,
@@ -103,7 +128,7 @@ fn samplers(c: &mut Criterion) {
     // cortex.contested: its own sampler (one joint draw of total and
     // rating, keyed counting) against the chain.
     let k = ContestedAction.trial(&example(&ContestedAction)).unwrap();
-    let schema = ContestedAction.schema_of(&k);
+    let schema = Mechanic::schema_of(&ContestedAction, &example(&ContestedAction)).unwrap();
     let rounds = k.solver();
     pair(
         c,
@@ -120,11 +145,34 @@ fn samplers(c: &mut Criterion) {
     );
 }
 
+/// One config of the shipped `scenarios/gateway-henchmen.toml`: three PCs
+/// against the key entity and three henchmen of significance 2, ladder 8
+/// (the first such config of its sweep: one of its two PC policies).
+fn henchmen_scene() -> ParamMap {
+    let scenario = Scenario::load(std::path::Path::new("scenarios/gateway-henchmen.toml"))
+        .expect("the shipped scenario loads");
+    let at = |config: &oddsmith::scenario::Config, path: &str, value: &str| {
+        config
+            .values
+            .get(path)
+            .is_some_and(|v| v.to_string() == value)
+    };
+    scenario
+        .configs()
+        .find(|c| {
+            at(c, "henchmen.count", "3")
+                && at(c, "henchmen.significance", "2")
+                && at(c, "ladder", "8")
+        })
+        .expect("the scenario sweeps this config")
+        .values
+}
+
 /// questworlds.scored: its memo against the chain, on the sequence
 /// itself (the example has no augment, so one arm).
 fn sequences(c: &mut Criterion) {
     let trial = ScoredSequence.trial(&example(&ScoredSequence)).unwrap();
-    let schema = ScoredSequence.schema_of(&trial);
+    let schema = Mechanic::schema_of(&ScoredSequence, &example(&ScoredSequence)).unwrap();
     let arms: Vec<_> = trial.sequence.arms().collect();
     assert_eq!(arms.len(), 1, "the example has no augment");
     let capped = Capped {
@@ -151,7 +199,7 @@ fn sequences(c: &mut Criterion) {
 /// track from 7, difficulty 5, greedy. With cy's turn policy (`policy`)
 /// every turn is played by the general loop; without it the scene is
 /// plain, played by its three explorers' chains.
-fn shipped_scene(policy: bool) -> Tension {
+fn shipped_scene(policy: bool) -> ParamMap {
     use ParamValue::{Bool, Int, List, Str};
     let s = |v: &str| Str(v.into());
     let mut cy = vec![("name", s("cy")), ("code", s("2d"))];
@@ -167,17 +215,15 @@ fn shipped_scene(policy: bool) -> Tension {
         table(&[("name", s("bob")), ("code", s("3d")), ("helps", Bool(true))]),
         table(&cy),
     ]);
-    TensionMechanic
-        .trial(&ParamMap::from_pairs(&[
-            ("explorers", explorers),
-            ("edge.holder", s("ann")),
-            ("edge.first", s("self")),
-            ("edge.gives", s("weakest")),
-            ("start", Int(7)),
-            ("difficulty.base", Int(5)),
-            ("policy.wrench", s("greedy")),
-        ]))
-        .unwrap()
+    ParamMap::from_pairs(&[
+        ("explorers", explorers),
+        ("edge.holder", s("ann")),
+        ("edge.first", s("self")),
+        ("edge.gives", s("weakest")),
+        ("start", Int(7)),
+        ("difficulty.base", Int(5)),
+        ("policy.wrench", s("greedy")),
+    ])
 }
 
 /// cgg.tension: each of its three samplers against the chain of
@@ -186,15 +232,14 @@ fn shipped_scene(policy: bool) -> Tension {
 /// scene with a turn policy through the general loop (`prepared.rs`'s
 /// tables).
 fn tension(c: &mut Criterion) {
-    let two = TensionMechanic.trial(&example(&TensionMechanic)).unwrap();
-    let plain = shipped_scene(false);
-    let general = shipped_scene(true);
-    for (name, t) in [
-        ("cgg.tension.pair", &two),
-        ("cgg.tension.plain", &plain),
-        ("cgg.tension.general", &general),
+    for (name, values) in [
+        ("cgg.tension.pair", example(&TensionMechanic)),
+        ("cgg.tension.plain", shipped_scene(false)),
+        ("cgg.tension.general", shipped_scene(true)),
     ] {
-        let schema = TensionMechanic.schema_of(t);
+        let trial = TensionMechanic.trial(&values).unwrap();
+        let t = &trial;
+        let schema = Mechanic::schema_of(&TensionMechanic, &values).unwrap();
         let rounds = t.rounds();
         let fields = rounds.fields();
         pair(

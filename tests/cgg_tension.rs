@@ -98,7 +98,7 @@ fn bad_explorer_lists_name_the_key() {
     ] {
         let err = find("cgg.tension")
             .unwrap()
-            .prepare(&values(&[("explorers", bad)]))
+            .check(&values(&[("explorers", bad)]))
             .err()
             .unwrap();
         assert_eq!(err.key, "explorers");
@@ -507,7 +507,7 @@ fn explorers_own_wrench_and_bad_levers_named() {
     ] {
         let err = find("cgg.tension")
             .unwrap()
-            .prepare(&values(&[(key, bad)]))
+            .check(&values(&[(key, bad)]))
             .err()
             .unwrap();
         assert_eq!(err.key, key);

@@ -99,17 +99,19 @@ fn notation_target(s: &str) -> bool {
     took
 }
 
-/// Every parameter check and constructor of every mechanic on `v` (custom
-/// values, the statements scene's players and conflicts among them, are
-/// parsed by the constructor). Whether the mechanic took it.
+/// Every parameter check of every mechanic on `v` (custom values, the
+/// statements scene's players and conflicts among them, are parsed by the
+/// check), and its constructor when the check passed. Whether the
+/// mechanic took it.
 fn value_target(v: &ParamValue, mechanic: Index, param: Index) -> bool {
     let m = systems::registry()[mechanic.index(systems::registry().len())];
     let spec = &m.params()[param.index(m.params().len())];
     let accepted = spec.kind.check(v).is_ok();
     let values = ParamMap::from_pairs(&[(spec.path, v.clone())]);
-    match m.prepare(&values) {
-        Ok(model) => {
+    match m.check(&values) {
+        Ok(_) => {
             assert!(accepted, "{} accepted {v} for {}", m.name(), spec.path);
+            let model = m.prepare(&values).expect("a build of checked values");
             let mut tally = Tally::new(model.schema().fields.len());
             model.simulate(&mut DiceRng::from_u64(7), 4, &mut tally);
             true

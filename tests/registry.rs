@@ -158,7 +158,7 @@ fn every_mechanic_prepares_at_its_defaults_with_a_schema_that_holds() {
     }
     // The one parameter that must be set says so.
     let scene = find("statements.scene").unwrap();
-    let err = scene.prepare(&ParamMap::new()).err().unwrap();
+    let err = scene.check(&ParamMap::new()).err().unwrap();
     assert_eq!(err.key, "players");
     assert!(err.message.contains("is required"), "{err}");
 }
@@ -198,7 +198,7 @@ fn every_name_of_every_choice_is_read() {
                 // A name may be refused for what it means (a wagered
                 // sequence against a "simple" resistance has no AP), never
                 // as unknown.
-                if let Err(e) = m.prepare(&values) {
+                if let Err(e) = m.check(&values) {
                     assert!(
                         !e.message.contains("not a known name"),
                         "{}: `{}` = \"{name}\": {e}",
@@ -209,7 +209,7 @@ fn every_name_of_every_choice_is_read() {
             }
             let mut values = example(*m);
             values.set(p.path, ParamValue::Str("no-such-name".into()));
-            let err = m.prepare(&values).err().unwrap();
+            let err = m.check(&values).err().unwrap();
             assert_eq!(err.key, p.path, "{}", m.name());
         }
     }
@@ -228,7 +228,7 @@ fn custom_values_are_parsed_and_refused_when_wrong() {
             let mut values = example(*m);
             values.set(p.path, ParamValue::Bool(true));
             assert!(
-                m.prepare(&values).is_err(),
+                m.check(&values).is_err(),
                 "{}: `{}` = true was accepted",
                 m.name(),
                 p.path

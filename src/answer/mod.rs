@@ -195,6 +195,7 @@ impl Source for Question {
         self.mechanic
     }
 
+    /// Build config `index`, which [`ask`] checked before the run.
     fn prepare(&self, index: usize) -> Result<(Vec<ParamValue>, Box<dyn Model>), ParamError> {
         let (swept, values) = self.config(index);
         Ok((swept, self.mechanic.prepare(&values)?))
@@ -208,6 +209,8 @@ impl Source for Question {
 /// `odds`' sink: each config's answer, in a designer's terms.
 struct Answers<'a> {
     mechanic: &'static dyn Mechanic,
+    /// Each config's warnings, from its check.
+    warnings: Vec<Vec<Warning>>,
     configs: Vec<ConfigAnswer>,
     before_simulating: &'a mut dyn FnMut(usize, Option<&str>),
 }
@@ -228,6 +231,7 @@ impl Sink for Answers<'_> {
             a.piece.config,
             a.swept,
             a.model,
+            std::mem::take(&mut self.warnings[a.piece.config]),
             exact,
             a.tally.as_ref(),
         ));
@@ -258,8 +262,14 @@ pub fn ask(
         trials: q.trials,
         precision: None,
     };
+    // Every config checked once, before any is built: a refused value is
+    // said before anything runs, and the warnings go with each answer.
+    let warnings = (0..q.config_count())
+        .map(|i| q.mechanic.check(&q.config(i).1))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut sink = Answers {
         mechanic: q.mechanic,
+        warnings,
         configs: Vec::with_capacity(q.config_count()),
         before_simulating,
     };
@@ -285,6 +295,7 @@ fn config_answer(
     index: usize,
     swept: Vec<ParamValue>,
     model: &dyn Model,
+    warnings: Vec<Warning>,
     exact: Result<Marginals, String>,
     tally: Option<&Tally>,
 ) -> ConfigAnswer {
@@ -357,7 +368,7 @@ fn config_answer(
         index,
         swept: swept.iter().map(|v| v.to_string()).collect(),
         reading: model.reading(),
-        warnings: model.warnings(),
+        warnings,
         method: best.method.as_str(),
         trials: best.trials,
         inexact,

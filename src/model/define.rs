@@ -1,8 +1,13 @@
 //! One definition per mechanic. A mechanic states its name, parameters,
-//! one schema and how to build a [`Trial`] from checked values ([`Define`]);
-//! a trial says how to sample and, optionally, solve. Everything the rest
-//! of oddsmith needs ([`Mechanic`], [`Model`]) is derived from those two,
-//! so the schema a mechanic documents is the schema its models report.
+//! one schema, how to check a set of values ([`Define::check`]) and how to
+//! build a [`Trial`] from checked values ([`Define::build`]); a trial says
+//! how to sample and, optionally, solve. Everything the rest of oddsmith
+//! needs ([`Mechanic`], [`Model`]) is derived from those two, so the schema
+//! a mechanic documents is the schema its models report.
+//!
+//! Checking and building are apart so that every config is checked once,
+//! when a scenario loads (every fault and warning reported before anything
+//! runs), and built once, when it runs: a build never fails.
 
 use serde::de::DeserializeOwned;
 
@@ -11,6 +16,10 @@ use super::{
     fields_of,
 };
 use crate::dice::DiceRng;
+
+/// What a build says where it re-reads what [`Define::check`] has passed
+/// (a parse both need): that read cannot fail.
+pub const CHECKED: &str = "checked at load by Define::check";
 
 /// What a mechanic builds from one checked set of parameter values: a
 /// configuration that can be sampled, and perhaps solved.
@@ -36,12 +45,6 @@ pub trait Trial: Send + Sync + 'static {
     /// (a dice expression's parse).
     fn reading(&self) -> Option<String> {
         None
-    }
-
-    /// Settings that are legal but almost surely not what was meant (see
-    /// [`Model::warnings`]).
-    fn warnings(&self) -> Vec<Warning> {
-        Vec::new()
     }
 }
 
@@ -69,27 +72,50 @@ pub trait Define: Sync + 'static {
     /// the parameters).
     fn schema(&self) -> Schema;
 
-    /// Build a trial from parameters already checked against
-    /// [`Define::params`]. Errors (combinations the kinds cannot refuse)
-    /// name the key and what is allowed.
-    fn build(&self, params: Self::Params) -> Result<Self::Trial, ParamError>;
+    /// Read `values` (unset keys take their defaults) into the typed
+    /// parameters, each key checked against [`Define::params`]. Override
+    /// only to word a mechanic's own keys first (dice.roll's `vars.NAME`).
+    fn read(&self, values: &ParamMap) -> Result<Self::Params, ParamError> {
+        Args::new(self.params(), values)?.typed()
+    }
+
+    /// Check what the kinds of [`Define::params`] cannot: combinations of
+    /// keys (errors name the key and what is allowed), and settings that
+    /// are legal but almost surely not what was meant (the warnings: said
+    /// on stderr, in the report, and failed by `check --strict`). Every
+    /// config of a scenario is checked here once, at load.
+    fn check(&self, params: &Self::Params) -> Result<Vec<Warning>, ParamError> {
+        let _ = params;
+        Ok(Vec::new())
+    }
+
+    /// Build a trial from parameters [`Define::check`] has passed. It
+    /// cannot fail: every refusal is `check`'s.
+    fn build(&self, params: Self::Params) -> Self::Trial;
 
     /// The schema of one configuration; [`Define::schema`] unless the
-    /// field and metric names depend on the parameters (a scene's players).
-    fn schema_of(&self, trial: &Self::Trial) -> Schema {
-        let _ = trial;
+    /// field and metric names depend on the parameters (a scene's
+    /// players). Read from checked parameters, so a scenario knows its
+    /// names at load without building anything.
+    fn schema_of(&self, params: &Self::Params) -> Schema {
+        let _ = params;
         self.schema()
     }
 
-    /// Check `values` (unset keys take their defaults) and build a trial.
+    /// Read and check `values` and build a trial (for callers that hold
+    /// values, not a scenario: tests, other mechanics).
     fn trial(&self, values: &ParamMap) -> Result<Self::Trial, ParamError> {
-        self.build(Args::new(self.params(), values)?.typed()?)
+        let params = self.read(values)?;
+        self.check(&params)?;
+        Ok(self.build(params))
     }
 
-    /// The model of a trial built directly (for callers holding one).
+    /// The model of a trial built directly (for callers holding one), with
+    /// the mechanic's [`Define::schema`]: for a mechanic whose names do not
+    /// depend on the parameters.
     fn model(&self, trial: Self::Trial) -> Box<dyn Model> {
         Box::new(Modelled {
-            schema: self.schema_of(&trial),
+            schema: self.schema(),
             trial,
         })
     }
@@ -116,8 +142,27 @@ impl<D: Define> Mechanic for D {
         D::EXACT
     }
 
+    fn check(&self, values: &ParamMap) -> Result<Vec<Warning>, ParamError> {
+        #[cfg(test)]
+        counts::CHECKS.with(|c| c.set(c.get() + 1));
+        Define::check(self, &self.read(values)?)
+    }
+
+    fn schema_of(&self, values: &ParamMap) -> Result<Schema, ParamError> {
+        Ok(Define::schema_of(self, &self.read(values)?))
+    }
+
+    /// Read and build, without checking again: the values were checked
+    /// when the scenario (or question) was.
     fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError> {
-        Ok(self.model(self.trial(values)?))
+        #[cfg(test)]
+        counts::BUILDS.with(|c| c.set(c.get() + 1));
+        let params = self.read(values)?;
+        let schema = Define::schema_of(self, &params);
+        Ok(Box::new(Modelled {
+            schema,
+            trial: self.build(params),
+        }))
     }
 
     fn param_fields(&self) -> &'static [&'static str] {
@@ -163,8 +208,22 @@ impl<T: Trial> Model for Modelled<T> {
     fn reading(&self) -> Option<String> {
         self.trial.reading()
     }
+}
 
-    fn warnings(&self) -> Vec<Warning> {
-        self.trial.warnings()
+/// How often [`Mechanic::check`] and [`Mechanic::prepare`] ran on this
+/// thread: the test that a scenario's configs are checked at load and
+/// built only when they run reads them.
+#[cfg(test)]
+pub mod counts {
+    use std::cell::Cell;
+
+    thread_local! {
+        pub(super) static CHECKS: Cell<usize> = const { Cell::new(0) };
+        pub(super) static BUILDS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Checks and builds so far on this thread.
+    pub fn now() -> (usize, usize) {
+        (CHECKS.with(Cell::get), BUILDS.with(Cell::get))
     }
 }

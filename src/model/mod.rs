@@ -3,9 +3,10 @@
 //!
 //! A mechanic is defined once by implementing [`Define`]: its parameters
 //! ([`params`]) with ranges and defaults, one [`Schema`] of outcome fields
-//! and metrics, and a checking constructor that builds a [`Trial`]. The
-//! object-safe faces downstream code is generic over, [`Mechanic`] and
-//! [`Model`], are derived from it. A multi-round mechanic states its rules
+//! and metrics, a check of what the kinds cannot refuse, and a builder
+//! that makes a [`Trial`] from checked values. The object-safe faces
+//! downstream code is generic over, [`Mechanic`] and [`Model`], are
+//! derived from it. A multi-round mechanic states its rules
 //! once as [`Rounds`]; its outcomes go in one table, [`Outcomes`], counted
 //! in a [`Tally`] (Monte Carlo) or weighed in [`Marginals`] (exact solvers). Policies ([`policy`]) are
 //! the players' decision rules, read from scenario tables.
@@ -22,7 +23,9 @@ mod rounds;
 mod schema;
 mod warning;
 
-pub use define::{Define, Trial, is_modelled};
+#[cfg(test)]
+pub use define::counts;
+pub use define::{CHECKED, Define, Trial, is_modelled};
 pub use outcomes::{Column, Hist, Joint, Marginals, Outcomes, Tally, Weight};
 pub use params::{
     Args, Choice, Given, InRange, Lit, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue,
@@ -54,8 +57,21 @@ pub trait Mechanic: Sync {
     fn schema(&self) -> Schema;
     /// Whether [`Model::exact`] can answer (for some parameters at least).
     fn has_exact(&self) -> bool;
-    /// Check a set of values (unset keys take their defaults) and build a
-    /// model. Errors name the key, the value and what is allowed.
+    /// Check a set of values (unset keys take their defaults): every key
+    /// and every combination. Errors name the key, the value and what is
+    /// allowed; the warnings are settings that are legal but almost surely
+    /// not what was meant (a success target no die can reach), said on
+    /// stderr, in the report, and failed by `check --strict`. A scenario
+    /// checks each config once, at load.
+    fn check(&self, values: &ParamMap) -> Result<Vec<Warning>, ParamError>;
+    /// The schema of a checked set of values (names may depend on them),
+    /// without building a model.
+    fn schema_of(&self, values: &ParamMap) -> Result<Schema, ParamError>;
+    /// Build the model of a set of values [`Mechanic::check`] has passed.
+    /// The combinations are not checked again (only reading the values
+    /// can fail), so values `check` would refuse may make a build panic:
+    /// a caller checks first, as a scenario does at load and a question
+    /// before it runs.
     fn prepare(&self, values: &ParamMap) -> Result<Box<dyn Model>, ParamError>;
     /// The fields of the struct the builder reads its parameters into
     /// ([`Define::Params`]): one per declared path (the registry's test
@@ -82,12 +98,6 @@ pub trait Model: Send + Sync {
     /// (a dice expression's parse).
     fn reading(&self) -> Option<String> {
         None
-    }
-    /// Settings that are legal but almost surely not what was meant (a
-    /// success target no die can reach): said on stderr, in the report,
-    /// and failed by `check --strict`.
-    fn warnings(&self) -> Vec<Warning> {
-        Vec::new()
     }
     /// The model's Rust type, as [`std::any::type_name`] writes it: for
     /// diagnostics, and for [`is_modelled`], which tells the model every

@@ -228,3 +228,6 @@ pub fn describe(scenario: &Scenario, swept: &[ParamValue]) -> String {
         format!(" ({})", parts.join(", "))
     }
 }
+
+#[cfg(test)]
+mod tests;

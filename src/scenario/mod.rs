@@ -202,16 +202,15 @@ impl Scenario {
         })
     }
 
-    /// Build the model of `config`. A combination the mechanic rejects is
-    /// reported with the config and the line of the key at fault.
-    pub fn prepare(&self, config: &Config) -> Result<Box<dyn Model>, ScenarioError> {
-        self.mechanic
-            .prepare(&config.values)
-            .map_err(|e| self.config_error(config, e))
-    }
-
-    /// The warnings of one config's model, to keep in [`Scenario::warnings`].
-    fn warnings_of(&self, config: &Config, model: &dyn Model) -> Vec<ConfigWarning> {
+    /// Check `config`: a combination the mechanic rejects is reported
+    /// with the config and the line of the key at fault; the warnings are
+    /// kept (in [`Scenario::warnings`]) with the swept point they came
+    /// from. Every config is checked once, at load.
+    pub fn check(&self, config: &Config) -> Result<Vec<ConfigWarning>, ScenarioError> {
+        let warnings = self
+            .mechanic
+            .check(&config.values)
+            .map_err(|e| self.config_error(config, e))?;
         let point = self
             .sweep
             .iter()
@@ -219,15 +218,22 @@ impl Scenario {
             .map(|(a, v)| format!("{} = {v}", a.path))
             .collect::<Vec<_>>()
             .join(", ");
-        model
-            .warnings()
+        Ok(warnings
             .into_iter()
             .map(|warning| ConfigWarning {
                 config: config.index,
                 point: point.clone(),
                 warning,
             })
-            .collect()
+            .collect())
+    }
+
+    /// Build the model of `config`, which [`Scenario::check`] passed at
+    /// load (not checked again).
+    pub fn prepare(&self, config: &Config) -> Result<Box<dyn Model>, ScenarioError> {
+        self.mechanic
+            .prepare(&config.values)
+            .map_err(|e| self.config_error(config, e))
     }
 
     /// Build the model of every config.

@@ -226,16 +226,20 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         param_lines,
         mechanic_line: ctx.line(span_of("mechanic")),
     };
-    // Build every config once now (and drop it), so combinations the
-    // mechanic rejects are reported before anything runs.
-    let first = scenario.prepare(&scenario.config(0))?;
-    let mut warnings = scenario.warnings_of(&scenario.config(0), first.as_ref());
-    for config in scenario.configs().skip(1) {
-        let model = scenario.prepare(&config)?;
-        warnings.extend(scenario.warnings_of(&config, model.as_ref()));
+    // Check every config once now, so combinations the mechanic rejects
+    // are reported before anything runs; each is built only when it runs.
+    let mut warnings = Vec::new();
+    for config in scenario.configs() {
+        warnings.extend(scenario.check(&config)?);
     }
     scenario.warnings = warnings;
-    let schema = first.schema();
+    // The names of the first config (checked above), for the labels,
+    // charts and assertions.
+    let first = scenario.config(0);
+    let first_schema = mechanic
+        .schema_of(&first.values)
+        .map_err(|e| scenario.config_error(&first, e))?;
+    let schema = &first_schema;
     let names = super::checks::Names {
         params: specs,
         schema,
@@ -280,7 +284,7 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
                 return Err(problems.into_error().expect("a problem was kept"));
             }
             for config in grid.configs() {
-                grid.prepare(&config)?;
+                grid.check(&config)?;
             }
         }
         return problems.result(scenario);

@@ -68,7 +68,7 @@ struct Checked {
 }
 
 /// The body of `/api/answer` (or `/api/sweep`), read and every config
-/// built, nothing solved: `{"ok": true, "configs": n}`, or the 400 the
+/// checked, nothing built or solved: `{"ok": true, "configs": n}`, or the 400 the
 /// answer would give for a bad value.
 pub async fn check(State(app): State<App>, bytes: Bytes) -> Response {
     let is_sweep = serde_json::from_slice::<Value>(&bytes)
@@ -90,7 +90,7 @@ pub async fn check(State(app): State<App>, bytes: Bytes) -> Response {
         for i in 0..n {
             let (_, values) = q.config(i);
             q.mechanic
-                .prepare(&values)
+                .check(&values)
                 .map_err(|e| app::param_error(&q, e.into()))?;
         }
         Ok(Checked {

@@ -19,9 +19,9 @@ pub mod testing;
 // vocabulary through `crate::systems::…` as well, a convenience of names.
 pub use crate::model::policy;
 pub use crate::model::{
-    Args, Choice, Complement, Define, FieldKind, FieldSpec, InRange, Lit, Mechanic, MetricKind,
-    MetricSpec, Model, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema, Trial,
-    complement_name, from_value, suggest, suggest_param,
+    Args, CHECKED, Choice, Complement, Define, FieldKind, FieldSpec, InRange, Lit, Mechanic,
+    MetricKind, MetricSpec, Model, ParamError, ParamKind, ParamMap, ParamSpec, ParamValue, Pred,
+    Schema, Trial, Warning, complement_name, from_value, suggest, suggest_param,
 };
 
 /// Every mechanic oddsmith knows, in the order `oddsmith systems` lists them.

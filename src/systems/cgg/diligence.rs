@@ -10,9 +10,7 @@ use super::{DieCode, code_param};
 use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
-use crate::systems::{
-    Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
-};
+use crate::systems::{Define, FieldSpec, Lit, MetricSpec, ParamSpec, Pred, Schema, Trial};
 
 static PARAMS: [ParamSpec; 2] = [
     code_param(
@@ -142,8 +140,8 @@ impl Define for DiligenceMechanic {
         }
     }
 
-    fn build(&self, roll: Diligence) -> Result<Diligence, ParamError> {
-        Ok(roll)
+    fn build(&self, roll: Diligence) -> Diligence {
+        roll
     }
 }
 

@@ -10,9 +10,7 @@ use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
-use crate::systems::{
-    Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
-};
+use crate::systems::{Define, FieldKind, FieldSpec, MetricSpec, ParamSpec, Pred, Schema, Trial};
 
 /// A fallout die adds a grade when it shows less than this.
 pub const GRADE_BELOW: u32 = 4;
@@ -147,8 +145,8 @@ impl Define for FalloutMechanic {
         }
     }
 
-    fn build(&self, p: FalloutParams) -> Result<Fallout, ParamError> {
-        Ok(Fallout::new(p.code, p.resistance))
+    fn build(&self, p: FalloutParams) -> Fallout {
+        Fallout::new(p.code, p.resistance)
     }
 }
 

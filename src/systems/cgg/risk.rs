@@ -12,8 +12,7 @@ use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
-    Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
-    Trial,
+    Choice, Define, FieldSpec, Lit, MetricSpec, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
 
 /// The face that is discarded and earns venture.
@@ -235,8 +234,8 @@ impl Define for Risk {
         }
     }
 
-    fn build(&self, roll: RiskRoll) -> Result<RiskRoll, ParamError> {
-        Ok(roll)
+    fn build(&self, roll: RiskRoll) -> RiskRoll {
+        roll
     }
 }
 

@@ -35,7 +35,8 @@ use crate::model::{After, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
-    Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
+    CHECKED, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
+    Trial, Warning,
 };
 
 mod keys;
@@ -450,39 +451,54 @@ impl Define for SessionMechanic {
         }
     }
 
-    fn build(&self, p: SessionParams) -> Result<Session, ParamError> {
-        let full = FULL[p.explorer_roles - 1];
-        let keys = p.action_keys();
-        let actions = match &p.sequence {
-            Some(items) => {
-                if p.actions.given {
-                    return Err(ParamError::new(
-                        "actions",
-                        "give either actions (repeats of one action) or sequence, not both",
-                    ));
-                }
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, e)| entry_step(keys, i, e, full))
-                    .collect::<Result<Vec<_>, _>>()?
-            }
-            None => vec![Step::Action(keys.action()?); p.actions.value],
-        };
-        let start = match p.explorer_hours {
-            Some(h) => {
-                if h > full {
-                    return Err(ParamError::new(
-                        "explorer.hours",
-                        format!("{h} is more than the full clock of {full}; allowed: 1..={full}"),
-                    ));
-                }
-                h
-            }
-            None => full,
-        };
-        Ok(Session::new(actions, full, start, p.crisis_actions))
+    /// Every step of the sequence read (its actions and tension scenes)
+    /// and the explorer's hours within the full clock.
+    fn check(&self, p: &SessionParams) -> Result<Vec<Warning>, ParamError> {
+        steps(p)?;
+        Ok(Vec::new())
     }
+
+    fn build(&self, p: SessionParams) -> Session {
+        // The steps are read again: the check kept nothing.
+        let (actions, full, start) = steps(&p).expect(CHECKED);
+        Session::new(actions, full, start, p.crisis_actions)
+    }
+}
+
+/// The session's steps, its full clock and the explorer's starting hours,
+/// as the keys describe them.
+fn steps(p: &SessionParams) -> Result<(Vec<Step>, u32, u32), ParamError> {
+    let full = FULL[p.explorer_roles - 1];
+    let keys = p.action_keys();
+    let actions = match &p.sequence {
+        Some(items) => {
+            if p.actions.given {
+                return Err(ParamError::new(
+                    "actions",
+                    "give either actions (repeats of one action) or sequence, not both",
+                ));
+            }
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, e)| entry_step(keys, i, e, full))
+                .collect::<Result<Vec<_>, _>>()?
+        }
+        None => vec![Step::Action(keys.action()?); p.actions.value],
+    };
+    let start = match p.explorer_hours {
+        Some(h) => {
+            if h > full {
+                return Err(ParamError::new(
+                    "explorer.hours",
+                    format!("{h} is more than the full clock of {full}; allowed: 1..={full}"),
+                ));
+            }
+            h
+        }
+        None => full,
+    };
+    Ok((actions, full, start))
 }
 
 #[cfg(test)]

@@ -24,7 +24,9 @@ use super::{
 use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
-use crate::systems::{Define, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial};
+use crate::systems::{
+    Define, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial, Warning,
+};
 
 static PARAMS: [ParamSpec; 8] = [
     ACTOR_POOL,
@@ -320,8 +322,13 @@ impl Define for BasicAction {
         }
     }
 
-    fn build(&self, p: BasicParams) -> Result<Basic, ParamError> {
-        let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang)?;
-        Ok(Basic::new(sides, p.rating_tie, p.final_push.pushes()).tie_complication(p.tie.deals()))
+    fn check(&self, p: &BasicParams) -> Result<Vec<Warning>, ParamError> {
+        Sides::check(&p.opposition, &p.trouble)?;
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: BasicParams) -> Basic {
+        let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang);
+        Basic::new(sides, p.rating_tie, p.final_push.pushes()).tie_complication(p.tie.deals())
     }
 }

@@ -27,7 +27,7 @@ use crate::model::{After, Marginals, Rounds, play};
 use crate::sim::Tally;
 use crate::systems::{
     Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
-    Trial,
+    Trial, Warning,
 };
 
 static PARAMS: [ParamSpec; 10] = [
@@ -560,9 +560,14 @@ impl Define for ContestedAction {
         }
     }
 
-    fn build(&self, p: ContestedParams) -> Result<Contested, ParamError> {
-        Ok(Contested::new(
-            Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang)?,
+    fn check(&self, p: &ContestedParams) -> Result<Vec<Warning>, ParamError> {
+        Sides::check(&p.opposition, &p.trouble)?;
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: ContestedParams) -> Contested {
+        Contested::new(
+            Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang),
             p.rating_tie,
             p.final_push.pushes(),
             match p.initiator {
@@ -571,7 +576,7 @@ impl Define for ContestedAction {
             },
             p.give_in,
         )
-        .tie_complication(p.tie.deals()))
+        .tie_complication(p.tie.deals())
     }
 }
 

@@ -27,7 +27,7 @@ pub use roll::RatingTie;
 
 use crate::model::Given;
 use crate::systems::{
-    Choice, FieldKind, FieldSpec, Lit, ParamError, ParamKind, ParamSpec, ParamValue,
+    CHECKED, Choice, FieldKind, FieldSpec, Lit, ParamError, ParamKind, ParamSpec, ParamValue,
 };
 
 /// Labels of `loser_takes`.
@@ -157,35 +157,40 @@ pub struct Sides {
 }
 
 impl Sides {
-    /// The sides from the keys `actor.pool`, `actor.aid`,
-    /// `opposition.pool`, `opposition.trouble` and `opposition.gang`: the
+    /// Check the keys `opposition.pool` and `opposition.trouble`: the
     /// opposition is its own pool or else a trouble pool, never both.
+    pub(crate) fn check(opposition: &Option<Pool>, trouble: &Given<i64>) -> Result<(), ParamError> {
+        match opposition {
+            Some(_) if trouble.given => Err(ParamError::new(
+                "opposition.trouble",
+                "the opposition is either a pool (`opposition.pool` is set) or a trouble pool, not both",
+            )),
+            Some(_) => Ok(()),
+            None => trouble_pool(trouble.value).map(drop),
+        }
+    }
+
+    /// The sides from the keys `actor.pool`, `actor.aid`,
+    /// `opposition.pool`, `opposition.trouble` and `opposition.gang`, as
+    /// [`Sides::check`] passed them.
     pub(crate) fn new(
         actor: Pool,
         aid: Option<Pool>,
         opposition: Option<Pool>,
         trouble: Given<i64>,
         gang: Option<Pool>,
-    ) -> Result<Sides, ParamError> {
+    ) -> Sides {
         let opposition = match opposition {
-            Some(pool) => {
-                if trouble.given {
-                    return Err(ParamError::new(
-                        "opposition.trouble",
-                        "the opposition is either a pool (`opposition.pool` is set) or a trouble pool, not both",
-                    ));
-                }
-                pool
-            }
-            None => Pool::uniform(trouble.value as usize, 6)
-                .map_err(|e| ParamError::new("opposition.trouble", e.to_string()))?,
+            Some(pool) => pool,
+            // The pool's own check (a size) is made again: it is the pool.
+            None => trouble_pool(trouble.value).expect(CHECKED),
         };
-        Ok(Sides {
+        Sides {
             actor,
             aid,
             opposition,
             gang: gang.map(|p| p.dice().to_vec()).unwrap_or_default(),
-        })
+        }
     }
 
     /// The opposition's pool with `g` gang dice still in (the smallest `g`:
@@ -193,6 +198,12 @@ impl Sides {
     pub fn opposition_with(&self, g: usize) -> Pool {
         self.opposition.with(&self.gang[self.gang.len() - g..])
     }
+}
+
+/// The trouble pool of `dice` d6, or why there is none.
+fn trouble_pool(dice: i64) -> Result<Pool, ParamError> {
+    Pool::uniform(dice as usize, 6)
+        .map_err(|e| ParamError::new("opposition.trouble", e.to_string()))
 }
 
 impl FinalPush {

@@ -137,9 +137,9 @@ fn every_mechanic_reads_the_sides_alike() {
     for m in mechanics {
         let mut v = ParamMap::new();
         v.set("opposition.pool", ParamValue::Str("d8 d6".into()));
-        assert!(m.prepare(&v).is_ok(), "{}", m.name());
+        assert!(m.check(&v).is_ok(), "{}", m.name());
         v.set("opposition.trouble", ParamValue::Int(2));
-        let e = m.prepare(&v).err().expect("a pool and a trouble pool");
+        let e = m.check(&v).expect_err("a pool and a trouble pool");
         assert_eq!(e.key, "opposition.trouble", "{}", m.name());
         assert!(e.message.contains("not both"), "{}: {e}", m.name());
         for key in [
@@ -150,7 +150,7 @@ fn every_mechanic_reads_the_sides_alike() {
         ] {
             let mut v = ParamMap::new();
             v.set(key, ParamValue::Str("d8 d7".into()));
-            let e = m.prepare(&v).err().expect("d7 is no step die");
+            let e = m.check(&v).expect_err("d7 is no step die");
             assert_eq!(e.key, key, "{}", m.name());
             assert!(
                 e.message.starts_with("\"d8 d7\": d7 is not a step die")

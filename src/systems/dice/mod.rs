@@ -13,8 +13,8 @@ use crate::expr::{Expr, Roll, Sampler, Warning};
 use crate::model::{Marginals, parse_value};
 use crate::sim::Tally;
 use crate::systems::{
-    Args, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
-    ParamMap, ParamSpec, ParamValue, Pred, Schema, Trial,
+    Args, CHECKED, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError,
+    ParamKind, ParamMap, ParamSpec, ParamValue, Pred, Schema, Trial,
 };
 
 #[cfg(test)]
@@ -117,20 +117,19 @@ fn check_keys(values: &ParamMap) -> Result<(), ParamError> {
     Ok(())
 }
 
-/// A checked roll with how it was read: the words and the warnings.
+/// A checked roll with how it was read, in words.
 pub struct DiceTrial {
     roll: Roll,
     sampler: Sampler,
     reading: String,
-    warnings: Vec<Warning>,
 }
 
-/// The roll `p` describes: the expression parsed, bound to its `vars`
-/// and checked to fit a tally.
-fn build(p: DiceParams) -> Result<DiceTrial, ParamError> {
+/// The expression `p` describes, parsed, and its roll: bound to its
+/// `vars` and checked to fit a tally.
+fn roll_of(p: &DiceParams) -> Result<(Expr, Roll), ParamError> {
     let DiceParams { expr: text, vars } = p;
-    let expr = Expr::parse(&text).map_err(|e| ParamError::new("expr", e.to_string()))?;
-    let roll = expr.bind(&vars).map_err(|e| {
+    let expr = Expr::parse(text).map_err(|e| ParamError::new("expr", e.to_string()))?;
+    let roll = expr.bind(vars).map_err(|e| {
         let mut message = e.to_string();
         if let Some(name) = e
             .message
@@ -152,12 +151,7 @@ fn build(p: DiceParams) -> Result<DiceTrial, ParamError> {
             ),
         ));
     }
-    Ok(DiceTrial {
-        reading: expr.read_as(&vars),
-        warnings: expr.warnings(&vars),
-        sampler: roll.sampler(),
-        roll,
-    })
+    Ok((expr, roll))
 }
 
 /// The schema of a roll: a comparison's boolean, or the expression's
@@ -235,10 +229,6 @@ impl Trial for DiceTrial {
     fn reading(&self) -> Option<String> {
         Some(self.reading.clone())
     }
-
-    fn warnings(&self) -> Vec<Warning> {
-        self.warnings.clone()
-    }
 }
 
 /// The one field's marginal from an exact distribution.
@@ -275,19 +265,34 @@ impl Define for DiceRoll {
         s
     }
 
-    fn build(&self, p: DiceParams) -> Result<DiceTrial, ParamError> {
-        build(p)
+    /// The keys checked in dice.roll's own words first (see
+    /// [`check_keys`]); then as every mechanic's are.
+    fn read(&self, values: &ParamMap) -> Result<DiceParams, ParamError> {
+        check_keys(values)?;
+        Args::new(Define::params(self), values)?.typed()
+    }
+
+    /// The expression parsed, bound and within a tally's span; the
+    /// warnings are its settings no roll can meet.
+    fn check(&self, p: &DiceParams) -> Result<Vec<Warning>, ParamError> {
+        let (expr, _) = roll_of(p)?;
+        Ok(expr.warnings(&p.vars))
+    }
+
+    fn build(&self, p: DiceParams) -> DiceTrial {
+        // Parsed again: an expression is short, its sampler is the build.
+        let (expr, roll) = roll_of(&p).expect(CHECKED);
+        DiceTrial {
+            reading: expr.read_as(&p.vars),
+            sampler: roll.sampler(),
+            roll,
+        }
     }
 
     /// A comparison's boolean, or the expression's value within its range.
-    fn schema_of(&self, trial: &DiceTrial) -> Schema {
-        schema(trial.roll.is_comparison(), Some(trial.roll.range()))
-    }
-
-    /// The keys checked in dice.roll's own words first (see
-    /// [`check_keys`]); then as every mechanic's are.
-    fn trial(&self, values: &ParamMap) -> Result<DiceTrial, ParamError> {
-        check_keys(values)?;
-        self.build(Args::new(Define::params(self), values)?.typed()?)
+    fn schema_of(&self, p: &DiceParams) -> Schema {
+        // The range is the bound roll's: parsed again, without a sampler.
+        let (_, roll) = roll_of(p).expect(CHECKED);
+        schema(roll.is_comparison(), Some(roll.range()))
     }
 }

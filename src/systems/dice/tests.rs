@@ -141,7 +141,7 @@ fn comparisons_get_p_true_and_a_boolean_result() {
 
 #[test]
 fn bad_parameters_name_the_key() {
-    let err = |v: &ParamMap| DiceRoll.prepare(v).err().expect("an error");
+    let err = |v: &ParamMap| Mechanic::check(&DiceRoll, v).expect_err("an error");
     let e = err(&values("4d6kh", &[]));
     assert_eq!(e.key, "expr");
     assert!(e.message.contains("keep needs a count (column 6"), "{e}");
@@ -165,7 +165,7 @@ fn bad_parameters_name_the_key() {
     let e = err(&values("d1000000 * d1000000", &[]));
     assert!(e.message.contains("at most 4194304 values"), "{e}");
     // Defaults: 4d6kh3.
-    assert!(DiceRoll.prepare(&ParamMap::new()).is_ok());
+    assert!(Mechanic::check(&DiceRoll, &ParamMap::new()).is_ok());
 }
 
 #[test]

@@ -12,7 +12,7 @@ use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
     Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
-    Trial,
+    Trial, Warning,
 };
 
 /// Trait relevance names and their dice (Table 1.1).
@@ -445,25 +445,32 @@ impl Define for Challenge {
     }
 
     /// The contest a set of scenario values describes.
-    fn build(&self, p: ChallengeParams) -> Result<Contest, ParamError> {
+    /// The opposition is an entity or a character, not both.
+    fn check(&self, p: &ChallengeParams) -> Result<Vec<Warning>, ParamError> {
+        if let Some(ck) = p.character_key() {
+            for (entity_key, given) in [
+                ("opposition.variability", p.variability.given),
+                ("opposition.challenge", p.challenge.given),
+            ] {
+                if given {
+                    return Err(ParamError::new(
+                        entity_key,
+                        format!(
+                            "the opposition is either an entity (variability, challenge) or a character (`{ck}` is set), not both"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: ChallengeParams) -> Contest {
         let (mut actor, forced) =
             character_pool(p.actor_background(), p.actor_trait + p.actor_essence);
         actor.bonus += p.actor_edge;
         let mut opposition = match p.character_key() {
-            Some(ck) => {
-                for (entity_key, given) in [
-                    ("opposition.variability", p.variability.given),
-                    ("opposition.challenge", p.challenge.given),
-                ] {
-                    if given {
-                        return Err(ParamError::new(
-                            entity_key,
-                            format!(
-                                "the opposition is either an entity (variability, challenge) or a character (`{ck}` is set), not both"
-                            ),
-                        ));
-                    }
-                }
+            Some(_) => {
                 let dice = p.opposition_trait.value + p.opposition_essence.value;
                 let (pool, its_forced) = character_pool(p.opposition_background(), dice);
                 // Reading: a character's partially relevant background costs it
@@ -482,7 +489,7 @@ impl Define for Challenge {
         let mut contest = Contest::new(actor, opposition, p.raises, p.free_raises);
         // The forced raise adds to the opposition but is never banked.
         contest.opposition.bonus += RAISE_STEP * forced as i64;
-        Ok(contest)
+        contest
     }
 }
 

@@ -15,7 +15,9 @@ use super::sequence::{
 use super::{Matchup, RESISTANCE_PARAMS, Rating, Verdict};
 use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
-use crate::systems::{Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
+use crate::systems::{
+    CHECKED, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema, Warning,
+};
 
 /// Named resolve levels (§5.4.3, 5.4.5).
 pub const RESOLVE_NAMES: &[(&str, i64)] = &[("pc", 5), ("named", 3), ("mook", 1)];
@@ -339,16 +341,23 @@ impl Define for ChainedSequence {
         ])
     }
 
-    fn build(&self, p: ChainedParams) -> Result<Sequenced<Chained, 7>, ParamError> {
+    /// The opponent is a character or a resistance, not both.
+    fn check(&self, p: &ChainedParams) -> Result<Vec<Warning>, ParamError> {
+        p.shared().sides()?;
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: ChainedParams) -> Sequenced<Chained, 7> {
         let shared = p.shared();
-        let (pc, opp) = shared.sides()?;
+        // Who the PC faces is worked out again: the check kept nothing.
+        let (pc, opp) = shared.sides().expect(CHECKED);
         let (pc_resolve, opp_resolve, trade) = (p.pc_resolve, p.opponent_resolve, p.pc_trade);
         let parting = shared.parting;
         let chained = Augmented::new(shared.augment, shared.resistance.base, |bonus| {
             Chained::new(pc.plus(bonus), opp, pc_resolve, opp_resolve, trade)
                 .with_parting_shots(parting.clone())
         });
-        Ok(Sequenced::augmented(chained, shared.max_rounds))
+        Sequenced::augmented(chained, shared.max_rounds)
     }
 }
 

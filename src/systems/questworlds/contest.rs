@@ -15,8 +15,8 @@ use crate::model::Given;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
-    Schema, Trial,
+    CHECKED, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind,
+    ParamSpec, Pred, Schema, Trial, Warning,
 };
 
 crate::choice! {
@@ -217,6 +217,37 @@ impl Trial for Config {
 /// The mechanic `questworlds.contest`.
 pub struct Contest;
 
+/// Whom the PC faces: a character (when an `opponent.*` key is set) or
+/// the resistance.
+fn opposition(p: &ContestParams) -> Result<Opposition, ParamError> {
+    let resistance = Resistance {
+        rating: p.resistance_rating,
+        level: p.resistance_level,
+        base: p.resistance_base,
+    };
+    let set = [
+        ("opponent.rating", p.opponent_rating.is_some()),
+        ("opponent.modifier", p.opponent_modifier.given),
+        ("opponent.augment", p.opponent_augment.given),
+    ]
+    .into_iter()
+    .find_map(|(key, given)| given.then_some(key));
+    Ok(
+        match super::opponent(
+            set,
+            p.opponent_rating,
+            p.opponent_modifier.value,
+            &resistance,
+        )? {
+            Some(rating) => Opposition::Character {
+                rating,
+                augment: p.opponent_augment.value,
+            },
+            None => Opposition::Resistance(resistance.tn()?),
+        },
+    )
+}
+
 impl Define for Contest {
     type Params = ContestParams;
     type Trial = Config;
@@ -264,43 +295,27 @@ impl Define for Contest {
         }
     }
 
-    fn build(&self, p: ContestParams) -> Result<Config, ParamError> {
+    /// The PC faces a resistance or a character, not both, and the
+    /// resistance is a rating or a level.
+    fn check(&self, p: &ContestParams) -> Result<Vec<Warning>, ParamError> {
+        opposition(p)?;
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: ContestParams) -> Config {
         let pc = p.pc_rating.plus(p.pc_modifier);
         let story_points = match p.story_point_policy {
             StoryPoints::Never => 0,
             StoryPoints::WhenItFlipsDefeat => p.story_points,
         };
-        let resistance = Resistance {
-            rating: p.resistance_rating,
-            level: p.resistance_level,
-            base: p.resistance_base,
-        };
-        let set = [
-            ("opponent.rating", p.opponent_rating.is_some()),
-            ("opponent.modifier", p.opponent_modifier.given),
-            ("opponent.augment", p.opponent_augment.given),
-        ]
-        .into_iter()
-        .find_map(|(key, given)| given.then_some(key));
-        let opposition = match super::opponent(
-            set,
-            p.opponent_rating,
-            p.opponent_modifier.value,
-            &resistance,
-        )? {
-            Some(rating) => Opposition::Character {
-                rating,
-                augment: p.opponent_augment.value,
-            },
-            None => Opposition::Resistance(resistance.tn()?),
-        };
-        Ok(Config {
+        Config {
             pc,
             augment: p.pc_augment,
             story_points,
-            opposition,
+            // Who the PC faces is worked out again: the check kept nothing.
+            opposition: opposition(&p).expect(CHECKED),
             base: p.resistance_base,
-        })
+        }
     }
 }
 

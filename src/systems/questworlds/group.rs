@@ -14,8 +14,8 @@ use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec,
-    ParamValue, Pred, Schema, Trial,
+    CHECKED, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind,
+    ParamSpec, ParamValue, Pred, Schema, Trial, Warning,
 };
 
 /// The most characters in one group or prize contest.
@@ -251,6 +251,15 @@ impl Trial for Group {
 /// The mechanic `questworlds.group`.
 pub struct GroupContest;
 
+/// The resistance the keys describe.
+fn resistance(p: &GroupParams) -> Resistance {
+    Resistance {
+        rating: p.resistance_rating,
+        level: p.resistance_level,
+        base: p.resistance_base,
+    }
+}
+
 impl Define for GroupContest {
     type Params = GroupParams;
     type Trial = Group;
@@ -287,20 +296,22 @@ impl Define for GroupContest {
         }
     }
 
-    fn build(&self, p: GroupParams) -> Result<Group, ParamError> {
-        let resistance = Resistance {
-            rating: p.resistance_rating,
-            level: p.resistance_level,
-            base: p.resistance_base,
-        };
-        Ok(Group {
+    /// The resistance is a rating or a level, not both.
+    fn check(&self, p: &GroupParams) -> Result<Vec<Warning>, ParamError> {
+        resistance(p).tn()?;
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: GroupParams) -> Group {
+        Group {
+            // The TN is worked out again: the check kept nothing.
+            resistance: resistance(&p).tn().expect(CHECKED),
             pcs: p.pcs,
-            resistance: resistance.tn()?,
             pcs_win_stalemates: match p.stalemate {
                 EqualSums::Stalemate => false,
                 EqualSums::PcsWin => true,
             },
-        })
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
+    Define, FieldSpec, Lit, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial, Warning,
 };
 
 /// One prize among several contestants; the first is the PC.
@@ -213,16 +213,20 @@ impl Define for PrizeContest {
         }
     }
 
-    fn build(&self, p: PrizeParams) -> Result<Prize, ParamError> {
+    fn check(&self, p: &PrizeParams) -> Result<Vec<Warning>, ParamError> {
         if p.contestants.len() < 2 {
             return Err(ParamError::new(
                 "contestants",
                 "a prize needs at least 2 contestants",
             ));
         }
-        Ok(Prize {
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: PrizeParams) -> Prize {
+        Prize {
             contestants: p.contestants,
-        })
+        }
     }
 }
 

@@ -14,7 +14,9 @@ use super::sequence::{
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
-use crate::systems::{Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
+use crate::systems::{
+    CHECKED, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema, Warning,
+};
 
 /// RP at which a side loses.
 pub const RP_TO_LOSE: i64 = 5;
@@ -353,9 +355,16 @@ impl Define for ScoredSequence {
         ])
     }
 
-    fn build(&self, p: ScoredParams) -> Result<Sequenced<Scored, 6>, ParamError> {
+    /// The opponent is a character or a resistance, not both.
+    fn check(&self, p: &ScoredParams) -> Result<Vec<Warning>, ParamError> {
+        p.shared().sides()?;
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: ScoredParams) -> Sequenced<Scored, 6> {
         let shared = p.shared();
-        let (pc, opp) = shared.sides()?;
+        // Who the PC faces is worked out again: the check kept nothing.
+        let (pc, opp) = shared.sides().expect(CHECKED);
         let pc_tactics = Tactics {
             gambit: p.pc_risky_gambit,
             defensive: p.pc_defensive_response,
@@ -373,7 +382,7 @@ impl Define for ScoredSequence {
             )
             .with_parting_shots(parting.clone())
         });
-        Ok(Sequenced::augmented(scored, shared.max_rounds))
+        Sequenced::augmented(scored, shared.max_rounds)
     }
 }
 

@@ -507,7 +507,7 @@ mod tests {
             );
             // A resistance and a character at once is an error naming the key.
             let err = m
-                .prepare(&values(&[
+                .check(&values(&[
                     ("opponent.rating", Int(12)),
                     ("resistance.level", Str("hard".into())),
                 ]))
@@ -515,7 +515,7 @@ mod tests {
                 .unwrap();
             assert_eq!(err.key, "resistance.level", "{}", m.name());
             let err = m
-                .prepare(&values(&[("opponent.modifier", Int(5))]))
+                .check(&values(&[("opponent.modifier", Int(5))]))
                 .err()
                 .unwrap();
             assert_eq!(err.key, "opponent.rating", "{}", m.name());

@@ -10,7 +10,7 @@ use crate::dice::DiceRng;
 use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
-    Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
+    Define, FieldSpec, Lit, MetricSpec, ParamKind, ParamSpec, Pred, Schema, Trial,
 };
 
 static PARAMS: [ParamSpec; 2] = [
@@ -121,10 +121,10 @@ impl Define for Experience {
         }
     }
 
-    fn build(&self, p: ExperienceParams) -> Result<ExperienceTest, ParamError> {
-        Ok(ExperienceTest {
+    fn build(&self, p: ExperienceParams) -> ExperienceTest {
+        ExperienceTest {
             roll: test_roll(p.failures, p.traits.0),
-        })
+        }
     }
 }
 

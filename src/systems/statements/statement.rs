@@ -7,7 +7,7 @@ use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{
     Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue, Pred,
-    Schema, Trial,
+    Schema, Trial, Warning,
 };
 
 /// Difficulty modifiers run from 2 (very easy) to 12 (nearly impossible);
@@ -205,22 +205,27 @@ impl Define for Statement {
         }
     }
 
-    fn build(&self, p: StatementParams) -> Result<Resolution, ParamError> {
-        let favouring = p.favouring.0;
-        let opposing = p.opposing.0 + p.difficulty.0;
-        let luck = p.luck;
-        if favouring + luck + opposing == 0 {
+    /// Some die to roll.
+    fn check(&self, p: &StatementParams) -> Result<Vec<Warning>, ParamError> {
+        if p.favouring.0 + p.luck + p.opposing.0 + p.difficulty.0 == 0 {
             return Err(ParamError::new(
                 "favouring",
                 "favouring, luck, opposing and difficulty are all 0, so there is no die to roll (d0); give at least one a value",
             ));
         }
-        Ok(Resolution {
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: StatementParams) -> Resolution {
+        let favouring = p.favouring.0;
+        let opposing = p.opposing.0 + p.difficulty.0;
+        let luck = p.luck;
+        Resolution {
             roll: Roll::new(favouring + luck, opposing),
             rolls: p.rolls,
             support: p.support,
             weight_per_success: favouring + if p.weight_luck { luck } else { 0 },
-        })
+        }
     }
 }
 

@@ -28,7 +28,8 @@ use crate::exact::Sums;
 use crate::model::{Given, Marginals};
 use crate::sim::Tally;
 use crate::systems::{
-    Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema, Trial,
+    CHECKED, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
+    Trial, Warning,
 };
 pub use rules::{RULE_PARAMS, RuleKeys, action_from};
 
@@ -560,7 +561,15 @@ impl Define for ActionMechanic {
         }
     }
 
-    fn build(&self, p: ActionParams) -> Result<Action, ParamError> {
-        p.keys().action()
+    /// The keys read as one action (a stunt's moved dice, the difficulty
+    /// given one way).
+    fn check(&self, p: &ActionParams) -> Result<Vec<Warning>, ParamError> {
+        p.keys().action()?;
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: ActionParams) -> Action {
+        // The same reading the check made; an action is a few numbers.
+        p.keys().action().expect(CHECKED)
     }
 }

@@ -9,7 +9,8 @@ use super::{
 };
 use crate::model::{Given, parse_some};
 use crate::systems::{
-    Define, FieldSpec, MetricSpec, ParamError, ParamSpec, ParamValue, Pred, Schema,
+    CHECKED, Define, FieldSpec, MetricSpec, ParamError, ParamSpec, ParamValue, Pred, Schema,
+    Warning,
 };
 
 rule_params! {
@@ -143,9 +144,11 @@ impl Define for TensionMechanic {
         }
     }
 
-    fn schema_of(&self, t: &Tension) -> Schema {
+    /// Two more fields per explorer, named as the scenario names them.
+    fn schema_of(&self, p: &TensionParams) -> Schema {
         let mut s = self.schema();
-        for e in &t.explorers {
+        // The names are the explorers' list, read as the check read it.
+        for e in &tension_of(p).expect(CHECKED).explorers {
             s.fields.push(FieldSpec::int(
                 format!("{}.hours_paid", e.name),
                 "Hours this explorer paid.",
@@ -158,84 +161,99 @@ impl Define for TensionMechanic {
         s
     }
 
-    fn build(&self, p: TensionParams) -> Result<Tension, ParamError> {
-        let rules = p.rules();
-        let list = match p.explorers {
-            Some(l) => l,
-            None => explorer::explorers(&ParamValue::List(vec![
-                ParamValue::Str("3d".into()),
-                ParamValue::Str("3d".into()),
-            ]))
-            .expect("the default explorers"),
-        };
-        let (paid, moved) = (p.stunt_paid, p.stunt_moved);
-        if moved > 0 && !paid {
-            return Err(ParamError::new(
-                "stunt.moved",
-                "moving dice is part of a stunt; set stunt.paid = true",
-            ));
-        }
-        let list: Vec<Explorer> = list
-            .into_iter()
-            .map(|mut e| {
-                if paid {
-                    e.stunt = true;
-                    e.moved = (e.moved + moved).min(e.risk_code.dice());
-                }
-                e
-            })
-            .collect();
-        let actions = list
-            .iter()
-            .map(|e| {
-                let mut a = action_from(&rules, e.code.dice(), e.risk_code, 0)?;
-                if let Some(w) = e.wrench {
-                    a.rules.wrench = w;
-                }
-                Ok(a)
-            })
-            .collect::<Result<Vec<_>, ParamError>>()?;
-        let starts = match p.pitfalls {
-            Some(s) => {
-                if p.start.given {
-                    return Err(ParamError::new(
-                        "start",
-                        "give either start (one pitfall) or pitfalls, not both",
-                    ));
-                }
-                s
-            }
-            None => vec![p.start.value],
-        };
-        let holder = match &p.edge_holder {
-            Some(v) => parsed("edge.holder", v, |v| match v {
-                ParamValue::Str(s) => list.iter().position(|e| &e.name == s).ok_or_else(|| {
-                    format!(
-                        "\"{s}\" is no explorer's name; allowed: {}",
-                        list.iter()
-                            .map(|e| format!("\"{}\"", e.name))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                }),
-                other => Err(format!("{} is the wrong type", other.type_name())),
-            })?,
-            None => 0,
-        };
-        let gives = parsed("edge.gives", &p.edge_gives, |v| Pick::parse(v, &list, true))?;
-        let first = parsed("edge.first", &p.edge_first, |v| Pick::parse(v, &list, true))?;
-        Ok(Tension {
-            explorers: list,
-            actions,
-            starts,
-            address: p.pitfalls_address,
-            raise: p.exec_raise,
-            max_rounds: p.max_rounds,
-            holder,
-            gives,
-            first,
-            effective: p.variant_effective,
-            prepared: prepared::Cache::default(),
-        })
+    /// The explorers' actions read, the stunt's moved dice paid for, one
+    /// pitfall or several, and the Edge's picks naming explorers.
+    fn check(&self, p: &TensionParams) -> Result<Vec<Warning>, ParamError> {
+        tension_of(p)?;
+        Ok(Vec::new())
     }
+
+    fn build(&self, p: TensionParams) -> Tension {
+        // The same reading the check made; its cache starts empty, so
+        // reading is all a build does here.
+        tension_of(&p).expect(CHECKED)
+    }
+}
+
+/// The scene the keys describe: explorers with their actions, the
+/// pitfalls, and the Edge's picks resolved against the explorers' names.
+fn tension_of(p: &TensionParams) -> Result<Tension, ParamError> {
+    let rules = p.rules();
+    let list = match &p.explorers {
+        Some(l) => l.clone(),
+        None => explorer::explorers(&ParamValue::List(vec![
+            ParamValue::Str("3d".into()),
+            ParamValue::Str("3d".into()),
+        ]))
+        .expect("the default explorers"),
+    };
+    let (paid, moved) = (p.stunt_paid, p.stunt_moved);
+    if moved > 0 && !paid {
+        return Err(ParamError::new(
+            "stunt.moved",
+            "moving dice is part of a stunt; set stunt.paid = true",
+        ));
+    }
+    let list: Vec<Explorer> = list
+        .into_iter()
+        .map(|mut e| {
+            if paid {
+                e.stunt = true;
+                e.moved = (e.moved + moved).min(e.risk_code.dice());
+            }
+            e
+        })
+        .collect();
+    let actions = list
+        .iter()
+        .map(|e| {
+            let mut a = action_from(&rules, e.code.dice(), e.risk_code, 0)?;
+            if let Some(w) = e.wrench {
+                a.rules.wrench = w;
+            }
+            Ok(a)
+        })
+        .collect::<Result<Vec<_>, ParamError>>()?;
+    let starts = match &p.pitfalls {
+        Some(s) => {
+            if p.start.given {
+                return Err(ParamError::new(
+                    "start",
+                    "give either start (one pitfall) or pitfalls, not both",
+                ));
+            }
+            s.clone()
+        }
+        None => vec![p.start.value],
+    };
+    let holder = match &p.edge_holder {
+        Some(v) => parsed("edge.holder", v, |v| match v {
+            ParamValue::Str(s) => list.iter().position(|e| &e.name == s).ok_or_else(|| {
+                format!(
+                    "\"{s}\" is no explorer's name; allowed: {}",
+                    list.iter()
+                        .map(|e| format!("\"{}\"", e.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }),
+            other => Err(format!("{} is the wrong type", other.type_name())),
+        })?,
+        None => 0,
+    };
+    let gives = parsed("edge.gives", &p.edge_gives, |v| Pick::parse(v, &list, true))?;
+    let first = parsed("edge.first", &p.edge_first, |v| Pick::parse(v, &list, true))?;
+    Ok(Tension {
+        explorers: list,
+        actions,
+        starts,
+        address: p.pitfalls_address,
+        raise: p.exec_raise,
+        max_rounds: p.max_rounds,
+        holder,
+        gives,
+        first,
+        effective: p.variant_effective,
+        prepared: prepared::Cache::default(),
+    })
 }

@@ -9,7 +9,7 @@ use crate::dice::DiceRng;
 use crate::model::{Marginals, play};
 use crate::sim::Tally;
 use crate::systems::{
-    Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial,
+    Define, FieldKind, FieldSpec, MetricSpec, ParamError, ParamSpec, Pred, Schema, Trial, Warning,
 };
 
 impl Trial for Fight {
@@ -131,13 +131,18 @@ impl Define for FightAction {
         }
     }
 
-    fn build(&self, p: FightParams) -> Result<Fight, ParamError> {
-        let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang)?;
+    fn check(&self, p: &FightParams) -> Result<Vec<Warning>, ParamError> {
+        Sides::check(&p.opposition, &p.trouble)?;
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: FightParams) -> Fight {
+        let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang);
         let mut f = Fight::new(&sides, p.kind, p.rating_tie, p.tie.deals());
         f.actor_trauma = p.actor_trauma.rating();
         f.opposition_trauma = p.opposition_trauma.rating();
         f.max_actions = p.max_actions;
         f.give_in = p.give_in;
-        Ok(f)
+        f
     }
 }

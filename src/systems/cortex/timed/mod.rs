@@ -43,7 +43,7 @@ use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
     Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue, Pred,
-    Schema, Trial,
+    Schema, Trial, Warning,
 };
 
 /// The most steps a timed action may have.
@@ -513,14 +513,12 @@ impl Define for TimedAction {
         }
     }
 
-    fn build(&self, p: TimedParams) -> Result<Timed, ParamError> {
-        let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang)?;
-        let helpers = p.helpers.unwrap_or_default();
-        let policy = p.buy_time;
+    fn check(&self, p: &TimedParams) -> Result<Vec<Warning>, ParamError> {
+        Sides::check(&p.opposition, &p.trouble)?;
         // Helpers act only when the policy says to buy time: without one
         // they would change nothing, silently. Refuse rather than guess a
         // policy, whose choice moves the numbers.
-        if !helpers.is_empty() && policy.is_none() {
+        if p.helpers.as_ref().is_some_and(|h| !h.is_empty()) && p.buy_time.is_none() {
             return Err(ParamError::new(
                 "helpers",
                 "helpers only act when `policy.buy_time` says when to buy time, and it is unset; \
@@ -528,11 +526,18 @@ impl Define for TimedAction {
                  (buy time when two beats or fewer are left), or leave `helpers` out",
             ));
         }
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: TimedParams) -> Timed {
+        let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang);
+        let helpers = p.helpers.unwrap_or_default();
+        let policy = p.buy_time;
         let oppositions = match p.steps {
             Steps::Count(n) => vec![sides.opposition.clone(); n],
             Steps::Pools(pools) => pools,
         };
-        Ok(Timed::new(
+        Timed::new(
             &sides,
             &oppositions,
             p.beats,
@@ -541,6 +546,6 @@ impl Define for TimedAction {
                 AfterFailure::Repeat => true,
             },
         )
-        .with_helpers(&helpers, policy))
+        .with_helpers(&helpers, policy)
     }
 }

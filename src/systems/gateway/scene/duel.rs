@@ -20,8 +20,8 @@ use crate::model::{Marginals, play};
 use crate::sim::Tally;
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{
-    Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind, ParamMap,
-    ParamSpec, ParamValue, Pred, Schema, Trial,
+    CHECKED, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    ParamMap, ParamSpec, ParamValue, Pred, Schema, Trial, Warning,
 };
 use serde::Deserialize;
 
@@ -434,7 +434,15 @@ impl Define for SceneMechanic {
         schema()
     }
 
-    fn build(&self, p: SceneParams) -> Result<Duel, ParamError> {
-        Ok(Duel::new(drama_from(&p)?))
+    /// Both sides' policies read (a policy and its shorthands are not
+    /// both set).
+    fn check(&self, p: &SceneParams) -> Result<Vec<Warning>, ParamError> {
+        drama_from(p)?;
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: SceneParams) -> Duel {
+        // The policies are parsed again: cheap beside the scene they feed.
+        Duel::new(drama_from(&p).expect(CHECKED))
     }
 }

@@ -24,8 +24,8 @@ use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{
-    Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind, ParamMap,
-    ParamSpec, ParamValue, Pred, Schema, Trial,
+    CHECKED, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
+    ParamMap, ParamSpec, ParamValue, Pred, Schema, Trial, Warning,
 };
 
 /// Beyond this many PCs the ensemble is simulated only: K's roll branches
@@ -256,13 +256,6 @@ impl Ensemble {
         }
     }
 
-    /// The names of the PCs, in acting order (the key entity is first in
-    /// the engine's scene).
-    fn pc_names(&self) -> Vec<String> {
-        let entities = &self.rounds.drama.entities;
-        entities[1..].iter().map(|e| e.name.clone()).collect()
-    }
-
     /// Exact marginals for up to [`MAX_EXACT_PCS`] PCs within the state
     /// limit.
     pub fn exact(&self) -> Option<Marginals> {
@@ -379,12 +372,24 @@ impl Define for EnsembleMechanic {
         schema(&["<pc>".to_string()])
     }
 
-    fn build(&self, p: EnsembleParams) -> Result<Ensemble, ParamError> {
-        Ok(Ensemble::new(drama_from(&p)?))
+    /// The PCs' and the key entity's tables read as the engine's scene.
+    fn check(&self, p: &EnsembleParams) -> Result<Vec<Warning>, ParamError> {
+        drama_from(p)?;
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: EnsembleParams) -> Ensemble {
+        // The tables are read again: the check kept nothing, the reading
+        // is cheap beside the scene it feeds.
+        Ensemble::new(drama_from(&p).expect(CHECKED))
     }
 
     /// One `<name>.edge` field per PC, named as the scenario names them.
-    fn schema_of(&self, ensemble: &Ensemble) -> Schema {
-        schema(&ensemble.pc_names())
+    fn schema_of(&self, p: &EnsembleParams) -> Schema {
+        // The names are the tables': read again, without the scene.
+        let drama = drama_from(p).expect(CHECKED);
+        // The key entity is first in the engine's scene; the PCs follow.
+        let names: Vec<String> = drama.entities[1..].iter().map(|e| e.name.clone()).collect();
+        schema(&names)
     }
 }

@@ -29,7 +29,7 @@ use crate::model::parse_value;
 use crate::sim::Tally;
 use crate::systems::{
     Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
-    Schema, Trial,
+    Schema, Trial, Warning,
 };
 
 /// Labels of the `winner` field.
@@ -217,13 +217,16 @@ impl Define for GroupSequence {
         Schema { fields, metrics }
     }
 
-    fn build(&self, p: GroupSequenceParams) -> Result<GroupTrial, ParamError> {
-        let GroupSequenceParams {
-            kind,
-            pcs,
-            opponents,
-            ..
-        } = p;
+    /// Wagered: every starting AP (a TN) is at least 1.
+    fn check(&self, p: &GroupSequenceParams) -> Result<Vec<Warning>, ParamError> {
+        if p.kind == Type::Wagered {
+            check_ap(&members(p))?;
+        }
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: GroupSequenceParams) -> GroupTrial {
+        let members = members(&p);
         let rules = Rules {
             assist: p.assist,
             shift: p.secondary_shift,
@@ -232,62 +235,72 @@ impl Define for GroupSequence {
             base: p.resistance_base,
             max_rounds: p.max_rounds,
         };
-        let mut members = Vec::new();
-        for pc in &pcs {
-            let owner = members.len();
-            let secondary_ap: i64 = pc
-                .followers
-                .iter()
-                .filter(|f| f.role.0 == Role::Secondary)
-                .map(|f| f.rating.tn())
-                .sum();
+        GroupTrial(Group::new(p.kind, members, rules))
+    }
+}
+
+/// The sides' members in acting order: each PC with its followers, then
+/// the opponents, each starting as `kind` says.
+fn members(p: &GroupSequenceParams) -> Vec<Member> {
+    let GroupSequenceParams {
+        kind,
+        pcs,
+        opponents,
+        ..
+    } = p;
+    let kind = *kind;
+    let mut members = Vec::new();
+    for pc in pcs {
+        let owner = members.len();
+        let secondary_ap: i64 = pc
+            .followers
+            .iter()
+            .filter(|f| f.role.0 == Role::Secondary)
+            .map(|f| f.rating.tn())
+            .sum();
+        members.push(Member {
+            part: Part::Pc,
+            rating: pc.rating,
+            owner,
+            start: match kind {
+                Type::Scored => 0,
+                Type::Wagered => pc.rating.tn() + secondary_ap,
+                Type::Chained => pc.resolve.map_or(PC_RESOLVE, |r| r.0),
+            },
+            limit: RP_TO_LOSE,
+        });
+        for f in &pc.followers {
             members.push(Member {
-                part: Part::Pc,
-                rating: pc.rating,
+                part: match f.role.0 {
+                    Role::Contestant => Part::Contestant,
+                    Role::Secondary => Part::Secondary,
+                    Role::Supporter => Part::Supporter,
+                },
+                rating: f.rating,
                 owner,
                 start: match kind {
                     Type::Scored => 0,
-                    Type::Wagered => pc.rating.tn() + secondary_ap,
-                    Type::Chained => pc.resolve.map_or(PC_RESOLVE, |r| r.0),
+                    Type::Wagered => f.rating.tn(),
+                    Type::Chained => fight::FOLLOWER_RESOLVE,
                 },
-                limit: RP_TO_LOSE,
-            });
-            for f in &pc.followers {
-                members.push(Member {
-                    part: match f.role.0 {
-                        Role::Contestant => Part::Contestant,
-                        Role::Secondary => Part::Secondary,
-                        Role::Supporter => Part::Supporter,
-                    },
-                    rating: f.rating,
-                    owner,
-                    start: match kind {
-                        Type::Scored => 0,
-                        Type::Wagered => f.rating.tn(),
-                        Type::Chained => fight::FOLLOWER_RESOLVE,
-                    },
-                    limit: fight::FOLLOWER_RP,
-                });
-            }
-        }
-        for o in &opponents {
-            members.push(Member {
-                part: Part::Opponent,
-                rating: o.rating,
-                owner: 0,
-                start: match kind {
-                    Type::Scored => 0,
-                    Type::Wagered => o.rating.tn(),
-                    Type::Chained => o.resolve,
-                },
-                limit: RP_TO_LOSE,
+                limit: fight::FOLLOWER_RP,
             });
         }
-        if kind == Type::Wagered {
-            check_ap(&members)?;
-        }
-        Ok(GroupTrial(Group::new(kind, members, rules)))
     }
+    for o in opponents {
+        members.push(Member {
+            part: Part::Opponent,
+            rating: o.rating,
+            owner: 0,
+            start: match kind {
+                Type::Scored => 0,
+                Type::Wagered => o.rating.tn(),
+                Type::Chained => o.resolve,
+            },
+            limit: RP_TO_LOSE,
+        });
+    }
+    members
 }
 
 /// Wagered: starting AP are the TN, so every rating must be ≥ 1.

@@ -16,7 +16,9 @@ use super::sequence::{
 use super::{Matchup, RESISTANCE_PARAMS, Verdict};
 use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
-use crate::systems::{Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema};
+use crate::systems::{
+    CHECKED, Choice, Define, Lit, ParamError, ParamKind, ParamSpec, Schema, Warning,
+};
 
 /// The wager when none is declared (§5.3.1.2).
 pub const DEFAULT_WAGER: i64 = 3;
@@ -411,7 +413,9 @@ impl Define for WageredSequence {
         ])
     }
 
-    fn build(&self, p: WageredParams) -> Result<Sequenced<Wagered, 6>, ParamError> {
+    /// The opponent is a character or a resistance, every starting AP
+    /// (a TN) is at least 1, and the PC wagers no more than it has.
+    fn check(&self, p: &WageredParams) -> Result<Vec<Warning>, ParamError> {
         let shared = p.shared();
         let (pc, opp) = shared.sides()?;
         for (key, r) in [("pc.rating", pc), (shared.opposition_key(), opp)] {
@@ -432,6 +436,14 @@ impl Define for WageredSequence {
                 format!("{pc_wager} is more than the PC's starting AP ({})", pc.tn()),
             ));
         }
+        Ok(Vec::new())
+    }
+
+    fn build(&self, p: WageredParams) -> Sequenced<Wagered, 6> {
+        let shared = p.shared();
+        // Who the PC faces is worked out again: the check kept nothing.
+        let (pc, opp) = shared.sides().expect(CHECKED);
+        let pc_wager = p.pc_wager;
         let (opp_wager, desperation) = (p.opponent_wager, p.pc_desperation_stake);
         let parting = shared.parting;
         let wagered = Augmented::new(shared.augment, shared.resistance.base, |bonus| {
@@ -443,7 +455,7 @@ impl Define for WageredSequence {
             )
             .with_parting_shots(parting.clone())
         });
-        Ok(Sequenced::augmented(wagered, shared.max_rounds))
+        Sequenced::augmented(wagered, shared.max_rounds)
     }
 }
 

@@ -22,6 +22,7 @@ use crate::sim::Tally;
 use crate::sim::alias::Alias;
 use crate::systems::{
     Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Schema, Trial,
+    Warning,
 };
 use resolved::Resolved;
 
@@ -178,46 +179,52 @@ impl Series {
     }
 
     /// Fields and metrics named for the players and scenes.
+    #[cfg(test)]
     fn named_schema(&self) -> Schema {
-        let mut fields = Vec::new();
-        let mut metrics = Vec::new();
-        for name in &self.table.names {
-            for k in 1..=self.scenes {
-                metrics.push(MetricSpec::mean(
-                    format!("mean_luck.{name}.{k}"),
-                    fields.len(),
-                    "Mean luck of the player after this scene.",
-                ));
-                fields.push(FieldSpec::int(
-                    format!("{name}.luck.{k}"),
-                    "The player's luck after this scene (at most 10).",
-                ));
-            }
+        named_schema(&self.table.names, self.scenes)
+    }
+}
+
+/// Fields and metrics named for the players (`names`) and `scenes`.
+fn named_schema(names: &[String], scenes: usize) -> Schema {
+    let mut fields = Vec::new();
+    let mut metrics = Vec::new();
+    for name in names {
+        for k in 1..=scenes {
             metrics.push(MetricSpec::mean(
-                format!("mean_failures.{name}"),
+                format!("mean_luck.{name}.{k}"),
                 fields.len(),
-                "Mean failures of the player over the campaign.",
+                "Mean luck of the player after this scene.",
             ));
             fields.push(FieldSpec::int(
-                format!("{name}.failures"),
-                "The player's failures over all scenes.",
+                format!("{name}.luck.{k}"),
+                "The player's luck after this scene (at most 10).",
             ));
-            metrics.push(MetricSpec::mean(
+        }
+        metrics.push(MetricSpec::mean(
+            format!("mean_failures.{name}"),
+            fields.len(),
+            "Mean failures of the player over the campaign.",
+        ));
+        fields.push(FieldSpec::int(
+            format!("{name}.failures"),
+            "The player's failures over all scenes.",
+        ));
+        metrics.push(MetricSpec::mean(
                 format!("mean_experience.{name}"),
                 fields.len(),
                 "Expected experience: mean number of scenes whose experience test gave +1 to a trait or resource.",
             ));
-            fields.push(FieldSpec::int(
-                format!("{name}.experience"),
-                "Experience tests with at least one success (+1 trait or resource each).",
-            ));
-            fields.push(FieldSpec::int(
-                format!("{name}.attribute"),
-                "Experience tests with three successes (+1 attribute each).",
-            ));
-        }
-        Schema { fields, metrics }
+        fields.push(FieldSpec::int(
+            format!("{name}.experience"),
+            "Experience tests with at least one success (+1 trait or resource each).",
+        ));
+        fields.push(FieldSpec::int(
+            format!("{name}.attribute"),
+            "Experience tests with three successes (+1 attribute each).",
+        ));
     }
+    Schema { fields, metrics }
 }
 
 impl Trial for Series {
@@ -288,13 +295,18 @@ impl Define for Campaign {
         }
     }
 
-    fn schema_of(&self, series: &Series) -> Schema {
-        series.named_schema()
+    fn schema_of(&self, p: &CampaignParams) -> Schema {
+        named_schema(&scene::Scene.build(p.scene()).names, p.scenes)
     }
 
-    fn build(&self, p: CampaignParams) -> Result<Series, ParamError> {
+    /// The scene, as `statements.scene` checks it.
+    fn check(&self, p: &CampaignParams) -> Result<Vec<Warning>, ParamError> {
+        scene::Scene.check(&p.scene())
+    }
+
+    fn build(&self, p: CampaignParams) -> Series {
         let weight_luck = p.weight_luck;
-        let table = scene::Scene.build(p.scene())?;
+        let table = scene::Scene.build(p.scene());
         let base: Vec<(u64, u64)> = table
             .entries
             .iter()
@@ -317,7 +329,7 @@ impl Define for Campaign {
             .collect();
         let bids = p.bids;
         let no_bids = bids != Bids::AllIn && table.entries.iter().all(|e| e.bid == 0);
-        Ok(Series {
+        Series {
             table,
             scenes: p.scenes,
             bids,
@@ -326,6 +338,6 @@ impl Define for Campaign {
             laws,
             tests,
             no_bids,
-        })
+        }
     }
 }

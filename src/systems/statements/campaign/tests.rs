@@ -26,7 +26,7 @@ fn run(statement: ParamValue, luck: i64, rest: &[(&str, ParamValue)]) -> Vec<i64
     let (mut played, mut out) = (Played::default(), Vec::new());
     let rng = &mut DiceRng::from_u64(1);
     series.play(rng, &mut scene, &mut resolved, &mut played, &mut out);
-    assert_eq!(out.len(), Campaign.schema_of(&series).fields.len());
+    assert_eq!(out.len(), series.named_schema().fields.len());
     out
 }
 

@@ -23,8 +23,8 @@ use serde::Deserializer;
 use super::roll::{Roll, Rolls};
 use crate::model::{parse_some, parse_value};
 use crate::systems::{
-    Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred,
-    Schema,
+    CHECKED, Choice, Define, FieldKind, FieldSpec, Lit, MetricSpec, ParamError, ParamKind,
+    ParamSpec, Pred, Schema, Warning,
 };
 
 const PLAYERS_EXPECT: &str = "a list of 1..=8 players, each { name = \"ann\", luck = 0..=10 (optional), statements = [1..=3 statements] }, each statement { favouring = factors (a number, a list, or named: { will = 4, charismatic = 3 }, each name in at most 2 of a player's statements), opposing = factors, difficulty = 0 or 2..=12, luck = bid 0..=5, drive = bool, support = -1..=1, supported_by = \"ann.1\", hindered_by = \"bob.1\" } (only favouring is required)";
@@ -195,107 +195,122 @@ impl Define for Scene {
     }
 
     /// Fields and metrics named for this scene's players.
-    fn schema_of(&self, table: &Table) -> Schema {
-        table.schema()
+    fn schema_of(&self, p: &SceneParams) -> Schema {
+        // The names are the table's, read as the check read it.
+        table_of(p.clone()).expect(CHECKED).schema()
     }
 
-    /// The scene a set of scenario values describes.
-    fn build(&self, p: SceneParams) -> Result<Table, ParamError> {
-        let SceneParams {
-            players,
-            conflicts,
-            luck: default_luck,
-            rolls,
-            weight_luck,
-        } = p;
-        let mut entries = Vec::new();
-        let mut start_luck = Vec::new();
-        for (p, player) in players.iter().enumerate() {
-            let luck = player.luck.map_or(default_luck, |l| l.0);
-            let bids: i64 = player.statements.0.iter().map(|s| s.bid.0).sum();
-            if bids > luck {
-                return Err(ParamError::new(
-                    "players",
-                    format!(
-                        "player {} ({}) bids {bids} luck but starts with {luck}; bids cannot exceed the luck a player has",
-                        p + 1,
-                        player.name.0
-                    ),
-                ));
-            }
-            if let Some((name, uses)) = spec::overused(player) {
-                return Err(ParamError::new(
-                    "players",
-                    format!(
-                        "player {} ({}) names the factor `{name}` in {uses} statements; a trait, attribute or resource supports at most {} statements in a scene",
-                        p + 1,
-                        player.name.0,
-                        spec::MAX_USES
-                    ),
-                ));
-            }
-            start_luck.push(luck);
-            for (tier, s) in player.statements.0.iter().enumerate() {
-                let (favouring, bid) = (s.favouring.sum, s.bid.0);
-                let opposing = s.opposing.0 + s.difficulty.0;
-                if favouring + opposing + bid as u64 == 0 {
-                    return Err(ParamError::new(
-                        "players",
-                        format!(
-                            "player {}, statement {}: favouring, luck, opposing and difficulty are all 0, so there is no die to roll",
-                            p + 1,
-                            tier + 1
-                        ),
-                    ));
-                }
-                entries.push(Entry {
-                    player: p,
-                    tier,
-                    roll: Roll::new(favouring + bid as u64, opposing),
-                    support: s.support.0,
-                    support_refs: Vec::new(),
-                    weight_per_success: favouring + if weight_luck { bid as u64 } else { 0 },
-                    bid,
-                    drive: s.drive,
-                    conflicts: 0,
-                });
-            }
-        }
-        let slots: Vec<(usize, usize)> = entries.iter().map(|e| (e.player, e.tier)).collect();
-        let find = |r: &StatementRef, key: &str| {
-            slots
-                .iter()
-                .position(|&(p, tier)| players[p].name.0 == r.player && tier + 1 == r.number)
-                .ok_or_else(|| {
-                    ParamError::new(key, format!("\"{r}\" is not a statement of this scene"))
-                })
-        };
-        for (i, &(p, tier)) in slots.iter().enumerate() {
-            for (target, change) in players[p].statements.0[tier].refs() {
-                let j = find(target, "players")?;
-                if slots[j].1 >= tier {
-                    return Err(ParamError::new(
-                        "players",
-                        format!(
-                            "{}.{} is supported or hindered by {target}, which is not an earlier statement (a lower statement number)",
-                            players[p].name.0,
-                            tier + 1,
-                        ),
-                    ));
-                }
-                entries[i].support_refs.push((j, change));
-            }
-        }
-        for [a, b] in conflicts.unwrap_or_default() {
-            let (i, j) = (find(&a, "conflicts")?, find(&b, "conflicts")?);
-            entries[i].conflicts |= 1 << j;
-            entries[j].conflicts |= 1 << i;
-        }
-        Ok(Table::new(
-            players.into_iter().map(|p| p.name.0).collect(),
-            start_luck,
-            entries,
-            rolls,
-        ))
+    /// Bids within the luck a player has, a factor in at most
+    /// `MAX_USES` statements, a die to roll in every statement, and
+    /// supports and conflicts naming statements of the scene.
+    fn check(&self, p: &SceneParams) -> Result<Vec<Warning>, ParamError> {
+        table_of(p.clone())?;
+        Ok(Vec::new())
     }
+
+    /// The scene's table: the same reading the check made (a table is
+    /// plain data, read again rather than kept).
+    fn build(&self, p: SceneParams) -> Table {
+        table_of(p).expect(CHECKED)
+    }
+}
+
+/// The scene a set of scenario values describes, as a table of entries.
+fn table_of(p: SceneParams) -> Result<Table, ParamError> {
+    let SceneParams {
+        players,
+        conflicts,
+        luck: default_luck,
+        rolls,
+        weight_luck,
+    } = p;
+    let mut entries = Vec::new();
+    let mut start_luck = Vec::new();
+    for (p, player) in players.iter().enumerate() {
+        let luck = player.luck.map_or(default_luck, |l| l.0);
+        let bids: i64 = player.statements.0.iter().map(|s| s.bid.0).sum();
+        if bids > luck {
+            return Err(ParamError::new(
+                "players",
+                format!(
+                    "player {} ({}) bids {bids} luck but starts with {luck}; bids cannot exceed the luck a player has",
+                    p + 1,
+                    player.name.0
+                ),
+            ));
+        }
+        if let Some((name, uses)) = spec::overused(player) {
+            return Err(ParamError::new(
+                "players",
+                format!(
+                    "player {} ({}) names the factor `{name}` in {uses} statements; a trait, attribute or resource supports at most {} statements in a scene",
+                    p + 1,
+                    player.name.0,
+                    spec::MAX_USES
+                ),
+            ));
+        }
+        start_luck.push(luck);
+        for (tier, s) in player.statements.0.iter().enumerate() {
+            let (favouring, bid) = (s.favouring.sum, s.bid.0);
+            let opposing = s.opposing.0 + s.difficulty.0;
+            if favouring + opposing + bid as u64 == 0 {
+                return Err(ParamError::new(
+                    "players",
+                    format!(
+                        "player {}, statement {}: favouring, luck, opposing and difficulty are all 0, so there is no die to roll",
+                        p + 1,
+                        tier + 1
+                    ),
+                ));
+            }
+            entries.push(Entry {
+                player: p,
+                tier,
+                roll: Roll::new(favouring + bid as u64, opposing),
+                support: s.support.0,
+                support_refs: Vec::new(),
+                weight_per_success: favouring + if weight_luck { bid as u64 } else { 0 },
+                bid,
+                drive: s.drive,
+                conflicts: 0,
+            });
+        }
+    }
+    let slots: Vec<(usize, usize)> = entries.iter().map(|e| (e.player, e.tier)).collect();
+    let find = |r: &StatementRef, key: &str| {
+        slots
+            .iter()
+            .position(|&(p, tier)| players[p].name.0 == r.player && tier + 1 == r.number)
+            .ok_or_else(|| {
+                ParamError::new(key, format!("\"{r}\" is not a statement of this scene"))
+            })
+    };
+    for (i, &(p, tier)) in slots.iter().enumerate() {
+        for (target, change) in players[p].statements.0[tier].refs() {
+            let j = find(target, "players")?;
+            if slots[j].1 >= tier {
+                return Err(ParamError::new(
+                    "players",
+                    format!(
+                        "{}.{} is supported or hindered by {target}, which is not an earlier statement (a lower statement number)",
+                        players[p].name.0,
+                        tier + 1,
+                    ),
+                ));
+            }
+            entries[i].support_refs.push((j, change));
+        }
+    }
+    for [a, b] in conflicts.unwrap_or_default() {
+        let (i, j) = (find(&a, "conflicts")?, find(&b, "conflicts")?);
+        entries[i].conflicts |= 1 << j;
+        entries[j].conflicts |= 1 << i;
+    }
+    Ok(Table::new(
+        players.into_iter().map(|p| p.name.0).collect(),
+        start_luck,
+        entries,
+        rolls,
+    ))
 }

@@ -217,7 +217,7 @@ fn the_key_rolls_once_against_every_dt() {
     m.set("round_cap", Int(1));
     let e = ensemble_from(&m).unwrap();
     let exact = e.exact().unwrap();
-    let schema = EnsembleMechanic.schema_of(&e);
+    let schema = Mechanic::schema_of(&EnsembleMechanic, &m).unwrap();
     let names: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(
         names,

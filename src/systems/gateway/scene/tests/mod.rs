@@ -12,7 +12,7 @@ pub(super) use crate::model::{After, Rounds};
 pub(super) use crate::sim::{Plan, simulate};
 pub(super) use crate::stats::{estimate, exact_value, z_score};
 pub(super) use crate::systems::ParamValue::{self, *};
-pub(super) use crate::systems::{Define, Mechanic, Model, ParamMap};
+pub(super) use crate::systems::{Mechanic, Model, ParamMap};
 
 pub(super) fn values(pairs: &[(&str, ParamValue)]) -> ParamMap {
     ParamMap::from_pairs(pairs)

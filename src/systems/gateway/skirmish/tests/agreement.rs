@@ -1,7 +1,7 @@
 //! Monte Carlo against the exact chain on small skirmishes.
 
 use super::*;
-use crate::systems::Define;
+use crate::systems::Mechanic;
 use crate::systems::testing::{Sample, assert_agrees_with};
 
 /// Small skirmishes, exact and simulated.
@@ -153,12 +153,12 @@ fn monte_carlo_agrees_with_the_chain() {
     let configs = small_configs();
     assert!(configs.len() >= 10);
     for (n, values) in configs.iter().enumerate() {
-        let m = skirmish_from(values).unwrap();
+        let m = SkirmishMechanic.prepare(values).unwrap();
         let exact = m
             .exact()
             .unwrap_or_else(|| panic!("config {n} is beyond the chain"));
         let z = assert_agrees_with(
-            SkirmishMechanic.model(m).as_ref(),
+            m.as_ref(),
             &exact,
             Sample::seed(70 + n as u64).trials(20_000),
             &format!("config {n}"),
@@ -322,12 +322,12 @@ fn monte_carlo_agrees_with_the_chain_on_passengers_and_variants() {
     let configs = passenger_configs();
     assert!(configs.len() >= 8);
     for (n, values) in configs.iter().enumerate() {
-        let m = skirmish_from(values).unwrap();
+        let m = SkirmishMechanic.prepare(values).unwrap();
         let exact = m
             .exact()
             .unwrap_or_else(|| panic!("passenger config {n} is beyond the chain"));
         let z = assert_agrees_with(
-            SkirmishMechanic.model(m).as_ref(),
+            m.as_ref(),
             &exact,
             Sample::seed(170 + n as u64).trials(20_000),
             &format!("passenger config {n}"),
