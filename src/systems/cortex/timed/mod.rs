@@ -21,8 +21,10 @@
 //! Monte Carlo plays the same rounds, each roll (the actor's or a
 //! helper's basic action) one draw of extraordinary / success / failure
 //! from the alias table of that action's exact odds (the roll's law),
-//! built on first use and kept per step: the table the chain would build,
-//! so the same draws, without the chain's per-state cache.
+//! built before the loop and kept per step ([`Drawing`]): the table the
+//! chain would build, so the same draws, without the chain's per-state
+//! cache. With no helper able to buy time the loop is compiled without
+//! the buying branch.
 
 mod buy_time;
 #[cfg(test)]
@@ -209,8 +211,6 @@ pub struct Timed {
     /// solver and the sampler alike: the actor's in slots `0..steps`,
     /// helper `h`'s after `(1 + h) × steps`.
     odds: Lazy<[f64; 3]>,
-    /// The alias table of each slot's law, for the sampler's own roll.
-    tables: Lazy<Alias>,
 }
 
 /// The odds of a basic action's (extraordinary success, success,
@@ -235,7 +235,6 @@ impl Timed {
             .collect();
         Timed {
             odds: Lazy::new(steps.len()),
-            tables: Lazy::new(steps.len()),
             steps,
             beats,
             repeat,
@@ -263,7 +262,7 @@ impl Timed {
             })
             .collect();
         let slots = self.steps.len() * (1 + self.helpers.len());
-        (self.odds, self.tables) = (Lazy::new(slots), Lazy::new(slots));
+        self.odds = Lazy::new(slots);
         self.buy_time = policy;
         self
     }
@@ -318,17 +317,24 @@ impl Timed {
 
     /// Exact marginals.
     pub fn exact(&self) -> Option<Marginals> {
-        Some(solve(&TimedRounds { timed: self }, FIELDS, Limits::default())?.marginals)
+        Some(solve(&self.rounds(), FIELDS, Limits::default())?.marginals)
     }
 
-    /// The action's rounds, for the generic chain (`benches/chain.rs`).
+    /// The action's rounds, for the solver and the generic chain
+    /// (`benches/chain.rs`).
     pub fn rounds(&self) -> TimedRounds<'_> {
         TimedRounds { timed: self }
     }
 
+    /// Whether a helper may ever buy time: otherwise the sampler's loop
+    /// is compiled without the buying branch.
+    fn helped(&self) -> bool {
+        !self.helpers.is_empty() && self.buy_time.is_some()
+    }
+
     /// One timed action.
     pub fn sample(&self, rng: &mut DiceRng) -> [i64; FIELDS] {
-        play(&TimedRounds { timed: self }, rng)
+        play(&Drawing::<true>::new(self), rng)
     }
 }
 
@@ -348,12 +354,13 @@ pub struct Clock {
 /// A timed action as rounds of one actor roll each, with a helper's roll
 /// to buy time after it when the policy says so: every roll is an
 /// extraordinary success (0), a success (1) or a failure ([`FAILURE`]).
-/// Its law is the step's [`odds`].
-pub struct TimedRounds<'a> {
+/// Its law is the step's [`odds`]. `HELPS = false` says no helper ever
+/// buys time (the sampler's loop without that branch).
+pub struct TimedRounds<'a, const HELPS: bool = true> {
     timed: &'a Timed,
 }
 
-impl Rounds for TimedRounds<'_> {
+impl<const HELPS: bool> Rounds for TimedRounds<'_, HELPS> {
     type State = Clock;
     type Roll = usize;
     type Outcome = [i64; FIELDS];
@@ -379,32 +386,10 @@ impl Rounds for TimedRounds<'_> {
         out.extend(t.odds.get(slot, || odds(basic)).iter().copied().enumerate());
     }
 
-    /// The law's alias table ([`law_table`]), kept per step rather than
-    /// per clock state as `sim::Chain::simulate` keeps it: the same draws,
-    /// and it pays, 1.8× the chain's rate on the registry's example, one
-    /// thread (`benches/chain.rs`, 2026-11-26: 0.52 ms against 0.92 ms for
-    /// 16,384 actions). A timed roll's rules are a few comparisons, which
-    /// the chain's hashing of the clock outweighs.
-    #[inline(always)]
-    fn roll(&self, round: usize, c: &Clock, rng: &mut DiceRng) -> usize {
-        let t = self.timed;
-        let slot = if c.buying {
-            (1 + c.helper) * t.steps.len() + c.step
-        } else {
-            c.step
-        };
-        let table = t.tables.get(slot, || {
-            let mut law = Vec::new();
-            self.law(round, c, &mut law);
-            law_table(&law)
-        });
-        table.draw(rng) as usize
-    }
-
     #[inline(always)]
     fn after(&self, round: usize, c: &Clock, &which: &usize) -> After<Clock, [i64; FIELDS]> {
         let t = self.timed;
-        if c.buying {
+        if HELPS && c.buying {
             // "with a success, they give you back one of the beats you've
             // lost. If they get an Extraordinary Success, it's two beats.
             // Failure means that Character can't help any more".
@@ -430,7 +415,7 @@ impl Rounds for TimedRounds<'_> {
         let next = Clock {
             step,
             beats,
-            buying: step > c.step && t.buys(step, beats, c.helper),
+            buying: HELPS && step > c.step && t.buys(step, beats, c.helper),
             ..*c
         };
         if next.buying {
@@ -441,10 +426,80 @@ impl Rounds for TimedRounds<'_> {
     }
 }
 
+/// The sampler's rounds: [`TimedRounds`] with the alias table of every
+/// slot's law ([`law_table`]) built before the loop, so a roll is one
+/// draw from its step's table: the table `sim::Chain::simulate` builds,
+/// so the same draws. It pays: 1.8× the chain's rate on the registry's
+/// example, one thread (`benches/chain.rs`, 2026-11-26: 0.52 ms against
+/// 0.92 ms for 16,384 actions); a timed roll's rules are a few
+/// comparisons, which the chain's hashing of the clock outweighs.
+struct Drawing<'a, const HELPS: bool> {
+    rounds: TimedRounds<'a, HELPS>,
+    /// Slot `i`'s table, as [`Timed::odds`] numbers the slots.
+    tables: Vec<Alias>,
+}
+
+impl<'a, const HELPS: bool> Drawing<'a, HELPS> {
+    fn new(timed: &'a Timed) -> Self {
+        let rounds = TimedRounds { timed };
+        // Without buying, only the actor's slots are ever drawn.
+        let slots = timed.steps.len() * if HELPS { 1 + timed.helpers.len() } else { 1 };
+        let tables = (0..slots)
+            .map(|slot| {
+                let (helper, step) = (slot / timed.steps.len(), slot % timed.steps.len());
+                let c = Clock {
+                    step,
+                    helper: helper.saturating_sub(1),
+                    buying: helper > 0,
+                    ..rounds.start()
+                };
+                let mut law = Vec::new();
+                rounds.law(1, &c, &mut law);
+                law_table(&law)
+            })
+            .collect();
+        Drawing { rounds, tables }
+    }
+}
+
+impl<const HELPS: bool> Rounds for Drawing<'_, HELPS> {
+    type State = Clock;
+    type Roll = usize;
+    type Outcome = [i64; FIELDS];
+
+    fn start(&self) -> Clock {
+        self.rounds.start()
+    }
+
+    fn law(&self, round: usize, c: &Clock, out: &mut Vec<(usize, f64)>) {
+        self.rounds.law(round, c, out)
+    }
+
+    #[inline(always)]
+    fn roll(&self, _: usize, c: &Clock, rng: &mut DiceRng) -> usize {
+        let slot = if HELPS && c.buying {
+            (1 + c.helper) * self.rounds.timed.steps.len() + c.step
+        } else {
+            c.step
+        };
+        self.tables[slot].draw(rng) as usize
+    }
+
+    #[inline(always)]
+    fn after(&self, round: usize, c: &Clock, roll: &usize) -> After<Clock, [i64; FIELDS]> {
+        self.rounds.after(round, c, roll)
+    }
+}
+
 impl Trial for Timed {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let rounds = TimedRounds { timed: self };
-        tally.record_trials(rng, trials, |rng| play(&rounds, rng));
+        if self.helped() {
+            let rounds = Drawing::<true>::new(self);
+            tally.record_trials(rng, trials, |rng| play(&rounds, rng));
+        } else {
+            let rounds = Drawing::<false>::new(self);
+            tally.record_trials(rng, trials, |rng| play(&rounds, rng));
+        }
     }
 
     fn exact(&self) -> Option<Marginals> {

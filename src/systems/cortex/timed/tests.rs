@@ -170,7 +170,7 @@ fn the_chain_is_the_enumeration() {
     ];
     for (i, t) in cases.iter().enumerate() {
         let what = format!("clock {i}");
-        let rounds = TimedRounds { timed: t };
+        let rounds = t.rounds();
         let (exact, lost) = assert_chain_is_enumeration(&rounds, FIELDS, 30, &what);
         assert_eq!(lost, 0.0, "{what}: every roll moves the clock");
         assert_eq!(Some(&exact), t.exact().as_ref(), "{what}");
@@ -185,7 +185,8 @@ fn the_chain_is_the_enumeration() {
         let mut plain = crate::sim::Tally::new(FIELDS);
         t.simulate(&mut DiceRng::from_u64(31), 20_000, &mut plain);
         assert_eq!(plain, tally, "{what}");
-        assert_roll_is_law(&rounds, &rounds, 5_000, &what);
+        let drawing = Drawing::<true>::new(t);
+        assert_roll_is_law(&drawing, &drawing, 5_000, &what);
         assert_frequencies(&tally, &exact, &what);
     }
 }
