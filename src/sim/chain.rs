@@ -65,36 +65,8 @@ where
     where
         R::Outcome: Into<[i64; N]>,
     {
-        let mut sampler = self.sampler();
-        tally.record_trials(rng, trials, |rng| sampler.play(rng).into());
-    }
-
-    /// A sampler of whole trials with its own cache, for a mechanic that
-    /// records its outcomes otherwise than [`Chain::simulate`] (a subset
-    /// of fields): trial for trial, the same draws.
-    pub fn sampler(&self) -> Sampler<'_, R> {
-        Sampler {
-            rounds: self.rounds,
-            cache: Cache::default(),
-        }
-    }
-}
-
-/// Trials of one chain, drawn as [`Chain::simulate`] draws them.
-pub struct Sampler<'a, R: Rounds> {
-    rounds: &'a R,
-    cache: Cache<R>,
-}
-
-impl<R> Sampler<'_, R>
-where
-    R: Rounds,
-    R::Outcome: Clone,
-{
-    /// One trial's outcome.
-    #[inline]
-    pub fn play(&mut self, rng: &mut DiceRng) -> R::Outcome {
-        self.cache.play(self.rounds, rng)
+        let mut cache = Cache::<R>::default();
+        tally.record_trials(rng, trials, |rng| cache.play(self.rounds, rng).into());
     }
 }
 

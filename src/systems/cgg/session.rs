@@ -469,7 +469,7 @@ impl Define for SessionMechanic {
 /// as the keys describe them.
 fn steps(p: &SessionParams) -> Result<(Vec<Step>, u32, u32), ParamError> {
     let full = FULL[p.explorer_roles - 1];
-    let keys = p.action_keys();
+    let keys = p.keys();
     let actions = match &p.sequence {
         Some(items) => {
             if p.actions.given {

@@ -308,31 +308,52 @@ pub const PARAMS: [ParamSpec; 19] = [
 
 static STATIC_PARAMS: [ParamSpec; 19] = PARAMS;
 
-rules::rule_params! {
-    /// The parameters of `cgg.action`, one field per path of [`PARAMS`].
-    pub struct ActionParams {
-        #[serde(rename = "explorer.code")]
-        pub explorer_code: Given<DieCode>,
-        #[serde(rename = "explorer.risk_code", default)]
-        pub explorer_risk_code: Option<DieCode>,
-        #[serde(rename = "stunt.paid")]
-        pub stunt_paid: Given<bool>,
-        #[serde(rename = "stunt.moved")]
-        pub stunt_moved: Given<u32>,
-    }
+/// A params struct with [`rules::rule_params!`]'s fields, the four keys
+/// of one explorer's action (`explorer.code`, `explorer.risk_code`,
+/// `stunt.paid`, `stunt.moved`) and the mechanic's own fields; its
+/// `keys()` is what the action's keys say, as [`ActionKeys`].
+macro_rules! action_params {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($(#[$fmeta:meta])* pub $field:ident: $ty:ty,)*
+        }
+    ) => {
+        $crate::systems::cgg::action::rules::rule_params! {
+            $(#[$meta])*
+            pub struct $name {
+                #[serde(rename = "explorer.code")]
+                pub explorer_code: $crate::model::Given<$crate::systems::cgg::DieCode>,
+                #[serde(rename = "explorer.risk_code", default)]
+                pub explorer_risk_code: Option<$crate::systems::cgg::DieCode>,
+                #[serde(rename = "stunt.paid")]
+                pub stunt_paid: $crate::model::Given<bool>,
+                #[serde(rename = "stunt.moved")]
+                pub stunt_moved: $crate::model::Given<u32>,
+                $($(#[$fmeta])* pub $field: $ty,)*
+            }
+        }
+
+        impl $name {
+            /// What the action's keys say.
+            pub fn keys(&self) -> $crate::systems::cgg::action::ActionKeys {
+                $crate::systems::cgg::action::ActionKeys {
+                    code: self.explorer_code,
+                    risk_code: self.explorer_risk_code,
+                    paid: self.stunt_paid,
+                    moved: self.stunt_moved,
+                    rules: self.rules(),
+                }
+            }
+        }
+    };
 }
 
-impl ActionParams {
-    /// What the keys say.
-    pub fn keys(&self) -> ActionKeys {
-        ActionKeys {
-            code: self.explorer_code,
-            risk_code: self.explorer_risk_code,
-            paid: self.stunt_paid,
-            moved: self.stunt_moved,
-            rules: self.rules(),
-        }
-    }
+pub(crate) use action_params;
+
+action_params! {
+    /// The parameters of `cgg.action`, one field per path of [`PARAMS`].
+    pub struct ActionParams {}
 }
 
 /// The keys of one action ([`PARAMS`]) as read, each with whether the

@@ -2,9 +2,7 @@
 //! then its own) and the entries of `sequence`, each an action over the
 //! session's action keys or a tension scene.
 
-use super::super::DieCode;
-use super::super::action::rules::rule_params;
-use super::super::action::{ActionKeys, ActionMechanic, ActionParams};
+use super::super::action::{ActionKeys, ActionMechanic, ActionParams, action_params};
 use super::super::tension::TensionMechanic;
 use super::{MAX_ACTIONS, SEQUENCE_EXPECTS, Step};
 use crate::model::{Given, parse_some};
@@ -90,19 +88,11 @@ pub fn entry_step(
         .map_err(|e| bad(format!("`{}`: {}", e.key, e.message)))
 }
 
-rule_params! {
+action_params! {
     /// The parameters of `cgg.session`, one field per path of [`PARAMS`]:
     /// those of `cgg.action`, then its own; the entries of `sequence`
     /// are read in `build`, over the session's action keys.
     pub struct SessionParams {
-        #[serde(rename = "explorer.code")]
-        pub explorer_code: Given<DieCode>,
-        #[serde(rename = "explorer.risk_code", default)]
-        pub explorer_risk_code: Option<DieCode>,
-        #[serde(rename = "stunt.paid")]
-        pub stunt_paid: Given<bool>,
-        #[serde(rename = "stunt.moved")]
-        pub stunt_moved: Given<u32>,
         pub actions: Given<usize>,
         #[serde(default, deserialize_with = "sequence")]
         pub sequence: Option<Vec<ParamValue>>,
@@ -112,19 +102,6 @@ rule_params! {
         pub explorer_hours: Option<u32>,
         #[serde(rename = "crisis.actions")]
         pub crisis_actions: u32,
-    }
-}
-
-impl SessionParams {
-    /// The action keys, as `cgg.action` reads them.
-    pub fn action_keys(&self) -> ActionKeys {
-        ActionKeys {
-            code: self.explorer_code,
-            risk_code: self.explorer_risk_code,
-            paid: self.stunt_paid,
-            moved: self.stunt_moved,
-            rules: self.rules(),
-        }
     }
 }
 
