@@ -39,13 +39,13 @@ pub fn run_scenario(
     path: PathBuf,
     out: PathBuf,
     mode: &str,
-    trials: Option<u64>,
-    seed: Option<u64>,
+    trials: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let opts = RunOptions {
         mode: mode_of(mode)?,
-        trials,
-        seed,
+        trials: crate::whole("trials", trials, 1)?,
+        seed: crate::whole("seed", seed, 0)?,
         ..RunOptions::default()
     };
     let outcome = watch::interruptible(py, move |progress| -> Result<String, String> {
