@@ -179,7 +179,7 @@ fn rows_of(
             .column(name)
             .map_err(|e| bad(parquet, format!("has no column `{name}`: {e}")))?;
         c.bool()
-            .map(|b| b.clone())
+            .cloned()
             .map_err(|e| bad(parquet, format!("column `{name}` has the wrong type: {e}")))
     };
     let swept: Vec<StringChunked> = scenario
