@@ -10,6 +10,7 @@
 //! ([`watch`]); a panic becomes an exception, never an abort.
 
 mod params;
+mod pool;
 mod run;
 mod watch;
 
@@ -18,6 +19,7 @@ use oddsmith::systems::{self, FieldKind, Lit, Mechanic};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyBool;
 use serde_json::json;
 
 create_exception!(
@@ -27,9 +29,38 @@ create_exception!(
     "A question oddsmith cannot answer as asked: an unknown mechanic or key, a value out of range, a dice expression that does not parse. The message is the command line's."
 );
 
+/// `oddsmith odds --trials`'s default: Monte Carlo trials per config.
+const DEFAULT_TRIALS: u64 = 1_000_000;
+
 /// The error raised for a bad question, with `message`.
 pub(crate) fn param_error(message: impl Into<String>) -> PyErr {
     ParamError::new_err(message.into())
+}
+
+/// A whole-number argument (`trials`, `seed`) as Python gave it: `None`
+/// when left out, else an int from `min` to 2**64 − 1, or `ParamError`
+/// naming the argument (never Python's own `OverflowError` or
+/// `TypeError`, which would not say which argument).
+pub(crate) fn whole(name: &str, v: Option<&Bound<'_, PyAny>>, min: u64) -> PyResult<Option<u64>> {
+    let Some(v) = v.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    let allowed = format!("allowed: a whole number from {min} to 2**64 - 1");
+    let int_like = !v.is_instance_of::<PyBool>() && v.call_method0("__index__").is_ok();
+    if !int_like {
+        return Err(param_error(format!(
+            "{name}={} is not a whole number (a {}); {allowed}",
+            v.repr()?,
+            v.get_type().name()?
+        )));
+    }
+    match v.extract::<u64>() {
+        Ok(n) if n >= min => Ok(Some(n)),
+        _ => Err(param_error(format!(
+            "{name}={} is out of range; {allowed}",
+            v.repr()?
+        ))),
+    }
 }
 
 /// The mechanic called `what`, or the first of the system called `what`
@@ -104,21 +135,20 @@ fn ask_json(py: Python<'_>, q: Question, mode: &str) -> PyResult<String> {
 /// `answer(mechanic, params, sweep, mode, trials, seed)`: the JSON of
 /// `oddsmith odds MECHANIC key=value … --format json`.
 #[pyfunction]
-#[pyo3(signature = (mechanic, params=None, sweep=None, mode="auto", trials=1_000_000, seed=1))]
+#[pyo3(signature = (mechanic, params=None, sweep=None, mode="auto", trials=None, seed=None))]
 fn answer_json(
     py: Python<'_>,
     mechanic: &str,
     params: Option<&Bound<'_, PyAny>>,
     sweep: Option<&Bound<'_, PyAny>>,
     mode: &str,
-    trials: u64,
-    seed: u64,
+    trials: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let m = mechanic_named(mechanic)?;
     let check = check_mode(mode)?;
-    if trials == 0 {
-        return Err(param_error("trials 0 is out of range; allowed: 1 or more"));
-    }
+    let trials = whole("trials", trials, 1)?.unwrap_or(DEFAULT_TRIALS);
+    let seed = whole("seed", seed, 0)?.unwrap_or(1);
     let fixed = params::fixed(m, params)?;
     let sweep = params::swept(m, sweep)?;
     let q = Question {
@@ -135,19 +165,18 @@ fn answer_json(
 /// `odds(expr, vars, mode, trials, seed)`: the JSON of `oddsmith odds
 /// EXPR name=value … --format json`.
 #[pyfunction]
-#[pyo3(signature = (expr, vars=None, mode="auto", trials=1_000_000, seed=1))]
+#[pyo3(signature = (expr, vars=None, mode="auto", trials=None, seed=None))]
 fn odds_json(
     py: Python<'_>,
     expr: &str,
     vars: Option<&Bound<'_, PyAny>>,
     mode: &str,
-    trials: u64,
-    seed: u64,
+    trials: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let check = check_mode(mode)?;
-    if trials == 0 {
-        return Err(param_error("trials 0 is out of range; allowed: 1 or more"));
-    }
+    let trials = whole("trials", trials, 1)?.unwrap_or(DEFAULT_TRIALS);
+    let seed = whole("seed", seed, 0)?.unwrap_or(1);
     let (params, sweep) = params::expression(expr, vars)?;
     let q = Question {
         mechanic: systems::find("dice.roll").expect("dice.roll is registered"),
@@ -179,8 +208,8 @@ fn tune_json(
     within: Option<f64>,
     range: Option<String>,
     mode: &str,
-    trials: Option<u64>,
-    seed: u64,
+    trials: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     use oddsmith::run::{Mode, RunOptions};
     use oddsmith::tune::TuneOptions;
@@ -194,9 +223,8 @@ fn tune_json(
             )));
         }
     };
-    if trials == Some(0) {
-        return Err(param_error("trials 0 is out of range; allowed: 1 or more"));
-    }
+    let trials = whole("trials", trials, 1)?;
+    let seed = whole("seed", seed, 0)?.unwrap_or(1);
     let q = TuneQuestion {
         mechanic,
         params,
@@ -281,9 +309,12 @@ fn time_rust_answer(mechanic: &str, params: Option<&Bound<'_, PyAny>>, n: u32) -
         seed: 1,
         check: false,
     };
+    let pool = pool::current()?;
     let start = std::time::Instant::now();
     for _ in 0..n.max(1) {
-        let a = answer::ask(&q, &(), &mut |_, _| {}).map_err(|e| param_error(e.to_string()))?;
+        let a = pool
+            .install(|| answer::ask(&q, &(), &mut |_, _| {}))
+            .map_err(|e| param_error(e.to_string()))?;
         std::hint::black_box(a);
     }
     Ok(start.elapsed().as_secs_f64() / f64::from(n.max(1)))

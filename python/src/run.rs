@@ -5,16 +5,36 @@
 //! `results.parquet` lazily; the verdicts come back here as rows.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
 
 use oddsmith::report::{self, RunMeta};
 use oddsmith::run::{self, Mode, RunOptions};
 use oddsmith::scenario::Scenario;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use serde_json::json;
 
 use crate::{param_error, watch};
+
+/// The process that last wrote a run, 0 before any. Writing starts
+/// polars' own worker threads, which (unlike ours, [`crate::pool`])
+/// cannot be made again: a child forked after its parent wrote a run
+/// would wait for ever on threads that stayed in the parent.
+static WROTE_IN: AtomicU32 = AtomicU32::new(0);
+
+/// Refuse a run in a child forked after its parent wrote one.
+fn check_not_forked_after_a_run() -> PyResult<()> {
+    let me = std::process::id();
+    let wrote = WROTE_IN.load(Ordering::Relaxed);
+    if wrote != 0 && wrote != me {
+        return Err(PyRuntimeError::new_err(
+            "oddsmith.run cannot write a run in a process forked after its parent wrote one (the table writer's threads stay in the parent); start the child with multiprocessing's \"spawn\" or \"forkserver\" method, or run the scenario in the parent (answer, sweep and tune work in a forked child)",
+        ));
+    }
+    WROTE_IN.store(me, Ordering::Relaxed);
+    Ok(())
+}
 
 fn mode_of(mode: &str) -> PyResult<Mode> {
     Ok(match mode {
@@ -39,13 +59,14 @@ pub fn run_scenario(
     path: PathBuf,
     out: PathBuf,
     mode: &str,
-    trials: Option<u64>,
-    seed: Option<u64>,
+    trials: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
+    check_not_forked_after_a_run()?;
     let opts = RunOptions {
         mode: mode_of(mode)?,
-        trials,
-        seed,
+        trials: crate::whole("trials", trials, 1)?,
+        seed: crate::whole("seed", seed, 0)?,
         ..RunOptions::default()
     };
     let outcome = watch::interruptible(py, move |progress| -> Result<String, String> {

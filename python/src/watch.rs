@@ -6,7 +6,8 @@
 //! Carlo workers check before each chunk (the same [`Progress::stopped`]
 //! the CLI's Ctrl-C sets), waits for them, and re-raises the
 //! `KeyboardInterrupt`; the partial work is dropped. A panic on the work
-//! thread comes back as a `RuntimeError`.
+//! thread comes back as a `RuntimeError`. The work's parallel parts run
+//! in this process's own pool ([`crate::pool`]), so a forked child works.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,10 +41,13 @@ where
     let stop = Stop::default();
     let (tx, rx) = mpsc::channel();
     let theirs = stop.clone();
+    let pool = crate::pool::current()?;
     let worker = std::thread::Builder::new()
         .name("oddsmith".into())
         .spawn(move || {
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&theirs)));
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pool.install(|| work(&theirs))
+            }));
             // The receiver is gone only if the waiting thread is; nothing to tell.
             let _ = tx.send(());
             out

@@ -63,3 +63,30 @@ def test_a_panic_is_an_exception_and_the_interpreter_goes_on():
     with pytest.raises(RuntimeError, match="deliberate panic"):
         _oddsmith._panic_for_test()
     assert oddsmith.odds("1d6").metrics["mean"].value == 3.5
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: oddsmith.answer("cgg.risk", trials=-1), "trials=-1 is out of range"),
+        (lambda: oddsmith.answer("cgg.risk", trials=0), "trials=0 is out of range"),
+        (lambda: oddsmith.answer("cgg.risk", trials=1.5), "trials=1.5 is not a whole number"),
+        (lambda: oddsmith.answer("cgg.risk", trials="10"), "trials='10' is not a whole number"),
+        (lambda: oddsmith.answer("cgg.risk", seed=2**64), "seed=18446744073709551616 is out of range"),
+        (lambda: oddsmith.answer("cgg.risk", seed=-1), "seed=-1 is out of range"),
+        (lambda: oddsmith.odds("3d6", trials=-1), "trials=-1 is out of range"),
+        (lambda: oddsmith.sweep("cgg.risk", sweep={"target": [3, 4]}, seed=2**64), "seed="),
+        (lambda: oddsmith.tune("gateway.challenge", knob="opposition.challenge",
+                               metric="p_success", target=0.5, trials=-1), "trials=-1 is out of range"),
+        (lambda: oddsmith.tune("gateway.challenge", knob="opposition.challenge",
+                               metric="p_success", target=0.5, seed=2**64), "seed="),
+        (lambda: oddsmith.run("scenarios/none.toml", trials=1.5), "trials=1.5 is not a whole number"),
+    ],
+    ids=["negative", "zero", "float", "text", "seed-too-big", "seed-negative", "odds", "sweep", "tune",
+         "tune-seed", "run"],
+)
+def test_bad_trials_and_seeds_raise_param_error_naming_the_argument(call, words):
+    with pytest.raises(oddsmith.ParamError) as e:
+        call()
+    assert words in str(e.value)
+    assert "allowed: a whole number from" in str(e.value)

@@ -105,3 +105,27 @@ def test_a_missing_target_is_a_param_error_with_the_cli_message(cli):
     with pytest.raises(oddsmith.ParamError) as e:
         oddsmith.tune("gateway.challenge", knob="opposition.challenge", metric="p_success")
     assert str(e.value) == want
+
+
+def test_a_complement_metric_is_tuned(cli):
+    """`p_fail` is one minus `p_success`: at trait 3 challenge 1 fails 0.4958."""
+    got = oddsmith.tune(
+        "gateway.challenge", {"actor.trait": 3}, knob="opposition.challenge", metric="p_fail", target=0.5
+    )
+    row = got.row(0, named=True)
+    assert row["knob"] == "1"
+    assert abs(row["value"] - 0.4958) < 5e-5
+    want = cli_table(cli, "gateway.challenge", "--knob", "opposition.challenge", "--metric", "p_fail",
+                     "--target", "0.5", "actor.trait=3")
+    assert want[0]["opposition.challenge"] == "1"
+
+
+def test_flags_that_are_not_numbers_and_ranges_given_as_values_say_so():
+    with pytest.raises(oddsmith.ParamError, match=r"--target NaN is not a finite number"):
+        oddsmith.tune("gateway.challenge", knob="opposition.challenge", metric="p_success", target=float("nan"))
+    with pytest.raises(oddsmith.ParamError, match=r"--within inf is not a finite number"):
+        oddsmith.tune("gateway.challenge", knob="opposition.challenge", metric="p_success", target=0.5,
+                      within=float("inf"))
+    with pytest.raises(oddsmith.ParamError, match=r"actor.trait=1..4: a range takes several values, which is a sweep"):
+        oddsmith.tune("gateway.challenge", {"actor.trait": "1..4"}, knob="opposition.challenge",
+                      metric="p_success", target=0.5)

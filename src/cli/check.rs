@@ -92,18 +92,17 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                 );
             }
             if let Some(dest) = dest {
-                let mut files = tune::report::report_files(scenario, &tuned, &verdicts)?;
-                if !reports_only {
+                if reports_only {
+                    dest.write_all(&tune::report::report_files(scenario, &tuned, &verdicts)?)?;
+                } else {
                     let meta = RunMeta {
                         scenario_path: name.clone(),
                         scenario_sha256: scenario.sha256.clone(),
                         threads,
                         wall_seconds: started.elapsed().as_secs_f64(),
                     };
-                    files.extend(tune::report::data_files(&tuned, mode, &meta)?);
-                    files.push(("scenario.toml".into(), scenario.text.clone().into_bytes()));
+                    tune::report::write_all(&dest, scenario, &tuned, &verdicts, mode, &meta)?;
                 }
-                dest.write_all(&files)?;
             }
             continue;
         }

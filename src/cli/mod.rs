@@ -64,8 +64,9 @@ enum Command {
     /// gateway.challenge --knob opposition.challenge --metric p_success
     /// --target 0.5 actor.trait=3`. An existing file, or a name ending in
     /// .toml, is a scenario; anything else is a mechanic. Prints the answer;
-    /// with --out writes tune.csv, tune.parquet, a chart, report.md and
-    /// manifest.json (the directory is replaced whole). Exit 1 when a
+    /// with --out writes tune.csv, tune.parquet, a chart, report.md,
+    /// report.html and manifest.json (the directory is replaced whole;
+    /// `oddsmith report DIR` rebuilds it). Exit 1 when a
     /// `knob_between` assertion fails.
     Tune(TuneArgs),
     /// Run scenarios and check every `[[expect]]` balance assertion: exit 0
@@ -74,8 +75,9 @@ enum Command {
     /// Monte Carlo results fail an assertion only when their whole 95%
     /// interval is outside the bound.
     Check(CheckArgs),
-    /// Rebuild report.md, report.html and the charts of a finished run from
-    /// its results.parquet and scenario.toml, without re-running.
+    /// Rebuild report.md, report.html and the charts of a finished run (or
+    /// tune) from its results.parquet (tune.parquet) and scenario.toml,
+    /// without re-running.
     Report(ReportArgs),
     /// Compare two runs of the same mechanic and sweep config by config;
     /// list the headline metrics that moved by more than their uncertainty
@@ -140,7 +142,9 @@ struct ManArgs {
 struct TuneArgs {
     /// A scenario file with a [tune] table, or a mechanic (one-line form).
     what: String,
-    /// One-line form: fixed parameters as key=value (actor.trait=3).
+    /// One-line form: parameters as key=value (actor.trait=3); a range
+    /// or list (actor.trait=1..4, a=x,y) sweeps the key, one answer per
+    /// combination.
     params: Vec<String>,
     /// Directory for the outputs (created if missing, replaced whole).
     #[arg(long, short)]

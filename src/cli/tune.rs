@@ -12,7 +12,8 @@ use anyhow::{Context, bail};
 use oddsmith::report::RunMeta;
 use oddsmith::run::{Mode, RunOptions};
 use oddsmith::scenario::Scenario;
-use oddsmith::tune::question::{COMMAND_LINE, TuneQuestion};
+use oddsmith::systems::ParamValue;
+use oddsmith::tune::question::{COMMAND_LINE, TuneQuestion, literal, quote};
 use oddsmith::tune::{self, TuneOptions};
 
 use super::progress::Bar;
@@ -111,16 +112,8 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
             threads,
             wall_seconds: started.elapsed().as_secs_f64(),
         };
-        let mut names = Vec::new();
-        for (name, bytes) in tune::report::data_files(&tuned, opts.run.mode, &meta)?
-            .into_iter()
-            .chain(tune::report::report_files(&scenario, &tuned, &gates)?)
-        {
-            dest.write(&name, &bytes)?;
-            names.push(name);
-        }
-        dest.write("scenario.toml", scenario.text.as_bytes())?;
-        names.push("scenario.toml".into());
+        let names =
+            tune::report::write_all(&dest, &scenario, &tuned, &gates, opts.run.mode, &meta)?;
         let out = interrupt::commit(staging)?;
         if !args.quiet {
             println!("→ {}: {}", out.display(), names.join(", "));
@@ -159,16 +152,37 @@ fn question(args: &TuneArgs) -> anyhow::Result<TuneQuestion> {
         });
     }
     let mut params = Vec::new();
+    let mut sweep = Vec::new();
     for p in &args.params {
         let (key, value) = p
             .split_once('=')
             .with_context(|| format!("{p:?} is not key=value (e.g. actor.trait=3)"))?;
-        params.push((key.trim().to_string(), value.to_string()));
+        let key = key.trim().to_string();
+        let given = |k: &String| *k == key;
+        if params.iter().map(|p: &(String, String)| &p.0).any(given)
+            || sweep
+                .iter()
+                .map(|s: &(String, Vec<String>)| &s.0)
+                .any(given)
+        {
+            bail!(
+                "{key} is given twice; give each key once (for several values write {key}=a,b,c or {key}=A..B)"
+            );
+        }
+        // A range or a list sweeps the key, as in `odds`: one answer per
+        // combination, as a scenario's [sweep] gives.
+        let values = super::odds::values(&key, value)?;
+        if values.len() > 1 {
+            let words = values.iter().map(word).collect();
+            sweep.push((key, words));
+        } else {
+            params.push((key, value.to_string()));
+        }
     }
     Ok(TuneQuestion {
         mechanic: args.what.clone(),
         params,
-        sweep: Vec::new(),
+        sweep,
         knob: args.knob.clone(),
         metric: args.metric.clone(),
         target: args.target,
@@ -177,4 +191,15 @@ fn question(args: &TuneArgs) -> anyhow::Result<TuneQuestion> {
         within: args.within,
         range: args.range.clone(),
     })
+}
+
+/// One swept value written back as the command line writes it, so that
+/// the question reads it as that value: text that would read as a number
+/// or a boolean is quoted.
+fn word(v: &ParamValue) -> String {
+    match v {
+        ParamValue::Float(f) => format!("{f:?}"),
+        ParamValue::Str(s) if literal(s) != quote(s) => format!("\"{s}\""),
+        other => other.to_string(),
+    }
 }

@@ -222,7 +222,7 @@ pub fn markdown(d: &Document) -> String {
     s
 }
 
-fn esc(t: &str) -> String {
+pub(crate) fn esc(t: &str) -> String {
     t.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -230,7 +230,7 @@ fn esc(t: &str) -> String {
 }
 
 /// Markdown's `code` spans as HTML (in already escaped text).
-fn code_spans(t: &str) -> String {
+pub(crate) fn code_spans(t: &str) -> String {
     let mut out = String::new();
     for (i, part) in t.split('`').enumerate() {
         if i % 2 == 1 {
@@ -242,18 +242,20 @@ fn code_spans(t: &str) -> String {
     out
 }
 
+/// The style sheet of every `report.html` (runs' and tunes').
+pub(crate) const STYLE: &str = "\
+body{font-family:'DejaVu Sans',Verdana,sans-serif;margin:2em auto;max-width:1300px;color:#222;padding:0 1em}\
+table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}\
+th{background:#f2f2f2}.fail{color:#b00020;font-weight:bold}.ok{color:#1b7a3a}.warn{color:#8a6d00}\
+figure{margin:1em 0}svg{max-width:100%;height:auto}pre{background:#f6f6f6;padding:1em;overflow:auto}";
+
 /// `report.html`: one file, inline SVG, no network.
 pub fn html(d: &Document) -> String {
     let r = d.results;
     let mut s = String::new();
     let _ = write!(
         s,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n<style>\
-body{{font-family:'DejaVu Sans',Verdana,sans-serif;margin:2em auto;max-width:1300px;color:#222;padding:0 1em}}\
-table{{border-collapse:collapse;font-size:13px}}td,th{{border:1px solid #ccc;padding:3px 7px;text-align:right}}\
-th{{background:#f2f2f2}}.fail{{color:#b00020;font-weight:bold}}.ok{{color:#1b7a3a}}.warn{{color:#8a6d00}}\
-figure{{margin:1em 0}}svg{{max-width:100%;height:auto}}pre{{background:#f6f6f6;padding:1em;overflow:auto}}\
-</style></head><body>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n<style>{STYLE}</style></head><body>\n",
         esc(&r.name)
     );
     let _ = writeln!(s, "<h1>{}</h1>", esc(&r.name));
@@ -269,6 +271,7 @@ figure{{margin:1em 0}}svg{{max-width:100%;height:auto}}pre{{background:#f6f6f6;p
         r.configs.len(),
         env!("CARGO_PKG_VERSION")
     );
+    s.push_str(&warnings_html(d.warnings));
     if !d.verdicts.is_empty() {
         let _ = writeln!(
             s,
@@ -380,7 +383,7 @@ figure{{margin:1em 0}}svg{{max-width:100%;height:auto}}pre{{background:#f6f6f6;p
 }
 
 /// `## Warnings`: one item per warning (none: nothing), at most 20.
-fn warnings_md(warnings: &[String]) -> String {
+pub(crate) fn warnings_md(warnings: &[String]) -> String {
     let mut s = String::new();
     if warnings.is_empty() {
         return s;
@@ -393,5 +396,22 @@ fn warnings_md(warnings: &[String]) -> String {
         let _ = writeln!(s, "- … and {} more", warnings.len() - 20);
     }
     let _ = writeln!(s);
+    s
+}
+
+/// The `<h2>Warnings</h2>` list of `report.html`, as [`warnings_md`].
+pub(crate) fn warnings_html(warnings: &[String]) -> String {
+    let mut s = String::new();
+    if warnings.is_empty() {
+        return s;
+    }
+    let _ = writeln!(s, "<h2>Warnings</h2><ul>");
+    for w in warnings.iter().take(20) {
+        let _ = writeln!(s, "<li class=\"warn\">{}</li>", code_spans(&esc(w)));
+    }
+    if warnings.len() > 20 {
+        let _ = writeln!(s, "<li>… and {} more</li>", warnings.len() - 20);
+    }
+    let _ = writeln!(s, "</ul>");
     s
 }

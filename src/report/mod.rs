@@ -27,10 +27,14 @@ pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, R
 pub use atomic::{Dest, OutputError, Staging};
 pub use balance::{Finding, Status, Verdict};
 pub use collect::{Collect, CollectError, collect};
+pub(crate) use document::{STYLE, code_spans, esc, warnings_html, warnings_md};
+pub(crate) use load::quietly;
 pub use load::{LoadError, Loaded, load};
 use long::LONG_FILES;
 pub use long::LongWriter;
-pub use manifest::{DATA_FILES, FileEntry, Manifest, ManifestDoc, RunMeta, hex, sha256_file};
+pub use manifest::{
+    DATA_FILES, FileEntry, Manifest, ManifestDoc, RunMeta, ScenarioDoc, hex, sha256_file,
+};
 pub use odds::{Basis, odds};
 
 use std::collections::BTreeMap;

@@ -10,6 +10,7 @@
 //! which knob values to ask for. This module knows nothing of files.
 
 pub mod gate;
+pub mod load;
 pub mod question;
 pub mod report;
 pub mod search;
@@ -200,10 +201,10 @@ fn point_of(c: &ConfigResult, metric: &str, also: &[&str]) -> Point {
         .find(|r| r.method == RunMethod::Exact)
         .or_else(|| c.runs.first())
         .expect("every config has a run");
+    // `Run::metric` derives a complement (`p_fail`) as the scenario
+    // parser allows it.
     let estimate = |name: &str| {
-        run.metrics
-            .iter()
-            .find(|m| m.name == name)
+        run.metric(name)
             .map(|m| Estimate {
                 value: m.value,
                 se: m.se,

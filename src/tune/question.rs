@@ -57,6 +57,29 @@ impl TuneQuestion {
                 systems::names().join(", ")
             ));
         }
+        for (flag, x) in [
+            ("--target", self.target),
+            ("--at-least", self.at_least),
+            ("--at-most", self.at_most),
+            ("--within", self.within),
+        ] {
+            if let Some(x) = x
+                && !x.is_finite()
+            {
+                return bad(format!(
+                    "{flag} {x} is not a finite number; give one such as 0.5"
+                ));
+            }
+        }
+        for (key, value) in &self.params {
+            if is_range(value) {
+                return bad(format!(
+                    "{}={}: a range takes several values, which is a sweep: give it as one (`key=A..B` on the command line, `sweep` in Python, `[sweep]` in a scenario); tune answers once per combination",
+                    key.trim(),
+                    value.trim()
+                ));
+            }
+        }
         let mut text = format!(
             "name = \"{} tune\"\nmechanic = {}\n[params]\n",
             self.mechanic,
@@ -229,6 +252,23 @@ pub fn answer(
     let scenario = q.scenario()?;
     let tuned = tune(&scenario, opts, progress).map_err(|e| QuestionError(e.to_string()))?;
     Ok(TuneAnswer::of(&tuned))
+}
+
+/// Whether `text` is a range of whole numbers (`1..4`, `0..12:3`): what
+/// the command line reads as a sweep, never one value.
+fn is_range(text: &str) -> bool {
+    let whole = |t: &str| {
+        let t = t.trim();
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+    };
+    let Some((lo, rest)) = text.trim().split_once("..") else {
+        return false;
+    };
+    let hi = rest
+        .split_once(':')
+        .map_or(rest, |(hi, step)| if whole(step) { hi } else { "" });
+    whole(lo) && whole(hi)
 }
 
 /// A TOML basic string.

@@ -1,18 +1,24 @@
 //! The outputs of a tune: `tune.csv` and `tune.parquet` (one row per
 //! combination of the sweep, with the knob value found), the chart of the
 //! knob found against the first swept parameter ("the difficulty
-//! ladder"), `report.md` and `manifest.json`. Everything but the manifest
-//! is deterministic, so a tune's report can be committed.
+//! ladder"), `report.md`, `report.html` and `manifest.json` (with every
+//! other file's digest, so `oddsmith report DIR` can rebuild the charts
+//! and reports from checked data: [`super::load`]). Everything but the
+//! manifest is deterministic, so a tune's report can be committed.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use polars::prelude::*;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 use super::{Estimate, GateVerdict, TuneRow, Tuned};
 use crate::report::charts;
 use crate::report::frames::{self, encode_err, param_column};
-use crate::report::{OutputError, RunMeta};
+use crate::report::{
+    Dest, FileEntry, Manifest, OutputError, RunMeta, STYLE, ScenarioDoc, code_spans, digests, esc,
+    warnings_html, warnings_md,
+};
 use crate::results::{ConfigResult, Method, MetricRow, Mode, Results, Run};
 use crate::scenario::{ChartKind, ChartSpec, KnobKind, Scenario, Target};
 use crate::systems::ParamValue;
@@ -96,44 +102,92 @@ pub fn frame(t: &Tuned) -> Result<DataFrame, OutputError> {
     DataFrame::new(rows.len(), columns).map_err(|e| encode_err("tune", e))
 }
 
-/// `tune.csv`, `tune.parquet` and `manifest.json`.
-pub fn data_files(
-    t: &Tuned,
-    mode: Mode,
-    meta: &RunMeta,
-) -> Result<Vec<(String, Vec<u8>)>, OutputError> {
-    let manifest = json!({
-        "oddsmith_version": env!("CARGO_PKG_VERSION"),
-        "command": "tune",
-        "scenario": {
-            "name": t.name,
-            "path": meta.scenario_path,
-            "sha256": meta.scenario_sha256,
-            "swept": t.swept,
-        },
-        "mechanic": t.mechanic,
-        "knob": t.knob.path,
-        "range": [t.label(0), t.label(t.knob.values.len() - 1)],
-        "metric": t.metric,
-        "target": t.target.describe(),
-        "within": t.within,
-        "mode": mode,
-        "seed": t.seed,
-        "trials": t.trials,
-        "precision": t.precision,
-        "rows": t.rows.len(),
-        "configs_evaluated": t.evaluations,
-        "threads": meta.threads,
-        "wall_seconds": meta.wall_seconds,
-    });
-    let manifest = serde_json::to_vec_pretty(&manifest).map_err(|e| OutputError::Encode {
-        what: "manifest".into(),
-        message: e.to_string(),
-    })?;
+/// The data files of a tune: what `oddsmith report` reads back and checks
+/// against the manifest before it draws anything.
+pub const DATA_FILES: [&str; 3] = ["scenario.toml", "tune.csv", "tune.parquet"];
+
+/// A tune's `manifest.json`, as written and as read back (`oddsmith
+/// report DIR` tells a tune from a run by its `command`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuneManifest {
+    pub oddsmith_version: String,
+    /// Always `tune`.
+    pub command: String,
+    pub scenario: ScenarioDoc,
+    pub mechanic: String,
+    pub knob: String,
+    /// The knob's first and last values.
+    pub range: [String; 2],
+    pub metric: String,
+    /// `nearest 0.5`, `at least 0.75`, `at most 8`.
+    pub target: String,
+    pub within: Option<f64>,
+    pub mode: Mode,
+    pub seed: u64,
+    pub trials: u64,
+    pub precision: f64,
+    pub rows: usize,
+    pub configs_evaluated: usize,
+    pub threads: usize,
+    pub wall_seconds: f64,
+    /// Every other file of the tune by name, with its digest; absent in a
+    /// tune written before oddsmith recorded them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<BTreeMap<String, FileEntry>>,
+}
+
+impl TuneManifest {
+    /// The manifest of `t`, recording `files` (name → SHA-256).
+    pub fn of(t: &Tuned, mode: Mode, meta: &RunMeta, files: BTreeMap<String, String>) -> Self {
+        TuneManifest {
+            oddsmith_version: env!("CARGO_PKG_VERSION").into(),
+            command: "tune".into(),
+            scenario: ScenarioDoc {
+                name: t.name.clone(),
+                path: meta.scenario_path.clone(),
+                sha256: meta.scenario_sha256.clone(),
+                swept: t.swept.clone(),
+            },
+            mechanic: t.mechanic.clone(),
+            knob: t.knob.path.clone(),
+            range: [t.label(0), t.label(t.knob.values.len() - 1)],
+            metric: t.metric.clone(),
+            target: t.target.describe(),
+            within: t.within,
+            mode,
+            seed: t.seed,
+            trials: t.trials,
+            precision: t.precision,
+            rows: t.rows.len(),
+            configs_evaluated: t.evaluations,
+            threads: meta.threads,
+            wall_seconds: meta.wall_seconds,
+            files: Some(
+                files
+                    .into_iter()
+                    .map(|(name, sha256)| (name, FileEntry { sha256 }))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The bytes of `manifest.json`.
+    pub fn to_json(&self) -> Result<Vec<u8>, OutputError> {
+        let mut out = serde_json::to_vec_pretty(self).map_err(|e| OutputError::Encode {
+            what: "manifest".into(),
+            message: e.to_string(),
+        })?;
+        out.push(b'\n');
+        Ok(out)
+    }
+}
+
+/// `tune.csv` and `tune.parquet` (the manifest comes last, once every
+/// file it records is written: [`TuneManifest`]).
+pub fn data_files(t: &Tuned) -> Result<Vec<(String, Vec<u8>)>, OutputError> {
     Ok(vec![
         ("tune.csv".into(), frames::csv(frame(t)?)?),
         ("tune.parquet".into(), frames::parquet(frame(t)?)?),
-        ("manifest.json".into(), manifest),
     ])
 }
 
@@ -334,7 +388,7 @@ pub fn gate_line(v: &GateVerdict) -> String {
     format!("{what}{where_}: {result}")
 }
 
-/// `report.md` and the chart (PNG and SVG).
+/// `report.md`, `report.html` and the chart (PNG and SVG).
 pub fn report_files(
     scenario: &Scenario,
     t: &Tuned,
@@ -342,66 +396,152 @@ pub fn report_files(
 ) -> Result<Vec<(String, Vec<u8>)>, OutputError> {
     let mut files = Vec::new();
     let chart = chart(scenario, t)?;
+    let warnings: Vec<String> = scenario.warnings.iter().map(|w| w.to_string()).collect();
+    let file_name = scenario
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let asked = format!(
+        "Mechanic `{}`. For each combination of the sweep: {}.",
+        t.mechanic,
+        question(t)
+    );
+    let found = found_by(t);
+    let head = header(t);
+    let body: Vec<Vec<String>> = t.rows.iter().map(|r| cells(t, r)).collect();
+
     let mut md = String::new();
     let _ = writeln!(md, "# {}\n", t.name);
     if let Some(d) = &scenario.description {
         let _ = writeln!(md, "{d}\n");
     }
-    let _ = writeln!(
-        md,
-        "Mechanic `{}`. For each combination of the sweep: {}.\n",
-        t.mechanic,
-        question(t)
-    );
-    let methods: Vec<&str> = {
-        let mut m: Vec<&str> = t.rows.iter().map(|r| r.method.as_str()).collect();
-        m.sort_unstable();
-        m.dedup();
-        m
-    };
-    let _ = writeln!(
-        md,
-        "Found by: {}. Exact answers evaluate every knob value, and a tie goes to the lower value; Monte Carlo answers (seed {}, {} trials, candidates refined to ±{}) give 95% intervals, and values that cannot be told apart are all listed as ambiguous.\n",
-        methods.join(", "),
-        t.seed,
-        t.trials,
-        t.precision
-    );
+    let _ = writeln!(md, "{asked}\n");
+    let _ = writeln!(md, "{found}\n");
+    md.push_str(&warnings_md(&warnings));
     let _ = writeln!(md, "## Answer\n");
-    let head = header(t);
     let _ = writeln!(md, "| {} |", head.join(" | "));
     let _ = writeln!(md, "|{}", " --- |".repeat(head.len()));
-    for r in &t.rows {
-        let _ = writeln!(md, "| {} |", cells(t, r).join(" | "));
+    for row in &body {
+        let _ = writeln!(md, "| {} |", row.join(" | "));
     }
     let _ = writeln!(md);
+
+    let mut html = String::new();
+    let _ = writeln!(
+        html,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n<style>{STYLE}</style></head><body>",
+        esc(&t.name)
+    );
+    let _ = writeln!(html, "<h1>{}</h1>", esc(&t.name));
+    if let Some(d) = &scenario.description {
+        let _ = writeln!(html, "<p>{}</p>", esc(d));
+    }
+    let _ = writeln!(html, "<p>{}</p>", code_spans(&esc(&asked)));
+    let _ = writeln!(html, "<p>{}</p>", code_spans(&esc(&found)));
+    html.push_str(&warnings_html(&warnings));
+    let _ = write!(html, "<h2>Answer</h2>\n<table><tr>");
+    for h in &head {
+        let _ = write!(html, "<th>{}</th>", esc(h));
+    }
+    let _ = writeln!(html, "</tr>");
+    for row in &body {
+        let _ = write!(html, "<tr>");
+        for c in row {
+            let _ = write!(html, "<td>{}</td>", esc(c));
+        }
+        let _ = writeln!(html, "</tr>");
+    }
+    let _ = writeln!(html, "</table>");
+
     if let Some(c) = chart {
+        let alt = format!("{} found, by {}", t.knob.path, t.swept[0]);
+        let _ = writeln!(md, "## The ladder\n\n![{alt}]({}.png)\n", c.file);
+        // Inline the SVG without its XML prolog.
+        let svg = c.svg.find("<svg").map(|i| &c.svg[i..]).unwrap_or(&c.svg);
         let _ = writeln!(
-            md,
-            "## The ladder\n\n![{} found, by {}]({}.png)\n",
-            t.knob.path, t.swept[0], c.file
+            html,
+            "<h2>The ladder</h2>\n<figure aria-label=\"{}\">{svg}</figure>",
+            esc(&alt)
         );
         files.push((format!("{}.png", c.file), c.png));
         files.push((format!("{}.svg", c.file), c.svg.into_bytes()));
     }
     if !verdicts.is_empty() {
         let _ = writeln!(md, "## Assertions\n");
+        let _ = writeln!(html, "<h2>Assertions</h2><ul>");
         for v in verdicts {
-            let mark = if v.failed() { "✗" } else { "✓" };
+            let (mark, class) = if v.failed() {
+                ("✗", "fail")
+            } else {
+                ("✓", "ok")
+            };
             let _ = writeln!(md, "- {mark} {}", gate_line(v));
+            let _ = writeln!(
+                html,
+                "<li class=\"{class}\">{mark} {}</li>",
+                esc(&gate_line(v))
+            );
         }
         let _ = writeln!(md);
+        let _ = writeln!(html, "</ul>");
     }
-    let file_name = scenario
-        .path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
     let _ = writeln!(
         md,
         "## Scenario\n\n`{file_name}`:\n\n```toml\n{}\n```",
         scenario.text.trim_end()
     );
+    let _ = writeln!(
+        html,
+        "<h2>Scenario</h2><p><code>{}</code></p><pre>{}</pre>\n</body></html>",
+        esc(&file_name),
+        esc(scenario.text.trim_end())
+    );
     files.push(("report.md".into(), md.into_bytes()));
+    files.push(("report.html".into(), html.into_bytes()));
     Ok(files)
+}
+
+/// How the answers were found, in one paragraph.
+fn found_by(t: &Tuned) -> String {
+    let mut methods: Vec<&str> = t.rows.iter().map(|r| r.method.as_str()).collect();
+    methods.sort_unstable();
+    methods.dedup();
+    format!(
+        "Found by: {}. Exact answers evaluate every knob value, and a tie goes to the lower value; Monte Carlo answers (seed {}, {} trials, candidates refined to ±{}) give 95% intervals, and values that cannot be told apart are all listed as ambiguous.",
+        methods.join(", "),
+        t.seed,
+        t.trials,
+        t.precision
+    )
+}
+
+/// Write every output of a tune into `dir`: the data files, the scenario
+/// copy, the reports and chart, then the manifest with their digests
+/// (last, once every file it records is there). Returns the names
+/// written, manifest included.
+pub fn write_all(
+    dir: &Dest,
+    scenario: &Scenario,
+    t: &Tuned,
+    verdicts: &[GateVerdict],
+    mode: Mode,
+    meta: &RunMeta,
+) -> Result<Vec<String>, OutputError> {
+    let mut names = Vec::new();
+    let files = data_files(t)?
+        .into_iter()
+        .chain([(
+            "scenario.toml".to_string(),
+            scenario.text.clone().into_bytes(),
+        )])
+        .chain(report_files(scenario, t, verdicts)?);
+    for (name, bytes) in files {
+        dir.write(&name, &bytes)?;
+        names.push(name);
+    }
+    let manifest = TuneManifest::of(t, mode, meta, digests(dir, &names)?);
+    dir.write(Manifest::FILE, &manifest.to_json()?)?;
+    names.push(Manifest::FILE.to_string());
+    Ok(names)
 }

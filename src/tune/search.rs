@@ -321,8 +321,14 @@ fn meets(goal: &Goal, p: &Point) -> bool {
             .all(|(a, e)| a.bound.meets(e.value))
 }
 
+/// Distances to the target closer than this are a tie: exact answers are
+/// sums of products of floats, so two values the same distance from the
+/// target in exact arithmetic (0.525 and 0.475 from one half) may differ
+/// in their last bits, and that noise must not pick the answer.
+pub const TIE: f64 = 1e-12;
+
 /// The position among `among` that meets the goal nearest its target;
-/// ties (equal distances) go to the lower position.
+/// ties (distances within [`TIE`]) go to the lower position.
 pub fn choose(
     goal: &Goal,
     points: &BTreeMap<usize, Point>,
@@ -336,8 +342,9 @@ pub fn choose(
             continue;
         }
         let d = (p.metric.value - t).abs();
+        let worse = |bd: f64, b: usize| d > bd + TIE || ((d - bd).abs() <= TIE && i > b);
         match best {
-            Some((b, bd)) if d > bd || (d == bd && i > b) => {}
+            Some((b, bd)) if worse(bd, b) => {}
             _ => best = Some((i, d)),
         }
     }

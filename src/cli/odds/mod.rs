@@ -12,6 +12,7 @@ mod question;
 mod text;
 
 pub use answers::{ask_error, questions};
+pub use question::values;
 
 use anyhow::{anyhow, bail};
 use oddsmith::sim::{self, Plan};

@@ -1,8 +1,15 @@
 //! `oddsmith tune`: the shipped tunes against a brute-force scan of the
 //! same configs, Monte Carlo bisection against a full scan, the one-line
-//! form, the gate, the outputs, and bad input (exit 2, file, line, key).
+//! form, the gate, the outputs, and bad input (exit 2, file, line, key);
+//! every metric of every mechanic tuned without a panic ([`metrics`]);
+//! the faces' rough edges ([`faces`]); the output directory read back
+//! ([`outputs`]).
 
+#[path = "../common/mod.rs"]
 mod common;
+mod faces;
+mod metrics;
+mod outputs;
 
 use std::path::{Path, PathBuf};
 
@@ -256,6 +263,7 @@ fn tune_writes_its_outputs_and_its_numbers_are_runs() {
             "knob-ladder.png",
             "knob-ladder.svg",
             "manifest.json",
+            "report.html",
             "report.md",
             "scenario.toml",
             "tune.csv",
