@@ -14,6 +14,7 @@ mod run;
 mod watch;
 
 use oddsmith::answer::{self, Question};
+use oddsmith::run::Mode;
 use oddsmith::systems::{self, FieldKind, Lit, Mechanic};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -52,28 +53,25 @@ fn mechanic_named(what: &str) -> PyResult<&'static dyn Mechanic> {
         })
 }
 
-/// How a question is answered: `auto` (exact where a solver covers the
-/// values, else Monte Carlo), `exact` (an error where there is none), or
-/// `both` (`odds --check`: Monte Carlo beside the exact value).
-fn check_mode(mode: &str) -> PyResult<bool> {
-    match mode {
-        "auto" | "exact" => Ok(false),
-        "both" => Ok(true),
-        other => Err(param_error(format!(
-            "mode {other:?} is not a mode; allowed: auto, exact, both"
-        ))),
-    }
+/// How a question is answered, in `run --mode`'s words (the library's
+/// one [`Mode`]): `auto` (exact where a solver covers the values, else
+/// Monte Carlo), `exact` (an error where there is none), `mc` (Monte Carlo
+/// only) or `both` (`odds --check`: Monte Carlo beside the exact value).
+pub(crate) fn mode_of(mode: &str) -> PyResult<Mode> {
+    mode.parse::<Mode>()
+        .map_err(|e| param_error(format!("mode {e}")))
 }
 
-/// Ask `q` with the GIL released, and refuse a Monte Carlo answer when
-/// `mode` is `exact`. The answer as `odds --format json` prints it.
-fn ask_json(py: Python<'_>, q: Question, mode: &str) -> PyResult<String> {
-    let name = q.mechanic.name();
+/// Ask `q` with the GIL released. The answer as `odds --format json`
+/// prints it.
+fn ask_json(py: Python<'_>, q: Question) -> PyResult<String> {
     let answer = watch::interruptible(py, move |progress| {
         answer::ask(&q, progress, &mut |_, _| {}).map_err(|e| {
             // Interrupted: the caller raises KeyboardInterrupt on its own.
-            let answer::AskError::Param(e) = e else {
-                return e.to_string();
+            let e = match e {
+                answer::AskError::Param(e) => e,
+                answer::AskError::NoExact { .. } => return format!("{} {e}", q.mechanic.name()),
+                answer::AskError::Interrupted => return e.to_string(),
             };
             // As `oddsmith odds` says it: an unknown key with the keys there are.
             let m = q.mechanic;
@@ -90,14 +88,6 @@ fn ask_json(py: Python<'_>, q: Question, mode: &str) -> PyResult<String> {
         })
     })?
     .map_err(param_error)?;
-    if mode == "exact"
-        && let Some(c) = answer.configs.iter().find(|c| c.method != "exact")
-    {
-        return Err(param_error(format!(
-            "{name} has no exact answer for these values: {}; use mode=\"auto\" for Monte Carlo",
-            c.inexact.as_deref().unwrap_or("no exact solver")
-        )));
-    }
     serde_json::to_string(&answer).map_err(|e| param_error(e.to_string()))
 }
 
@@ -115,7 +105,7 @@ fn answer_json(
     seed: u64,
 ) -> PyResult<String> {
     let m = mechanic_named(mechanic)?;
-    let check = check_mode(mode)?;
+    let mode = mode_of(mode)?;
     if trials == 0 {
         return Err(param_error("trials 0 is out of range; allowed: 1 or more"));
     }
@@ -127,9 +117,9 @@ fn answer_json(
         sweep,
         trials,
         seed,
-        check,
+        mode,
     };
-    ask_json(py, q, mode)
+    ask_json(py, q)
 }
 
 /// `odds(expr, vars, mode, trials, seed)`: the JSON of `oddsmith odds
@@ -144,7 +134,7 @@ fn odds_json(
     trials: u64,
     seed: u64,
 ) -> PyResult<String> {
-    let check = check_mode(mode)?;
+    let mode = mode_of(mode)?;
     if trials == 0 {
         return Err(param_error("trials 0 is out of range; allowed: 1 or more"));
     }
@@ -155,9 +145,9 @@ fn odds_json(
         sweep,
         trials,
         seed,
-        check,
+        mode,
     };
-    ask_json(py, q, mode)
+    ask_json(py, q)
 }
 
 /// `tune(...)`: the JSON of the library's tune answer, for the question
@@ -182,18 +172,10 @@ fn tune_json(
     trials: Option<u64>,
     seed: u64,
 ) -> PyResult<String> {
-    use oddsmith::run::{Mode, RunOptions};
+    use oddsmith::run::RunOptions;
     use oddsmith::tune::TuneOptions;
     use oddsmith::tune::question::{self, TuneQuestion};
-    let mode = match mode {
-        "auto" => Mode::Auto,
-        "mc" => Mode::MonteCarlo,
-        other => {
-            return Err(param_error(format!(
-                "mode {other:?} is not a mode; allowed: auto, mc"
-            )));
-        }
-    };
+    let mode = mode_of(mode)?;
     if trials == Some(0) {
         return Err(param_error("trials 0 is out of range; allowed: 1 or more"));
     }
@@ -279,7 +261,7 @@ fn time_rust_answer(mechanic: &str, params: Option<&Bound<'_, PyAny>>, n: u32) -
         sweep: Vec::new(),
         trials: 1_000_000,
         seed: 1,
-        check: false,
+        mode: Mode::Auto,
     };
     let start = std::time::Instant::now();
     for _ in 0..n.max(1) {

@@ -9,26 +9,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use oddsmith::report::{self, RunMeta};
-use oddsmith::run::{self, Mode, RunOptions};
+use oddsmith::run::{self, RunOptions};
 use oddsmith::scenario::Scenario;
 use pyo3::prelude::*;
 use serde_json::json;
 
-use crate::{param_error, watch};
-
-fn mode_of(mode: &str) -> PyResult<Mode> {
-    Ok(match mode {
-        "auto" => Mode::Auto,
-        "exact" => Mode::Exact,
-        "mc" => Mode::MonteCarlo,
-        "both" => Mode::Both,
-        other => {
-            return Err(param_error(format!(
-                "mode {other:?} is not a mode; allowed: auto, exact, mc, both"
-            )));
-        }
-    })
-}
+use crate::{mode_of, param_error, watch};
 
 /// Run the scenario at `path` into `out`; JSON with the output directory
 /// and one row per `[[expect]]` verdict.
