@@ -623,7 +623,8 @@ fn no_exact_answer_says_why_and_how_to_trade_time() {
 #[test]
 fn odds_takes_the_four_modes_of_run() {
     let json = |args: &[&str]| -> serde_json::Value {
-        let mut all = args.to_vec();
+        let mut all = vec!["odds"];
+        all.extend(args);
         all.extend(["--format", "json"]);
         let o = oddsmith(&all);
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
@@ -639,9 +640,9 @@ fn odds_takes_the_four_modes_of_run() {
     assert_eq!(both, check);
     assert_eq!(both["configs"][0]["metrics"][0]["check"]["trials"], 5000);
     // Mode exact where no solver answers: exit 2, saying why.
-    let o = oddsmith(&["cgg.tension", "--mode", "exact"]);
+    let o = oddsmith(&["odds", "cgg.tension", "--mode", "exact"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no exact answer"), "{}", stderr(&o));
-    let o = oddsmith(&["3d6", "--mode", "both", "--check"]);
+    let o = oddsmith(&["odds", "3d6", "--mode", "both", "--check"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
