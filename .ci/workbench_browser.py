@@ -4,10 +4,12 @@ Starts `oddsmith serve` on a free port, then: picks gateway.challenge and
 sets actor.trait to 3 and checks the shown p_success against `oddsmith
 odds` for the same config; types the expression 4d6kh3 and checks the
 shown mean; pins, changes a parameter and checks that both values show;
-reloads the URL and checks that the state is restored; shows a slow
+reloads the URL and checks that the state is restored; copies the link
+(it shows, selected, with "copied" or how to copy it); shows a slow
 exact solve's progress, cancels it, then waits for its answer; fills a
 policy from its examples menu (by keyboard) and checks the answer changes
-as `oddsmith odds` says. With --shots DIR it
+as `oddsmith odds` says; then, beside the page, requests with a foreign
+Host or Origin or a text/plain body are refused. With --shots DIR it
 saves screenshots of the main views there.
 
     python .ci/workbench_browser.py --bin target/release/oddsmith [--shots docs/src/images]
@@ -48,10 +50,36 @@ def main():
         url = line.split()[2]
         assert url.startswith("http://127.0.0.1:"), line
         run(args, url)
+        refusals(url)
     finally:
         server.terminate()
         server.wait(timeout=10)
     print("workbench browser test: all checks passed")
+
+
+def refusals(url):
+    """What the page's requests pass, others' do not: a foreign Host (421)
+    or Origin (403), a body that is not JSON (415)."""
+    import urllib.error
+    import urllib.request
+
+    body = json.dumps({"expression": "3d6"}).encode()
+    port = url.rstrip("/").rsplit(":", 1)[1]
+    for headers, want in [
+        ({"Content-Type": "application/json", "Origin": url.rstrip("/")}, 200),
+        ({"Content-Type": "text/plain"}, 415),
+        ({"Content-Type": "application/json", "Origin": "http://evil.example"}, 403),
+        ({"Content-Type": "application/json", "Host": f"rebound.example:{port}"}, 421),
+    ]:
+        req = urllib.request.Request(url + "api/answer", data=body, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                status, answer = r.status, json.load(r)
+        except urllib.error.HTTPError as e:
+            status, answer = e.code, json.load(e)
+        assert status == want, (headers, status, answer)
+        assert want == 200 or answer["error"], answer
+    print("refused: a foreign Host (421) or Origin (403), a text/plain body (415)")
 
 
 def run(args, url):
@@ -137,6 +165,22 @@ def run(args, url):
         wait.until(lambda d: value_of("p_success", "pinned")[0] == pinned)
         assert again == p4, (again, p4)
         print("reload: state restored from", link)
+
+        # Copy link: the link shows, selected, and the page says whether it
+        # was copied (headless Chromium may refuse the clipboard).
+        driver.find_element(By.ID, "copy-link").click()
+        wait.until(lambda d: d.find_element(By.ID, "link-said").text)
+        shown_link = driver.find_element(By.ID, "link").get_attribute("value")
+        assert shown_link == driver.current_url, (shown_link, driver.current_url)
+        selected = driver.execute_script(
+            "const i = document.getElementById('link');"
+            " return document.activeElement === i && i.selectionStart === 0 && i.selectionEnd === i.value.length"
+        )
+        assert selected, "the link is not selected"
+        said = driver.find_element(By.ID, "link-said").text
+        assert said == "copied" or said.startswith("not copied: the link is selected"), said
+        print("copy link:", said)
+        shot("copy-link", "#question")
 
         # A sweep: a line for one parameter, a heatmap for two.
         driver.find_element(By.ID, "unpin").click()

@@ -458,7 +458,7 @@ fn every_complement_is_one_minus_its_metric() {
             sweep: Vec::new(),
             trials: 4000,
             seed: 1,
-            check: false,
+            mode: oddsmith::run::Mode::Auto,
         };
         let Ok(a) = answer::ask(&q, &(), &mut |_, _| {}) else {
             continue;
@@ -616,4 +616,33 @@ fn no_exact_answer_says_why_and_how_to_trade_time() {
         err.contains("--trials N trades time for precision"),
         "{err}"
     );
+}
+
+/// `odds --mode` takes `run --mode`'s four words (it took none; `--check`
+/// was its only switch, and it is `--mode both`).
+#[test]
+fn odds_takes_the_four_modes_of_run() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec!["odds"];
+        all.extend(args);
+        all.extend(["--format", "json"]);
+        let o = oddsmith(&all);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).expect("json")
+    };
+    let exact = json(&["3d6", "--mode", "exact"]);
+    assert_eq!(exact["configs"][0]["method"], "exact");
+    let mc = json(&["3d6", "--mode", "mc", "--trials", "5000", "--seed", "2"]);
+    assert_eq!(mc["configs"][0]["method"], "monte-carlo");
+    assert_eq!(mc["configs"][0]["trials"], 5000);
+    let both = json(&["3d6", "--mode", "both", "--trials", "5000"]);
+    let check = json(&["3d6", "--check", "--trials", "5000"]);
+    assert_eq!(both, check);
+    assert_eq!(both["configs"][0]["metrics"][0]["check"]["trials"], 5000);
+    // Mode exact where no solver answers: exit 2, saying why.
+    let o = oddsmith(&["odds", "cgg.tension", "--mode", "exact"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no exact answer"), "{}", stderr(&o));
+    let o = oddsmith(&["odds", "3d6", "--mode", "both", "--check"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }

@@ -154,9 +154,9 @@ def answer(
     (its first mechanic). ``params`` maps keys to values (int, bool,
     float, str, lists, dicts); keys left out take their defaults.
     ``mode`` is ``"auto"`` (exact where a solver covers the values, else
-    Monte Carlo), ``"exact"`` (ParamError where there is none) or
-    ``"both"`` (``--check``: Monte Carlo beside the exact value, in
-    ``to_dict()``). ``trials`` (default 1,000,000) and ``seed`` drive
+    Monte Carlo), ``"exact"`` (ParamError where there is none), ``"mc"``
+    (Monte Carlo only) or ``"both"`` (``--check``: Monte Carlo beside the
+    exact value, in ``to_dict()``): ``oddsmith run --mode``'s words. ``trials`` (default 1,000,000) and ``seed`` drive
     Monte Carlo; the same seed gives the command line's numbers.
 
     Raises ParamError with the command line's message for a bad question.
@@ -227,8 +227,8 @@ def tune(
     (ParamError). Give exactly one of ``target`` (the nearest value),
     ``at_least`` or ``at_most``. ``sweep`` (one or two keys) asks once per
     combination; ``within`` marks rows that cannot get that close;
-    ``range`` is ``"FROM..TO"`` or ``(FROM, TO)``; ``mode`` is ``"auto"``
-    or ``"mc"``; ``trials`` defaults to the command line's (1000000).
+    ``range`` is ``"FROM..TO"`` or ``(FROM, TO)``; ``mode`` is ``"auto"``,
+    ``"exact"``, ``"mc"`` or ``"both"``; ``trials`` defaults to the command line's (1000000).
 
     One row per combination of the sweep (an ambiguous one gets a row per
     candidate): the swept keys, ``knob`` (the value found, as printed;

@@ -58,7 +58,7 @@ def answer(
     trials: Optional[int] = None,
     seed: int = 1,
 ) -> Answer:
-    """`oddsmith odds MECHANIC key=value …`: mode is auto, exact or both."""
+    """`oddsmith odds MECHANIC key=value …`: mode is auto, exact, mc or both."""
 
 def odds(
     expr: str,

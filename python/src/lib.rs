@@ -15,6 +15,7 @@ mod run;
 mod watch;
 
 use oddsmith::answer::{self, Question};
+use oddsmith::run::Mode;
 use oddsmith::systems::{self, FieldKind, Lit, Mechanic};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -83,28 +84,25 @@ fn mechanic_named(what: &str) -> PyResult<&'static dyn Mechanic> {
         })
 }
 
-/// How a question is answered: `auto` (exact where a solver covers the
-/// values, else Monte Carlo), `exact` (an error where there is none), or
-/// `both` (`odds --check`: Monte Carlo beside the exact value).
-fn check_mode(mode: &str) -> PyResult<bool> {
-    match mode {
-        "auto" | "exact" => Ok(false),
-        "both" => Ok(true),
-        other => Err(param_error(format!(
-            "mode {other:?} is not a mode; allowed: auto, exact, both"
-        ))),
-    }
+/// How a question is answered, in `run --mode`'s words (the library's
+/// one [`Mode`]): `auto` (exact where a solver covers the values, else
+/// Monte Carlo), `exact` (an error where there is none), `mc` (Monte Carlo
+/// only) or `both` (`odds --check`: Monte Carlo beside the exact value).
+pub(crate) fn mode_of(mode: &str) -> PyResult<Mode> {
+    mode.parse::<Mode>()
+        .map_err(|e| param_error(format!("mode {e}")))
 }
 
-/// Ask `q` with the GIL released, and refuse a Monte Carlo answer when
-/// `mode` is `exact`. The answer as `odds --format json` prints it.
-fn ask_json(py: Python<'_>, q: Question, mode: &str) -> PyResult<String> {
-    let name = q.mechanic.name();
+/// Ask `q` with the GIL released. The answer as `odds --format json`
+/// prints it.
+fn ask_json(py: Python<'_>, q: Question) -> PyResult<String> {
     let answer = watch::interruptible(py, move |progress| {
         answer::ask(&q, progress, &mut |_, _| {}).map_err(|e| {
             // Interrupted: the caller raises KeyboardInterrupt on its own.
-            let answer::AskError::Param(e) = e else {
-                return e.to_string();
+            let e = match e {
+                answer::AskError::Param(e) => e,
+                answer::AskError::NoExact { .. } => return format!("{} {e}", q.mechanic.name()),
+                answer::AskError::Interrupted => return e.to_string(),
             };
             // As `oddsmith odds` says it: an unknown key with the keys there are.
             let m = q.mechanic;
@@ -121,14 +119,6 @@ fn ask_json(py: Python<'_>, q: Question, mode: &str) -> PyResult<String> {
         })
     })?
     .map_err(param_error)?;
-    if mode == "exact"
-        && let Some(c) = answer.configs.iter().find(|c| c.method != "exact")
-    {
-        return Err(param_error(format!(
-            "{name} has no exact answer for these values: {}; use mode=\"auto\" for Monte Carlo",
-            c.inexact.as_deref().unwrap_or("no exact solver")
-        )));
-    }
     serde_json::to_string(&answer).map_err(|e| param_error(e.to_string()))
 }
 
@@ -146,7 +136,7 @@ fn answer_json(
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let m = mechanic_named(mechanic)?;
-    let check = check_mode(mode)?;
+    let mode = mode_of(mode)?;
     let trials = whole("trials", trials, 1)?.unwrap_or(DEFAULT_TRIALS);
     let seed = whole("seed", seed, 0)?.unwrap_or(1);
     let fixed = params::fixed(m, params)?;
@@ -157,9 +147,9 @@ fn answer_json(
         sweep,
         trials,
         seed,
-        check,
+        mode,
     };
-    ask_json(py, q, mode)
+    ask_json(py, q)
 }
 
 /// `odds(expr, vars, mode, trials, seed)`: the JSON of `oddsmith odds
@@ -174,7 +164,7 @@ fn odds_json(
     trials: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    let check = check_mode(mode)?;
+    let mode = mode_of(mode)?;
     let trials = whole("trials", trials, 1)?.unwrap_or(DEFAULT_TRIALS);
     let seed = whole("seed", seed, 0)?.unwrap_or(1);
     let (params, sweep) = params::expression(expr, vars)?;
@@ -184,9 +174,9 @@ fn odds_json(
         sweep,
         trials,
         seed,
-        check,
+        mode,
     };
-    ask_json(py, q, mode)
+    ask_json(py, q)
 }
 
 /// `tune(...)`: the JSON of the library's tune answer, for the question
@@ -211,18 +201,10 @@ fn tune_json(
     trials: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
-    use oddsmith::run::{Mode, RunOptions};
+    use oddsmith::run::RunOptions;
     use oddsmith::tune::TuneOptions;
     use oddsmith::tune::question::{self, TuneQuestion};
-    let mode = match mode {
-        "auto" => Mode::Auto,
-        "mc" => Mode::MonteCarlo,
-        other => {
-            return Err(param_error(format!(
-                "mode {other:?} is not a mode; allowed: auto, mc"
-            )));
-        }
-    };
+    let mode = mode_of(mode)?;
     let trials = whole("trials", trials, 1)?;
     let seed = whole("seed", seed, 0)?.unwrap_or(1);
     let q = TuneQuestion {
@@ -307,7 +289,7 @@ fn time_rust_answer(mechanic: &str, params: Option<&Bound<'_, PyAny>>, n: u32) -
         sweep: Vec::new(),
         trials: 1_000_000,
         seed: 1,
-        check: false,
+        mode: Mode::Auto,
     };
     let pool = pool::current()?;
     let start = std::time::Instant::now();

@@ -9,13 +9,13 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
 
 use oddsmith::report::{self, RunMeta};
-use oddsmith::run::{self, Mode, RunOptions};
+use oddsmith::run::{self, RunOptions};
 use oddsmith::scenario::Scenario;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use serde_json::json;
 
-use crate::{param_error, watch};
+use crate::{mode_of, param_error, watch};
 
 /// The process that last wrote a run, 0 before any. Writing starts
 /// polars' own worker threads, which (unlike ours, [`crate::pool`])
@@ -34,20 +34,6 @@ fn check_not_forked_after_a_run() -> PyResult<()> {
     }
     WROTE_IN.store(me, Ordering::Relaxed);
     Ok(())
-}
-
-fn mode_of(mode: &str) -> PyResult<Mode> {
-    Ok(match mode {
-        "auto" => Mode::Auto,
-        "exact" => Mode::Exact,
-        "mc" => Mode::MonteCarlo,
-        "both" => Mode::Both,
-        other => {
-            return Err(param_error(format!(
-                "mode {other:?} is not a mode; allowed: auto, exact, mc, both"
-            )));
-        }
-    })
 }
 
 /// Run the scenario at `path` into `out`; JSON with the output directory

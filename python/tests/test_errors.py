@@ -53,6 +53,18 @@ def test_bad_call_arguments():
         oddsmith.sweep("cgg.risk", sweep={"target": 3})
     with pytest.raises(oddsmith.ParamError, match="no exact answer"):
         oddsmith.answer("cgg.tension", mode="exact", trials=100)
+    with pytest.raises(oddsmith.ParamError, match="allowed: auto .*exact .*mc .*both"):
+        oddsmith.odds("3d6", mode="check")
+
+
+def test_every_face_takes_runs_four_modes():
+    # `oddsmith run --mode`'s words: auto, exact, mc, both.
+    assert oddsmith.odds("3d6", mode="exact").to_dict()["configs"][0]["method"] == "exact"
+    mc = oddsmith.odds("3d6", mode="mc", trials=5000, seed=2).to_dict()["configs"][0]
+    assert (mc["method"], mc["trials"]) == ("monte-carlo", 5000)
+    both = oddsmith.answer("gateway.challenge", {"actor.trait": 3}, mode="both", trials=5000)
+    assert both.to_dict()["configs"][0]["metrics"][0]["check"]["trials"] == 5000
+    assert oddsmith.odds("3d6").to_dict()["configs"][0]["method"] == "exact"
     with pytest.raises(oddsmith.ParamError, match="not a field"):
         oddsmith.odds("3d6").distribution("nope")
 

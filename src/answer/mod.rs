@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::model::{
     Marginals, Mechanic, Model, ParamError, ParamMap, ParamValue, Schema, Tally, Warning,
 };
-use crate::results::{ConfigResult, Run};
+use crate::results::{ConfigResult, Mode, Run};
 use crate::run::{self, Answered, Methods, Piece, RunError, Sink, Source};
 use crate::sim::{Plan, Progress};
 
@@ -33,8 +33,13 @@ pub struct Question {
     /// Monte Carlo trials per config (where it runs).
     pub trials: u64,
     pub seed: u64,
-    /// Also simulate where an exact answer exists, and compare.
-    pub check: bool,
+    /// How it is answered, in `run --mode`'s words: `Auto` solves where a
+    /// solver covers the values and simulates elsewhere; `Exact` only
+    /// solves ([`AskError::NoExact`] where no solver covers a config);
+    /// `MonteCarlo` only simulates; `Both` also simulates what it solves
+    /// and sets the estimate beside the exact value (where no solver
+    /// covers a config, it is simulated, as in `Auto`).
+    pub mode: Mode,
 }
 
 impl Question {
@@ -178,13 +183,23 @@ pub enum AskError {
     /// `progress` said stop before every config was answered.
     #[error("interrupted")]
     Interrupted,
+    /// Mode exact, and no solver covers config `config`.
+    #[error(
+        "mode exact: no exact answer{point}: {why}; ask with mode auto (exact where it can, else Monte Carlo) or mc"
+    )]
+    NoExact {
+        config: usize,
+        /// ` for config 3 (a = 1)` in a sweep, else nothing.
+        point: String,
+        why: String,
+    },
 }
 
 impl From<RunError> for AskError {
     fn from(e: RunError) -> AskError {
         match e {
             RunError::Param(e) => AskError::Param(e),
-            // A question never requires an exact answer.
+            // Mode exact is checked by the sink, which knows why.
             RunError::Interrupted | RunError::NoExact { .. } => AskError::Interrupted,
         }
     }
@@ -213,6 +228,11 @@ struct Answers<'a> {
     warnings: Vec<Vec<Warning>>,
     configs: Vec<ConfigAnswer>,
     before_simulating: &'a mut dyn FnMut(usize, Option<&str>),
+    /// Mode exact: a config with no exact answer is an error; mode mc: no
+    /// config is solved.
+    mode: Mode,
+    /// The swept keys, for [`AskError::NoExact`].
+    swept: Vec<String>,
 }
 
 impl Sink for Answers<'_> {
@@ -224,9 +244,31 @@ impl Sink for Answers<'_> {
     }
 
     fn answer(&mut self, a: Answered<'_>) -> Result<(), AskError> {
-        let exact = a
-            .exact
-            .map_err(|why| why.unwrap_or_else(|| no_solver(self.mechanic)));
+        let exact = a.exact.map_err(|why| match (why, self.mode) {
+            (Some(why), _) => why,
+            (None, Mode::MonteCarlo) => "mode mc: Monte Carlo only".to_string(),
+            (None, _) => no_solver(self.mechanic),
+        });
+        if self.mode == Mode::Exact
+            && let Err(why) = &exact
+        {
+            let point = if self.swept.is_empty() {
+                String::new()
+            } else {
+                let values: Vec<String> = self
+                    .swept
+                    .iter()
+                    .zip(&a.swept)
+                    .map(|(k, v)| format!("{k} = {v}"))
+                    .collect();
+                format!(" for config {} ({})", a.piece.config, values.join(", "))
+            };
+            return Err(AskError::NoExact {
+                config: a.piece.config,
+                point,
+                why: why.clone(),
+            });
+        }
         self.configs.push(config_answer(
             a.piece.config,
             a.swept,
@@ -250,11 +292,13 @@ pub fn ask(
     progress: &dyn Progress,
     before_simulating: &mut dyn FnMut(usize, Option<&str>),
 ) -> Result<Answer, AskError> {
+    // As `run`'s modes, but a config no solver covers is simulated in
+    // mode both too, and mode exact's refusal says why (the sink's).
     let methods = Methods {
-        solve: true,
+        solve: q.mode != Mode::MonteCarlo,
         solve_every_piece: true,
-        simulate_always: q.check,
-        simulate_unsolved: true,
+        simulate_always: matches!(q.mode, Mode::MonteCarlo | Mode::Both),
+        simulate_unsolved: q.mode != Mode::Exact,
         require_exact: false,
     };
     let plan = Plan {
@@ -272,6 +316,8 @@ pub fn ask(
         warnings,
         configs: Vec::with_capacity(q.config_count()),
         before_simulating,
+        mode: q.mode,
+        swept: q.sweep.iter().map(|(k, _)| k.clone()).collect(),
     };
     run::execute(
         q,

@@ -175,10 +175,11 @@ struct TuneArgs {
     /// 1..5M) [default: the parameter's declared range].
     #[arg(long, allow_hyphen_values = true)]
     range: Option<String>,
-    /// auto: exact where a solver exists, else Monte Carlo; mc: Monte
-    /// Carlo only.
-    #[arg(long, value_enum, default_value_t = CheckMode::Auto)]
-    mode: CheckMode,
+    /// auto: exact where a solver exists, else Monte Carlo; exact: exact
+    /// only; mc: Monte Carlo only; both: exact, each value also simulated
+    /// (as `run --mode`).
+    #[arg(long, value_enum, default_value_t = ModeArg::Auto)]
+    mode: ModeArg,
     /// Monte Carlo trials per knob value [default: the scenario's
     /// `trials`, else 1000000].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -336,6 +337,28 @@ enum ModeArg {
     Both,
 }
 
+impl From<Mode> for ModeArg {
+    fn from(m: Mode) -> ModeArg {
+        match m {
+            Mode::Auto => ModeArg::Auto,
+            Mode::Exact => ModeArg::Exact,
+            Mode::MonteCarlo => ModeArg::Mc,
+            Mode::Both => ModeArg::Both,
+        }
+    }
+}
+
+impl OddsArgs {
+    /// The mode asked for: --mode, or both with --check.
+    fn mode(&self) -> Mode {
+        if self.check {
+            Mode::Both
+        } else {
+            self.mode.into()
+        }
+    }
+}
+
 impl From<ModeArg> for Mode {
     fn from(m: ModeArg) -> Mode {
         match m {
@@ -389,11 +412,16 @@ struct OddsArgs {
     /// --compare), raw numbers; csv: one row per metric and config.
     #[arg(long, value_enum, default_value_t = OddsFormat::Text)]
     format: OddsFormat,
-    /// Also run Monte Carlo and show its estimate and z-score beside the
-    /// exact answer.
-    #[arg(long)]
+    /// auto: exact where a solver covers the values, else Monte Carlo;
+    /// exact: exact only (an error where no solver does); mc: Monte Carlo
+    /// only; both: also run Monte Carlo and show its estimate and z-score
+    /// beside the exact answer.
+    #[arg(long, value_enum, default_value_t = ModeArg::Auto)]
+    mode: ModeArg,
+    /// The same as --mode both.
+    #[arg(long, conflicts_with = "mode")]
     check: bool,
-    /// Trials for --check, and for answers with no exact solver.
+    /// Trials for --mode mc and both, and for answers with no exact solver.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     trials: u64,
     /// Seed for Monte Carlo.
@@ -481,7 +509,7 @@ pub fn dispatch(
 pub fn odds_questions(
     what: &str,
     params: Vec<String>,
-    check: bool,
+    mode: Mode,
     trials: u64,
     seed: u64,
 ) -> anyhow::Result<Vec<(String, oddsmith::answer::Question)>> {
@@ -494,7 +522,8 @@ pub fn odds_questions(
         free_raises: None,
         compare: None,
         format: OddsFormat::Json,
-        check,
+        mode: mode.into(),
+        check: false,
         trials,
         seed,
     };

@@ -10,14 +10,14 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use oddsmith::report::RunMeta;
-use oddsmith::run::{Mode, RunOptions};
+use oddsmith::run::RunOptions;
 use oddsmith::scenario::Scenario;
 use oddsmith::systems::ParamValue;
 use oddsmith::tune::question::{COMMAND_LINE, TuneQuestion, literal, quote};
 use oddsmith::tune::{self, TuneOptions};
 
 use super::progress::Bar;
-use super::{CheckMode, Outcome, TuneArgs, interrupt};
+use super::{Outcome, TuneArgs, interrupt};
 
 pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
@@ -64,10 +64,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
     };
     let opts = TuneOptions {
         run: RunOptions {
-            mode: match args.mode {
-                CheckMode::Auto => Mode::Auto,
-                CheckMode::Mc => Mode::MonteCarlo,
-            },
+            mode: args.mode.into(),
             trials: args.trials,
             seed: args.seed,
             precision: args.precision,

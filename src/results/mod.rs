@@ -24,7 +24,46 @@ pub enum Mode {
     Both,
 }
 
+/// A word that names no [`Mode`]; the message lists the four.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{0:?} is not a mode; allowed: auto (exact where a solver covers the values, else Monte Carlo), exact (exact only; an error where no solver does), mc (Monte Carlo only), both (exact and Monte Carlo, each checked against the other)"
+)]
+pub struct UnknownMode(pub String);
+
+impl std::str::FromStr for Mode {
+    type Err = UnknownMode;
+
+    /// `run --mode`'s words, which every face (`odds`, the workbench,
+    /// Python) takes: auto, exact, mc, both.
+    fn from_str(word: &str) -> Result<Mode, UnknownMode> {
+        Mode::WORDS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, m)| *m)
+            .ok_or_else(|| UnknownMode(word.to_string()))
+    }
+}
+
 impl Mode {
+    /// Each mode's word, as `run --mode` takes it, in the order help lists them.
+    pub const WORDS: [(&'static str, Mode); 4] = [
+        ("auto", Mode::Auto),
+        ("exact", Mode::Exact),
+        ("mc", Mode::MonteCarlo),
+        ("both", Mode::Both),
+    ];
+
+    /// The mode's word: `auto`, `exact`, `mc` or `both`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Mode::Auto => "auto",
+            Mode::Exact => "exact",
+            Mode::MonteCarlo => "mc",
+            Mode::Both => "both",
+        }
+    }
+
     /// Whether a config is simulated, given whether it was solved exactly.
     pub fn simulates(self, solved: bool) -> bool {
         match self {

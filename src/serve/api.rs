@@ -4,17 +4,17 @@
 //! "field": …}`), never a 500: a panic would be a bug, caught and said.
 
 use axum::Router;
-use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{StatusCode, header};
+use axum::http::{Method, StatusCode, Uri, header};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 
 use oddsmith::answer::Answer;
 
-use super::body::{self, Shape};
-use super::{live, registry, scenario, tune as tune_body};
+use super::body::{self, Raw, Shape};
+use super::{error, guard, live, registry, scenario, tune as tune_body};
 
 use super::app::{App, MAX_BODY, ask, compute, question};
 use super::error::{ApiError, json_response};
@@ -26,12 +26,18 @@ const STYLE: &str = include_str!("assets/app.css");
 /// The workbench's routes over `app`.
 pub fn router(app: App) -> Router {
     Router::new()
-        .route("/", get(|| async { page(INDEX, "text/html; charset=utf-8") }))
+        .route(
+            "/",
+            get(|| async { page(INDEX, "text/html; charset=utf-8") }),
+        )
         .route(
             "/app.js",
             get(|| async { page(SCRIPT, "text/javascript; charset=utf-8") }),
         )
-        .route("/app.css", get(|| async { page(STYLE, "text/css; charset=utf-8") }))
+        .route(
+            "/app.css",
+            get(|| async { page(STYLE, "text/css; charset=utf-8") }),
+        )
         .route("/api/mechanics", get(mechanics))
         .route("/api/answer", post(answer))
         .route("/api/sweep", post(sweep))
@@ -43,13 +49,27 @@ pub fn router(app: App) -> Router {
         .fallback(|| async {
             ApiError {
                 status: StatusCode::NOT_FOUND,
-                message: "no such page; the API is GET /api/mechanics, POST /api/answer, /api/sweep, /api/scenario, /api/tune, /api/check, /api/progress, /api/cancel".into(),
+                message: format!("no such page; {ROUTES}"),
+                field: None,
+            }
+        })
+        .method_not_allowed_fallback(|method: Method, uri: Uri| async move {
+            ApiError {
+                status: StatusCode::METHOD_NOT_ALLOWED,
+                message: format!("{method} {} is not allowed; {ROUTES}", uri.path()),
                 field: None,
             }
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        // Only the page's own requests get past (Host, Origin, JSON).
+        .layer(middleware::from_fn_with_state(app.clone(), guard::layer))
+        // Whatever else answers an error answers it as JSON.
+        .layer(middleware::from_fn(error::json_errors))
         .with_state(app)
 }
+
+/// What the server answers, for 404 and 405.
+const ROUTES: &str = "the page is GET /; the API is GET /api/mechanics and POST /api/answer, /api/sweep, /api/scenario, /api/tune, /api/check, /api/progress, /api/cancel (JSON bodies)";
 
 fn page(text: &'static str, kind: &'static str) -> Response {
     (
@@ -66,7 +86,7 @@ async fn mechanics() -> Response {
     json_response(StatusCode::OK, &registry::all())
 }
 
-async fn answer(State(app): State<App>, bytes: Bytes) -> Response {
+async fn answer(State(app): State<App>, Raw(bytes): Raw) -> Response {
     let ask_ = match body::parse(&bytes, Shape::Answer) {
         Ok(a) => a,
         Err(e) => return e.into_response(),
@@ -103,7 +123,7 @@ pub struct MetricColumn {
     pub hi: Vec<Option<f64>>,
 }
 
-async fn sweep(State(app): State<App>, bytes: Bytes) -> Response {
+async fn sweep(State(app): State<App>, Raw(bytes): Raw) -> Response {
     let ask_ = match body::parse(&bytes, Shape::Sweep) {
         Ok(a) => a,
         Err(e) => return e.into_response(),
@@ -163,7 +183,7 @@ async fn sweep(State(app): State<App>, bytes: Bytes) -> Response {
 
 /// The knob value that meets a target, per combination of the sweep
 /// (`oddsmith tune MECHANIC --knob …`).
-async fn tune(State(app): State<App>, bytes: Bytes) -> Response {
+async fn tune(State(app): State<App>, Raw(bytes): Raw) -> Response {
     let ask_ = match tune_body::parse(&bytes) {
         Ok(a) => a,
         Err(e) => return e.into_response(),
@@ -179,7 +199,7 @@ struct ScenarioFile {
     file: String,
 }
 
-async fn scenario(State(app): State<App>, bytes: Bytes) -> Response {
+async fn scenario(State(app): State<App>, Raw(bytes): Raw) -> Response {
     let ask_ = match body::parse(&bytes, Shape::Scenario) {
         Ok(a) => a,
         Err(e) => return e.into_response(),

@@ -3,19 +3,24 @@
 //! tab's ticket (watched, so a newer request or Cancel stops it), on a
 //! blocking thread, with panics caught and said.
 
+use std::net::SocketAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use oddsmith::answer::{self, Answer, Question};
 use oddsmith::exact::watch;
+use oddsmith::run::Mode;
 use oddsmith::systems;
 
-use super::body::Ask;
+use tokio::sync::Semaphore;
+
+use super::body::{Ask, Shape};
+use super::guard::Guard;
 use super::jobs::{CancelOnDrop, Jobs, Stopped, Ticket, Watcher};
 
 use super::error::{ApiError, json_response};
@@ -26,15 +31,38 @@ pub const MAX_CONFIGS: usize = 2500;
 /// Most Monte Carlo trials one request may run over all its configs.
 pub const MAX_TOTAL_TRIALS: u64 = 50_000_000;
 
+/// Most requests that compute (answers, sweeps, tunes, checks, scenario
+/// files) at once; past it a request waits [`HEAVY_WAIT`] for a place,
+/// then gets a 503 with Retry-After.
+pub const MAX_HEAVY: usize = 8;
+/// How long a request waits for a place among the [`MAX_HEAVY`] (long
+/// enough for a request its tab superseded to stop and leave its place).
+pub const HEAVY_WAIT: Duration = Duration::from_secs(2);
+/// How long a client may take to send a request's head (or, once it is
+/// read, its body) before the connection is closed.
+pub const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// The port `oddsmith serve` listens on without `--port`.
+pub const DEFAULT_PORT: u16 = 7878;
+
 /// The server's shared state.
 #[derive(Clone)]
 pub struct App {
     pub(super) jobs: Arc<Jobs>,
     /// How long one request may compute.
     limit: Duration,
+    /// The addresses a request may name (Host, Origin).
+    pub(super) guard: Arc<Guard>,
+    /// Places for requests that compute.
+    heavy: Arc<Semaphore>,
+    heavy_limit: usize,
+    heavy_wait: Duration,
+    /// How long a request's head or body may take to arrive.
+    pub(super) read_timeout: Duration,
 }
 
 impl App {
+    /// The workbench as `oddsmith serve` with no flags serves it
+    /// (127.0.0.1:7878).
     pub fn new() -> Self {
         App::with_limit(Duration::from_secs(30))
     }
@@ -44,7 +72,38 @@ impl App {
         App {
             jobs: Arc::new(Jobs::default()),
             limit,
+            guard: Arc::new(Guard::serving(
+                SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)),
+                None,
+            )),
+            heavy: Arc::new(Semaphore::new(MAX_HEAVY)),
+            heavy_limit: MAX_HEAVY,
+            heavy_wait: HEAVY_WAIT,
+            read_timeout: READ_TIMEOUT,
         }
+    }
+
+    /// Answering requests to `bound`, listened on for `--host host`.
+    pub fn serving(mut self, bound: SocketAddr, host: Option<&str>) -> Self {
+        self.guard = Arc::new(Guard::serving(bound, host));
+        self
+    }
+
+    /// At most `n` computing requests, each waiting `wait` for a place
+    /// (tests).
+    #[cfg(test)]
+    pub fn with_heavy(mut self, n: usize, wait: Duration) -> Self {
+        self.heavy = Arc::new(Semaphore::new(n));
+        self.heavy_limit = n;
+        self.heavy_wait = wait;
+        self
+    }
+
+    /// Requests' heads and bodies given `timeout` to arrive (tests).
+    #[cfg(test)]
+    pub fn with_read_timeout(mut self, timeout: Duration) -> Self {
+        self.read_timeout = timeout;
+        self
     }
 
     /// Stop all work: the server is closing.
@@ -90,20 +149,16 @@ pub fn question(ask: &Ask) -> Result<Question, ApiError> {
         ))
         .at("mechanic"));
     }
-    let asked = crate::cli::odds_questions(
-        &ask.what,
-        ask.words.clone(),
-        ask.check,
-        ask.trials,
-        ask.seed,
-    )
-    .map_err(|e| {
-        let message = format!("{e:#}");
-        let field = field_of(&message).or_else(|| ask.expression.then(|| "expression".to_string()));
-        let mut err = ApiError::bad(message);
-        err.field = field;
-        err
-    })?;
+    let asked =
+        crate::cli::odds_questions(&ask.what, ask.words.clone(), ask.mode, ask.trials, ask.seed)
+            .map_err(|e| {
+                let message = format!("{e:#}");
+                let field =
+                    field_of(&message).or_else(|| ask.expression.then(|| "expression".to_string()));
+                let mut err = ApiError::bad(message);
+                err.field = field;
+                err
+            })?;
     let Some((_, q)) = asked.into_iter().next() else {
         return Err(ApiError::bad("nothing to ask"));
     };
@@ -113,16 +168,34 @@ pub fn question(ask: &Ask) -> Result<Question, ApiError> {
         .map(|(_, v)| v.len())
         .try_fold(1usize, |a, n| a.checked_mul(n))
         .unwrap_or(usize::MAX);
+    // `/api/answer` answers one config; a range or list in its params is
+    // a sweep, which has its own endpoint (and its own table).
+    if ask.shape == Shape::Answer
+        && let Some((key, values)) = q.sweep.first()
+    {
+        let field = match key.strip_prefix("vars.") {
+            Some(name) if !ask.keys.contains(key) => name,
+            _ => key.as_str(),
+        };
+        return Err(ApiError::bad(format!(
+            "{field}: {} values ask for a sweep ({configs} configs); /api/answer answers one config: give {field} one value, or POST the sweep to /api/sweep (\"sweep\": {{\"{field}\": [...]}})",
+            values.len()
+        ))
+        .at(field));
+    }
     if configs > MAX_CONFIGS {
         return Err(ApiError::bad(format!(
             "{configs} configs; the workbench answers at most {MAX_CONFIGS} at once (write a scenario for more)"
         ))
         .at(q.sweep.first().map(|(k, _)| k.as_str()).unwrap_or("sweep")));
     }
-    let simulated = if q.check || !q.mechanic.has_exact() {
-        configs as u64
-    } else {
-        0
+    // Configs sure to be simulated; those whose exact solve gives up and
+    // falls back are counted as they fall back (`Live::simulating`).
+    let simulated = match q.mode {
+        Mode::Exact => 0,
+        Mode::MonteCarlo | Mode::Both => configs as u64,
+        Mode::Auto if q.mechanic.has_exact() => 0,
+        Mode::Auto => configs as u64,
     };
     if simulated.saturating_mul(q.trials) > MAX_TOTAL_TRIALS {
         return Err(ApiError::bad(format!(
@@ -183,6 +256,7 @@ fn watched_pool(watcher: &Watcher) -> Option<rayon::ThreadPool> {
 pub fn param_error(q: &Question, e: answer::AskError) -> ApiError {
     let field = match &e {
         answer::AskError::Param(p) => p.key.clone(),
+        answer::AskError::NoExact { .. } => "mode".to_string(),
         answer::AskError::Interrupted => String::new(),
     };
     let mut err = ApiError::bad(format!("{:#}", crate::cli::odds_error(q.mechanic, e)));
@@ -212,6 +286,11 @@ pub fn stopped(ticket: &Ticket) -> Result<(), ApiError> {
             "Monte Carlo stopped at the workbench's time limit; ask for fewer trials (or run a scenario: `oddsmith run` has no limit)",
         )
         .at("trials")),
+        Some(Stopped::TrialCap) => Err(ApiError::bad(format!(
+            "Monte Carlo would run {} trials (configs with no exact answer, and those whose exact solve gave up, are simulated), past the workbench's {MAX_TOTAL_TRIALS} a request; ask for fewer trials or values (or run a scenario: `oddsmith run` has no limit)",
+            ticket.live().planned()
+        ))
+        .at("trials")),
         Some(Stopped::Shutdown) => Err(ApiError {
             status: StatusCode::SERVICE_UNAVAILABLE,
             message: "the server is shutting down".into(),
@@ -240,10 +319,20 @@ pub async fn compute<T: Serialize + Send + 'static>(
     tab: Option<String>,
     work: impl FnOnce(&Ticket) -> Result<T, ApiError> + Send + 'static,
 ) -> Response {
-    let ticket = app.jobs.ticket(tab, app.limit);
+    let ticket = app.jobs.ticket(tab, app.limit, MAX_TOTAL_TRIALS);
     let _cancel_if_dropped = CancelOnDrop(ticket.flag());
-    let joined =
-        tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(|| work(&ticket)))).await;
+    // A place among the computing requests, held until the work stops (not
+    // merely until its client leaves), so the bound is on work done.
+    let permit = match tokio::time::timeout(app.heavy_wait, app.heavy.clone().acquire_owned()).await
+    {
+        Ok(Ok(permit)) => permit,
+        Ok(Err(_)) | Err(_) => return busy(app.heavy_limit),
+    };
+    let joined = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        catch_unwind(AssertUnwindSafe(|| work(&ticket)))
+    })
+    .await;
     match joined {
         Ok(Ok(Ok(value))) => json_response(StatusCode::OK, &value),
         Ok(Ok(Err(e))) => e.into_response(),
@@ -254,4 +343,19 @@ pub async fn compute<T: Serialize + Send + 'static>(
         }
         .into_response(),
     }
+}
+
+/// The 503 past [`MAX_HEAVY`]: try again in a second.
+fn busy(limit: usize) -> Response {
+    let mut r = ApiError {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        message: format!(
+            "the workbench is busy: {limit} requests are computing, its limit; try again in a moment (Retry-After says when)"
+        ),
+        field: None,
+    }
+    .into_response();
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    r
 }

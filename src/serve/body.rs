@@ -2,9 +2,49 @@
 //! (`key=value`, a sweep as `key=a,b,c`), so the questions and every
 //! message about a bad value are the command line's.
 
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use oddsmith::run::Mode;
 use serde_json::{Map, Value};
 
+use super::app::{App, MAX_BODY};
 use super::error::ApiError;
+
+/// A request's body as bytes, read within [`MAX_BODY`] and the server's
+/// read timeout; a refusal (413, 408, a broken body) is the API's JSON
+/// error like every other.
+pub struct Raw(pub Bytes);
+
+impl FromRequest<App> for Raw {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, app: &App) -> Result<Raw, ApiError> {
+        let limit = app.read_timeout;
+        match tokio::time::timeout(limit, Bytes::from_request(req, app)).await {
+            Ok(Ok(bytes)) => Ok(Raw(bytes)),
+            Ok(Err(refused)) if refused.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(ApiError {
+                    status: StatusCode::PAYLOAD_TOO_LARGE,
+                    message: format!(
+                        "the body is over {MAX_BODY} bytes (1 MB), the most the workbench reads"
+                    ),
+                    field: None,
+                })
+            }
+            Ok(Err(refused)) => Err(ApiError {
+                status: refused.status(),
+                message: format!("cannot read the body: {}", refused.body_text()),
+                field: None,
+            }),
+            Err(_) => Err(ApiError {
+                status: StatusCode::REQUEST_TIMEOUT,
+                message: format!("the body did not arrive within {} s", limit.as_secs_f64()),
+                field: None,
+            }),
+        }
+    }
+}
 
 /// Most Monte Carlo trials one request may ask for (per config).
 pub const MAX_TRIALS: u64 = 20_000_000;
@@ -24,8 +64,10 @@ pub struct Ask {
     pub words: Vec<String>,
     /// The keys of `words`, for errors beside the field at fault.
     pub keys: Vec<String>,
-    /// `mode = "both"`: simulate exact answers too (`--check`).
-    pub check: bool,
+    /// How to answer, in `run --mode`'s words.
+    pub mode: Mode,
+    /// The endpoint that reads it: `/api/answer` takes one config.
+    pub shape: Shape,
     pub trials: u64,
     pub seed: u64,
     pub tab: Option<String>,
@@ -99,6 +141,17 @@ fn toml(v: &Value) -> Option<String> {
     })
 }
 
+/// The body's `mode`: `run --mode`'s words (auto when it names none).
+pub fn mode(body: &Map<String, Value>) -> Result<Mode, ApiError> {
+    match body.get("mode") {
+        None => Ok(Mode::Auto),
+        Some(Value::String(s)) => s
+            .parse::<Mode>()
+            .map_err(|e| bad(format!("mode: {e}")).at("mode")),
+        Some(v) => Err(bad(format!("mode: {v} is not a string")).at("mode")),
+    }
+}
+
 fn unsigned(body: &Map<String, Value>, key: &str, default: u64) -> Result<u64, ApiError> {
     match body.get(key) {
         None => Ok(default),
@@ -157,16 +210,7 @@ pub fn parse(bytes: &[u8], shape: Shape) -> Result<Ask, ApiError> {
         let key = if expression { "expression" } else { "mechanic" };
         return Err(bad(format!("{key} is empty")).at(key));
     }
-    let check = match text("mode")?.as_deref() {
-        None | Some("auto") => false,
-        Some("both") => true,
-        Some(other) => {
-            return Err(bad(format!(
-                "mode: {other:?} is not a mode; allowed: \"auto\" (exact where it can, else Monte Carlo), \"both\" (also simulate exact answers, to check them)"
-            ))
-            .at("mode"));
-        }
-    };
+    let mode = mode(&body)?;
     let trials = unsigned(&body, "trials", DEFAULT_TRIALS)?;
     if !(1..=MAX_TRIALS).contains(&trials) {
         return Err(bad(format!(
@@ -258,7 +302,8 @@ pub fn parse(bytes: &[u8], shape: Shape) -> Result<Ask, ApiError> {
         expression,
         words,
         keys,
-        check,
+        mode,
+        shape,
         trials,
         seed,
         tab,

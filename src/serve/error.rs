@@ -1,7 +1,9 @@
 //! An API error: a status and the command line's message, with the field
 //! at fault, as JSON (`{"error": …, "field": …}`); and JSON responses.
 
+use axum::extract::Request;
 use axum::http::{StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::json;
@@ -51,4 +53,37 @@ pub fn json_response(status: StatusCode, value: &impl Serialize) -> Response {
         )
             .into_response(),
     }
+}
+
+/// Every error the server answers is `{"error": …}`: one that some layer
+/// below wrote otherwise (plain text, an empty body) is rewritten, its
+/// status and headers kept.
+pub async fn json_errors(req: Request, next: Next) -> Response {
+    let r = next.run(req).await;
+    let status = r.status();
+    let json = r
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return r;
+    }
+    let (mut parts, _) = r.into_parts();
+    let message = status
+        .canonical_reason()
+        .unwrap_or("the request failed")
+        .to_lowercase();
+    let fresh = ApiError {
+        status,
+        message,
+        field: None,
+    }
+    .into_response();
+    let (fresh, body) = fresh.into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        fresh.headers[header::CONTENT_TYPE].clone(),
+    );
+    Response::from_parts(parts, body)
 }

@@ -42,6 +42,8 @@ pub enum Stopped {
     Superseded,
     /// The time cap.
     TimedOut,
+    /// Monte Carlo planned (or run) past the trials a request may run.
+    TrialCap,
     /// The server is shutting down.
     Shutdown,
 }
@@ -68,6 +70,9 @@ pub struct Live {
     /// Monte Carlo trials planned (0 until it starts) and done.
     trials: AtomicU64,
     trials_done: AtomicU64,
+    /// Most trials the request may plan or run, and whether it went past.
+    trial_cap: u64,
+    over_cap: AtomicBool,
 }
 
 /// A snapshot of [`Live`], as `POST /api/progress` returns it.
@@ -99,7 +104,14 @@ pub struct Ticket {
 impl Jobs {
     /// A ticket for a request from `tab`, cancelling that tab's previous
     /// one; it times out after `limit`.
-    pub fn ticket(self: &Arc<Self>, tab: Option<String>, limit: Duration) -> Ticket {
+    /// It also stops once Monte Carlo plans or runs more than `trial_cap`
+    /// trials.
+    pub fn ticket(
+        self: &Arc<Self>,
+        tab: Option<String>,
+        limit: Duration,
+        trial_cap: u64,
+    ) -> Ticket {
         let cancelled = Arc::new(AtomicBool::new(false));
         let now = Instant::now();
         let live = Arc::new(Live {
@@ -115,6 +127,8 @@ impl Jobs {
             abandoned: AtomicBool::new(false),
             trials: AtomicU64::new(0),
             trials_done: AtomicU64::new(0),
+            trial_cap,
+            over_cap: AtomicBool::new(false),
         });
         if let Some(tab) = &tab
             && let Ok(mut tabs) = self.tabs.lock()
@@ -189,9 +203,21 @@ impl Live {
         self.configs.store(configs as u64, Ordering::Relaxed);
     }
 
-    /// Monte Carlo starts: `trials` in all.
+    /// Monte Carlo starts on more configs: `trials` more in all. Past
+    /// the cap the work stops before it runs them.
     pub fn simulating(&self, trials: u64) {
-        self.trials.store(trials.max(1), Ordering::Relaxed);
+        let planned = self
+            .trials
+            .fetch_add(trials.max(1), Ordering::Relaxed)
+            .saturating_add(trials.max(1));
+        if planned > self.trial_cap {
+            self.over_cap.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Monte Carlo trials planned so far.
+    pub fn planned(&self) -> u64 {
+        self.trials.load(Ordering::Relaxed)
     }
 
     /// The exact solve was stopped before its end.
@@ -277,6 +303,8 @@ fn stop_reason(jobs: &Jobs, cancelled: &AtomicBool, live: &Live) -> Option<Stopp
         Some(Stopped::Shutdown)
     } else if cancelled.load(Ordering::SeqCst) {
         Some(Stopped::Superseded)
+    } else if live.over_cap.load(Ordering::SeqCst) {
+        Some(Stopped::TrialCap)
     } else if live.timed_out.load(Ordering::SeqCst) {
         Some(Stopped::TimedOut)
     } else {
@@ -286,7 +314,12 @@ fn stop_reason(jobs: &Jobs, cancelled: &AtomicBool, live: &Live) -> Option<Stopp
 
 impl Progress for Ticket {
     fn advance(&self, trials: u64) {
-        self.live.trials_done.fetch_add(trials, Ordering::Relaxed);
+        // Work that plans no trials ahead (a tune's search) is held to the
+        // cap as it runs.
+        let done = self.live.trials_done.fetch_add(trials, Ordering::Relaxed);
+        if done.saturating_add(trials) > self.live.trial_cap {
+            self.live.over_cap.store(true, Ordering::SeqCst);
+        }
     }
 
     fn solved(&self, configs: u64) {

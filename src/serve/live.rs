@@ -4,7 +4,6 @@
 //! (`POST /api/check`: a policy being typed is validated at once, even
 //! while a slow exact solve runs).
 
-use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -12,7 +11,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::app::{self, App};
-use super::body::{self, Shape};
+use super::body::{self, Raw, Shape};
 use super::error::{self as response, ApiError};
 
 /// The `tab` of a `{"tab": "…"}` body.
@@ -39,7 +38,7 @@ fn tab_of(bytes: &[u8]) -> Result<String, ApiError> {
 /// `{"tab": …}` → what its running request has done: `{"running": true,
 /// "what", "phase", "elapsed_ms", "configs", "solved", "round", "states",
 /// "in_play", "trials", "trials_done"}`, or `{"running": false}`.
-pub async fn progress(State(app): State<App>, bytes: Bytes) -> Response {
+pub async fn progress(State(app): State<App>, Raw(bytes): Raw) -> Response {
     let tab = match tab_of(&bytes) {
         Ok(t) => t,
         Err(e) => return e.into_response(),
@@ -52,7 +51,7 @@ pub async fn progress(State(app): State<App>, bytes: Bytes) -> Response {
 
 /// `{"tab": …}` → stop its running request (it answers 409);
 /// `{"cancelled": whether one ran}`.
-pub async fn cancel(State(app): State<App>, bytes: Bytes) -> Response {
+pub async fn cancel(State(app): State<App>, Raw(bytes): Raw) -> Response {
     match tab_of(&bytes) {
         Ok(tab) => {
             response::json_response(StatusCode::OK, &json!({"cancelled": app.jobs.cancel(&tab)}))
@@ -70,7 +69,7 @@ struct Checked {
 /// The body of `/api/answer` (or `/api/sweep`), read and every config
 /// checked, nothing built or solved: `{"ok": true, "configs": n}`, or the 400 the
 /// answer would give for a bad value.
-pub async fn check(State(app): State<App>, bytes: Bytes) -> Response {
+pub async fn check(State(app): State<App>, Raw(bytes): Raw) -> Response {
     let is_sweep = serde_json::from_slice::<Value>(&bytes)
         .ok()
         .is_some_and(|v| v.get("sweep").is_some());

@@ -9,6 +9,7 @@ mod app;
 mod body;
 mod error;
 mod examples;
+mod guard;
 mod jobs;
 mod live;
 mod registry;
@@ -16,12 +17,23 @@ mod scenario;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_edge;
+#[cfg(test)]
+mod tests_fuzz;
+#[cfg(test)]
 mod tests_live;
+#[cfg(test)]
+mod tests_socket;
 mod tune;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 
 pub use api::router;
 pub use app::App;
@@ -58,6 +70,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_io()
+        .enable_time()
         .build()
         .context("cannot start the server's runtime")?;
     runtime.block_on(async move {
@@ -79,18 +92,56 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         if args.open {
             open_browser(&url);
         }
-        let app = App::new();
+        let app = App::new().serving(bound, args.host.as_deref());
         let stop = app.clone();
-        axum::serve(listener, router(app))
-            .with_graceful_shutdown(async move {
-                let _ = tokio::signal::ctrl_c().await;
-                // Running Monte Carlo stops at its next chunk.
-                stop.shut_down();
-                eprintln!("\nstopping: the workbench is closed");
-            })
-            .await
-            .context("the server failed")
+        let shutdown = async move {
+            let _ = tokio::signal::ctrl_c().await;
+            // Running Monte Carlo stops at its next chunk.
+            stop.shut_down();
+            eprintln!("\nstopping: the workbench is closed");
+        };
+        run(listener, app, shutdown).await;
+        Ok(())
     })
+}
+
+/// Accept connections on `listener` and answer them with the router over
+/// `app` until `shutdown` completes, then let the open ones finish. Each
+/// connection must send a request's head within the app's read timeout
+/// (idle keep-alive connections too), or it is closed: half-sent requests
+/// cannot pile up. (`axum::serve` sets no such timeout.)
+pub async fn run(
+    listener: tokio::net::TcpListener,
+    app: App,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    let timeout = app.read_timeout;
+    let service = TowerToHyperService::new(router(app));
+    let graceful = GracefulShutdown::new();
+    let mut http = http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(timeout);
+    tokio::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors and the like: wait, go on.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let conn = http.serve_connection(TokioIo::new(stream), service.clone());
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            // A client that goes away or times out ends its connection only.
+            let _ = conn.await;
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
 }
 
 /// Ask the desktop to open `url`; say so when it cannot.

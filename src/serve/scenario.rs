@@ -3,6 +3,7 @@
 //! seed, so the same numbers), with an `[[expect]]` stub to fill in.
 
 use oddsmith::answer::Question;
+use oddsmith::run::Mode;
 use oddsmith::systems::ParamValue;
 
 /// A TOML key: bare when it can be, else quoted (dotted paths are quoted,
@@ -67,10 +68,9 @@ pub fn toml(q: &Question, metric: &str, shown: Option<(f64, bool)>) -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "# Saved from the oddsmith workbench. Run it with\n#   oddsmith run THIS.toml --out results\n# and check its [[expect]] with `oddsmith check THIS.toml`.{}\n",
-        if q.check {
-            "\n# The page also simulated the exact answers: add --mode both."
-        } else {
-            ""
+        match q.mode {
+            Mode::Auto => String::new(),
+            m => format!("\n# The page asked with mode {}: add --mode {}.", m.word(), m.word()),
         }
     ));
     out.push_str(&format!(

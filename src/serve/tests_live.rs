@@ -21,7 +21,8 @@ use super::tests::{call, odds_json, post, post_text, runtime};
 /// seed, the API's too).
 fn odds_question(what: &str, words: &[&str]) -> Question {
     let words = words.iter().map(|w| w.to_string()).collect();
-    let asked = crate::cli::odds_questions(what, words, false, 200_000, 1).expect("a question");
+    let asked = crate::cli::odds_questions(what, words, oddsmith::run::Mode::Auto, 200_000, 1)
+        .expect("a question");
     asked.into_iter().next().expect("one").1
 }
 

@@ -6,9 +6,13 @@
 
 use serde_json::{Map, Value};
 
-use oddsmith::run::{Mode, RunOptions};
+use std::path::Path;
+
+use oddsmith::run::{RunError, RunOptions};
+use oddsmith::scenario::{Scenario, ScenarioError};
+use oddsmith::systems;
 use oddsmith::tune::question::{self, TuneAnswer, TuneQuestion};
-use oddsmith::tune::{self, TuneOptions};
+use oddsmith::tune::{self, TuneError, TuneOptions};
 
 use super::app::{MAX_CONFIGS, stopped};
 use super::body::{self, DEFAULT_TRIALS, MAX_SWEEP_VALUES, MAX_TRIALS, word};
@@ -85,6 +89,15 @@ pub fn parse(bytes: &[u8]) -> Result<TuneAsk, ApiError> {
             bad("say what to tune: \"mechanic\" (e.g. \"gateway.challenge\")").at("mechanic"),
         );
     };
+    if systems::find(&mechanic).is_none() {
+        let names = systems::names();
+        return Err(bad(format!(
+            "mechanic: no mechanic is called {mechanic:?}{}; known: {}",
+            systems::suggest(&mechanic, names.iter().copied()),
+            names.join(", ")
+        ))
+        .at("mechanic"));
+    }
     let mut params = Vec::new();
     match body.get("params") {
         None => {}
@@ -149,6 +162,49 @@ pub fn parse(bytes: &[u8]) -> Result<TuneAsk, ApiError> {
             .at("range"));
         }
     };
+    // What the question needs, said in the body's words (the command
+    // line's own messages name its flags).
+    for (key, example) in [
+        (
+            "knob",
+            "\"knob\": \"opposition.challenge\", the parameter to search",
+        ),
+        (
+            "metric",
+            "\"metric\": \"p_success\", the headline metric to aim",
+        ),
+    ] {
+        if !body.contains_key(key) {
+            return Err(bad(format!("{key} is missing: e.g. {example}")).at(key));
+        }
+    }
+    let aims: Vec<&str> = ["target", "at_least", "at_most"]
+        .into_iter()
+        .filter(|k| body.contains_key(*k))
+        .collect();
+    match aims.as_slice() {
+        [_] => {}
+        [] => {
+            return Err(bad(
+                "target is missing: give one of \"target\" (the knob value whose metric is nearest it), \"at_least\" or \"at_most\"",
+            )
+            .at("target"));
+        }
+        [first, second, ..] => {
+            return Err(bad(format!(
+                "{first} and {second}: give only one of \"target\", \"at_least\" and \"at_most\""
+            ))
+            .at(second));
+        }
+    }
+    if let Some(r) = &range
+        && !r.contains("..")
+    {
+        return Err(bad(format!(
+            "range: {r:?} is not \"FROM..TO\" or [FROM, TO] (e.g. \"0..20\")"
+        ))
+        .at("range"));
+    }
     let question = TuneQuestion {
         mechanic,
         params,
@@ -161,16 +217,7 @@ pub fn parse(bytes: &[u8]) -> Result<TuneAsk, ApiError> {
         within: number(&body, "within")?,
         range,
     };
-    let mode = match text(&body, "mode")?.as_deref() {
-        None | Some("auto") => Mode::Auto,
-        Some("mc") => Mode::MonteCarlo,
-        Some(other) => {
-            return Err(bad(format!(
-                "mode: {other:?} is not a mode; allowed: \"auto\" (exact where it can, else Monte Carlo), \"mc\" (Monte Carlo only)"
-            ))
-            .at("mode"));
-        }
-    };
+    let mode = body::mode(&body)?;
     let trials = unsigned(&body, "trials")?.unwrap_or(DEFAULT_TRIALS);
     if !(1..=MAX_TRIALS).contains(&trials) {
         return Err(bad(format!(
@@ -200,9 +247,85 @@ pub fn parse(bytes: &[u8]) -> Result<TuneAsk, ApiError> {
     })
 }
 
+/// The name a tune body's scenario errors give as their file (never
+/// shown: [`scenario_error`] says each in the body's words).
+const REQUEST: &str = "request";
+
+/// The body field a key of the question's scenario comes from:
+/// `tune.target` is `target` (or `at_least`, `at_most`: whichever `q`
+/// gave), `params."actor.trait"` is `actor.trait`.
+fn field_of(key: &str, q: &TuneQuestion) -> String {
+    let unquote = |k: &str| k.replace('"', "");
+    if let Some(rest) = key.strip_prefix("tune.") {
+        let rest = unquote(rest);
+        let mut parts = rest.split('.');
+        return match (parts.next(), parts.next()) {
+            (Some("target"), Some(bound @ ("at_least" | "at_most"))) => bound.to_string(),
+            (Some("target"), _) if q.at_least.is_some() => "at_least".to_string(),
+            (Some("target"), _) if q.at_most.is_some() => "at_most".to_string(),
+            (Some("range"), _) => "range".to_string(),
+            (Some(first), _) => first.to_string(),
+            (None, _) => "tune".to_string(),
+        };
+    }
+    for table in ["params.", "sweep."] {
+        if let Some(rest) = key.strip_prefix(table) {
+            return unquote(rest);
+        }
+    }
+    unquote(key)
+}
+
+/// A scenario error of the question, said in the body's words: each
+/// problem after its field (`target: 1.5 is not a probability; …`), with
+/// no file or line (the scenario was never the user's), at the first
+/// problem's field.
+fn scenario_error(e: &ScenarioError, q: &TuneQuestion) -> ApiError {
+    let mut field = None;
+    let lines: Vec<String> = e
+        .all()
+        .into_iter()
+        .map(|p| match p {
+            ScenarioError::Invalid { key, message, .. } => {
+                let f = field_of(key, q);
+                let line = format!("{f}: {message}");
+                field.get_or_insert(f);
+                line
+            }
+            ScenarioError::Toml { message, .. } => format!("not valid TOML: {message}"),
+            ScenarioError::Io { message, .. } => message.clone(),
+            ScenarioError::Several(_) => p.to_string(),
+        })
+        .collect();
+    let mut err = bad(lines.join("\n"));
+    err.field = field;
+    err
+}
+
+/// A tune that could not run, in the body's words.
+fn tune_error(e: TuneError) -> ApiError {
+    match e {
+        TuneError::Run(RunError::NoExact {
+            mechanic,
+            config,
+            point,
+        }) => bad(format!(
+            "mode exact: {mechanic} has no exact answer for config {config}{point}; ask with mode auto or mc"
+        ))
+        .at("mode"),
+        TuneError::Run(RunError::Param(p)) => {
+            let field = p.key.clone();
+            bad(format!("{field}: {}", p.message)).at(&field)
+        }
+        other => bad(other.to_string()),
+    }
+}
+
 /// Answer a tune body, stopping when `ticket` says so.
 pub fn answer(ask: &TuneAsk, ticket: &Ticket) -> Result<TuneAnswer, ApiError> {
-    let scenario = ask.question.scenario().map_err(|e| bad(e.0))?;
+    let text = ask.question.scenario_text().map_err(|e| bad(e.0))?;
+    let scenario = Scenario::parse(Path::new(REQUEST), &text)
+        .map_err(|e| scenario_error(&e, &ask.question))?;
     let configs = scenario.tune_grid().map_or(0, |g| g.config_count());
     if configs > MAX_CONFIGS {
         return Err(bad(format!(
@@ -219,6 +342,6 @@ pub fn answer(ask: &TuneAsk, ticket: &Ticket) -> Result<TuneAnswer, ApiError> {
     }
     let tuned = tune::tune(&scenario, &ask.options, ticket);
     stopped(ticket)?;
-    let tuned = tuned.map_err(|e| bad(e.to_string()))?;
+    let tuned = tuned.map_err(tune_error)?;
     Ok(question::TuneAnswer::of(&tuned))
 }

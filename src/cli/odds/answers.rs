@@ -8,6 +8,7 @@ use std::io::Write;
 
 use anyhow::{Context, anyhow, bail};
 use oddsmith::answer::{self, Answer};
+use oddsmith::run::Mode;
 use oddsmith::systems::{self, Mechanic};
 
 use super::question::{self, Asked};
@@ -20,12 +21,16 @@ pub fn answer(args: &OddsArgs) -> anyhow::Result<Outcome> {
     let mut answers: Vec<(String, Answer)> = Vec::new();
     for Asked { label, question } in &asked {
         let configs = question.config_count() as u64;
-        let total =
-            (question.check || !question.mechanic.has_exact()).then_some(question.trials * configs);
+        let simulates = match question.mode {
+            Mode::Exact => false,
+            Mode::MonteCarlo | Mode::Both => true,
+            Mode::Auto => !question.mechanic.has_exact(),
+        };
+        let total = simulates.then_some(question.trials * configs);
         let bar = Bar::new(total, configs, false);
         let mut before = |n: usize, why: Option<&str>| {
             if let Some(why) = why
-                && !question.check
+                && question.mode == Mode::Auto
             {
                 eprintln!(
                     "no exact answer{}: {why}; simulating {} trials{} (seed {}); --trials N trades time for precision",
@@ -95,8 +100,10 @@ pub fn questions(args: &OddsArgs) -> anyhow::Result<Vec<Asked>> {
 /// The message for a value `ask` refused: the mechanic's name first, and
 /// for an unknown key the keys there are.
 pub fn ask_error(m: &dyn Mechanic, e: answer::AskError) -> anyhow::Error {
-    let answer::AskError::Param(e) = e else {
-        return anyhow!("interrupted");
+    let e = match e {
+        answer::AskError::Param(e) => e,
+        answer::AskError::NoExact { .. } => return anyhow!("{} {e}", m.name()),
+        answer::AskError::Interrupted => return anyhow!("interrupted"),
     };
     let keys = if e.message.starts_with("is not a parameter") {
         format!(

@@ -46,12 +46,17 @@ pub fn odds(args: OddsArgs) -> anyhow::Result<Outcome> {
     let (Some(actor), Some(vs)) = (&args.actor, &args.vs) else {
         bail!("`odds gateway` needs both --actor and --vs (e.g. --actor 3d8+2 --vs 2d8+4)");
     };
+    if args.mode() == oddsmith::run::Mode::MonteCarlo {
+        bail!(
+            "`odds gateway --actor … --vs …` works its table out exactly; --mode mc does not apply (--mode both checks it by simulation)"
+        );
+    }
     gateway(&GatewayArgs {
         actor: actor.clone(),
         vs: vs.clone(),
         raises: args.raises.clone().unwrap_or_else(|| "0..3".into()),
         free_raises: args.free_raises.unwrap_or(0),
-        check: args.check,
+        check: args.mode() == oddsmith::run::Mode::Both,
         trials: args.trials,
         seed: args.seed,
     })

@@ -216,7 +216,7 @@ pub fn mechanic(m: &'static dyn Mechanic, args: &OddsArgs) -> anyhow::Result<Vec
         sweep,
         trials: args.trials,
         seed: args.seed,
-        check: args.check,
+        mode: args.mode(),
     };
     let Some(compare) = &args.compare else {
         return Ok(vec![Asked {
@@ -391,7 +391,7 @@ pub fn expressions(args: &OddsArgs) -> anyhow::Result<Vec<Asked>> {
                 sweep,
                 trials: args.trials,
                 seed: args.seed,
-                check: args.check,
+                mode: args.mode(),
             },
         });
     }

@@ -50,7 +50,32 @@ function fromHash() {
   return s;
 }
 
-function save() { history.replaceState(null, "", toHash()); }
+function save() {
+  history.replaceState(null, "", toHash());
+  // A link shown earlier follows the state; "copied" was said of the old one.
+  if (!$("link-box").hidden && $("link").value !== location.href) { $("link").value = location.href; $("link-said").textContent = ""; }
+}
+
+// Copy link: show the link, select it, copy it, and say whether it was
+// copied (the clipboard API, else the selection's copy command; without
+// either the link stays selected for Ctrl+C).
+async function copyLink() {
+  const box = $("link-box"), input = $("link"), said = $("link-said");
+  box.hidden = false;
+  input.value = location.href;
+  input.focus();
+  input.select();
+  let copied = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(input.value); copied = true; }
+  } catch (_) { copied = false; }
+  if (!copied) {
+    input.focus(); input.select();
+    try { copied = document.execCommand("copy"); } catch (_) { copied = false; }
+  }
+  said.textContent = copied ? "copied" : "not copied: the link is selected, press Ctrl+C (⌘C on a Mac)";
+  said.className = copied ? "copied" : "not-copied";
+}
 
 // ---- requests ------------------------------------------------------------
 
@@ -307,7 +332,7 @@ async function ask() {
   controller = new AbortController();
   const signal = controller.signal;
   const m = mechanic();
-  const simulated = state.mode === "both" || (m && !m.exact);
+  const simulated = state.mode === "both" || state.mode === "mc" || (state.mode !== "exact" && m && !m.exact);
   const full = Number(state.trials);
   // Monte Carlo: a quick first estimate, then the full run refines it.
   const rounds = simulated && full > 20000 ? [20000, full] : [full];
@@ -586,7 +611,8 @@ function wire() {
   $("pin").addEventListener("click", () => { state.pin = bodyOf(state); save(); pinned = current; $("unpin").hidden = false; $("pin").textContent = "Pin this instead"; if (current) drawAnswer(); });
   $("unpin").addEventListener("click", () => { state.pin = null; save(); loadPinned(); if (current) drawAnswer(); });
   $("save").addEventListener("click", saveScenario);
-  $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(location.href));
+  $("copy-link").addEventListener("click", copyLink);
+  $("link").addEventListener("focus", () => $("link").select());
   $("run-sweep").addEventListener("click", runSweep);
   for (const id of ["swv1", "swv2"]) $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") runSweep(); });
   $("progress-cancel").addEventListener("click", cancelProgress);
