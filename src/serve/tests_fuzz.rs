@@ -19,13 +19,6 @@ use oddsmith::systems::{self, ParamKind};
 use super::tests::{HOST, call, runtime};
 use super::{App, router};
 
-/// Issue 45, item 1, is fixed in the library on another branch: `tune` on a
-/// complement metric (`p_fail`, `p_not_win`, …) panics ("the scenario
-/// parser checked the metric names"), which the workbench catches and
-/// answers 500. Until that fix is merged the fuzz records those 500s and
-/// lets them pass; set this to `true` after the merge so they fail.
-const TUNE_COMPLEMENT_PANIC_FIXED: bool = false;
-
 /// A small generator for the fuzz (xorshift: no crate, fixed seed).
 struct Rng(u64);
 
@@ -143,14 +136,10 @@ fn knob_of(m: &dyn systems::Mechanic) -> Option<(&'static str, String)> {
 }
 
 /// Every metric name of `m`, complements (`p_fail`) included.
-fn metrics_of(m: &dyn systems::Mechanic) -> Vec<(String, bool)> {
+fn metrics_of(m: &dyn systems::Mechanic) -> Vec<String> {
     let schema = m.schema();
-    let mut names: Vec<(String, bool)> = schema
-        .metrics
-        .iter()
-        .map(|s| (s.name.clone(), false))
-        .collect();
-    names.extend(schema.complements().into_iter().map(|c| (c.name, true)));
+    let mut names: Vec<String> = schema.metrics.iter().map(|s| s.name.clone()).collect();
+    names.extend(schema.complements().into_iter().map(|c| c.name));
     names
 }
 
@@ -174,7 +163,7 @@ fn random_tune_body(rng: &mut Rng) -> Value {
         let metric = if rng.below(6) == 0 {
             "p_nothing".to_string()
         } else {
-            rng.pick(&metrics).0.clone()
+            rng.pick(&metrics).clone()
         };
         body.insert("metric".into(), json!(metric));
     }
@@ -313,7 +302,6 @@ fn fuzzed_requests_never_give_a_500_a_panic_or_a_hang() {
     ];
     let started = Instant::now();
     let mut statuses = BTreeMap::new();
-    let mut complement_panics = Vec::new();
     for i in 0..3000 {
         let path = *rng.pick(&paths);
         let body = if path == "/api/tune" {
@@ -335,14 +323,6 @@ fn fuzzed_requests_never_give_a_500_a_panic_or_a_hang() {
         let what = format!("{how:?} {path} {}", String::from_utf8_lossy(&bytes));
         let one = Instant::now();
         let (status, answer) = rt.block_on(send(&app, path, how, bytes.clone()));
-        if status == StatusCode::INTERNAL_SERVER_ERROR
-            && !TUNE_COMPLEMENT_PANIC_FIXED
-            && path == "/api/tune"
-            && is_complement_tune(&body)
-        {
-            complement_panics.push(what);
-            continue;
-        }
         assert!(!status.is_server_error(), "{what}: {status}");
         assert!(
             one.elapsed() < Duration::from_secs(20),
@@ -356,13 +336,6 @@ fn fuzzed_requests_never_give_a_500_a_panic_or_a_hang() {
             check_error(status, &answer, &what);
         }
         *statuses.entry(status.as_u16()).or_insert(0) += 1;
-    }
-    if !complement_panics.is_empty() {
-        eprintln!(
-            "{} tune requests on a complement metric answered 500 (issue 45 item 1, fixed on another branch), e.g. {}",
-            complement_panics.len(),
-            complement_panics[0]
-        );
     }
     // Some requests were good, most were not, every refusal was seen.
     assert!(
@@ -393,22 +366,10 @@ fn fuzzed_requests_never_give_a_500_a_panic_or_a_hang() {
     assert_eq!(status, StatusCode::OK, "{v}");
 }
 
-/// Whether a tune body aims a complement metric (issue 45 item 1).
-fn is_complement_tune(body: &Value) -> bool {
-    let (Some(m), Some(metric)) = (
-        body["mechanic"].as_str().and_then(systems::find),
-        body["metric"].as_str(),
-    ) else {
-        return false;
-    };
-    m.schema().complements().iter().any(|c| c.name == metric)
-}
-
 #[test]
 fn every_metric_of_a_few_mechanics_tunes_without_a_500() {
     let app = App::with_limit(Duration::from_secs(10));
     let rt = runtime();
-    let mut complement_panics = Vec::new();
     let mut answered = 0;
     for name in [
         "gateway.challenge",
@@ -420,7 +381,7 @@ fn every_metric_of_a_few_mechanics_tunes_without_a_500() {
             panic!("{name} is not registered");
         };
         let (knob, range) = knob_of(m).unwrap_or_else(|| panic!("{name}: no integer knob"));
-        for (metric, complement) in metrics_of(m) {
+        for metric in metrics_of(m) {
             for aim in ["target", "at_least", "at_most"] {
                 let body = json!({"mechanic": name, "knob": knob, "range": range,
                                   "metric": metric, aim: 0.5, "trials": 2000});
@@ -431,13 +392,6 @@ fn every_metric_of_a_few_mechanics_tunes_without_a_500() {
                     body.to_string().into_bytes(),
                 ));
                 let what = format!("{body}");
-                if status == StatusCode::INTERNAL_SERVER_ERROR
-                    && complement
-                    && !TUNE_COMPLEMENT_PANIC_FIXED
-                {
-                    complement_panics.push(what);
-                    continue;
-                }
                 assert!(
                     status == StatusCode::OK || status == StatusCode::BAD_REQUEST,
                     "{what}: {status} {}",
@@ -450,12 +404,6 @@ fn every_metric_of_a_few_mechanics_tunes_without_a_500() {
                 }
             }
         }
-    }
-    if !complement_panics.is_empty() {
-        eprintln!(
-            "{} tunes of a complement metric answered 500 (issue 45 item 1, fixed on another branch): {complement_panics:#?}",
-            complement_panics.len()
-        );
     }
     assert!(answered > 10, "only {answered} tunes answered");
 }
