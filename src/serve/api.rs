@@ -13,7 +13,8 @@ use serde::Serialize;
 
 use oddsmith::answer::Answer;
 
-use super::body::{self, Raw, Shape};
+use super::body::{self, Shape};
+use super::read::Raw;
 use super::{error, guard, live, registry, scenario, tune as tune_body};
 
 use super::app::{App, MAX_BODY, ask, compute, question};
@@ -62,7 +63,10 @@ pub fn router(app: App) -> Router {
         })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         // Only the page's own requests get past (Host, Origin, JSON).
-        .layer(middleware::from_fn_with_state(app.clone(), guard::layer))
+        .layer(middleware::from_fn_with_state(
+            app.guard.clone(),
+            guard::layer,
+        ))
         // Whatever else answers an error answers it as JSON.
         .layer(middleware::from_fn(error::json_errors))
         .with_state(app)

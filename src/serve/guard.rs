@@ -15,13 +15,13 @@
 //!   preflight), but not JSON.
 
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::app::App;
 use super::error::ApiError;
 
 /// The authorities (`host:port`) this server answers to.
@@ -188,9 +188,9 @@ pub fn check(
 }
 
 /// The middleware: refuse what [`check`] refuses, pass the rest on.
-pub async fn layer(State(app): State<App>, req: Request, next: Next) -> Response {
+pub async fn layer(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Response {
     let host = host_of(&req);
-    if let Some(refused) = check(&app.guard, req.method(), host.as_deref(), req.headers()) {
+    if let Some(refused) = check(&guard, req.method(), host.as_deref(), req.headers()) {
         return refused;
     }
     next.run(req).await

@@ -11,8 +11,9 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::app::{self, App};
-use super::body::{self, Raw, Shape};
+use super::body::{self, Shape};
 use super::error::{self as response, ApiError};
+use super::read::Raw;
 
 /// The `tab` of a `{"tab": "…"}` body.
 fn tab_of(bytes: &[u8]) -> Result<String, ApiError> {

@@ -12,6 +12,7 @@ mod examples;
 mod guard;
 mod jobs;
 mod live;
+mod read;
 mod registry;
 mod scenario;
 #[cfg(test)]
