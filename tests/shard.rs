@@ -435,27 +435,29 @@ fn github_actions_recipe_merges_to_the_single_run() {
     let merge_step = workflow_step(&text, "Merge");
 
     let dir = tempfile::tempdir().unwrap();
-    let bash = |command: &str| {
+    let bash = |command: &str, matrix: &[(&str, String)]| {
         let o = Command::new("bash")
             .args(["-euo", "pipefail", "-c", command])
             .current_dir(dir.path())
             .env("ODDSMITH", env!("CARGO_BIN_EXE_oddsmith"))
             .env("SCENARIO", &scenario)
             .env("RUN_OPTIONS", &run_options)
+            .envs(matrix.iter().map(|(k, v)| (k, v)))
             .output()
             .unwrap();
         assert!(o.status.success(), "{command}: {}", stderr(&o));
     };
-    // Each matrix job, then the merge job (artifacts unpack where the
-    // shards wrote them: shards/shard-I/).
+    // Each matrix job (the step's env: SHARD and SHARDS), then the merge
+    // job (artifacts unpack where the shards wrote them: shards/shard-I/).
+    assert!(text.contains("SHARD: ${{ matrix.shard }}"));
+    assert!(text.contains("SHARDS: ${{ strategy.job-total }}"));
     for i in &shards {
         bash(
-            &shard_step
-                .replace("${{ matrix.shard }}", &i.to_string())
-                .replace("${{ strategy.job-total }}", &n.to_string()),
+            &shard_step,
+            &[("SHARD", i.to_string()), ("SHARDS", n.to_string())],
         );
     }
-    bash(&merge_step);
+    bash(&merge_step, &[]);
 
     let single = dir.path().join("single");
     let mut args = vec![
