@@ -36,6 +36,8 @@ pub(super) struct Raw {
     pub(super) lead: Option<String>,
     /// `side` was given (a passenger takes its lead's otherwise).
     pub(super) side_set: bool,
+    /// Its `enters` as written (names resolved with the whole scene).
+    pub(super) enters: Option<ParamValue>,
 }
 
 pub(super) fn raw(
@@ -83,6 +85,16 @@ pub(super) fn raw(
         (None, Kind::Pc) => PCS,
         (None, _) => GM,
     };
+    if t.enters.is_some() && t.in_play != Some(false) {
+        return Err(format!(
+            "{what}: `enters` says when an entity out of play enters; it is in play from the start (set `in_play = false`)"
+        ));
+    }
+    if t.recruit == Some(true) && t.lead.is_none() {
+        return Err(format!(
+            "{what}: `recruit = true` needs `lead`, the entity that recruits it"
+        ));
+    }
     let lead = match &t.lead {
         None => None,
         Some(v) => Some(check_name(v).map_err(|e| format!("{what}: `lead`: {e}"))?),
@@ -113,12 +125,17 @@ pub(super) fn raw(
             lead: None,
             pools,
             category: t.category.unwrap_or(Category::Physical),
+            absent: t.in_play == Some(false),
+            enters: None,
+            recruit: t.recruit == Some(true),
+            passive: t.passive == Some(true),
         },
         policy,
         order,
         count: t.count.unwrap_or(1),
         lead,
         side_set: t.side.is_some_and(|s| s.given),
+        enters: t.enters.clone(),
     })
 }
 
@@ -145,6 +162,14 @@ struct TableKeys {
     essence_pools: Option<ParamValue>,
     #[serde(default)]
     category: Option<Category>,
+    #[serde(default)]
+    in_play: Option<bool>,
+    #[serde(default)]
+    enters: Option<ParamValue>,
+    #[serde(default)]
+    recruit: Option<bool>,
+    #[serde(default)]
+    passive: Option<bool>,
     /// Set beside `essence_pools` is an error.
     essence: Given<i64>,
 }
