@@ -4,13 +4,14 @@
 use serde::Deserialize;
 
 use super::super::cast::{GM, Kind, Member, PCS};
-use super::super::moves::{Category, Policy, parse_policy};
+use super::super::moves::{Category, Move, Play, Policy, parse_policy};
 use super::params::SideName;
 use crate::model::Given;
 use crate::systems::gateway::scene::entity::{
     EntityKeys, MAX_ESSENCE, entity, read_entity_table, table_entries,
 };
 use crate::systems::gateway::scene::shorthand_policy;
+use crate::systems::policy::Rule;
 use crate::systems::{ParamSpec, ParamValue};
 
 pub(super) fn check_name(v: &ParamValue) -> Result<String, String> {
@@ -55,6 +56,18 @@ pub(super) fn raw(
     };
     let policy = match &t.policy {
         Some(v) => parse_policy(v).map_err(|e| format!("{what}: `policy`: {e}"))?,
+        // An entrant's default opens with a Surprise on every opponent.
+        None if t.in_play == Some(false) => {
+            let mut p = fallback.clone();
+            p.rules.insert(
+                0,
+                Rule {
+                    when: None,
+                    choice: Play::new(&[Move::Surprise], 0),
+                },
+            );
+            p
+        }
         None => fallback.clone(),
     };
     let order = match &t.order {
