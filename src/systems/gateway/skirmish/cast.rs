@@ -38,7 +38,7 @@ pub struct Member {
     pub significance: u8,
     /// Its policy, the ally of each rule's `to` and the entity of its
     /// `entity` resolved to indices.
-    pub policy: Vec<(Rule<super::When, Play>, Option<usize>, Option<usize>)>,
+    pub policy: Vec<Ruled>,
     /// Its acting order when it holds the initiative (entity indices,
     /// itself included), when the scenario gives one.
     pub order: Option<Vec<usize>>,
@@ -85,6 +85,9 @@ pub struct Bomb {
     pub countdown: u16,
     pub trigger: u16,
 }
+
+/// A policy rule with its `to` ally and its `entity` resolved to indices.
+pub type Ruled = (Rule<super::When, Play>, Option<usize>, Option<usize>);
 
 impl Member {
     pub fn name(&self) -> &str {

@@ -131,9 +131,9 @@ impl SkirmishRounds {
             };
             if m.has(Move::Climax) && countdown {
                 // The bomb: a line to the trigger alone.
-                if !self
+                if self
                     .bomb_edge(s, i, aims.sur)
-                    .is_some_and(|lo| lo >= v.ladder)
+                    .is_none_or(|lo| lo < v.ladder)
                 {
                     return None;
                 }
