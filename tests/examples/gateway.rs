@@ -13,7 +13,7 @@ use oddsmith::model::{After, Rounds};
 use oddsmith::systems::ParamMap;
 use oddsmith::systems::ParamValue::{self, *};
 use oddsmith::systems::gateway::skirmish::{
-    PCS_WIN, SkirmishModel, SkirmishRounds, State, skirmish_from,
+    Outcome, PCS_WIN, SkirmishModel, SkirmishRounds, State, skirmish_from,
 };
 use oddsmith::systems::testing::table as t;
 
@@ -61,7 +61,7 @@ const ANGELIQUE: usize = 2;
 
 /// The next roll in `state` beating exactly `beat`: the state that
 /// follows (the round going on or the next one starting), or the end.
-fn step(r: &SkirmishRounds, round: usize, state: &State, beat: u16) -> After<State, [i64; 33]> {
+fn step(r: &SkirmishRounds, round: usize, state: &State, beat: u16) -> After<State, Outcome> {
     let mut law = Vec::new();
     r.law(round, state, &mut law);
     let (roll, _) = law
@@ -71,7 +71,7 @@ fn step(r: &SkirmishRounds, round: usize, state: &State, beat: u16) -> After<Sta
     r.after(round, state, roll)
 }
 
-fn go(a: After<State, [i64; 33]>) -> State {
+fn go(a: After<State, Outcome>) -> State {
     match a {
         After::Roll(s) | After::Round(s) => s,
         After::End(o) => panic!("the scene ended: {o:?}"),

@@ -36,8 +36,9 @@ pub struct Member {
     pub side: u8,
     /// 0..=6.
     pub significance: u8,
-    /// Its policy, the ally of each rule's `to` resolved to an index.
-    pub policy: Vec<(Rule<super::When, Play>, Option<usize>)>,
+    /// Its policy, the ally of each rule's `to` and the entity of its
+    /// `entity` resolved to indices.
+    pub policy: Vec<Ruled>,
     /// Its acting order when it holds the initiative (entity indices,
     /// itself included), when the scenario gives one.
     pub order: Option<Vec<usize>>,
@@ -52,7 +53,41 @@ pub struct Member {
     /// The category of the traits it rolls, acting (unless a rule names
     /// another) and resisting.
     pub category: Category,
+    /// It starts the scene out of play (`in_play = false`): found by a
+    /// Search, or entering by itself when `enters` says.
+    pub absent: bool,
+    /// When an entity out of play enters by itself (a Surprise entrance).
+    pub enters: Option<Entry>,
+    /// It boards its `lead` only when the lead recruits it (`recruit =
+    /// true`); until then it takes part on its own.
+    pub recruit: bool,
+    /// It never acts (a device, a place: a ticking bomb's trigger).
+    pub passive: bool,
 }
+
+/// The GM's policy for an entity out of play entering by itself, checked
+/// at the start of each round and after each action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// From this round on.
+    Round(u32),
+    /// Once the climax ladder is at most this.
+    Ladder(u32),
+    /// Once every one of these entities (bits by index) is eliminated
+    /// ("every security entity eliminated").
+    Eliminated(u16),
+}
+
+/// A ticking bomb: countdown entities that Climax with a line to a
+/// trigger alone (bits by index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bomb {
+    pub countdown: u16,
+    pub trigger: u16,
+}
+
+/// A policy rule with its `to` ally and its `entity` resolved to indices.
+pub type Ruled = (Rule<super::When, Play>, Option<usize>, Option<usize>);
 
 impl Member {
     pub fn name(&self) -> &str {
@@ -186,6 +221,8 @@ pub struct Skirmish {
     /// Who holds the initiative in round 1.
     pub holder: usize,
     pub variants: Variants,
+    /// A ticking bomb scene, if it is one.
+    pub bomb: Option<Bomb>,
 }
 
 impl Skirmish {

@@ -20,8 +20,8 @@ pub mod state;
 mod tests;
 
 pub use cast::{
-    BlockRule, Disembark, EssenceRule, Kind, MAX_ENTITIES, MAX_SIDE, Member, PassengerSetup,
-    PressAccelerate, SetupFree, Shortfall, Skirmish, TieRule, Variants,
+    BlockRule, Bomb, Disembark, Entry, EssenceRule, Kind, MAX_ENTITIES, MAX_SIDE, Member,
+    PassengerSetup, PressAccelerate, SetupFree, Shortfall, Skirmish, TieRule, Variants,
 };
 pub use engine::SkirmishRounds;
 pub use mechanic::{
@@ -29,6 +29,6 @@ pub use mechanic::{
     LINES_OPEN, PCS_ELIMINATED, PCS_SPENT, ROUNDS, SkirmishMechanic, SkirmishModel, WINNER,
     skirmish_from, skirmish_from_params,
 };
-pub use state::{GM_ESCAPE, GM_WIN, PCS_ESCAPE, PCS_WIN, STALEMATE, State};
+pub use state::{GM_ESCAPE, GM_WIN, Outcome, PCS_ESCAPE, PCS_WIN, STALEMATE, State};
 
 use crate::systems::gateway::scene::rules::When;

@@ -12,30 +12,39 @@ use crate::systems::gateway::scene::rules::{MAX_RULE_RAISES, When, when_of};
 use crate::systems::policy::{self, Rule, RuleSyntax};
 
 /// One action effect. The discriminants order the initiative hierarchy
-/// of the side bar (Set-up > Edge > Manoeuvre > Disengage > Restrict >
-/// Disembark > Eliminate > Press > Accelerate > Block; Disembark "fits
-/// into the hierarchy between Restrict and Recruit"); Climax and
-/// Anticlimax end the scene and Aid Another is no roll: they have no rank.
+/// of the side bar (Set-up > Edge > Surprise > Manoeuvre > Disengage >
+/// Restrict > Disembark > Recruit > Eliminate > Search > Press >
+/// Accelerate > Block; Disembark "fits into the hierarchy between
+/// Restrict and Recruit"); Climax and Anticlimax end the scene and Aid
+/// Another is no roll: they have no rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Move {
     Block = 0,
     Accelerate = 1,
     Press = 2,
-    Eliminate = 3,
-    Disembark = 4,
-    Restrict = 5,
-    Disengage = 6,
-    Manoeuvre = 7,
-    Edge = 8,
-    Setup = 9,
-    Climax = 10,
-    Anticlimax = 11,
+    /// Brings an entity not yet in play into the scene (one raise per
+    /// point of its significance over 1).
+    Search = 3,
+    Eliminate = 4,
+    /// Makes an entity the actor's passenger.
+    Recruit = 5,
+    Disembark = 6,
+    Restrict = 7,
+    Disengage = 8,
+    Manoeuvre = 9,
+    /// An entrant's first action: tension lines to the opponents it
+    /// names, opened at once.
+    Surprise = 10,
+    Edge = 11,
+    Setup = 12,
+    Climax = 13,
+    Anticlimax = 14,
     /// A passenger's free raise to its lead, without a roll.
-    Aid = 12,
+    Aid = 15,
 }
 
 impl Move {
-    pub const ALL: [Move; 13] = [
+    pub const ALL: [Move; 16] = [
         Move::Edge,
         Move::Setup,
         Move::Press,
@@ -49,23 +58,29 @@ impl Move {
         Move::Restrict,
         Move::Aid,
         Move::Disembark,
+        Move::Search,
+        Move::Recruit,
+        Move::Surprise,
     ];
 
     /// Every effect, highest first by [`Ord`] (the declaration order,
     /// reversed): what [`Moves::iter`] walks. Written out rather than
     /// sorted per call, because the skirmish asks for it in every
     /// decision (a test holds it to the sort).
-    pub const DESCENDING: [Move; 13] = [
+    pub const DESCENDING: [Move; 16] = [
         Move::Aid,
         Move::Anticlimax,
         Move::Climax,
         Move::Setup,
         Move::Edge,
+        Move::Surprise,
         Move::Manoeuvre,
         Move::Disengage,
         Move::Restrict,
         Move::Disembark,
+        Move::Recruit,
         Move::Eliminate,
+        Move::Search,
         Move::Press,
         Move::Accelerate,
         Move::Block,
@@ -86,6 +101,9 @@ impl Move {
             Move::Restrict => "restrict",
             Move::Aid => "aid",
             Move::Disembark => "disembark",
+            Move::Search => "search",
+            Move::Recruit => "recruit",
+            Move::Surprise => "surprise",
         }
     }
 
@@ -93,7 +111,7 @@ impl Move {
         Move::ALL.into_iter().find(|m| m.name() == s)
     }
 
-    /// Its place in the initiative hierarchy, 1 (Block) to 10 (Set-up);
+    /// Its place in the initiative hierarchy, 1 (Block) to 13 (Set-up);
     /// 0 for Climax, Anticlimax and Aid Another.
     pub fn rank(self) -> u8 {
         match self {
@@ -128,6 +146,12 @@ impl Move {
     fn bit(self) -> u16 {
         1 << self as u16
     }
+
+    /// Effects that name one entity (`entity`): Search, Recruit, and a
+    /// Surprise's opponent.
+    pub fn names_entity(self) -> bool {
+        matches!(self, Move::Search | Move::Recruit | Move::Surprise)
+    }
 }
 
 /// Effects rolled together.
@@ -160,6 +184,15 @@ impl Moves {
     /// Every effect is one a passenger may make.
     pub fn passenger_may(self) -> bool {
         self.iter().all(Move::passenger_may)
+    }
+
+    /// Made without a roll: Aid Another, Disembark, a Surprise alone
+    /// (its lines open at once), or nothing (no opponent in play).
+    #[inline]
+    pub fn no_roll(self) -> bool {
+        self.0 & (Move::Aid.bit() | Move::Disembark.bit()) != 0
+            || self.0 == Move::Surprise.bit()
+            || self.0 == 0
     }
 
     /// The best rank among them (0 when only Climax or Anticlimax).
@@ -208,6 +241,11 @@ pub struct Play {
     /// The trait category the roll draws essence from
     /// (`essence_rule = "four"`), when the rule names one.
     pub category: Option<Category>,
+    /// The entity a Search finds or a Recruit boards (one entity for
+    /// both when combined), or the opponent a Surprise opens a line to
+    /// (default: every opponent not yet on a line), resolved to an index
+    /// when the scene is checked.
+    pub entity: Option<String>,
 }
 
 /// The four trait categories, each with its own essence pool in the
@@ -251,6 +289,7 @@ impl Play {
             aim: Aim::All,
             to: None,
             category: None,
+            entity: None,
         }
     }
 
@@ -276,6 +315,9 @@ impl fmt::Display for Play {
         if let Some(c) = self.category {
             write!(f, " ({})", c.name())?;
         }
+        if let Some(e) = &self.entity {
+            write!(f, " of {e}")?;
+        }
         Ok(())
     }
 }
@@ -298,10 +340,14 @@ pub struct SkirmishRule {
     to: Option<String>,
     #[serde(default)]
     category: Option<String>,
+    #[serde(default)]
+    entity: Option<String>,
 }
 
 impl RuleSyntax for SkirmishRule {
-    const KEYS: &'static [&'static str] = &["effect", "raises", "when", "target", "to", "category"];
+    const KEYS: &'static [&'static str] = &[
+        "effect", "raises", "when", "target", "to", "category", "entity",
+    ];
     type When = When;
     type Choice = Play;
 
@@ -362,6 +408,16 @@ impl RuleSyntax for SkirmishRule {
         if (has(Move::Aid) || has(Move::Disembark)) && moves.len() > 1 {
             return Err("`effect` aid and disembark are made alone, without a roll".into());
         }
+        let naming = moves.iter().any(|m| m.names_entity());
+        if has(Move::Surprise) && (has(Move::Search) || has(Move::Recruit)) {
+            return Err("`effect` combines surprise with search or recruit; an entrant's Surprise names an opponent, a Search or Recruit the entity it brings".into());
+        }
+        if (has(Move::Search) || has(Move::Recruit)) && self.entity.is_none() {
+            return Err("`effect` search and recruit need `entity` = \"<name>\", the entity found or recruited".into());
+        }
+        if self.entity.is_some() && !naming {
+            return Err("`entity` names whom a search, recruit or surprise is for; the rule has none of them".into());
+        }
         let category = match self.category.as_deref() {
             None => None,
             Some(c) => Some(Category::from_name(c).ok_or_else(|| {
@@ -379,13 +435,14 @@ impl RuleSyntax for SkirmishRule {
                 aim,
                 to: self.to,
                 category,
+                entity: self.entity,
             },
         })
     }
 }
 
 /// What `expects` says of a skirmish policy.
-pub const POLICY_EXPECTS: &str = "a policy: a list of rules { effect = \"edge\" | [\"manoeuvre\", \"edge\"] … (edge, setup, press, accelerate, block, climax, anticlimax, manoeuvre, disengage, eliminate, restrict; a passenger's aid, disembark), raises = 0.., when = (as gateway.scene), target = \"all\" | \"key\" | \"minor\", to = \"<ally>\" (a Set-up's free raises handed over, one raise; the ally a one-effect Block shields), category = \"fate\" | \"mental\" | \"physical\" | \"social\" (the essence pool, essence_rule = \"four\") }, tried in order (the first that holds and is allowed is taken; else the default)";
+pub const POLICY_EXPECTS: &str = "a policy: a list of rules { effect = \"edge\" | [\"manoeuvre\", \"edge\"] … (edge, setup, press, accelerate, block, climax, anticlimax, manoeuvre, disengage, eliminate, restrict, search, recruit; an entrant's surprise; a passenger's aid, disembark), raises = 0.., when = (as gateway.scene), target = \"all\" | \"key\" | \"minor\", to = \"<ally>\" (a Set-up's free raises handed over, one raise; the ally a one-effect Block shields), category = \"fate\" | \"mental\" | \"physical\" | \"social\" (the essence pool, essence_rule = \"four\"), entity = \"<name>\" (the entity a search finds or a recruit boards; the opponent a surprise opens a line to) }, tried in order (the first that holds and is allowed is taken; else the default)";
 
 pub fn parse_policy(v: &crate::systems::ParamValue) -> Result<Policy, String> {
     policy::parse::<SkirmishRule>(v)
@@ -428,8 +485,8 @@ mod tests {
     fn hierarchy_follows_the_side_bar() {
         use Move::*;
         let order = [
-            Setup, Edge, Manoeuvre, Disengage, Restrict, Disembark, Eliminate, Press, Accelerate,
-            Block,
+            Setup, Edge, Surprise, Manoeuvre, Disengage, Restrict, Disembark, Recruit, Eliminate,
+            Search, Press, Accelerate, Block,
         ];
         for w in order.windows(2) {
             assert!(w[0].rank() > w[1].rank(), "{w:?}");

@@ -17,9 +17,16 @@ pub const STALEMATE: i64 = 4;
 /// The outcome: `[winner, rounds, final_ladder, pcs.eliminated,
 /// gm.eliminated, lines_open, pcs.raises_spent, gm.raises_spent,
 /// free_raises_given, then per entity: survived, edge over the key
-/// entity (PC side) or over the first PC (GM side)]`.
+/// entity (PC side) or over the first PC (GM side); then bomb (the round
+/// a ticking bomb went off, 0 if it did not) and the round each entity
+/// entered, packed a byte each, seven to a field (0: in play from the
+/// start, or never)]`.
 pub const FIXED: usize = 9;
-pub const FIELDS: usize = FIXED + 2 * N;
+pub const F_BOMB: usize = FIXED + 2 * N;
+pub const F_ENTERED: usize = F_BOMB + 1;
+/// Entry rounds packed into one field.
+pub const ENTERED_PER_FIELD: usize = 7;
+pub const FIELDS: usize = F_ENTERED + N.div_ceil(ENTERED_PER_FIELD);
 pub type Outcome = [i64; FIELDS];
 pub const F_WINNER: usize = 0;
 pub const F_ROUNDS: usize = 1;
@@ -33,6 +40,12 @@ pub const fn f_survived(i: usize) -> usize {
 }
 pub const fn f_edge(i: usize) -> usize {
     FIXED + N + i
+}
+
+/// The round entity `i` entered, from an outcome (0: in play from the
+/// start, or never entered).
+pub fn entered_round(o: &[i64], i: usize) -> i64 {
+    o[F_ENTERED + i / ENTERED_PER_FIELD] >> (8 * (i % ENTERED_PER_FIELD)) & 0xff
 }
 
 /// A skirmish's state. Between rounds the fields down to `given` carry;
@@ -63,6 +76,10 @@ pub struct State {
     pub(super) spent: [u8; 2],
     /// Free raises handed out by Set-ups so far.
     pub(super) given: u8,
+    /// Bit i: entity i is out of play (not yet found or entered).
+    pub(super) absent: u16,
+    /// The round each entity entered (0: in play from the start).
+    pub(super) entered: [u8; N],
     // ---- this round ----
     /// The holder acts first (it always does when it Blocks).
     pub(super) lead: bool,
@@ -112,6 +129,14 @@ impl State {
 
     pub fn lines_open(&self) -> u32 {
         self.lines.count_ones()
+    }
+
+    pub fn is_absent(&self, i: usize) -> bool {
+        self.absent >> i & 1 == 1
+    }
+
+    pub fn entered(&self, i: usize) -> u32 {
+        self.entered[i] as u32
     }
 
     pub fn is_aboard(&self, i: usize) -> bool {

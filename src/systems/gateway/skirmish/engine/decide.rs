@@ -19,16 +19,50 @@ impl SkirmishRounds {
         // nor blocks.
         let rider = s.aboard >> i & 1 == 1;
         let holds = s.holder as usize == self.anchor(s, i);
+        let can_climax = if self.countdown >> i & 1 == 1 {
+            !rider && self.bomb_edge(s, i, 0).is_some_and(|lo| lo >= ladder)
+        } else {
+            !rider && all && lo >= ladder
+        };
         View {
             edge: lo,
             ladder,
             round,
             holds_initiative: holds,
             free: s.free[i] as u32 + self.aid[i],
-            can_climax: !rider && all && lo >= ladder,
+            can_climax,
             can_anticlimax: !rider && all && hi < 0 && ladder == 0,
             can_block: !rider && holds && self.first_to_act(s, i),
         }
+    }
+
+    /// A countdown entity's least edge over the trigger entities it must
+    /// reach (a ticking bomb): `None` when every trigger is eliminated or
+    /// one in play has no line from it (`sur`: lines a Surprise opens at
+    /// once, at 0). A trigger out of play counts as a line at 0: the
+    /// countdown may enter by a Surprise and Climax once the ladder is
+    /// down.
+    pub(super) fn bomb_edge(&self, s: &State, i: usize, sur: u16) -> Option<i64> {
+        let trig = self.trigger & (s.alive | s.absent);
+        if trig == 0 {
+            return None;
+        }
+        let lined = self.lined(s, i);
+        let here = trig & s.alive;
+        if here & !(lined | sur) != 0 {
+            return None;
+        }
+        let mut lo = if trig & (s.absent | sur) != 0 {
+            0
+        } else {
+            i64::MAX
+        };
+        for j in 0..self.n {
+            if here & lined >> j & 1 == 1 {
+                lo = lo.min(self.edge(s, i, j));
+            }
+        }
+        Some(lo)
     }
 
     /// Nobody but `i`'s own passengers has acted before it this round: a
@@ -65,16 +99,94 @@ impl SkirmishRounds {
             return Some(Aims::default());
         }
         let opp = self.opponents(s, i);
-        let lined = self.lined(s, i);
+        let mut aims = Aims::default();
+        let mut lined = self.lined(s, i);
+        let me = &self.sk.members[i];
+        if m.has(Move::Surprise) {
+            // Only in the round it entered, and opening a line to someone.
+            if !me.absent || s.entered[i] as usize != v.round {
+                return None;
+            }
+            let free = opp & !lined;
+            aims.sur = if act.ent == NONE {
+                free
+            } else {
+                free & 1 << act.ent
+            };
+            if aims.sur == 0 {
+                return None;
+            }
+            lined |= aims.sur;
+        }
         let every = m.iter().any(Move::needs_every_line);
-        if every && (opp == 0 || lined != opp) {
+        let countdown = self.countdown >> i & 1 == 1;
+        if every {
+            let lo_all = || {
+                (0..self.n)
+                    .filter(|&j| lined >> j & 1 == 1 && aims.sur >> j & 1 == 0)
+                    .map(|j| self.edge(s, i, j))
+                    .chain((aims.sur != 0).then_some(0))
+                    .min()
+                    .unwrap_or(0)
+            };
+            if m.has(Move::Climax) && countdown {
+                // The bomb: a line to the trigger alone.
+                if self
+                    .bomb_edge(s, i, aims.sur)
+                    .is_none_or(|lo| lo < v.ladder)
+                {
+                    return None;
+                }
+                aims.every = self.trigger & (s.alive | s.absent);
+            } else if (self.countdown | self.trigger) != 0
+                && !m.has(Move::Climax)
+                && !m.has(Move::Anticlimax)
+                && (opp == 0 || lined != opp)
+            {
+                // Press or Accelerate in a ticking bomb: a line to the
+                // trigger or a countdown entity is enough.
+                let tc = (self.countdown | self.trigger) & opp & lined;
+                if tc == 0 {
+                    return None;
+                }
+                aims.every = tc;
+            } else {
+                if opp == 0 || lined != opp {
+                    return None;
+                }
+                if m.has(Move::Climax)
+                    && !(if aims.sur != 0 {
+                        lo_all() >= v.ladder
+                    } else {
+                        v.can_climax
+                    })
+                {
+                    return None;
+                }
+                aims.every = opp;
+            }
+        }
+        if (m.has(Move::Anticlimax) && !v.can_anticlimax) || (m.has(Move::Block) && !v.can_block) {
             return None;
         }
-        if (m.has(Move::Climax) && !v.can_climax)
-            || (m.has(Move::Anticlimax) && !v.can_anticlimax)
-            || (m.has(Move::Block) && !v.can_block)
-        {
-            return None;
+        if m.has(Move::Search) || m.has(Move::Recruit) {
+            let j = act.ent as usize;
+            if m.has(Move::Search) {
+                if s.absent >> j & 1 == 0 {
+                    return None;
+                }
+                aims.find = Some(j as u8);
+            }
+            if m.has(Move::Recruit) {
+                // Its own recruit, in play (or found by this same roll),
+                // not yet aboard.
+                let t = &self.sk.members[j];
+                let here = s.alive >> j & 1 == 1 || aims.find.is_some();
+                if !t.recruit || t.lead != Some(i) || !here || s.aboard >> j & 1 == 1 {
+                    return None;
+                }
+                aims.recruit = Some(j as u8);
+            }
         }
         if act.to != NONE {
             let a = act.to as usize;
@@ -83,7 +195,6 @@ impl SkirmishRounds {
             }
         }
         let bits = |mask: u16| (0..self.n).filter(move |j| mask >> j & 1 == 1);
-        let mut aims = Aims::default();
         if m.has(Move::Manoeuvre) {
             let j = bits(opp & !lined).find(|&j| self.fits(act.aim, j))?;
             aims.man = Some(j as u8);
@@ -130,9 +241,6 @@ impl SkirmishRounds {
                 .max_by_key(|&j| (start(j) - sig(j), std::cmp::Reverse(j)))?;
             aims.elim = Some(j as u8);
         }
-        if every {
-            aims.every = opp;
-        }
         Some(aims)
     }
 
@@ -147,12 +255,13 @@ impl SkirmishRounds {
         }
     }
 
-    pub(super) fn act_of(&self, p: &Play, to: Option<usize>) -> Act {
+    pub(super) fn act_of(&self, p: &Play, to: Option<usize>, ent: Option<usize>) -> Act {
         Act {
             moves: p.moves,
             raises: p.raises,
             aim: p.aim,
             to: to.map_or(NONE, |a| a as u8),
+            ent: ent.map_or(NONE, |a| a as u8),
             cat: p.category.map_or(NONE, |c| c as u8),
         }
     }
@@ -161,9 +270,9 @@ impl SkirmishRounds {
     /// allowed, else the default policy's first allowed rule.
     pub(super) fn decide(&self, i: usize, s: &State, v: &View) -> (Act, Aims) {
         let me = &self.sk.members[i];
-        for (rule, to) in &me.policy {
+        for (rule, to, ent) in &me.policy {
             if rule.when.as_ref().is_none_or(|w| v.holds(w)) {
-                let act = self.act_of(&rule.choice, *to);
+                let act = self.act_of(&rule.choice, *to, *ent);
                 if let Some(a) = self.aims(i, s, v, &act) {
                     return (act, a);
                 }
@@ -175,12 +284,15 @@ impl SkirmishRounds {
             &self.fallback
         };
         for p in fallback {
-            let act = self.act_of(p, None);
+            let act = self.act_of(p, None, None);
             if let Some(a) = self.aims(i, s, v, &act) {
                 return (act, a);
             }
         }
-        unreachable!("an entity can always Edge or Manoeuvre (key entities stay), a passenger Aid")
+        // No opponent in play to act on (they are all out of play yet):
+        // it lets the round pass.
+        let pass = Play::new(&[], 0);
+        (self.act_of(&pass, None, None), Aims::default())
     }
 
     pub fn turn(&self, round: usize, s: &State) -> Turn {
@@ -198,7 +310,11 @@ impl SkirmishRounds {
             (self.sk.members[j].significance as i64 - e).max(0) as u32
         });
         let hand_over = act.to != NONE && m.has(Move::Setup);
-        let mut needed = m.len() - 1 + u32::from(hand_over) + short;
+        // A Search: one raise per point of significance over 1.
+        let search = aims.find.map_or(0, |j| {
+            (self.sk.members[j as usize].significance as u32).saturating_sub(1)
+        });
+        let mut needed = m.len().saturating_sub(1) + u32::from(hand_over) + short + search;
         if m.has(Move::Press) {
             needed += s.accel.iter().map(|&l| l as u32).sum::<u32>();
         }
@@ -206,7 +322,7 @@ impl SkirmishRounds {
             needed += 1;
         }
         // Aid Another and Disembark: no roll, nothing paid or spent.
-        let no_roll = m.iter().any(Move::no_roll);
+        let no_roll = m.no_roll();
         let total = if no_roll { 0 } else { needed + act.raises };
         let free = if no_roll { 0 } else { v.free };
         let paid = total.saturating_sub(free);
@@ -241,7 +357,7 @@ impl SkirmishRounds {
         };
         let targets = aims.per_line
             | aims.every
-            | [aims.man, aims.dis, aims.elim]
+            | [aims.man, aims.dis, aims.elim, aims.find, aims.recruit]
                 .iter()
                 .flatten()
                 .fold(0u16, |a, &j| a | 1 << j);

@@ -17,7 +17,7 @@ mod decide;
 mod resolve;
 mod round;
 
-use super::cast::{BlockRule, EssenceRule, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
+use super::cast::{BlockRule, Entry, EssenceRule, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
 use super::moves::{Aim, Move, Moves, Play, default_policy};
 use super::state::*;
 use crate::exact::{Limits, solve};
@@ -43,6 +43,9 @@ pub struct Act {
     /// The ally a Set-up's free raises go to (or a one-effect Block
     /// shields), or [`NONE`].
     pub to: u8,
+    /// The entity a Search or Recruit names, or a Surprise's opponent,
+    /// or [`NONE`].
+    pub ent: u8,
     /// The trait category whose essence pool the roll draws, or [`NONE`]
     /// for the entity's own.
     pub cat: u8,
@@ -56,6 +59,11 @@ struct Aims {
     man: Option<u8>,
     dis: Option<u8>,
     elim: Option<u8>,
+    /// Opponents a Surprise opens lines to, at once.
+    sur: u16,
+    /// The entity a Search finds, a Recruit boards.
+    find: Option<u8>,
+    recruit: Option<u8>,
 }
 
 /// One decided action with the numbers its roll is made with.
@@ -133,6 +141,13 @@ pub struct SkirmishRounds {
     /// A riding passenger's default: Eliminate when allowed, else Aid
     /// Another.
     rider_fallback: Vec<Play>,
+    /// Entities out of play at the start, and those of them that enter
+    /// by themselves, with when.
+    absent: u16,
+    entries: Vec<(u8, Entry)>,
+    /// A ticking bomb's countdown and trigger entities (0 with none).
+    countdown: u16,
+    trigger: u16,
 }
 
 impl SkirmishRounds {
@@ -183,6 +198,12 @@ impl SkirmishRounds {
                 })
                 .collect()
         };
+        // A passive entity never acts: it has no place in any order.
+        let passive = |o: Vec<u8>| -> Vec<u8> {
+            o.into_iter()
+                .filter(|&x| !sk.members[x as usize].passive)
+                .collect()
+        };
         let orders = (0..n)
             .map(|h| {
                 let custom = sk.members[h].order.clone();
@@ -203,15 +224,29 @@ impl SkirmishRounds {
                     }
                 }
                 .map(ride)
+                .map(passive)
             })
             .collect();
-        let fallback = default_policy()
-            .rules
+        let absent = sk
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.absent)
+            .fold(0u16, |a, (i, _)| a | 1 << i);
+        let entries = sk
+            .members
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| m.enters.map(|e| (i as u8, e)))
+            .collect();
+        // An entrant's default begins with a Surprise on every opponent
+        // (only when the scene has one: the rule is never allowed else).
+        let surprise = (absent != 0).then(|| Play::new(&[Move::Surprise], 0));
+        let fallback = surprise
             .into_iter()
-            .map(|r| r.choice)
+            .chain(default_policy().rules.into_iter().map(|r| r.choice))
             .collect();
         SkirmishRounds {
-            sk,
             n,
             side,
             sidx,
@@ -224,6 +259,11 @@ impl SkirmishRounds {
             riders,
             fallback,
             rider_fallback: vec![Play::new(&[Move::Eliminate], 0), Play::new(&[Move::Aid], 0)],
+            absent,
+            entries,
+            countdown: sk.bomb.map_or(0, |b| b.countdown),
+            trigger: sk.bomb.map_or(0, |b| b.trigger),
+            sk,
         }
     }
 

@@ -2,7 +2,7 @@
 //! its dice (sampled), and the state it leaves: lines opened, moved and
 //! broken, entities eliminated, free raises handed out, the scene ended.
 
-use super::super::cast::{Disembark, EssenceRule, GM, PCS, PassengerSetup, SetupFree};
+use super::super::cast::{Disembark, Entry, EssenceRule, GM, PCS, PassengerSetup, SetupFree};
 use super::super::moves::Move;
 use super::super::state::*;
 use super::{N, NONE, Roll, SkirmishRounds};
@@ -16,6 +16,56 @@ impl SkirmishRounds {
         s.lines |= 1 << p;
         let e = if self.side[i] == PCS { e } else { -e };
         s.edges[p] = e.clamp(-999, 999) as i16;
+    }
+
+    /// Entity `j`, out of play, enters the scene in `round` (found by a
+    /// Search, or by itself): in the scene, on no line. It acts in its
+    /// place in this round's order if that is still to come.
+    pub(super) fn enter(&self, s: &mut State, j: usize, round: usize) {
+        s.absent &= !(1 << j);
+        s.alive |= 1 << j;
+        s.entered[j] = round.clamp(1, u8::MAX as usize) as u8;
+    }
+
+    /// Those out of play whose entrance the GM's policy calls for now
+    /// enter (at the start of a round, and after each action for an
+    /// elimination).
+    pub(super) fn arrive(&self, s: &mut State, round: usize) {
+        for &(j, e) in &self.entries {
+            let j = j as usize;
+            if s.absent >> j & 1 == 0 {
+                continue;
+            }
+            let now = match e {
+                Entry::Round(r) => round >= r as usize,
+                Entry::Ladder(l) => (s.ladder as u32) <= l,
+                Entry::Eliminated(mask) => (s.alive | s.absent) & mask == 0,
+            };
+            if now {
+                self.enter(s, j, round);
+            }
+        }
+    }
+
+    /// `r` recruits `j`: `j` boards `r` as its passenger, and the lines
+    /// and edges `j` held pass to `r` (where `r` has none of its own to
+    /// that opponent).
+    fn recruit(&self, s: &mut State, r: usize, j: usize) {
+        for k in 0..self.n {
+            if self.side[k] == self.side[j] {
+                continue;
+            }
+            let p = self.pair(j, k);
+            if s.lines >> p & 1 == 1 && !self.line(s, r, k) {
+                let e = self.edge(s, j, k);
+                self.open(s, r, k, e);
+            }
+            s.lines &= !(1 << p);
+            s.was &= !(1 << p);
+            s.broke &= !(1 << p);
+            s.edges[p] = 0;
+        }
+        s.aboard |= 1 << j;
     }
 
     pub(super) fn eliminate(&self, s: &mut State, j: usize) {
@@ -52,8 +102,10 @@ impl Rounds for SkirmishRounds {
             edges: [0; PAIRS],
             lines: 0,
             was: 0,
-            alive: ((1u32 << self.n) - 1) as u16,
+            alive: ((1u32 << self.n) - 1) as u16 & !self.absent,
             aboard: 0,
+            absent: self.absent,
+            entered: [0; N],
             essence: [[0; 4]; N],
             free: [0; N],
             ladder: self.sk.ladder.clamp(0, 255) as u8,
@@ -86,7 +138,7 @@ impl Rounds for SkirmishRounds {
                     s.essence[i][m.category as usize] += m.entity.essence;
                 }
             }
-            if m.lead.is_some() {
+            if m.lead.is_some() && !m.recruit {
                 s.aboard |= 1 << i;
             }
         }
@@ -98,7 +150,7 @@ impl Rounds for SkirmishRounds {
 
     fn law(&self, round: usize, s: &State, out: &mut Vec<(Roll, f64)>) {
         let t = self.turn(round, s);
-        if t.act.moves.iter().any(Move::no_roll) {
+        if t.act.moves.no_roll() {
             out.push((Roll { beat: 0, turn: t }, 1.0));
             return;
         }
@@ -145,7 +197,7 @@ impl Rounds for SkirmishRounds {
     /// (`tests/chain.rs`).
     fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
         let t = self.turn(round, s);
-        if t.act.moves.iter().any(Move::no_roll) {
+        if t.act.moves.no_roll() {
             return Roll { beat: 0, turn: t };
         }
         let top = rng.d8_keep_highest(t.dice as u32) as i16;
@@ -173,7 +225,7 @@ impl Rounds for SkirmishRounds {
                 s.essence[j][self.pool_of(j, NONE)] -= 1;
             }
         }
-        let no_roll = m.iter().any(Move::no_roll);
+        let no_roll = m.no_roll();
         let rider = s.aboard >> i & 1 == 1;
         if !no_roll {
             s.free[i] = 0;
@@ -200,13 +252,26 @@ impl Rounds for SkirmishRounds {
             (true, true) => GM_ESCAPE,
         };
         if all && m.has(Move::Climax) {
-            return After::End(self.outcome(winner(false), round, &s));
+            let mut o = self.outcome(winner(false), round, &s);
+            if self.countdown >> i & 1 == 1 {
+                o[F_BOMB] = round as i64;
+            }
+            return After::End(o);
         }
         if all && m.has(Move::Anticlimax) {
             return After::End(self.outcome(winner(true), round, &s));
         }
         let mut rank = 0;
         let mut note = |mv: Move| rank = rank.max(mv.rank());
+        if m.has(Move::Surprise) {
+            // The entrant's lines open at once, whatever its roll.
+            for j in 0..self.n {
+                if a.sur >> j & 1 == 1 {
+                    self.open(&mut s, i, j, 0);
+                }
+            }
+            note(Move::Surprise);
+        }
         if m.has(Move::Aid) {
             // No roll: a free raise for the lead's action.
             let l = self.lead[i] as usize;
@@ -277,6 +342,17 @@ impl Rounds for SkirmishRounds {
             }
             note(Move::Disengage);
         }
+        if m.has(Move::Search) && beats(a.find) {
+            self.enter(&mut s, a.find.expect("aimed") as usize, round);
+            note(Move::Search);
+        }
+        if m.has(Move::Recruit) && beats(a.recruit) {
+            let j = a.recruit.expect("aimed") as usize;
+            if s.alive >> j & 1 == 1 {
+                self.recruit(&mut s, i, j);
+                note(Move::Recruit);
+            }
+        }
         if m.has(Move::Eliminate) && beats(a.elim) {
             self.eliminate(&mut s, a.elim.expect("aimed") as usize);
             note(Move::Eliminate);
@@ -316,6 +392,9 @@ impl Rounds for SkirmishRounds {
         }
         s.ranks[i] = rank;
         s.used[i] = t.used;
+        if s.absent != 0 && !self.entries.is_empty() {
+            self.arrive(&mut s, round);
+        }
         s.pos += 1;
         self.skip(&mut s);
         if s.pos as usize >= self.order(&s).len() {

@@ -33,6 +33,9 @@ impl SkirmishRounds {
     }
 
     pub(super) fn begin(&self, round: usize, mut s: State) -> State {
+        if s.absent != 0 && !self.entries.is_empty() {
+            self.arrive(&mut s, round);
+        }
         let h = s.holder as usize;
         s.pos = 0;
         s.lead = true;
@@ -61,9 +64,11 @@ impl SkirmishRounds {
         let key = self.sk.key();
         for i in 0..self.n {
             let alive = s.alive >> i & 1 == 1;
-            if !alive {
+            if !alive && s.absent >> i & 1 == 0 {
                 o[F_ELIM + self.side[i] as usize] += 1;
             }
+            o[F_ENTERED + i / ENTERED_PER_FIELD] |=
+                (s.entered[i] as i64) << (8 * (i % ENTERED_PER_FIELD));
             o[f_survived(i)] = alive as i64;
             if self.side[i] == PCS && self.line(s, i, key) {
                 o[f_edge(i)] = self.edge(s, i, key);

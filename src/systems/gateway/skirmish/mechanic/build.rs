@@ -2,8 +2,10 @@
 //! order, names resolved (policies' `to`, orders, lines), and the
 //! variants.
 
-use super::super::cast::{GM, Kind, MAX_ENTITIES, MAX_SIDE, Member, PCS, Skirmish, Variants};
-use super::super::moves::{default_policy, parse_policy};
+use super::super::cast::{
+    Bomb, Entry, GM, Kind, MAX_ENTITIES, MAX_SIDE, Member, PCS, Skirmish, Variants,
+};
+use super::super::moves::{Move, default_policy, parse_policy};
 use super::params::{KEY_PARAMS, MINOR_PARAMS, PC_PARAMS, SkirmishParams};
 use super::table::{Raw, check_name, list, raw};
 use crate::systems::gateway::scene::entity::{entity, table_entries};
@@ -83,6 +85,7 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
                         count: 1,
                         lead: r.lead.clone(),
                         side_set: r.side_set,
+                        enters: r.enters.clone(),
                     });
                 }
             }
@@ -111,12 +114,17 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
                 lead: None,
                 pools: None,
                 category: Default::default(),
+                absent: false,
+                enters: None,
+                recruit: false,
+                passive: false,
             },
             policy: henchman_policy.clone(),
             order: None,
             count: 1,
             lead: henchman_lead.clone(),
             side_set: true,
+            enters: None,
         });
     }
     // A passenger rides on its lead's side unless it says otherwise.
@@ -189,7 +197,11 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
                 None => None,
                 Some(a) => Some(index(a, key)?),
             };
-            m.policy.push((rule.clone(), to));
+            let ent = match &rule.choice.entity {
+                None => None,
+                Some(a) => Some(index(a, key)?),
+            };
+            m.policy.push((rule.clone(), to, ent));
         }
         if let Some(o) = &r.order {
             let mut out = Vec::new();
@@ -230,14 +242,20 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
         }
         members.push(m);
     }
-    let rider = |i: usize| members[i].lead.is_some();
+    entity_checks(&raws, &mut members, &names, &index)?;
+    let rider = |i: usize| members[i].lead.is_some() && !members[i].recruit;
     let side_of = |i: usize| members[i].side;
     let mut lines = Vec::new();
     match &p.lines {
         None => {
-            // Two participants (passengers aside): their one line at 0.
-            let takers: Vec<usize> = (0..members.len()).filter(|&i| !rider(i)).collect();
-            if let [a, b] = takers[..] {
+            // Two participants (passengers and entities out of play
+            // aside): their one line at 0.
+            let takers: Vec<usize> = (0..members.len())
+                .filter(|&i| !rider(i) && !members[i].absent)
+                .collect();
+            if let [a, b] = takers[..]
+                && side_of(a) != side_of(b)
+            {
                 lines.push((a, b, 0));
             }
         }
@@ -267,6 +285,15 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
                 let Some((a, b)) = between else {
                     return Err(ParamError::new("lines", "a line needs `between`"));
                 };
+                if let Some(p) = [a, b].into_iter().find(|&x| members[x].absent) {
+                    return Err(ParamError::new(
+                        "lines",
+                        format!(
+                            "\"{}\" starts out of play (`in_play = false`): it has no line until it enters",
+                            names[p]
+                        ),
+                    ));
+                }
                 if let Some(p) = [a, b].into_iter().find(|&x| rider(x)) {
                     return Err(ParamError::new(
                         "lines",
@@ -299,10 +326,11 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
         }
     }
     let holder = match &p.initiative {
+        // The key entity, or the first PC while the key is out of play.
         None => raws
             .iter()
-            .position(|r| r.member.kind == Kind::Key)
-            .expect("key"),
+            .position(|r| r.member.kind == Kind::Key && !r.member.absent && !r.member.passive)
+            .unwrap_or(0),
         Some(v) => {
             let n = check_name(v).map_err(err("initiative"))?;
             let i = index(&n, "initiative")?;
@@ -312,10 +340,23 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
                     format!("\"{n}\" is a passenger; its initiative is its lead's"),
                 ));
             }
+            if members[i].absent || members[i].passive {
+                return Err(ParamError::new(
+                    "initiative",
+                    format!(
+                        "\"{n}\" is out of play or passive; it cannot hold the initiative in round 1"
+                    ),
+                ));
+            }
             i
         }
     };
+    let bomb = match &p.ticking_bomb {
+        None => None,
+        Some(v) => Some(bomb_of(v, &members, &names, &index)?),
+    };
     Ok(Skirmish {
+        bomb,
         members,
         ladder: p.ladder,
         lines,
@@ -332,4 +373,165 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
             disembark: p.disembark,
         },
     })
+}
+
+/// The names of a list value resolved to a mask of entity indices.
+fn mask_of(
+    v: &ParamValue,
+    key: &'static str,
+    what: &str,
+    index: &dyn Fn(&str, &'static str) -> Result<usize, ParamError>,
+) -> Result<u16, ParamError> {
+    let items = list(v, what).map_err(|e| ParamError::new(key, e))?;
+    let mut mask = 0u16;
+    for x in items {
+        let n = check_name(x).map_err(|e| ParamError::new(key, e))?;
+        mask |= 1 << index(&n, key)?;
+    }
+    Ok(mask)
+}
+
+/// `enters`, `recruit` and the rules' `entity` checked against the scene.
+fn entity_checks(
+    raws: &[Raw],
+    members: &mut [Member],
+    names: &[String],
+    index: &dyn Fn(&str, &'static str) -> Result<usize, ParamError>,
+) -> Result<(), ParamError> {
+    for (i, r) in raws.iter().enumerate() {
+        let key = match members[i].kind {
+            Kind::Pc => "pcs",
+            Kind::Key => "key",
+            Kind::Minor => "minors",
+        };
+        let who = &names[i];
+        if let Some(v) = &r.enters {
+            let entries = table_entries(v, "`enters`").map_err(|e| ParamError::new(key, e))?;
+            let bad = || {
+                ParamError::new(
+                    key,
+                    format!(
+                        "`enters` of \"{who}\" takes one of {{ round = 1.. }}, {{ ladder = 0.. }}, {{ eliminated = [\"<name>\", …] }}"
+                    ),
+                )
+            };
+            let [(k, x)] = entries else {
+                return Err(bad());
+            };
+            let e = match (k.as_str(), x) {
+                ("round", ParamValue::Int(n)) if (1..=10_000).contains(n) => {
+                    Entry::Round(*n as u32)
+                }
+                ("ladder", ParamValue::Int(n)) if (0..=255).contains(n) => Entry::Ladder(*n as u32),
+                ("eliminated", v @ ParamValue::List(_)) => {
+                    let mask = mask_of(v, key, "entity names", index)?;
+                    if mask == 0 || mask >> i & 1 == 1 {
+                        return Err(bad());
+                    }
+                    Entry::Eliminated(mask)
+                }
+                _ => return Err(bad()),
+            };
+            members[i].enters = Some(e);
+        }
+        if members[i].recruit && members[i].lead.is_none() {
+            return Err(ParamError::new(
+                key,
+                format!("\"{who}\" has `recruit = true` but no `lead`"),
+            ));
+        }
+    }
+    for i in 0..members.len() {
+        let key = match members[i].kind {
+            Kind::Pc => "pcs",
+            Kind::Key => "key",
+            Kind::Minor => "minors",
+        };
+        for (rule, _, ent) in &members[i].policy {
+            let Some(j) = *ent else { continue };
+            let m = rule.choice.moves;
+            let fail = |why: String| {
+                Err(ParamError::new(
+                    key,
+                    format!(
+                        "a rule of \"{}\" names `entity` = \"{}\": {why}",
+                        names[i], names[j]
+                    ),
+                ))
+            };
+            if m.has(Move::Search) && !members[j].absent {
+                return fail(
+                    "a Search finds only an entity out of play (`in_play = false`)".into(),
+                );
+            }
+            if m.has(Move::Recruit) && !members[j].recruit {
+                return fail(
+                    "a Recruit boards only an entity with `recruit = true` (and its `lead`)".into(),
+                );
+            }
+            if m.has(Move::Surprise) && members[j].side == members[i].side {
+                return fail("a Surprise opens a line to an opponent".into());
+            }
+        }
+        let surprises = members[i]
+            .policy
+            .iter()
+            .any(|(r, _, _)| r.choice.moves.has(Move::Surprise));
+        if surprises && !members[i].absent {
+            return Err(ParamError::new(
+                key,
+                format!(
+                    "\"{}\" has a surprise rule but starts in play; only an entity with `in_play = false` may surprise, in the round it enters",
+                    names[i]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `ticking_bomb = { countdown = [...], trigger = [...] }`.
+fn bomb_of(
+    v: &ParamValue,
+    members: &[Member],
+    names: &[String],
+    index: &dyn Fn(&str, &'static str) -> Result<usize, ParamError>,
+) -> Result<Bomb, ParamError> {
+    const KEY: &str = "ticking_bomb";
+    let mut bomb = Bomb {
+        countdown: 0,
+        trigger: 0,
+    };
+    for (k, x) in table_entries(v, "`ticking_bomb`").map_err(|e| ParamError::new(KEY, e))? {
+        match k.as_str() {
+            "countdown" => bomb.countdown = mask_of(x, KEY, "countdown entity names", index)?,
+            "trigger" => bomb.trigger = mask_of(x, KEY, "trigger entity names", index)?,
+            other => {
+                return Err(ParamError::new(
+                    KEY,
+                    format!("unknown key `{other}`; allowed: countdown, trigger"),
+                ));
+            }
+        }
+    }
+    if bomb.countdown == 0 || bomb.trigger == 0 {
+        return Err(ParamError::new(
+            KEY,
+            "needs at least one countdown and one trigger entity",
+        ));
+    }
+    for c in (0..members.len()).filter(|c| bomb.countdown >> c & 1 == 1) {
+        for t in (0..members.len()).filter(|t| bomb.trigger >> t & 1 == 1) {
+            if members[c].side == members[t].side {
+                return Err(ParamError::new(
+                    KEY,
+                    format!(
+                        "countdown \"{}\" and trigger \"{}\" are on one side; the countdown reaches its trigger by a tension line, which joins opponents",
+                        names[c], names[t]
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(bomb)
 }

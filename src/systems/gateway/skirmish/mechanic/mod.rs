@@ -34,6 +34,10 @@ enum Pick {
     Escaped,
     /// How many of these entities (bit i) are still in the scene.
     Survivors(u16),
+    /// Whether (`false`) or in which round (`true`) entity i entered.
+    Entered(usize, bool),
+    /// Whether (`false`) or in which round (`true`) the bomb went off.
+    Bomb(bool),
 }
 
 fn pick(o: &[i64], p: Pick) -> i64 {
@@ -44,6 +48,14 @@ fn pick(o: &[i64], p: Pick) -> i64 {
             .filter(|i| mask >> i & 1 == 1)
             .map(|i| o[f_survived(i)])
             .sum(),
+        Pick::Entered(i, when) => {
+            let r = entered_round(o, i);
+            if when { r } else { i64::from(r > 0) }
+        }
+        Pick::Bomb(when) => {
+            let r = o[F_BOMB];
+            if when { r } else { i64::from(r > 0) }
+        }
     }
 }
 
@@ -63,7 +75,15 @@ fn schema_of_skirmish(sk: &Skirmish) -> Schema {
     schema(
         &named(|m| m.kind == Kind::Pc),
         &named(|m| m.kind == Kind::Minor && !m.group),
+        &named(|m| m.absent),
+        sk.bomb.is_some(),
     )
+}
+
+/// The fields of a built model (for tests that read fields by name).
+#[cfg(test)]
+pub(crate) fn schema_of_model(m: &SkirmishModel) -> Schema {
+    schema_of_skirmish(&m.rounds.sk)
 }
 
 impl SkirmishModel {
@@ -97,6 +117,14 @@ impl SkirmishModel {
             if m.kind == Kind::Minor && !m.group {
                 picks.push(Pick::Field(f_survived(i)));
             }
+        }
+        for (i, m) in sk.members.iter().enumerate() {
+            if m.absent {
+                picks.extend([Pick::Entered(i, false), Pick::Entered(i, true)]);
+            }
+        }
+        if sk.bomb.is_some() {
+            picks.extend([Pick::Bomb(false), Pick::Bomb(true)]);
         }
         SkirmishModel {
             rounds: SkirmishRounds::new(sk),
@@ -164,7 +192,12 @@ impl Define for SkirmishMechanic {
 
     /// As documented: one `<pc>` and one `<minor>`; a config names its own.
     fn schema(&self) -> Schema {
-        schema(&["<pc>".to_string()], &["<minor>".to_string()])
+        schema(
+            &["<pc>".to_string()],
+            &["<minor>".to_string()],
+            &["<entrant>".to_string()],
+            true,
+        )
     }
 
     /// The tables read and every name resolved (policies' `to`, orders,

@@ -62,6 +62,32 @@ pub(super) const LEAD: ParamSpec = ParamSpec {
     default: Lit::Absent,
     doc: "Makes it a passenger of that entity: it takes its lead's edge and initiative, acts just before it, only to Eliminate, Set-up (the free raise going to the lead), Aid Another or Disembark, and leaves the scene with it.",
 };
+pub(super) const IN_PLAY: ParamSpec = ParamSpec {
+    path: "in_play",
+    kind: ParamKind::Bool,
+    default: Lit::Bool(true),
+    doc: "false: it starts the scene out of play, to be found by an opponent's or ally's Search (one raise per point of significance over 1) or to enter by itself when `enters` says; in the round it enters it may open lines at once by a Surprise.",
+};
+pub(super) const ENTERS: ParamSpec = ParamSpec {
+    path: "enters",
+    kind: ParamKind::Custom {
+        expects: "a table with one of { round = n } (from round n), { ladder = n } (once the climax ladder is at most n), { eliminated = [\"<name>\", …] } (once every one of them is eliminated)",
+    },
+    default: Lit::Absent,
+    doc: "When an entity out of play (`in_play = false`) enters by itself, the GM's policy for a Surprise entrance; default: only when found by a Search.",
+};
+pub(super) const RECRUIT: ParamSpec = ParamSpec {
+    path: "recruit",
+    kind: ParamKind::Bool,
+    default: Lit::Bool(false),
+    doc: "true: it boards its `lead` only when the lead recruits it (a Recruit, alone or with a Search), its lines passing to the lead; until then it takes part on its own.",
+};
+pub(super) const PASSIVE: ParamSpec = ParamSpec {
+    path: "passive",
+    kind: ParamKind::Bool,
+    default: Lit::Bool(false),
+    doc: "true: it never acts (a device, a place: a ticking bomb's trigger, a security system); it is still targeted and resists.",
+};
 pub(super) const ESSENCE_POOLS: ParamSpec = ParamSpec {
     path: "essence_pools",
     kind: ParamKind::Custom {
@@ -118,11 +144,20 @@ pub(super) const HENCHMEN_GROUP: [ParamSpec; 3] = [
 
 pub(super) static PC_PARAMS: [ParamSpec; 15] =
     concat_params(&[&ENTITY, &[NAME, ORDER, ESSENCE_POOLS, CATEGORY]]);
-pub(super) static KEY_PARAMS: [ParamSpec; 16] = concat_params(&[
+pub(super) static KEY_PARAMS: [ParamSpec; 19] = concat_params(&[
     &ENTITY,
-    &[NAME, ORDER, SIGNIFICANCE, ESSENCE_POOLS, CATEGORY],
+    &[
+        NAME,
+        ORDER,
+        SIGNIFICANCE,
+        ESSENCE_POOLS,
+        CATEGORY,
+        IN_PLAY,
+        ENTERS,
+        PASSIVE,
+    ],
 ]);
-pub(super) static MINOR_PARAMS: [ParamSpec; 19] = concat_params(&[
+pub(super) static MINOR_PARAMS: [ParamSpec; 23] = concat_params(&[
     &ENTITY,
     &[
         NAME,
@@ -133,6 +168,10 @@ pub(super) static MINOR_PARAMS: [ParamSpec; 19] = concat_params(&[
         LEAD,
         ESSENCE_POOLS,
         CATEGORY,
+        IN_PLAY,
+        ENTERS,
+        RECRUIT,
+        PASSIVE,
     ],
 ]);
 
@@ -194,7 +233,7 @@ pub(super) const ESSENCES: &[&str] = EssenceRule::NAMES;
 pub(super) const PASSENGER_SETUPS: &[&str] = PassengerSetup::NAMES;
 pub(super) const DISEMBARKS: &[&str] = Disembark::NAMES;
 
-pub(super) static SCENE: [ParamSpec; 16] = [
+pub(super) static SCENE: [ParamSpec; 17] = [
     ParamSpec {
         path: "pcs",
         kind: ParamKind::Custom {
@@ -286,6 +325,14 @@ pub(super) static SCENE: [ParamSpec; 16] = [
         doc: "A passenger that disembarks takes its lead's lines at its lead's edges (\"lines\"), or enters with none (\"disengaged\").",
     },
     ParamSpec {
+        path: "ticking_bomb",
+        kind: ParamKind::Custom {
+            expects: "a table { countdown = [\"<name>\", …], trigger = [\"<name>\", …] } (countdown and trigger entities on opposite sides)",
+        },
+        default: Lit::Absent,
+        doc: "A ticking bomb scene: a countdown entity may Climax (the bomb going off) with a line to the trigger entities alone (a trigger out of play counting as a line at 0), and every other entity may Press or Accelerate with a line to a trigger or a countdown entity; default: none.",
+    },
+    ParamSpec {
         path: "pc_policy",
         kind: ParamKind::Custom {
             expects: POLICY_EXPECTS,
@@ -295,7 +342,7 @@ pub(super) static SCENE: [ParamSpec; 16] = [
     },
 ];
 
-pub(super) static PARAMS: [ParamSpec; 30] = concat_params(&[&SCENE, &HENCHMEN_GROUP, &HENCHMEN]);
+pub(super) static PARAMS: [ParamSpec; 31] = concat_params(&[&SCENE, &HENCHMEN_GROUP, &HENCHMEN]);
 
 /// The parameters of `gateway.skirmish`, one field per path of
 /// [`PARAMS`]. The entity tables (`pcs`, `key`, `minors`), the `lines`,
@@ -324,6 +371,8 @@ pub struct SkirmishParams {
     pub essence_rule: EssenceRule,
     pub passenger_setup: PassengerSetup,
     pub disembark: Disembark,
+    #[serde(default)]
+    pub ticking_bomb: Option<ParamValue>,
     #[serde(default)]
     pub pc_policy: Option<ParamValue>,
     #[serde(rename = "henchmen.count")]

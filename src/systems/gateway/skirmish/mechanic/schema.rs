@@ -20,7 +20,11 @@ pub const HENCHMEN_SURVIVORS: usize = 10;
 /// The first PC's edge field; minors' `survived` fields follow the PCs'.
 pub const FIRST_PC_EDGE: usize = 11;
 
-pub(super) fn schema(pcs: &[String], minors: &[String]) -> Schema {
+/// The schema of a skirmish with these PCs, (ungrouped) minor entities,
+/// entities out of play at the start (`entrants`) and, with `bomb`, a
+/// ticking bomb. The fields of entrants and the bomb come last, so a
+/// scene without them has the fields it always had.
+pub(super) fn schema(pcs: &[String], minors: &[String], entrants: &[String], bomb: bool) -> Schema {
     let prob = |field, pred| MetricKind::Prob { field, pred };
     let mut fields = vec![
         FieldSpec::new(
@@ -139,5 +143,41 @@ pub(super) fn schema(pcs: &[String], minors: &[String]) -> Schema {
             "Probability the minor entity is still in the scene at the end.",
         )
     }));
+    for n in entrants {
+        let f = fields.len();
+        fields.push(FieldSpec::new(
+            format!("{n}.entered"),
+            FieldKind::Bool,
+            "The entity out of play at the start entered the scene (found by a Search, or by its own Surprise entrance).",
+        ));
+        fields.push(FieldSpec::new(
+            format!("{n}.entered_round"),
+            FieldKind::Int,
+            "The round it entered (0: never).",
+        ));
+        metrics.push(MetricSpec::new(
+            format!("p_{n}_enters"),
+            prob(f, Pred::Eq(1)),
+            "Probability the entity out of play enters the scene.",
+        ));
+    }
+    if bomb {
+        let f = fields.len();
+        fields.push(FieldSpec::new(
+            "bomb",
+            FieldKind::Bool,
+            "The ticking bomb went off: a countdown entity's Climax ended the scene.",
+        ));
+        fields.push(FieldSpec::new(
+            "bomb_round",
+            FieldKind::Int,
+            "The round the bomb went off (0: it did not).",
+        ));
+        metrics.push(MetricSpec::new(
+            "p_bomb",
+            prob(f, Pred::Eq(1)),
+            "Probability the ticking bomb goes off.",
+        ));
+    }
     Schema { fields, metrics }
 }

@@ -4,13 +4,14 @@
 use serde::Deserialize;
 
 use super::super::cast::{GM, Kind, Member, PCS};
-use super::super::moves::{Category, Policy, parse_policy};
+use super::super::moves::{Category, Move, Play, Policy, parse_policy};
 use super::params::SideName;
 use crate::model::Given;
 use crate::systems::gateway::scene::entity::{
     EntityKeys, MAX_ESSENCE, entity, read_entity_table, table_entries,
 };
 use crate::systems::gateway::scene::shorthand_policy;
+use crate::systems::policy::Rule;
 use crate::systems::{ParamSpec, ParamValue};
 
 pub(super) fn check_name(v: &ParamValue) -> Result<String, String> {
@@ -36,6 +37,8 @@ pub(super) struct Raw {
     pub(super) lead: Option<String>,
     /// `side` was given (a passenger takes its lead's otherwise).
     pub(super) side_set: bool,
+    /// Its `enters` as written (names resolved with the whole scene).
+    pub(super) enters: Option<ParamValue>,
 }
 
 pub(super) fn raw(
@@ -53,6 +56,18 @@ pub(super) fn raw(
     };
     let policy = match &t.policy {
         Some(v) => parse_policy(v).map_err(|e| format!("{what}: `policy`: {e}"))?,
+        // An entrant's default opens with a Surprise on every opponent.
+        None if t.in_play == Some(false) => {
+            let mut p = fallback.clone();
+            p.rules.insert(
+                0,
+                Rule {
+                    when: None,
+                    choice: Play::new(&[Move::Surprise], 0),
+                },
+            );
+            p
+        }
         None => fallback.clone(),
     };
     let order = match &t.order {
@@ -83,6 +98,16 @@ pub(super) fn raw(
         (None, Kind::Pc) => PCS,
         (None, _) => GM,
     };
+    if t.enters.is_some() && t.in_play != Some(false) {
+        return Err(format!(
+            "{what}: `enters` says when an entity out of play enters; it is in play from the start (set `in_play = false`)"
+        ));
+    }
+    if t.recruit == Some(true) && t.lead.is_none() {
+        return Err(format!(
+            "{what}: `recruit = true` needs `lead`, the entity that recruits it"
+        ));
+    }
     let lead = match &t.lead {
         None => None,
         Some(v) => Some(check_name(v).map_err(|e| format!("{what}: `lead`: {e}"))?),
@@ -113,12 +138,17 @@ pub(super) fn raw(
             lead: None,
             pools,
             category: t.category.unwrap_or(Category::Physical),
+            absent: t.in_play == Some(false),
+            enters: None,
+            recruit: t.recruit == Some(true),
+            passive: t.passive == Some(true),
         },
         policy,
         order,
         count: t.count.unwrap_or(1),
         lead,
         side_set: t.side.is_some_and(|s| s.given),
+        enters: t.enters.clone(),
     })
 }
 
@@ -145,6 +175,14 @@ struct TableKeys {
     essence_pools: Option<ParamValue>,
     #[serde(default)]
     category: Option<Category>,
+    #[serde(default)]
+    in_play: Option<bool>,
+    #[serde(default)]
+    enters: Option<ParamValue>,
+    #[serde(default)]
+    recruit: Option<bool>,
+    #[serde(default)]
+    passive: Option<bool>,
     /// Set beside `essence_pools` is an error.
     essence: Given<i64>,
 }

@@ -58,10 +58,10 @@ fn walkable() -> Vec<(&'static str, ParamMap)> {
 fn the_chain_is_the_walk_and_samples_as_the_skirmish() {
     for (what, values) in walkable() {
         let model = skirmish_from(&values).unwrap_or_else(|e| panic!("{what}: {e}"));
-        let fields = 33;
+        let fields = state::FIELDS;
         assert_chain_is_enumeration(&model.rounds, fields, 64, what);
         assert_roll_is_law(&model.rounds, &model.rounds, 2_000, what);
-        assert_chain_samples_as::<_, 33>(
+        assert_chain_samples_as::<_, { state::FIELDS }>(
             &model.rounds,
             5_000,
             |rng, n, tally| {

@@ -6,6 +6,7 @@
 mod agreement;
 mod chain;
 mod duel;
+mod entrants;
 mod input;
 mod passengers;
 mod rules;
@@ -54,7 +55,7 @@ pub(super) fn step(
     round: usize,
     state: &State,
     beat: u16,
-) -> After<State, [i64; 33]> {
+) -> After<State, Outcome> {
     let mut law = Vec::new();
     r.law(round, state, &mut law);
     let (roll, _) = law
@@ -64,7 +65,7 @@ pub(super) fn step(
     r.after(round, state, roll)
 }
 
-pub(super) fn go(a: After<State, [i64; 33]>) -> State {
+pub(super) fn go(a: After<State, Outcome>) -> State {
     match a {
         After::Roll(s) | After::Round(s) => s,
         After::End(o) => panic!("the scene ended: {o:?}"),
