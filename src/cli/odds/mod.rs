@@ -11,7 +11,8 @@ mod answers;
 mod question;
 mod text;
 
-pub use answers::{ask_error, questions};
+pub use answers::{ask_error, mechanic_named, questions};
+pub use question::fixed;
 
 use anyhow::{anyhow, bail};
 use oddsmith::sim::{self, Plan};
