@@ -13,6 +13,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod answer;
+pub mod best;
 pub mod dice;
 pub mod exact;
 pub mod expr;

@@ -19,7 +19,7 @@ const FLOORS: &[&[&str]] = &[
     &["main"],
     &["serve"],
     &["cli"],
-    &["tune"],
+    &["tune", "best"],
     &["shard", "answer"],
     &["report"],
     &["run"],

@@ -1,6 +1,7 @@
 //! Command-line types (clap stays on the binary side) and dispatch to one
 //! handler per subcommand.
 
+mod best;
 mod check;
 mod completions;
 mod diff;
@@ -69,6 +70,17 @@ enum Command {
     /// `oddsmith report DIR` rebuilds it). Exit 1 when a
     /// `knob_between` assertion fails.
     Tune(TuneArgs),
+    /// Best play: the policy that maximises a metric for one side against
+    /// the other side's given policy, what it is worth against the policy
+    /// the values give, and which options it never needs.
+    ///
+    /// `oddsmith best gateway.scene ladder=6 --metric p_a_wins`. Prints
+    /// the value under best play and under the given policy, the gap, the
+    /// best policy as rules, the dominance table (what forbidding each
+    /// option costs, how often best play uses it), and the best policy as
+    /// the mechanic's own keys where its policy language can say it
+    /// (replayed through the exact solver, as `run` and `check` would).
+    Best(BestArgs),
     /// Run scenarios and check every `[[expect]]` balance assertion: exit 0
     /// when all hold, 1 when any fails, 2 on bad input. For CI.
     ///
@@ -136,6 +148,30 @@ struct ManArgs {
     /// A subcommand (e.g. run) whose own page to print; oddsmith(1) when
     /// omitted.
     subcommand: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct BestArgs {
+    /// The mechanic (`gateway.scene`).
+    mechanic: String,
+    /// Parameters as key=value (ladder=6, a.trait=3), one value each.
+    params: Vec<String>,
+    /// The metric to maximise [default: the mechanic's headline metric].
+    #[arg(long)]
+    metric: Option<String>,
+    /// Skip the dominance table (one solve per option group).
+    #[arg(long)]
+    no_dominance: bool,
+    /// text: a report for people; json: the library's answer.
+    #[arg(long, value_enum, default_value_t = BestFormat::Text)]
+    format: BestFormat,
+}
+
+/// How `best` prints its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BestFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, clap::Args)]
@@ -494,6 +530,7 @@ pub fn dispatch(
         Command::Systems(args) => systems::systems(args.filter.as_deref()),
         Command::Check(args) => check::check(args),
         Command::Tune(args) => tune::tune(args),
+        Command::Best(args) => best::best(args),
         Command::Report(args) => report::report(args),
         Command::Diff(args) => diff::diff(args),
         Command::Completions(args) => completions::completions(args.shell),

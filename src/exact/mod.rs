@@ -7,8 +7,10 @@
 //! fast from many outcomes, and [`Memo`] shares a law many configs need.
 //! [`markov`] solves multi-round mechanics as absorbing chains, and
 //! [`solve`] derives that chain from a [`crate::model::Rounds`]; [`watch`]
-//! lets the workbench follow (and stop) a slow solve.
+//! lets the workbench follow (and stop) a slow solve; [`best`] solves a
+//! [`crate::model::Choose`] mechanic for best play.
 
+pub mod best;
 mod counts;
 pub mod markov;
 mod memo;

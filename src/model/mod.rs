@@ -15,6 +15,7 @@
 //! systems, the run driver) imports from here; this module imports from
 //! none of them (`tests/floors.rs` checks it).
 
+mod choose;
 mod define;
 mod outcomes;
 mod params;
@@ -23,6 +24,7 @@ mod rounds;
 mod schema;
 mod warning;
 
+pub use choose::{Choose, RuleOf};
 #[cfg(test)]
 pub use define::counts;
 pub use define::{CHECKED, Define, Trial, is_modelled};

@@ -7,6 +7,7 @@
 //! a [`Trial`]; once a trial exists, sampling and solving cannot fail. A
 //! new system adds a folder here and a line in [`registry`].
 
+pub mod best;
 pub mod cgg;
 pub mod cortex;
 pub mod dice;

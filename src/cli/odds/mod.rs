@@ -11,8 +11,8 @@ mod answers;
 mod question;
 mod text;
 
-pub use answers::{ask_error, questions};
-pub use question::values;
+pub use answers::{ask_error, mechanic_named, questions};
+pub use question::{fixed, values};
 
 use anyhow::{anyhow, bail};
 use oddsmith::sim::{self, Plan};

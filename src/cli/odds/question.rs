@@ -186,6 +186,22 @@ fn known_key(m: &'static dyn Mechanic) -> impl Fn(&str) -> anyhow::Result<()> {
     }
 }
 
+/// Fixed values from `key=value` words (no ranges or lists), for a
+/// command that answers one config (`oddsmith best`).
+pub fn fixed(
+    m: &'static dyn Mechanic,
+    params: &[String],
+    command: &str,
+) -> anyhow::Result<ParamMap> {
+    let (fixed, sweep) = settings(&pairs(m, params)?, &known_key(m))?;
+    if let Some((key, _)) = sweep.first() {
+        bail!(
+            "{key}: `oddsmith {command}` answers one config; give one value per key (a scenario's [{command}] table sweeps)"
+        );
+    }
+    Ok(fixed)
+}
+
 /// The `key=value` words of `params`, or an error naming a word that is
 /// not one.
 fn pairs(m: &'static dyn Mechanic, params: &[String]) -> anyhow::Result<Vec<(String, String)>> {

@@ -309,6 +309,11 @@ impl ParamMap {
         self.0.insert(path.into(), value);
     }
 
+    /// Unset `path` (it takes its default again).
+    pub fn remove(&mut self, path: &str) {
+        self.0.remove(path);
+    }
+
     /// The explicit value of `path`, if set.
     pub fn get(&self, path: &str) -> Option<&ParamValue> {
         self.0.get(path)

@@ -4,6 +4,10 @@
 //! opposition's highest d8 plus bonuses; each raise the actor takes adds 2
 //! to the opposition, and the actor succeeds on equal or better.
 
+mod best;
+
+pub use best::{Raises, RaisesChoice};
+
 use super::packed;
 use crate::dice::{D8, DiceRng};
 use crate::exact::Counts;

@@ -330,7 +330,7 @@ impl Duel {
 }
 
 #[inline]
-fn fields(o: &Outcome) -> [i64; 7] {
+pub(super) fn fields(o: &Outcome) -> [i64; 7] {
     PICKS.map(|p| pick(o, p))
 }
 

@@ -37,7 +37,7 @@
 
 use super::contest::{Contests, MAX_DICE};
 use super::decide::Decider;
-use super::effect::Effect;
+use super::effect::{Action, Effect};
 use super::rules::View;
 use super::state::*;
 use crate::dice::DiceRng;
@@ -171,8 +171,9 @@ impl SceneRounds {
         self.contests.threshold(t.dice, t.tdice[j], t.need[j])
     }
 
+    /// Who acts at `s` (within a round, after the first initiative).
     #[inline]
-    fn actor(&self, s: &State) -> usize {
+    pub(super) fn actor(&self, s: &State) -> usize {
         self.order(s.holder as usize, s.lead)[s.pos as usize] as usize
     }
 
@@ -185,7 +186,7 @@ impl SceneRounds {
 
     /// What entity `i` sees at `s` in round `round`.
     #[inline]
-    fn view(&self, i: usize, s: &State, round: usize) -> View {
+    pub(super) fn view(&self, i: usize, s: &State, round: usize) -> View {
         let ladder = s.ladder as i64;
         let (edge, worst, best) = if i == KEY {
             let (lo, hi) = self.key_edges(s);
@@ -227,10 +228,17 @@ impl SceneRounds {
 
     #[inline]
     pub(super) fn turn(&self, round: usize, s: &State) -> Turn {
+        self.turn_as(round, s, None)
+    }
+
+    /// The turn at `s` with the actor taking `chosen` (its policy's
+    /// action when `None`): best play leaves the choice open.
+    #[inline]
+    pub(super) fn turn_as(&self, round: usize, s: &State, chosen: Option<Action>) -> Turn {
         let i = self.actor(s);
         let me = &self.drama.entities[i];
         let view = self.view(i, s, round);
-        let action = self.deciders[i].decide(&view);
+        let action = chosen.unwrap_or_else(|| self.deciders[i].decide(&view));
         let mut needed = action.effects.len() - 1;
         if action.has(Effect::Press) {
             needed += s.accel.iter().map(|&l| l as u32).sum::<u32>();
@@ -368,50 +376,21 @@ impl SceneRounds {
             .find(|i| tied >> i & 1 == 1)
             .unwrap_or(holder)
     }
-}
 
-impl Rounds for SceneRounds {
-    type State = State;
-    type Roll = Roll;
-    type Outcome = Outcome;
-
-    fn start(&self) -> State {
-        let sc = &self.drama;
-        let mut edges = [0i16; SLOTS];
-        for (e, &start) in edges.iter_mut().zip(&sc.start_edges).skip(1) {
-            *e = start as i16;
-        }
-        let mut essence = [0u8; SLOTS];
-        for (i, e) in sc.entities.iter().enumerate() {
-            essence[i] = e.essence;
-        }
-        let s = State {
-            edges,
-            essence,
-            ladder: sc.ladder as u8,
-            holder: match sc.start {
-                Start::Holder(h) => h as u8,
-                Start::Coin => 1,
-            },
-            free: 0,
-            coin: sc.start == Start::Coin,
-            lead: true,
-            pos: 0,
-            blocked: 0,
-            ranks: [0; SLOTS],
-            used: [0; SLOTS],
-            pressed: 0,
-            accel: [0; SLOTS],
-        };
-        if s.coin { s } else { self.begin(1, s) }
-    }
-
-    fn law(&self, round: usize, s: &State, out: &mut Vec<(Roll, f64)>) {
+    /// The law of the next roll with the actor taking `chosen` (its
+    /// policy's action when `None`), as [`Rounds::law`] gives it.
+    pub(super) fn law_as(
+        &self,
+        round: usize,
+        s: &State,
+        chosen: Option<Action>,
+        out: &mut Vec<(Roll, f64)>,
+    ) {
         if s.coin {
             out.extend([(Roll::Coin(0), 0.5), (Roll::Coin(1), 0.5)]);
             return;
         }
-        let t = self.turn(round, s);
+        let t = self.turn_as(round, s, chosen);
         // By the actor's top die r, the targets' DTs are beaten or not
         // independently; sum the patterns over r.
         let mut by_mask = [0.0f64; 1 << SLOTS];
@@ -451,6 +430,47 @@ impl Rounds for SceneRounds {
                 ));
             }
         }
+    }
+}
+
+impl Rounds for SceneRounds {
+    type State = State;
+    type Roll = Roll;
+    type Outcome = Outcome;
+
+    fn start(&self) -> State {
+        let sc = &self.drama;
+        let mut edges = [0i16; SLOTS];
+        for (e, &start) in edges.iter_mut().zip(&sc.start_edges).skip(1) {
+            *e = start as i16;
+        }
+        let mut essence = [0u8; SLOTS];
+        for (i, e) in sc.entities.iter().enumerate() {
+            essence[i] = e.essence;
+        }
+        let s = State {
+            edges,
+            essence,
+            ladder: sc.ladder as u8,
+            holder: match sc.start {
+                Start::Holder(h) => h as u8,
+                Start::Coin => 1,
+            },
+            free: 0,
+            coin: sc.start == Start::Coin,
+            lead: true,
+            pos: 0,
+            blocked: 0,
+            ranks: [0; SLOTS],
+            used: [0; SLOTS],
+            pressed: 0,
+            accel: [0; SLOTS],
+        };
+        if s.coin { s } else { self.begin(1, s) }
+    }
+
+    fn law(&self, round: usize, s: &State, out: &mut Vec<(Roll, f64)>) {
+        self.law_as(round, s, None, out);
     }
 
     /// A bespoke draw: the dice themselves (one word against a single

@@ -17,6 +17,7 @@
 
 #[macro_use]
 pub(crate) mod entity;
+pub mod best;
 mod contest;
 mod decide;
 mod duel;
@@ -29,6 +30,7 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
+pub use best::DuelChoice;
 pub use duel::{
     A_CLIMAX, A_ESCAPE, B_CLIMAX, B_ESCAPE, Duel, STALEMATE, SceneMechanic, drama_from, duel_from,
 };

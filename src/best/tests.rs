@@ -1,0 +1,116 @@
+//! The best-play question on shipped mechanics: best ≥ every policy
+//! tried, the given policy's value is the exact solver's, and the written
+//! policy replays to the best value.
+
+use super::*;
+use crate::model::ParamValue::{Int, Str};
+
+fn ask(mechanic: &str, pairs: &[(&str, ParamValue)], metric: &str) -> BestAnswer {
+    best(&BestQuestion {
+        mechanic: systems::find(mechanic).unwrap(),
+        params: ParamMap::from_pairs(pairs),
+        metric: metric.into(),
+        dominance: true,
+    })
+    .unwrap()
+}
+
+/// The metric of `values` by the mechanic's own exact solver.
+fn exact(mechanic: &str, values: &ParamMap, metric: &str) -> f64 {
+    let m = systems::find(mechanic).unwrap();
+    let schema = m.schema_of(values).unwrap();
+    metric_of(
+        &m.prepare(values).unwrap().exact().unwrap(),
+        &schema,
+        metric,
+    )
+    .unwrap()
+}
+
+#[test]
+fn challenge_raises_by_hand() {
+    // Trait 3 against a variable (2-dice) easy opposition: success is best
+    // with no raises; expected raises banked has a best count, at least
+    // as good as every count the scenario could set.
+    let pairs = [("actor.trait", Int(3)), ("opposition.variability", Int(2))];
+    let a = ask("gateway.challenge", &pairs, "p_success");
+    assert_eq!(a.policy.as_deref(), Some("raises = 0"));
+    assert!((a.best - a.given).abs() < 1e-15);
+    let a = ask("gateway.challenge", &pairs, "expected_raises");
+    for r in 0..=10 {
+        let mut v = ParamMap::from_pairs(&pairs);
+        v.set("raises", Int(r));
+        let x = exact("gateway.challenge", &v, "expected_raises");
+        assert!(x <= a.best + 1e-12, "{r}: {x} > {}", a.best);
+    }
+    let replayed = a.replayed.unwrap();
+    assert!((replayed - a.best).abs() < 1e-9, "{replayed} vs {}", a.best);
+    assert!(a.gap > 0.0, "{a:?}");
+    assert_eq!(a.rules.len(), 1);
+    assert_eq!(a.rules[0].when, "always");
+}
+
+#[test]
+fn the_duel_given_policy_is_the_exact_solver() {
+    let pairs = [("ladder", Int(4)), ("round_cap", Int(12))];
+    let a = ask("gateway.scene", &pairs, "p_a_wins");
+    let given = exact("gateway.scene", &ParamMap::from_pairs(&pairs), "p_a_wins");
+    assert!((a.given - given).abs() < 1e-9, "{} vs {given}", a.given);
+    assert!(a.best >= a.given - 1e-12);
+    if let Some(r) = a.replayed {
+        assert!(r <= a.best + 1e-9);
+    }
+}
+
+#[test]
+fn an_uncovered_mechanic_says_why() {
+    let e = best(&BestQuestion {
+        mechanic: systems::find("cortex.basic").unwrap(),
+        params: ParamMap::new(),
+        metric: "p_success".into(),
+        dominance: false,
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("no exact best play"), "{e}");
+    let _ = Str(String::new());
+}
+
+#[test]
+fn best_play_beats_every_shipped_strategy() {
+    // gateway-strategies' four named A policies against each named B
+    // policy, at ladder 4 with a 20-round cap (to keep the test quick):
+    // best play for A against that B is at least each of them.
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gateway-strategies.toml");
+    let s = crate::scenario::Scenario::load(&path).unwrap();
+    let mut by_b: std::collections::BTreeMap<String, (ParamMap, Vec<f64>)> = Default::default();
+    for c in s.configs() {
+        if c.values.get("ladder") != Some(&Int(4)) {
+            continue;
+        }
+        let mut v = c.values.clone();
+        v.set("round_cap", Int(20));
+        let b = format!("{:?}", v.get("b.policy"));
+        let given = exact("gateway.scene", &v, "p_a_wins");
+        let entry = by_b.entry(b).or_insert_with(|| (v.clone(), Vec::new()));
+        entry.1.push(given);
+    }
+    assert_eq!(by_b.len(), 4);
+    for (b, (v, givens)) in &by_b {
+        assert_eq!(givens.len(), 4, "{b}");
+        let a = best(&BestQuestion {
+            mechanic: systems::find("gateway.scene").unwrap(),
+            params: v.clone(),
+            metric: "p_a_wins".into(),
+            dominance: false,
+        })
+        .unwrap();
+        for g in givens {
+            assert!(
+                *g <= a.best + 1e-12,
+                "{b}: a shipped policy {g} beats best play {}",
+                a.best
+            );
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! Which mechanics have an exact best play, and the decision process
+//! each builds from a set of values (`exact::best` solves it; the
+//! question `best` above asks it). A mechanic not listed says why.
+
+use crate::exact::best::Solve;
+use crate::model::{Define, ParamError, ParamMap};
+
+use super::gateway;
+
+/// A mechanic's decision process, from checked values.
+type Build = fn(&ParamMap) -> Result<Box<dyn Solve>, ParamError>;
+
+/// The mechanics best play covers, with what the deciding side chooses.
+const COVERED: &[(&str, &str, Build)] = &[
+    ("gateway.challenge", "the raises the actor takes", |v| {
+        let p = gateway::Challenge.read(v)?;
+        gateway::Challenge.check(&p)?;
+        Ok(Box::new(gateway::RaisesChoice::new(p)))
+    }),
+    (
+        "gateway.scene",
+        "side A's action (effects and raises), against B's policy",
+        |v| {
+            let p = gateway::Scene.read(v)?;
+            gateway::Scene.check(&p)?;
+            Ok(Box::new(gateway::scene::DuelChoice::new(
+                gateway::Scene.build(p),
+            )?))
+        },
+    ),
+];
+
+/// What the deciding side chooses in `mechanic`, when best play covers it.
+pub fn decision(mechanic: &str) -> Option<&'static str> {
+    COVERED
+        .iter()
+        .find(|(m, _, _)| *m == mechanic)
+        .map(|(_, what, _)| *what)
+}
+
+/// The decision process of `mechanic` at `values`; `None` when best play
+/// does not cover the mechanic (see [`why_not`]).
+pub fn process(mechanic: &str, values: &ParamMap) -> Option<Result<Box<dyn Solve>, ParamError>> {
+    COVERED
+        .iter()
+        .find(|(m, _, _)| *m == mechanic)
+        .map(|(_, _, build)| build(values))
+}
+
+/// Why `mechanic` has no exact best play.
+pub fn why_not(mechanic: &str) -> String {
+    let reason = match mechanic {
+        "gateway.ensemble" | "gateway.skirmish" => {
+            "several PCs decide at once, and their joint options grow too fast for an exact decision process; a Monte Carlo policy search may follow"
+        }
+        "cortex.basic"
+        | "cgg.risk"
+        | "questworlds.contest"
+        | "questworlds.group"
+        | "questworlds.prize"
+        | "statements.experience"
+        | "dice.roll" => "it has no decision left to a player: its odds follow from the dice",
+        _ => {
+            "its decisions are not yet written as a decision process (see the manual's chapter on best play)"
+        }
+    };
+    format!("{mechanic} has no exact best play: {reason}")
+}
+
+/// The keys a written best policy replaces (so a shorthand the values
+/// set cannot clash with the written policy).
+pub fn replaces(mechanic: &str) -> &'static [&'static str] {
+    match mechanic {
+        "gateway.challenge" => &["raises"],
+        "gateway.scene" => &["a.policy", "a.edge_raises", "a.climax", "a.anticlimax"],
+        _ => &[],
+    }
+}
+
+/// The mechanics best play covers.
+pub fn covered() -> Vec<&'static str> {
+    COVERED.iter().map(|(m, _, _)| *m).collect()
+}
