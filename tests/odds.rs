@@ -233,14 +233,47 @@ fn every_parameter_is_listed_and_defaults_are_marked() {
         "{text}"
     );
     let m = systems::find("gateway.challenge").unwrap();
+    let listed = |text: &str, path: &str| {
+        text.lines()
+            .any(|l| l.trim_start().starts_with(&format!("{path} ")))
+    };
+    // Every key the answer rests on: an entity opposition's, not an
+    // opposing character's (whose defaults were never assumed).
     for p in m.params() {
-        assert!(
-            text.lines()
-                .any(|l| l.trim_start().starts_with(&format!("{} ", p.path))),
-            "{} is not listed:\n{text}",
-            p.path
-        );
+        let character = p.path.starts_with("opposition.")
+            && !["opposition.variability", "opposition.challenge", "opposition.edge"]
+                .contains(&p.path);
+        assert_eq!(listed(&text, p.path), !character, "{}:\n{text}", p.path);
     }
+    // And the other way round: a character's, not an entity's.
+    let text = answers(&["gateway", "actor.trait=3", "opposition.trait=2"]);
+    assert!(line(&text, "opposition.trait ").ends_with("= 2"), "{text}");
+    assert!(
+        line(&text, "opposition.essence ").ends_with("= 0  (default)"),
+        "{text}"
+    );
+    assert!(!listed(&text, "opposition.variability"), "{text}");
+    assert!(!listed(&text, "opposition.challenge"), "{text}");
+    // A Cortex pool excludes the trouble pool: its size is not assumed.
+    let text = answers(&["cortex.contested", "opposition.pool=d8 d6"]);
+    assert!(!listed(&text, "opposition.trouble"), "{text}");
+    let text = answers(&["cortex.contested"]);
+    assert!(
+        line(&text, "opposition.trouble ").ends_with("= 2  (default)"),
+        "{text}"
+    );
+    // Whatever a mechanic calls idle is one of its keys.
+    for m in systems::registry() {
+        for key in m.idle(&ParamMap::new()) {
+            assert!(m.params().iter().any(|p| p.path == key), "{}: {key}", m.name());
+        }
+    }
+    // QuestWorlds: a character opponent, not a resistance.
+    let text = answers(&["questworlds.contest", "opponent.rating=14"]);
+    assert!(!listed(&text, "resistance.base"), "{text}");
+    let text = answers(&["questworlds.contest"]);
+    assert!(!listed(&text, "opponent.modifier"), "{text}");
+    assert!(listed(&text, "resistance.base"), "{text}");
     // Policies and variants too: the scene's initiative and strategies.
     let text = answers(&["gateway.scene", "--trials", "2000"]);
     assert!(line(&text, "initiative ").contains("(default)"), "{text}");
