@@ -41,7 +41,11 @@ fn quiet_output_starts_with_the_failures_not_a_blank_line() {
     // Without --quiet, the failures are a paragraph after the summary.
     let o = oddsmith(&["check", s.to_str().unwrap()]);
     assert!(stdout(&o).contains(" (3 configs, "), "{}", stdout(&o));
-    assert!(stdout(&o).contains("\n\n1 of 1 assertions FAIL:\n"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("\n\n1 of 1 assertions FAIL:\n"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

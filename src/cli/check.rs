@@ -177,7 +177,13 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
     // A blank line between paragraphs, never before the first (with
     // --quiet, the first may be the failures').
     let mut said = !args.quiet && !scenarios.is_empty();
-    let mut gap = || if std::mem::replace(&mut said, true) { "\n" } else { "" };
+    let mut gap = || {
+        if std::mem::replace(&mut said, true) {
+            "\n"
+        } else {
+            ""
+        }
+    };
     let strict_fail = args.strict && warned > 0;
     if strict_fail {
         println!(

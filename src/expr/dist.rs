@@ -230,7 +230,12 @@ impl<W: Weight> Dist<W> {
 
     /// The distribution of `f(value)`.
     pub fn map(&self, mut f: impl FnMut(i64) -> i64, budget: &mut Budget) -> Result<Self, Stop> {
-        budget.spend_on(self.len() as u64, &self.total, &W::one(), "mapping a distribution")?;
+        budget.spend_on(
+            self.len() as u64,
+            &self.total,
+            &W::one(),
+            "mapping a distribution",
+        )?;
         let values: Vec<i64> = self.counts.iter().map(|(v, _)| f(v)).collect();
         let lo = *values.iter().min().expect("non-empty");
         let hi = *values.iter().max().expect("non-empty");

@@ -44,7 +44,12 @@ fn one_roll<W: Weight>(die: &Die, budget: &mut Budget) -> Result<Dist<W>, Stop> 
     let Some(test) = die.once else {
         return Ok(first);
     };
-    budget.spend_on(first.len() as u64 * 2, &first.total, &first.total, "a reroll")?;
+    budget.spend_on(
+        first.len() as u64 * 2,
+        &first.total,
+        &first.total,
+        "a reroll",
+    )?;
     let n = W::from_u64(die.faces.len() as u64);
     let m = W::from_u64(die.faces.iter().filter(|&&f| test.holds(f)).count() as u64);
     let mut out = Acc::zeros(first.lo(), first.hi())?;

@@ -71,7 +71,10 @@ fn estimated_and_done(text: &str) -> (u64, u64) {
     DONE.with(|d| d.set(0));
     let mut budget = Budget::new(u64::MAX);
     let d = eval::<Meter>(&roll.term, &mut budget).unwrap();
-    assert_eq!(d.counts.w.iter().fold(Big::zero(), |s, w| s.add(&w.0)), d.total.0);
+    assert_eq!(
+        d.counts.w.iter().fold(Big::zero(), |s, w| s.add(&w.0)),
+        d.total.0
+    );
     (budget.spent, DONE.with(Cell::get))
 }
 
@@ -84,14 +87,25 @@ fn the_estimate_follows_the_work_done_as_pools_grow() {
     for n in [60, 200, 600, 1500] {
         let (est, done) = estimated_and_done(&format!("{n}d6"));
         let ratio = est as f64 / done as f64;
-        assert!((0.8..2.0).contains(&ratio), "{n}d6: estimated {est}, done {done}");
+        assert!(
+            (0.8..2.0).contains(&ratio),
+            "{n}d6: estimated {est}, done {done}"
+        );
         assert!(done > last_done);
         last_done = done;
     }
-    for text in ["40d6!", "30d10kh3", "200d6 >= 190d6 + 10", "max(300d6, 310d6)"] {
+    for text in [
+        "40d6!",
+        "30d10kh3",
+        "200d6 >= 190d6 + 10",
+        "max(300d6, 310d6)",
+    ] {
         let (est, done) = estimated_and_done(text);
         let ratio = est as f64 / done as f64;
-        assert!((0.8..50.0).contains(&ratio), "{text}: estimated {est}, done {done}");
+        assert!(
+            (0.8..50.0).contains(&ratio),
+            "{text}: estimated {est}, done {done}"
+        );
     }
 }
 
@@ -110,10 +124,17 @@ fn big_pools_are_refused_before_any_work() {
         let Err(NoExact::TooLarge(why)) = roll.exact() else {
             panic!("{text} has an exact answer");
         };
-        assert!(why.contains("the sum of") && why.contains("more than the second"), "{why}");
+        assert!(
+            why.contains("the sum of") && why.contains("more than the second"),
+            "{why}"
+        );
     }
     // 10000d6 would take most of an hour, and says so.
-    let why = Roll::new("10000d6").unwrap().exact().unwrap_err().to_string();
+    let why = Roll::new("10000d6")
+        .unwrap()
+        .exact()
+        .unwrap_err()
+        .to_string();
     assert!(why.contains(" min of arithmetic"), "{why}");
 }
 
@@ -134,7 +155,11 @@ fn a_stop_ends_an_exact_solve_with_cancelled() {
     for text in ["3d6", "300d6", "20d6kh3", "10d6! >= 30", "max(d20, d20)"] {
         let roll = Roll::new(text).unwrap();
         assert!(roll.exact().is_ok());
-        assert_eq!(watch::stopping(&stop, || roll.exact()), Err(NoExact::Cancelled), "{text}");
+        assert_eq!(
+            watch::stopping(&stop, || roll.exact()),
+            Err(NoExact::Cancelled),
+            "{text}"
+        );
     }
     // Told mid-way: the sum stops at its next step, not at its end.
     let (_, whole) = estimated_and_done("300d6");
@@ -142,7 +167,9 @@ fn a_stop_ends_an_exact_solve_with_cancelled() {
     let polls = AtomicU32::new(0);
     let after_ten = || polls.fetch_add(1, Ordering::SeqCst) >= 10;
     DONE.with(|d| d.set(0));
-    let r = watch::stopping(&after_ten, || eval::<Meter>(&roll.term, &mut Budget::new(WORK)));
+    let r = watch::stopping(&after_ten, || {
+        eval::<Meter>(&roll.term, &mut Budget::new(WORK))
+    });
     assert_eq!(r.unwrap_err(), Stop::Cancelled);
     assert_eq!(polls.load(Ordering::SeqCst), 11);
     let partial = DONE.with(Cell::get);
@@ -156,7 +183,15 @@ fn a_stop_ends_an_exact_solve_with_cancelled() {
 #[ignore]
 fn calibrate() {
     for text in [
-        "12d1000", "13d1000", "12d1000", "13d1000", "200d6", "500d6", "1000d6", "60d6!", "100d10kh5",
+        "12d1000",
+        "13d1000",
+        "12d1000",
+        "13d1000",
+        "200d6",
+        "500d6",
+        "1000d6",
+        "60d6!",
+        "100d10kh5",
     ] {
         let roll = Roll::new(text).unwrap();
         let started = std::time::Instant::now();

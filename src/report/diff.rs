@@ -286,7 +286,11 @@ mod tests {
         assert_eq!(report.changes.len(), 1, "{report:?}");
         // The same at the other end: every trial succeeded.
         let sure = results(Method::MonteCarlo, 100_000, 1.0, Some(0.0));
-        assert!(!diff(&results(Method::Exact, 0, 1.0 - 1e-6, None), &sure).unwrap().differs());
+        assert!(
+            !diff(&results(Method::Exact, 0, 1.0 - 1e-6, None), &sure)
+                .unwrap()
+                .differs()
+        );
     }
 
     #[test]

@@ -210,7 +210,8 @@ pub fn execute<S: Sink>(
                 // every exact solver polls the progress as the Monte Carlo
                 // workers do, so Ctrl-C or a cancelled request stops it.
                 progress.solved(0);
-                let solved = crate::exact::watch::stopping(&|| progress.stopped(), || model.solve());
+                let solved =
+                    crate::exact::watch::stopping(&|| progress.stopped(), || model.solve());
                 progress.solved(1);
                 solved
             })

@@ -302,14 +302,7 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         &mut problems,
     );
     scenario.expectations =
-        super::checks::expectations(
-            &ctx,
-            root,
-            &scenario.sweep,
-            &fixed,
-            schema,
-            &mut problems,
-        );
+        super::checks::expectations(&ctx, root, &scenario.sweep, &fixed, schema, &mut problems);
     problems.result(scenario)
 }
 

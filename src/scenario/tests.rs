@@ -389,7 +389,9 @@ mechanic = "gateway.challenge"
         "{base}[[expect]]\nwhere = {{ \"actor.trait\" = 3 }}\nmetric = \"p_success\"\nat_least = 0.1\n"
     ));
     assert!(
-        e.contains("actor.trait = 3 matches no config: actor.trait is not swept but fixed at 2 in [params]"),
+        e.contains(
+            "actor.trait = 3 matches no config: actor.trait is not swept but fixed at 2 in [params]"
+        ),
         "{e}"
     );
     // Neither swept nor set: as before.
@@ -407,10 +409,19 @@ fn a_misspelt_bound_is_named_with_the_key_meant() {
         e.contains("`expect[1].at_lest` is not a key of [[expect]] (did you mean `at_least`?)"),
         "{e}"
     );
-    assert!(!e.contains("needs exactly one") && !e.contains("no bound"), "{e}");
+    assert!(
+        !e.contains("needs exactly one") && !e.contains("no bound"),
+        "{e}"
+    );
     // No bound at all, and two bounds, say which.
     let e = error(base);
-    assert!(e.contains("has no bound; give one of between, at_least"), "{e}");
+    assert!(
+        e.contains("has no bound; give one of between, at_least"),
+        "{e}"
+    );
     let e = error(&format!("{base}at_least = 0.1\nat_most = 0.9\n"));
-    assert!(e.contains("`expect[1].at_most` is a second bound beside `at_least`"), "{e}");
+    assert!(
+        e.contains("`expect[1].at_most` is a second bound beside `at_least`"),
+        "{e}"
+    );
 }

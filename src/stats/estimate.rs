@@ -380,7 +380,13 @@ mod tests {
         // takes.
         let spec = MetricSpec::new("mean", MetricKind::Mean { field: 0 }, "");
         let mut even = Marginals::new(1);
-        for (v, p) in [(-3, 0.1), (3, 0.1), (-1, 0.7 / 2.0), (1, 0.7 / 2.0), (0, 0.1)] {
+        for (v, p) in [
+            (-3, 0.1),
+            (3, 0.1),
+            (-1, 0.7 / 2.0),
+            (1, 0.7 / 2.0),
+            (0, 0.1),
+        ] {
             even.add(0, v, p);
         }
         assert_eq!(exact_value(&spec, &even).value.to_bits(), 0.0f64.to_bits());

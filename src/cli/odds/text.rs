@@ -526,7 +526,10 @@ pub fn compare(a: &Answer, b: &Answer, changes: &[String], out: &mut String) {
             "value", "= A", "= B", "≥ A", "≥ B", "≤ A", "≤ B"
         ));
     } else {
-        out.push_str(&format!("{:>width$} {:>11} {:>11}\n", "value", "= A", "= B"));
+        out.push_str(&format!(
+            "{:>width$} {:>11} {:>11}\n",
+            "value", "= A", "= B"
+        ));
     }
     let at = |f: &FieldAnswer, v: i64| -> (f64, f64, f64) {
         match f.rows.iter().position(|r| r.value == v) {

@@ -89,8 +89,8 @@ fn filter(
             let Some(value) = problems.ok(to_param(ctx, k, x)) else {
                 continue;
             };
-            let same = value == *set
-                || matches!(&value, ParamValue::Str(s) if *s == set.to_string());
+            let same =
+                value == *set || matches!(&value, ParamValue::Str(s) if *s == set.to_string());
             if !same {
                 problems.push(ctx.invalid(
                     e.span("where"),

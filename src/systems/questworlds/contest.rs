@@ -303,9 +303,8 @@ impl Define for Contest {
     }
 
     fn idle(&self, p: &ContestParams) -> Vec<&'static str> {
-        let character = p.opponent_rating.is_some()
-            || p.opponent_modifier.given
-            || p.opponent_augment.given;
+        let character =
+            p.opponent_rating.is_some() || p.opponent_modifier.given || p.opponent_augment.given;
         let resistance = Resistance {
             rating: p.resistance_rating,
             level: p.resistance_level,
