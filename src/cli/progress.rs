@@ -195,7 +195,7 @@ mod tests {
         assert_eq!(three_digits(999.4), "999");
         assert_eq!(three_digits(999.6), "1.00k");
         assert_eq!(three_digits(18_670.0), "18.7k");
-        assert_eq!(three_digits(6_479_233_715.7501), "6.48G");
+        assert_eq!(three_digits(6_479_233_715.750_1), "6.48G");
         assert_eq!(three_digits(12_345_678.0), "12.3M");
         assert_eq!(three_digits(0.0), "0");
         assert_eq!(three_digits(f64::INFINITY), "0");
