@@ -73,9 +73,14 @@ impl Budget {
     }
 }
 
-/// `units` of work as a rough time ([`super::exact::WORK`] is a second).
+/// The work an exact answer may do, in `u128` count operations (about a
+/// second's work); big counts cost more per operation
+/// ([`Weight::cost`]), from the same budget.
+pub const WORK: u64 = 400_000_000;
+
+/// `units` of work as a rough time ([`WORK`] is a second).
 fn duration(units: u64) -> String {
-    let secs = units as f64 / super::exact::WORK as f64;
+    let secs = units as f64 / WORK as f64;
     match secs {
         s if s < 90.0 => format!("{s:.1} s"),
         s if s < 90.0 * 60.0 => format!("{:.0} min", s / 60.0),

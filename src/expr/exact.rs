@@ -9,10 +9,7 @@ use super::dist::{Budget, Dist, Stop};
 use super::pool::pool;
 use super::weight::Weight;
 
-/// The work an exact answer may do, in `u128` count operations (about a
-/// second's work); big counts cost more per operation
-/// ([`Weight::cost`]), from the same budget.
-pub const WORK: u64 = 400_000_000;
+pub use super::dist::WORK;
 
 /// Why an expression has no exact answer here.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
