@@ -27,6 +27,28 @@ fn an_assertion_that_holds_exits_0() {
 }
 
 #[test]
+fn quiet_output_starts_with_the_failures_not_a_blank_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = scenario(
+        dir.path(),
+        "fails.toml",
+        &format!("{BASE}[[expect]]\nmetric = \"p_success\"\nat_least = 0.5\n"),
+    );
+    let o = oddsmith(&["check", "--quiet", s.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    assert!(out.starts_with("1 of 1 assertions FAIL:\n"), "{out:?}");
+    // Without --quiet, the failures are a paragraph after the summary.
+    let o = oddsmith(&["check", s.to_str().unwrap()]);
+    assert!(stdout(&o).contains(" (3 configs, "), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("\n\n1 of 1 assertions FAIL:\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn an_assertion_that_fails_exits_1_with_a_table() {
     let dir = tempfile::tempdir().unwrap();
     let s = scenario(
@@ -141,7 +163,7 @@ fn bad_assertions_are_bad_input() {
         ),
         (
             "[[expect]]\nmetric = \"p_success\"\n",
-            "exactly one of between",
+            "has no bound; give one of between",
         ),
         ("[[chart]]\nkind = \"pie\"\n", "\"pie\" is not a chart kind"),
         (

@@ -233,14 +233,55 @@ fn every_parameter_is_listed_and_defaults_are_marked() {
         "{text}"
     );
     let m = systems::find("gateway.challenge").unwrap();
+    let listed = |text: &str, path: &str| {
+        text.lines()
+            .any(|l| l.trim_start().starts_with(&format!("{path} ")))
+    };
+    // Every key the answer rests on: an entity opposition's, not an
+    // opposing character's (whose defaults were never assumed).
     for p in m.params() {
-        assert!(
-            text.lines()
-                .any(|l| l.trim_start().starts_with(&format!("{} ", p.path))),
-            "{} is not listed:\n{text}",
-            p.path
-        );
+        let character = p.path.starts_with("opposition.")
+            && ![
+                "opposition.variability",
+                "opposition.challenge",
+                "opposition.edge",
+            ]
+            .contains(&p.path);
+        assert_eq!(listed(&text, p.path), !character, "{}:\n{text}", p.path);
     }
+    // And the other way round: a character's, not an entity's.
+    let text = answers(&["gateway", "actor.trait=3", "opposition.trait=2"]);
+    assert!(line(&text, "opposition.trait ").ends_with("= 2"), "{text}");
+    assert!(
+        line(&text, "opposition.essence ").ends_with("= 0  (default)"),
+        "{text}"
+    );
+    assert!(!listed(&text, "opposition.variability"), "{text}");
+    assert!(!listed(&text, "opposition.challenge"), "{text}");
+    // A Cortex pool excludes the trouble pool: its size is not assumed.
+    let text = answers(&["cortex.contested", "opposition.pool=d8 d6"]);
+    assert!(!listed(&text, "opposition.trouble"), "{text}");
+    let text = answers(&["cortex.contested"]);
+    assert!(
+        line(&text, "opposition.trouble ").ends_with("= 2  (default)"),
+        "{text}"
+    );
+    // Whatever a mechanic calls idle is one of its keys.
+    for m in systems::registry() {
+        for key in m.idle(&ParamMap::new()) {
+            assert!(
+                m.params().iter().any(|p| p.path == key),
+                "{}: {key}",
+                m.name()
+            );
+        }
+    }
+    // QuestWorlds: a character opponent, not a resistance.
+    let text = answers(&["questworlds.contest", "opponent.rating=14"]);
+    assert!(!listed(&text, "resistance.base"), "{text}");
+    let text = answers(&["questworlds.contest"]);
+    assert!(!listed(&text, "opponent.modifier"), "{text}");
+    assert!(listed(&text, "resistance.base"), "{text}");
     // Policies and variants too: the scene's initiative and strategies.
     let text = answers(&["gateway.scene", "--trials", "2000"]);
     assert!(line(&text, "initiative ").contains("(default)"), "{text}");
@@ -335,6 +376,42 @@ fn a_range_is_runs_sweep_number_for_number() {
 }
 
 #[test]
+fn only_ordered_fields_get_at_least_and_at_most() {
+    // QuestWorlds' result is victory, tie or defeat: "tie ≥" is noise.
+    let text = answers(&[
+        "questworlds.contest",
+        "pc.rating=15",
+        "resistance.rating=15",
+    ]);
+    let at = text.find("\nresult: ").expect("a result table");
+    let table: Vec<&str> = text[at + 1..].lines().take(5).collect();
+    assert!(table[1].contains('=') && !table[1].contains('≥'), "{text}");
+    assert!(
+        table.iter().any(|l| l.trim_start().starts_with("tie ")),
+        "{text}"
+    );
+    // The degree is a number: its tails stay.
+    let at = text.find("\ndegree: ").expect("a degree table");
+    let header = text[at + 1..].lines().nth(1).unwrap();
+    assert!(header.contains('≥') && header.contains('≤'), "{header}");
+    // Equal ratings: the mean signed degree is 0, not float noise.
+    let mean = line(&text, "mean_");
+    assert!(!mean.contains("e-"), "{text}");
+    let json = json(&[
+        "questworlds.contest",
+        "pc.rating=15",
+        "resistance.rating=15",
+    ]);
+    let fields = json["configs"][0]["fields"].as_array().unwrap();
+    let ordered = |name: &str| {
+        fields.iter().find(|f| f["name"] == name).unwrap()["ordered"]
+            .as_bool()
+            .unwrap()
+    };
+    assert!(!ordered("result") && ordered("degree"));
+}
+
+#[test]
 fn compare_prints_both_answers_and_the_difference() {
     let base = [
         "cortex.basic",
@@ -359,9 +436,11 @@ fn compare_prints_both_answers_and_the_difference() {
         "{row}"
     );
     assert!(row.contains(&format!("{:.3}×", pb / pa)), "{row}");
-    for col in ["= A", "= B", "≥ A", "≥ B", "≤ A", "≤ B"] {
+    for col in ["= A", "= B"] {
         assert!(text.contains(col), "{text}");
     }
+    // `win` is a yes/no: "false or more" means nothing, so no tails.
+    assert!(!text.contains("≥ A") && !text.contains("≤ B"), "{text}");
     // Expressions compare with an expression: 3d6 ≥ 14 is 35/216, 2d8+1
     // ≥ 14 is 10/64 (2d8 ≥ 13: 4 + 3 + 2 + 1 of 64).
     let text = answers(&["3d6 >= 14", "--compare", "2d8+1 >= 14"]);

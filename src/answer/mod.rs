@@ -138,6 +138,10 @@ pub struct CheckAnswer {
 pub struct FieldAnswer {
     pub name: String,
     pub doc: String,
+    /// Whether the values are ordered (an integer field), so that P(≥)
+    /// and P(≤) mean something; a category's or a yes/no's rows carry
+    /// them too, but they are not shown.
+    pub ordered: bool,
     pub rows: Vec<Row>,
 }
 
@@ -462,6 +466,7 @@ fn fields(schema: &Schema, run: &Run) -> Vec<FieldAnswer> {
             FieldAnswer {
                 name: spec.name.clone(),
                 doc: spec.doc.to_string(),
+                ordered: spec.kind.is_ordered(),
                 rows,
             }
         })

@@ -36,9 +36,12 @@ fn default_text(spec: &ParamSpec) -> String {
 }
 
 /// Every parameter of `q`'s mechanic, in declaration order. A wildcard
-/// key (`vars.*`) lists the keys given under it.
+/// key (`vars.*`) lists the keys given under it. A key left at its
+/// default that has no effect given the others ([`Mechanic::idle`], read
+/// at the first config) is not listed: the answer does not rest on it.
 pub fn parameters(q: &Question) -> Vec<Parameter> {
     let mut out = Vec::new();
+    let idle = q.mechanic.idle(&q.config(0).1);
     for spec in q.mechanic.params() {
         let doc = spec.doc.to_string();
         if let Some(prefix) = spec.path.strip_suffix('*') {
@@ -64,6 +67,8 @@ pub fn parameters(q: &Question) -> Vec<Parameter> {
             ("swept".to_string(), "swept")
         } else if let Some(v) = q.params.get(spec.path) {
             (v.to_string(), "set")
+        } else if idle.contains(&spec.path) {
+            continue;
         } else {
             (default_text(spec), "default")
         };

@@ -173,9 +173,22 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             println!("  … and {} more", within.len() - SHOWN);
         }
     }
+    // A blank line between paragraphs, never before the first (with
+    // --quiet, the first may be the failures').
+    let mut said = !args.quiet && !scenarios.is_empty();
+    let mut gap = || {
+        if std::mem::replace(&mut said, true) {
+            "\n"
+        } else {
+            ""
+        }
+    };
     let strict_fail = args.strict && warned > 0;
     if strict_fail {
-        println!("\n--strict: {warned} warning(s) (on stderr, and in each report) fail the gate");
+        println!(
+            "{}--strict: {warned} warning(s) (on stderr, and in each report) fail the gate",
+            gap()
+        );
     }
     if failures.is_empty() && tune_failures.is_empty() {
         if !args.quiet {
@@ -187,7 +200,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             Outcome::Fine
         });
     }
-    println!("\n{failed} of {total} assertions FAIL:");
+    println!("{}{failed} of {total} assertions FAIL:", gap());
     for (name, v) in &failures {
         print_failure(name, v);
     }

@@ -9,7 +9,9 @@
 //! wait for each other's arithmetic. A memo holds at most `CAP` laws
 //! (4,096 unless its type says fewer, for big values such as sampler
 //! tables) and starts afresh past that, so a 90,000-config sweep cannot
-//! grow it without bound.
+//! grow it without bound. A law worked out while this thread's solve was
+//! told to stop ([`watch::stopped`](super::watch::stopped)) may be cut
+//! short, so it is handed back but never kept.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -29,13 +31,17 @@ impl<K: Hash + Eq, V, const CAP: usize> Memo<K, V, CAP> {
         }
     }
 
-    /// The law for `key`, worked out by `make` the first time.
+    /// The law for `key`, worked out by `make` the first time (and again
+    /// next time if the solve was told to stop meanwhile).
     pub fn get(&self, key: K, make: impl FnOnce() -> V) -> Arc<V> {
         let lock = || self.map.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(v) = lock().as_ref().and_then(|m| m.get(&key)) {
             return Arc::clone(v);
         }
         let v = Arc::new(make());
+        if super::watch::stopped() {
+            return v;
+        }
         let mut map = lock();
         let map = map.get_or_insert_with(HashMap::new);
         if map.len() >= CAP {
@@ -81,5 +87,16 @@ mod tests {
         let len = memo.map.lock().unwrap().as_ref().map_or(0, HashMap::len);
         assert!(len <= 16, "{len}");
         assert_eq!(*memo.get(3, || 4), 4);
+    }
+
+    #[test]
+    fn a_law_made_while_told_to_stop_is_not_kept() {
+        let memo: Memo<u32, Option<u32>> = Memo::new();
+        // A solve cut short by a stop says "no answer"; that must not
+        // stand for the key once nobody is stopping.
+        let stop = || true;
+        let cut = super::super::watch::stopping(&stop, || memo.get(1, || None));
+        assert_eq!(*cut, None);
+        assert_eq!(*memo.get(1, || Some(7)), Some(7));
     }
 }

@@ -18,6 +18,8 @@ pub enum Stop {
     Overflow,
     /// The work or the table would be too large; says which.
     TooLarge(String),
+    /// The solve was told to stop (Ctrl-C, a cancelled request).
+    Cancelled,
 }
 
 impl From<Overflow> for Stop {
@@ -26,28 +28,65 @@ impl From<Overflow> for Stop {
     }
 }
 
-/// A cap on the number of elementary count operations, so an exact answer
-/// that would take minutes is refused (and Monte Carlo answers instead).
+/// A cap on the arithmetic an exact answer may do, so one that would take
+/// minutes is refused before it starts (and Monte Carlo answers instead).
+/// Each operation states its cost before it runs, from the sizes of its
+/// tables and the widths of their counts ([`Weight::cost`]): with big
+/// counts the width, not the number of steps, is most of the work (a sum
+/// of 2,000 d6 has counts of 81 limbs). Spending also polls the thread's
+/// stop ([`crate::exact::watch::stopped`]), so a cancelled solve ends
+/// within one operation.
 #[derive(Clone, Debug)]
 pub struct Budget {
     left: u64,
+    /// Units spent so far.
+    pub spent: u64,
 }
 
 impl Budget {
-    pub fn new(ops: u64) -> Self {
-        Budget { left: ops }
+    pub fn new(units: u64) -> Self {
+        Budget {
+            left: units,
+            spent: 0,
+        }
     }
 
-    /// Spend `ops`, or stop saying `what` was too large.
-    pub fn spend(&mut self, ops: u64, what: &str) -> Result<(), Stop> {
-        if ops > self.left {
+    /// Spend `units`, or stop saying `what` was too large.
+    pub fn spend(&mut self, units: u64, what: &str) -> Result<(), Stop> {
+        if crate::exact::watch::stopped() {
+            return Err(Stop::Cancelled);
+        }
+        if units > self.left {
             return Err(Stop::TooLarge(format!(
-                "{what} needs about {ops:.1e} count operations",
-                ops = ops as f64
+                "{what} would take about {} of arithmetic, more than the second an exact answer may take",
+                duration(units)
             )));
         }
-        self.left -= ops;
+        self.left -= units;
+        self.spent += units;
         Ok(())
+    }
+
+    /// Spend `ops` steps on counts as wide as `a` and `b`.
+    pub fn spend_on<W: Weight>(&mut self, ops: u64, a: &W, b: &W, what: &str) -> Result<(), Stop> {
+        self.spend(W::cost(ops, a.bits(), b.bits()), what)
+    }
+}
+
+/// The work an exact answer may do, in `u128` count operations (about a
+/// second's work); big counts cost more per operation
+/// ([`Weight::cost`]), from the same budget.
+pub const WORK: u64 = 400_000_000;
+
+/// `units` of work as a rough time ([`WORK`] is a second).
+fn duration(units: u64) -> String {
+    let secs = units as f64 / WORK as f64;
+    match secs {
+        s if s < 90.0 => format!("{s:.1} s"),
+        s if s < 90.0 * 60.0 => format!("{:.0} min", s / 60.0),
+        s if s < 48.0 * 3600.0 => format!("{:.0} h", s / 3600.0),
+        s if s < 1e3 * 86400.0 * 365.0 => format!("{:.0} days", s / 86400.0),
+        s => format!("{:.0e} years", s / (86400.0 * 365.0)),
     }
 }
 
@@ -196,7 +235,12 @@ impl<W: Weight> Dist<W> {
 
     /// The distribution of `f(value)`.
     pub fn map(&self, mut f: impl FnMut(i64) -> i64, budget: &mut Budget) -> Result<Self, Stop> {
-        budget.spend(self.len() as u64, "mapping a distribution")?;
+        budget.spend_on(
+            self.len() as u64,
+            &self.total,
+            &W::one(),
+            "mapping a distribution",
+        )?;
         let values: Vec<i64> = self.counts.iter().map(|(v, _)| f(v)).collect();
         let lo = *values.iter().min().expect("non-empty");
         let hi = *values.iter().max().expect("non-empty");
@@ -220,7 +264,13 @@ impl<W: Weight> Dist<W> {
 
     /// `X + Y` for independent `X`, `Y`: convolution.
     pub fn add(&self, other: &Self, budget: &mut Budget) -> Result<Self, Stop> {
-        budget.spend(self.len() as u64 * other.len() as u64, "a sum")?;
+        let ops = self.len() as u64 * other.len() as u64;
+        budget.spend_on(ops, &self.total, &other.total, "a sum")?;
+        self.convolve(other)
+    }
+
+    /// [`Dist::add`], its cost already paid.
+    fn convolve(&self, other: &Self) -> Result<Self, Stop> {
         let mut out = Acc::<W>::zeros(self.lo() + other.lo(), self.hi() + other.hi())?;
         for (i, a) in self.counts.w.iter().enumerate() {
             if a.is_zero() {
@@ -233,18 +283,36 @@ impl<W: Weight> Dist<W> {
         Ok(Dist::new(out, self.total.mul(&other.total)?))
     }
 
-    /// The sum of `n` independent copies (`n = 0`: certainly 0).
+    /// The sum of `n` independent copies (`n = 0`: certainly 0). The
+    /// whole cost is paid before the first step: step `i` convolves `i`
+    /// copies (a span of `i·(len − 1) + 1` values, counts of `i` times the
+    /// total's bits) with one more.
     pub fn sum_of(&self, n: u32, budget: &mut Budget) -> Result<Self, Stop> {
+        let (len, bits) = (self.len() as u64, self.total.bits());
+        // The total, T^n, has at least n·(bits − 1) + 1 bits: past what
+        // a count holds, go to big counts now, whose estimate is the one
+        // that matters.
+        if (n as u64).saturating_mul(bits.saturating_sub(1)) + 1 > W::MAX_BITS {
+            return Err(Stop::Overflow);
+        }
+        let mut cost = 0u64;
+        for i in 0..n as u64 {
+            let span = i * len.saturating_sub(1) + 1;
+            cost = cost.saturating_add(W::cost(span * len, i * bits, bits));
+        }
+        budget.spend(cost, &format!("the sum of {n} dice"))?;
         let mut out = Dist::point(0);
         for _ in 0..n {
-            out = out.add(self, budget)?;
+            budget.spend(0, "the sum of dice")?;
+            out = out.convolve(self)?;
         }
         Ok(out)
     }
 
     /// `X × Y` for independent `X`, `Y`.
     pub fn mul(&self, other: &Self, budget: &mut Budget) -> Result<Self, Stop> {
-        budget.spend(self.len() as u64 * other.len() as u64, "a product")?;
+        let ops = self.len() as u64 * other.len() as u64;
+        budget.spend_on(ops, &self.total, &other.total, "a product")?;
         let corners = [
             self.lo() as i128 * other.lo() as i128,
             self.lo() as i128 * other.hi() as i128,
@@ -279,7 +347,8 @@ impl<W: Weight> Dist<W> {
     /// P(max = x) = P(X = x)·P(Y ≤ x) + P(X < x)·P(Y = x).
     pub fn max(&self, other: &Self, budget: &mut Budget) -> Result<Self, Stop> {
         let (lo, hi) = (self.lo().max(other.lo()), self.hi().max(other.hi()));
-        budget.spend((hi - lo + 1) as u64, "a maximum")?;
+        let ops = (hi - lo + 1) as u64 * 2 + (self.len() + other.len()) as u64;
+        budget.spend_on(ops, &self.total, &other.total, "a maximum")?;
         let (pa, pb) = (self.prefix()?, other.prefix()?);
         let mut out = Acc::<W>::zeros(lo, hi)?;
         for x in lo..=hi {
@@ -330,7 +399,8 @@ impl<W: Weight> Dist<W> {
         budget: &mut Budget,
     ) -> Result<Self, Stop> {
         use super::ast::CmpOp::*;
-        budget.spend(2 * (self.len() + other.len()) as u64, "a comparison")?;
+        let ops = 4 * (self.len() + other.len()) as u64;
+        budget.spend_on(ops, &self.total, &other.total, "a comparison")?;
         let yes = self.pairs(other, op)?;
         let not = match op {
             Ge => Lt,

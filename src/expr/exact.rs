@@ -9,15 +9,28 @@ use super::dist::{Budget, Dist, Stop};
 use super::pool::pool;
 use super::weight::Weight;
 
-/// Count operations allowed with `u128` counts (about a second's work).
-pub const WORK: u64 = 400_000_000;
-/// Count operations allowed with big counts, which cost more each.
-pub const WORK_BIG: u64 = WORK / 16;
+pub use super::dist::WORK;
 
 /// Why an expression has no exact answer here.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("too large to solve exactly: {0}")]
-pub struct TooLarge(pub String);
+pub enum NoExact {
+    /// The work or a table would be too large; says which.
+    #[error("too large to solve exactly: {0}")]
+    TooLarge(String),
+    /// The solve was told to stop before its end.
+    #[error("the exact solve was cancelled")]
+    Cancelled,
+}
+
+impl From<Stop> for NoExact {
+    fn from(stop: Stop) -> Self {
+        match stop {
+            Stop::TooLarge(why) => NoExact::TooLarge(why),
+            Stop::Cancelled => NoExact::Cancelled,
+            Stop::Overflow => unreachable!("big counts do not overflow"),
+        }
+    }
+}
 
 /// The exact distribution of an expression's result: for each value, the
 /// number of equally likely cases that give it, out of `total`.
@@ -118,16 +131,23 @@ impl Distribution {
     }
 }
 
-/// Evaluate `term` exactly.
-pub fn exact(term: &Term) -> Result<Distribution, TooLarge> {
-    match eval::<u128>(term, &mut Budget::new(WORK)) {
-        Ok(d) => Ok(Distribution::from_dist(d)),
-        Err(Stop::TooLarge(why)) => Err(TooLarge(why)),
-        Err(Stop::Overflow) => match eval::<Big>(term, &mut Budget::new(WORK_BIG)) {
-            Ok(d) => Ok(Distribution::from_dist(d)),
-            Err(Stop::TooLarge(why)) => Err(TooLarge(why)),
-            Err(Stop::Overflow) => unreachable!("big counts do not overflow"),
-        },
+/// Evaluate `term` exactly, within [`WORK`].
+pub fn exact(term: &Term) -> Result<Distribution, NoExact> {
+    exact_within(term, WORK).map(|(d, _)| d)
+}
+
+/// Evaluate `term` exactly within `work` units; the distribution and the
+/// units spent.
+pub(crate) fn exact_within(term: &Term, work: u64) -> Result<(Distribution, u64), NoExact> {
+    let mut budget = Budget::new(work);
+    match eval::<u128>(term, &mut budget) {
+        Ok(d) => Ok((Distribution::from_dist(d), budget.spent)),
+        Err(Stop::Overflow) => {
+            let mut budget = Budget::new(work);
+            let d = eval::<Big>(term, &mut budget)?;
+            Ok((Distribution::from_dist(d), budget.spent))
+        }
+        Err(stop) => Err(stop.into()),
     }
 }
 

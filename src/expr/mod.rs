@@ -45,6 +45,8 @@ mod weight;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_budget;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -52,7 +54,7 @@ use std::fmt;
 pub use big::Big;
 pub use bind::{EXPLODE_DEPTH, MAX_DICE, MAX_FACES};
 pub use error::{ExprError, Span};
-pub use exact::{Distribution, TooLarge};
+pub use exact::{Distribution, NoExact};
 pub use notes::{Warning, WarningKind};
 pub use sample::{Roller, Sampler};
 
@@ -175,7 +177,7 @@ impl Roll {
 
     /// The exact distribution, unless it would take too long (then use
     /// the sampler).
-    pub fn exact(&self) -> Result<Distribution, TooLarge> {
+    pub fn exact(&self) -> Result<Distribution, NoExact> {
         exact::exact(&self.term)
     }
 

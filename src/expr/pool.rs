@@ -44,7 +44,12 @@ fn one_roll<W: Weight>(die: &Die, budget: &mut Budget) -> Result<Dist<W>, Stop> 
     let Some(test) = die.once else {
         return Ok(first);
     };
-    budget.spend(first.len() as u64, "a reroll")?;
+    budget.spend_on(
+        first.len() as u64 * 2,
+        &first.total,
+        &first.total,
+        "a reroll",
+    )?;
     let n = W::from_u64(die.faces.len() as u64);
     let m = W::from_u64(die.faces.iter().filter(|&&f| test.holds(f)).count() as u64);
     let mut out = Acc::zeros(first.lo(), first.hi())?;
@@ -80,7 +85,8 @@ fn die_total<W: Weight>(
     // X_k: a roll, then (if it explodes) X_{k−1} on top. Every branch
     // counts over total(roll) × total(X_{k−1}) cases.
     for _ in 0..EXPLODE_DEPTH {
-        budget.spend(roll.len() as u64 * chain.len() as u64, "an exploding die")?;
+        let ops = roll.len() as u64 * chain.len() as u64;
+        budget.spend_on(ops, &roll.total, &chain.total, "an exploding die")?;
         let mut next = Acc::zeros(0, -1)?;
         for (f, w) in roll.counts.iter() {
             if test.holds(f) {
@@ -130,10 +136,12 @@ fn keep<W: Weight>(
         .iter()
         .fold((0i64, 0i64), |(a, b), e| (a.min(e.1), b.max(e.1)));
     let span = (hi - lo) as u64 * (cmax - cmin + 1) as u64;
-    budget.spend(
-        order.len() as u64 * (hi as u64 * hi as u64 / 2 + 1) * span.max(1) + n as u64 * hi as u64,
-        "keeping dice",
-    )?;
+    // Counts grow to `all`'s width: a state's and its factor's widths add
+    // up to at most that, so their product is at most half of it squared.
+    let ops =
+        order.len() as u64 * (hi as u64 * hi as u64 / 2 + 1) * span.max(1) + n as u64 * hi as u64;
+    let half = all.bits() / 2;
+    budget.spend(W::cost(ops, half, half), "keeping dice")?;
 
     // binom[a][j] = C(n − a, j) for j < hi − a: the rows the states use.
     let mut row = vec![W::one()];
@@ -174,6 +182,7 @@ fn keep<W: Weight>(
     let mut done = Acc::zeros(0, -1)?;
     let kept_between = |a: usize, b: usize| b.min(hi).saturating_sub(a.max(lo)) as i64;
     for (i, &&(_, c, ref w)) in order.iter().enumerate() {
+        budget.spend(0, "keeping dice")?; // paid above; a stop is heard here
         let b = &after[i];
         let mut next: Vec<Option<Acc<W>>> = vec![None; hi];
         // Powers of w up to hi, and of B and w + B as needed below.

@@ -89,6 +89,17 @@ pub trait Define: Sync + 'static {
         Ok(Vec::new())
     }
 
+    /// The keys that have no effect given the others: an alternative not
+    /// taken (an entity's keys when the opposition is a character, and a
+    /// character's when it is an entity; a trouble pool's size beside a
+    /// set pool). A listing of what an answer assumed leaves out their
+    /// defaults, so it never says a number rests on them. None unless a
+    /// mechanic says.
+    fn idle(&self, params: &Self::Params) -> Vec<&'static str> {
+        let _ = params;
+        Vec::new()
+    }
+
     /// Build a trial from parameters [`Define::check`] has passed. It
     /// cannot fail: every refusal is `check`'s.
     fn build(&self, params: Self::Params) -> Self::Trial;
@@ -167,6 +178,12 @@ impl<D: Define> Mechanic for D {
 
     fn param_fields(&self) -> &'static [&'static str] {
         fields_of::<D::Params>()
+    }
+
+    fn idle(&self, values: &ParamMap) -> Vec<&'static str> {
+        self.read(values)
+            .map(|p| Define::idle(self, &p))
+            .unwrap_or_default()
     }
 }
 

@@ -79,6 +79,11 @@ pub trait Mechanic: Sync {
     /// ([`Define::Params`]): one per declared path (the registry's test
     /// checks it).
     fn param_fields(&self) -> &'static [&'static str];
+    /// The keys that have no effect given the others (an opposing
+    /// character's keys when the opposition is an entity): a listing of
+    /// what an answer assumed leaves out their defaults. Nothing when the
+    /// values do not read.
+    fn idle(&self, values: &ParamMap) -> Vec<&'static str>;
 }
 
 /// One fully checked configuration of a mechanic: a [`Trial`] with its

@@ -12,6 +12,16 @@ pub enum FieldKind {
     Category(Vec<&'static str>),
 }
 
+impl FieldKind {
+    /// Whether "at least" and "at most" a value mean something: for an
+    /// integer, yes; for a category (victory, tie, defeat) the order of
+    /// its labels is only their listing, and a yes/no's tails are its
+    /// two values again.
+    pub fn is_ordered(&self) -> bool {
+        matches!(self, FieldKind::Int)
+    }
+}
+
 /// One outcome field.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FieldSpec {

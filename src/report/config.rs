@@ -67,8 +67,13 @@ fn default_text(lit: Lit) -> Option<String> {
 /// Every parameter of `scenario`'s mechanic, in the mechanic's order. A
 /// pattern (`vars.*`, whose names are the user's) lists the names the
 /// scenario gives it.
+///
+/// A key left at its default (or unset) that has no effect given the
+/// others ([`Mechanic::idle`](crate::systems::Mechanic::idle), read at the
+/// first config) is not listed: no number rests on it.
 pub fn settings(scenario: &Scenario) -> Vec<Setting> {
     let mut out = Vec::new();
+    let idle = scenario.mechanic.idle(&scenario.config(0).values);
     for spec in scenario.mechanic.params() {
         if let Some(prefix) = spec.path.strip_suffix(".*") {
             let under = |p: &str| {
@@ -95,6 +100,8 @@ pub fn settings(scenario: &Scenario) -> Vec<Setting> {
             Source::Set(v.clone())
         } else if let Some(a) = scenario.sweep.iter().find(|a| a.path == spec.path) {
             Source::Swept(a.values.clone())
+        } else if idle.contains(&spec.path) {
+            continue;
         } else {
             match default_text(spec.default) {
                 Some(v) => Source::Default(v),

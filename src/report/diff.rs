@@ -6,7 +6,12 @@
 //! errors, √(se_old² + se_new²). Five standard errors keep false alarms
 //! below one in a million per comparison, so a table of thousands of
 //! configs re-run with another seed stays quiet while a real rules change
-//! of a few points shows.
+//! of a few points shows. A Monte Carlo probability seen at 0 or 1 (no
+//! trial, or every one, had the event) has a sample standard error of 0,
+//! yet an event rarer than one in the trials run may well be there: its
+//! error is floored at the Wilson score interval's (see
+//! [`mc_probability_se`]), so a rare event the simulation did not see is
+//! not "moved".
 //!
 //! Only like runs compare: the same mechanic swept over the same
 //! parameters. Configs are matched by their swept values; one present in
@@ -15,7 +20,7 @@
 use polars::prelude::{Column, DataFrame};
 
 use super::OutputError;
-use crate::results::{ConfigResult, Method, Results};
+use crate::results::{ConfigResult, Method, MetricRow, Results, Run};
 
 /// Changes in exact values below this are rounding.
 pub const EXACT_TOLERANCE: f64 = 1e-9;
@@ -137,6 +142,24 @@ fn key(r: &Results, c: &ConfigResult) -> String {
     }
 }
 
+/// The standard error of a Monte Carlo probability `p` from `trials`
+/// trials, floored where the sample's own is 0: the Wilson score
+/// interval's (E. B. Wilson, 1927), its centre and width taken at
+/// z = [`DIFF_Z`]: p̃ = (p·n + z²/2)/(n + z²), se = √(p̃(1 − p̃)/(n + z²)).
+/// At p = 0 that is about 3.5/n, so a change below about 18/n is not
+/// flagged (the z = 5 Wilson bound on an event never seen is 25/n; the
+/// rule of three's 95% bound is 3/n). Away from 0 and 1 it is the usual
+/// √(p(1 − p)/n) within a few percent.
+pub fn mc_probability_se(p: f64, trials: u64) -> f64 {
+    if trials == 0 || !p.is_finite() {
+        return 0.0;
+    }
+    let z2 = DIFF_Z * DIFF_Z;
+    let n = trials as f64 + z2;
+    let centre = (p.clamp(0.0, 1.0) * trials as f64 + z2 / 2.0) / n;
+    (centre * (1.0 - centre) / n).sqrt()
+}
+
 /// Compare `new` against `old`; refuses runs of different mechanics or
 /// swept parameters, whose configs mean different things.
 pub fn diff(old: &Results, new: &Results) -> Result<DiffReport, Unlike> {
@@ -178,7 +201,15 @@ pub fn diff(old: &Results, new: &Results) -> Result<DiffReport, Unlike> {
             let allowed = if ro.method == Method::Exact && rn.method == Method::Exact {
                 EXACT_TOLERANCE
             } else {
-                let (so, sn) = (mo.se.unwrap_or(0.0), mn.se.unwrap_or(0.0));
+                let se = |m: &MetricRow, run: &Run| {
+                    let se = m.se.unwrap_or(0.0);
+                    if run.method == Method::MonteCarlo && m.name.starts_with("p_") {
+                        se.max(mc_probability_se(m.value, run.trials))
+                    } else {
+                        se
+                    }
+                };
+                let (so, sn) = (se(mo, ro), se(mn, rn));
                 DIFF_Z * (so * so + sn * sn).sqrt() + EXACT_TOLERANCE
             };
             // A NaN on either side is a change too.
@@ -204,4 +235,72 @@ pub fn diff(old: &Results, new: &Results) -> Result<DiffReport, Unlike> {
     // order.
     report.changes.sort_by(|x, y| y.size().total_cmp(&x.size()));
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Mode;
+
+    fn results(method: Method, trials: u64, p: f64, se: Option<f64>) -> Results {
+        Results {
+            name: "t".into(),
+            description: None,
+            mechanic: "dice.roll".into(),
+            swept: Vec::new(),
+            seed: 1,
+            trials,
+            mode: Mode::Auto,
+            precision: None,
+            configs: vec![ConfigResult {
+                runs: vec![Run {
+                    method,
+                    trials,
+                    metrics: vec![MetricRow {
+                        name: "p_rare".into(),
+                        value: p,
+                        interval: None,
+                        se,
+                    }],
+                    dist: Vec::new(),
+                }],
+                index: 0,
+                swept: Vec::new(),
+                agreement: Vec::new(),
+            }],
+            exact_seconds: 0.0,
+            mc_seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_rare_event_monte_carlo_did_not_see_has_not_moved() {
+        // P = 1e-6 exactly; 100,000 trials saw none of it (SE 0).
+        let exact = results(Method::Exact, 0, 1e-6, None);
+        let mc = results(Method::MonteCarlo, 100_000, 0.0, Some(0.0));
+        assert!(!diff(&exact, &mc).unwrap().differs());
+        assert!(!diff(&mc, &exact).unwrap().differs());
+        // An event of 1 in 1,000 not seen in 100,000 trials has moved.
+        let common = results(Method::Exact, 0, 1e-3, None);
+        let report = diff(&common, &mc).unwrap();
+        assert_eq!(report.changes.len(), 1, "{report:?}");
+        // The same at the other end: every trial succeeded.
+        let sure = results(Method::MonteCarlo, 100_000, 1.0, Some(0.0));
+        assert!(
+            !diff(&results(Method::Exact, 0, 1.0 - 1e-6, None), &sure)
+                .unwrap()
+                .differs()
+        );
+    }
+
+    #[test]
+    fn the_floor_is_the_usual_error_away_from_the_ends() {
+        let usual = (0.3f64 * 0.7 / 1e6).sqrt();
+        let floored = mc_probability_se(0.3, 1_000_000);
+        assert!((floored / usual - 1.0).abs() < 0.01, "{floored} vs {usual}");
+        // At 0 it is about 3.5/n.
+        let zero = mc_probability_se(0.0, 1_000_000);
+        assert!((zero * 1e6 - 12.5f64.sqrt()).abs() < 0.01, "{zero}");
+        assert_eq!(mc_probability_se(0.0, 0), 0.0);
+    }
 }

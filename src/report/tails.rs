@@ -153,12 +153,25 @@ fn table(scenario: &Scenario, results: &Results, w: &Want, configs: &[&ConfigRes
         }
     }
     values.sort_by_key(|(v, _)| *v);
+    // Tails only where values are ordered: "tie or more" means nothing.
+    let ordered = scenario
+        .mechanic
+        .schema()
+        .fields
+        .iter()
+        .find(|f| f.name == w.field)
+        .map_or_else(
+            || values.iter().all(|(v, label)| *label == v.to_string()),
+            |f| f.kind.is_ordered(),
+        );
     let field = labels.of(&w.field);
     let one = shown.len() == 1;
     let mut header = vec![field.to_string()];
     for c in shown {
         let who = describe(results, labels, c, &w.filter);
-        let cols: &[&str] = if shown.len() <= 2 {
+        let cols: &[&str] = if !ordered {
+            &["="]
+        } else if shown.len() <= 2 {
             &["=", "≥", "≤"]
         } else {
             &["≥", "≤"]
@@ -187,11 +200,13 @@ fn table(scenario: &Scenario, results: &Results, w: &Want, configs: &[&ConfigRes
                         .sum();
                     if s > 1.0 - CERTAIN { 1.0 } else { s }
                 };
-                if shown.len() <= 2 {
+                if shown.len() <= 2 || !ordered {
                     row.push(percent(sum(&|x| x == *v)));
                 }
-                row.push(percent(sum(&|x| x >= *v)));
-                row.push(percent(sum(&|x| x <= *v)));
+                if ordered {
+                    row.push(percent(sum(&|x| x >= *v)));
+                    row.push(percent(sum(&|x| x <= *v)));
+                }
             }
             row
         })
@@ -201,7 +216,9 @@ fn table(scenario: &Scenario, results: &Results, w: &Want, configs: &[&ConfigRes
         .iter()
         .map(|(p, v)| format!("{} = {v}", labels.of(p)))
         .collect();
-    let mut note = if shown.len() <= 2 {
+    let mut note = if !ordered {
+        format!("The chance of each {field}")
+    } else if shown.len() <= 2 {
         format!("The chance of each {field} (=), of it or more (≥) and of it or less (≤)")
     } else {
         format!("The chance of each {field} or more (≥) and of it or less (≤)")
@@ -224,7 +241,11 @@ fn table(scenario: &Scenario, results: &Results, w: &Want, configs: &[&ConfigRes
         ));
     }
     Tail {
-        heading: format!("{field}: at least and at most"),
+        heading: if ordered {
+            format!("{field}: at least and at most")
+        } else {
+            format!("{field}: the chance of each")
+        },
         note,
         header,
         rows: body,

@@ -206,7 +206,12 @@ pub fn execute<S: Sink>(
                 if !methods.solves(p) || progress.stopped() {
                     return Err(None);
                 }
-                let solved = model.solve();
+                // The exact phase starts now (a bar shows it, from zero);
+                // every exact solver polls the progress as the Monte Carlo
+                // workers do, so Ctrl-C or a cancelled request stops it.
+                progress.solved(0);
+                let solved =
+                    crate::exact::watch::stopping(&|| progress.stopped(), || model.solve());
                 progress.solved(1);
                 solved
             })

@@ -69,3 +69,49 @@ fn the_biggest_sweep_and_a_tune_grid_load_without_building() {
         );
     });
 }
+
+/// Says stop from its `after`-th poll on, counting the polls.
+struct StopAfter {
+    after: usize,
+    polls: std::sync::atomic::AtomicUsize,
+}
+
+impl crate::sim::Progress for StopAfter {
+    fn advance(&self, _: u64) {}
+    fn stopped(&self) -> bool {
+        self.polls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= self.after
+    }
+}
+
+#[test]
+fn a_stop_asked_during_an_exact_solve_stops_it_as_interrupted() {
+    // One solver of each kind: a chain (a Gateway scene), and a dice
+    // expression (a sum big enough to poll between its steps).
+    for text in [
+        "mechanic = \"gateway.scene\"\n",
+        "mechanic = \"dice.roll\"\n[params]\nexpr = \"400d6\"\n",
+    ] {
+        let scenario = Scenario::parse(Path::new("s.toml"), text).unwrap();
+        let opts = RunOptions {
+            mode: crate::results::Mode::Exact,
+            ..RunOptions::default()
+        };
+        // Unstopped, it solves.
+        assert!(run(&scenario, &opts, &()).is_ok(), "{text}");
+        // The driver's own poll before the solve passes; the solver's
+        // next poll stops it.
+        let progress = StopAfter {
+            after: 1,
+            polls: Default::default(),
+        };
+        let r = on_one_thread(|| run(&scenario, &opts, &progress));
+        assert!(
+            matches!(r, Err(super::RunError::Interrupted)),
+            "{text}: {:?}",
+            r.map(|_| ())
+        );
+        let polls = progress.polls.load(std::sync::atomic::Ordering::SeqCst);
+        // Before the solve, in it (at least once), after it.
+        assert!(polls >= 3, "{text}: {polls} polls");
+    }
+}

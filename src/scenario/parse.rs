@@ -240,10 +240,13 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         .schema_of(&first.values)
         .map_err(|e| scenario.config_error(&first, e))?;
     let schema = &first_schema;
+    // A copy: the checks below read it while the scenario fills in.
+    let fixed = scenario.params.clone();
     let names = super::checks::Names {
         params: specs,
         schema,
         mechanic: mechanic.name(),
+        fixed: &fixed,
     };
     if let Some(item) = root.get("labels") {
         scenario.labels = super::checks::labels(
@@ -259,6 +262,7 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         let known = super::checks::Known {
             specs,
             fixed: &scenario.param_lines,
+            params: &fixed,
             sweep: &scenario.sweep,
             schema,
         };
@@ -298,7 +302,7 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         &mut problems,
     );
     scenario.expectations =
-        super::checks::expectations(&ctx, root, &scenario.sweep, schema, &mut problems);
+        super::checks::expectations(&ctx, root, &scenario.sweep, &fixed, schema, &mut problems);
     problems.result(scenario)
 }
 

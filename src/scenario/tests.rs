@@ -359,3 +359,69 @@ fn bad_label_and_chart_keys_name_the_file_line_and_key() {
     let e = error("mechanic = \"gateway.challenge\"\nlabels = 3\n");
     assert!(e.starts_with("s.toml:2: `labels` must be a table"), "{e}");
 }
+
+#[test]
+fn where_on_a_fixed_parameter_is_a_sweep_of_one_value() {
+    let base = r#"
+mechanic = "gateway.challenge"
+[params]
+"actor.trait" = 2
+"opposition.variability" = "tough"
+[sweep]
+"opposition.challenge" = [0, 2]
+"#;
+    // The fixed value: accepted, and filters nothing out.
+    let s = parse(&format!(
+        "{base}[[expect]]\nwhere = {{ \"actor.trait\" = 2, \"opposition.challenge\" = 2 }}\nmetric = \"p_success\"\nat_least = 0.1\n"
+    ))
+    .unwrap();
+    assert_eq!(
+        s.expectations[0].filter,
+        vec![("opposition.challenge".to_string(), ParamValue::Int(2))]
+    );
+    let s = parse(&format!(
+        "{base}[[expect]]\nwhere = {{ \"opposition.variability\" = \"tough\" }}\nmetric = \"p_success\"\nat_least = 0.1\n"
+    ))
+    .unwrap();
+    assert!(s.expectations[0].filter.is_empty());
+    // Another value: said plainly, with the fixed one.
+    let e = error(&format!(
+        "{base}[[expect]]\nwhere = {{ \"actor.trait\" = 3 }}\nmetric = \"p_success\"\nat_least = 0.1\n"
+    ));
+    assert!(
+        e.contains(
+            "actor.trait = 3 matches no config: actor.trait is not swept but fixed at 2 in [params]"
+        ),
+        "{e}"
+    );
+    // Neither swept nor set: as before.
+    let e = error(&format!(
+        "{base}[[expect]]\nwhere = {{ raises = 1 }}\nmetric = \"p_success\"\nat_least = 0.1\n"
+    ));
+    assert!(e.contains("\"raises\" is not swept"), "{e}");
+}
+
+#[test]
+fn a_misspelt_bound_is_named_with_the_key_meant() {
+    let base = "mechanic = \"gateway.challenge\"\n[[expect]]\nmetric = \"p_success\"\n";
+    let e = error(&format!("{base}at_lest = 0.1\n"));
+    assert!(
+        e.contains("`expect[1].at_lest` is not a key of [[expect]] (did you mean `at_least`?)"),
+        "{e}"
+    );
+    assert!(
+        !e.contains("needs exactly one") && !e.contains("no bound"),
+        "{e}"
+    );
+    // No bound at all, and two bounds, say which.
+    let e = error(base);
+    assert!(
+        e.contains("has no bound; give one of between, at_least"),
+        "{e}"
+    );
+    let e = error(&format!("{base}at_least = 0.1\nat_most = 0.9\n"));
+    assert!(
+        e.contains("`expect[1].at_most` is a second bound beside `at_least`"),
+        "{e}"
+    );
+}

@@ -175,6 +175,23 @@ impl ExactValue {
     }
 }
 
+/// Within this of a whole number, an exact mean or deviation is that
+/// number: the rest is floating-point rounding of the sums (a mean degree
+/// of 6.9e-18 between equal ratings), never a value.
+pub const SETTLE: f64 = 1e-12;
+
+/// `x` as the whole number it is within [`SETTLE`] of (0 never negative),
+/// else `x`. Probabilities are not settled: a sum of non-negative terms
+/// has no such noise at 0, and a real chance may be that small.
+pub fn settle(x: f64) -> f64 {
+    let whole = x.round();
+    if (x - whole).abs() <= SETTLE {
+        whole + 0.0
+    } else {
+        x
+    }
+}
+
 /// Compute `metric` from exact marginals.
 pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
     match metric.kind {
@@ -211,7 +228,7 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
                 .map(|(v, p)| (*v as f64 - mean).powi(2) * p)
                 .sum();
             ExactValue {
-                value: mean,
+                value: settle(mean),
                 sd: var.sqrt(),
                 sd2: 0.0,
             }
@@ -228,7 +245,7 @@ pub fn exact_value(metric: &MetricSpec, exact: &Marginals) -> ExactValue {
             let (m2, m4) = (central(2), central(4));
             // The spread of one trial's contribution: se × √n.
             ExactValue {
-                value: m2.sqrt(),
+                value: settle(m2.max(0.0).sqrt()),
                 sd: sd_se(m2, m4),
                 sd2: sd_se2(m2),
             }
@@ -350,5 +367,28 @@ mod tests {
         let mut plain = Tally::new(2);
         plain.record_trials(&mut rng, 10, |r| outcomes[(r.d8() as usize - 1) % 4].0);
         assert!(estimate(&spec, &plain).value.is_nan());
+    }
+
+    #[test]
+    fn exact_means_settle_on_whole_numbers_within_rounding() {
+        assert_eq!(settle(6.938893903907228e-18), 0.0);
+        assert_eq!(settle(-6.9e-18).to_bits(), 0.0f64.to_bits());
+        assert_eq!(settle(2.9999999999999996), 3.0);
+        assert_eq!(settle(0.5), 0.5);
+        assert_eq!(settle(1e-9), 1e-9);
+        // A symmetric contest's mean degree: 0, whatever order the sum
+        // takes.
+        let spec = MetricSpec::new("mean", MetricKind::Mean { field: 0 }, "");
+        let mut even = Marginals::new(1);
+        for (v, p) in [
+            (-3, 0.1),
+            (3, 0.1),
+            (-1, 0.7 / 2.0),
+            (1, 0.7 / 2.0),
+            (0, 0.1),
+        ] {
+            even.add(0, v, p);
+        }
+        assert_eq!(exact_value(&spec, &even).value.to_bits(), 0.0f64.to_bits());
     }
 }

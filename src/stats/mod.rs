@@ -6,5 +6,5 @@ mod estimate;
 mod interval;
 
 pub use agreement::z_score;
-pub use estimate::{Estimate, ExactValue, estimate, exact_value};
+pub use estimate::{Estimate, ExactValue, SETTLE, estimate, exact_value, settle};
 pub use interval::{CONFIDENCE, mean_interval, normal_quantile, wilson};

@@ -267,9 +267,20 @@ pub fn table(f: &FieldAnswer, trials: u64, out: &mut String) {
         .max()
         .unwrap_or(1)
         .max(5);
+    // Only an ordered field's values have tails worth a column.
+    let tails = |ge: &str, le: &str| {
+        if f.ordered {
+            format!(" {ge:>12} {le:>12}")
+        } else {
+            String::new()
+        }
+    };
     out.push_str(&format!(
-        "{:>width$} {:>12} {:>12} {:>12} {:>16}\n",
-        "value", "=", "≥", "≤", "= odds"
+        "{:>width$} {:>12}{} {:>16}\n",
+        "value",
+        "=",
+        tails("≥", "≤"),
+        "= odds"
     ));
     let top = rows.iter().map(|r| r.1).fold(0.0, f64::max);
     for (label, p, ge, le) in &rows {
@@ -279,10 +290,9 @@ pub fn table(f: &FieldAnswer, trials: u64, out: &mut String) {
             String::new()
         };
         out.push_str(&format!(
-            "{label:>width$} {:>12} {:>12} {:>12} {:>16}  {bar}\n",
+            "{label:>width$} {:>12}{} {:>16}  {bar}\n",
             percent(*p),
-            percent(*ge),
-            percent(*le),
+            tails(&percent(*ge), &percent(*le)),
             once_in(*p, trials)
         ));
     }
@@ -509,10 +519,18 @@ pub fn compare(a: &Answer, b: &Answer, changes: &[String], out: &mut String) {
         .max()
         .unwrap_or(1)
         .max(5);
-    out.push_str(&format!(
-        "{:>width$} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n",
-        "value", "= A", "= B", "≥ A", "≥ B", "≤ A", "≤ B"
-    ));
+    let ordered = fa.ordered && fb.ordered;
+    if ordered {
+        out.push_str(&format!(
+            "{:>width$} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n",
+            "value", "= A", "= B", "≥ A", "≥ B", "≤ A", "≤ B"
+        ));
+    } else {
+        out.push_str(&format!(
+            "{:>width$} {:>11} {:>11}\n",
+            "value", "= A", "= B"
+        ));
+    }
     let at = |f: &FieldAnswer, v: i64| -> (f64, f64, f64) {
         match f.rows.iter().position(|r| r.value == v) {
             Some(i) => (f.rows[i].p, f.rows[i].p_at_least, f.rows[i].p_at_most),
@@ -539,6 +557,14 @@ pub fn compare(a: &Answer, b: &Answer, changes: &[String], out: &mut String) {
     for (v, label) in &values {
         let (pa, ga, la) = at(fa, *v);
         let (pb, gb, lb) = at(fb, *v);
+        if !ordered {
+            out.push_str(&format!(
+                "{label:>width$} {:>11} {:>11}\n",
+                percent(pa),
+                percent(pb)
+            ));
+            continue;
+        }
         out.push_str(&format!(
             "{label:>width$} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n",
             percent(pa),

@@ -147,7 +147,7 @@ pub(in crate::scenario) fn charts(
             problems.ok(path("series")),
             problems.ok(path("facet")),
         );
-        let filter = problems.ok(filter(ctx, &e, sweep));
+        let filter = problems.ok(filter(ctx, &e, sweep, names.fixed));
         let title = problems.ok(e.string(ctx, "title"));
         let subtitle = problems.ok(e.string(ctx, "subtitle"));
         let x_title = problems.ok(e.string(ctx, "x_title"));

@@ -7,7 +7,7 @@ use super::super::{Axis, ScenarioError};
 use super::entry::{Entry, tables};
 use super::{filter, metric, swept};
 use crate::scenario::ctx::Ctx;
-use crate::systems::{ParamValue, Schema};
+use crate::systems::{ParamMap, ParamValue, Schema};
 
 /// The bound an assertion sets.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,6 +65,9 @@ impl Expectation {
     }
 }
 
+/// The keys that set an assertion's bound, one per `[[expect]]`.
+const BOUNDS: &[&str] = &["between", "at_least", "at_most", "monotonic", "max_step"];
+
 const EXPECT_KEYS: &[&str] = &[
     "metric",
     "where",
@@ -81,6 +84,7 @@ pub(in crate::scenario) fn expectations(
     ctx: &Ctx,
     root: &Table,
     sweep: &[Axis],
+    fixed: &ParamMap,
     schema: &Schema,
     problems: &mut Problems,
 ) -> Vec<Expectation> {
@@ -92,8 +96,17 @@ pub(in crate::scenario) fn expectations(
         let before = problems.len();
         e.check_keys(ctx, EXPECT_KEYS, problems);
         let metric = problems.ok(metric(ctx, &e, schema));
-        let filter = problems.ok(filter(ctx, &e, sweep));
-        let rule = problems.ok(rule(ctx, &e, sweep));
+        let filter = problems.ok(filter(ctx, &e, sweep, fixed));
+        // With no bound but an unknown key, the key is the likeliest
+        // misspelt bound (`at_lest`), and its error (naming it, with the
+        // nearest key) is the one to read: no second error for it.
+        let misspelt = BOUNDS.iter().all(|k| !e.table.contains_key(k))
+            && e.table.iter().any(|(k, _)| !EXPECT_KEYS.contains(&k));
+        let rule = if misspelt {
+            None
+        } else {
+            problems.ok(rule(ctx, &e, sweep))
+        };
         let why = problems.ok(e.string(ctx, "why"));
         if let (Some(metric), Some(filter), Some(rule), Some(why), true) =
             (metric, filter, rule, why, problems.len() == before)
@@ -112,15 +125,26 @@ pub(in crate::scenario) fn expectations(
 
 /// The one bound of an `[[expect]]`.
 fn rule(ctx: &Ctx, e: &Entry, sweep: &[Axis]) -> Result<Rule, ScenarioError> {
-    let bounds: Vec<&str> = ["between", "at_least", "at_most", "monotonic", "max_step"]
-        .into_iter()
+    let bounds: Vec<&str> = BOUNDS
+        .iter()
+        .copied()
         .filter(|k| e.table.contains_key(k))
         .collect();
-    if bounds.len() != 1 {
+    if bounds.is_empty() {
         return Err(ctx.invalid(
             e.table.span(),
-            &e.name("between"),
-            "needs exactly one of between, at_least, at_most, monotonic, max_step",
+            &e.name("metric"),
+            "has no bound; give one of between, at_least, at_most, monotonic, max_step",
+        ));
+    }
+    if bounds.len() > 1 {
+        return Err(ctx.invalid(
+            e.span(bounds[1]),
+            &e.name(bounds[1]),
+            format!(
+                "is a second bound beside `{}`; an [[expect]] takes exactly one of between, at_least, at_most, monotonic, max_step (write two [[expect]] tables)",
+                bounds[0]
+            ),
         ));
     }
     let key = bounds[0];

@@ -69,6 +69,8 @@ pub(in crate::scenario) struct Names<'a> {
     pub(in crate::scenario) params: &'a [ParamSpec],
     pub(in crate::scenario) schema: &'a Schema,
     pub(in crate::scenario) mechanic: &'a str,
+    /// The values `[params]` fixes.
+    pub(in crate::scenario) fixed: &'a crate::systems::ParamMap,
 }
 
 impl Names<'_> {

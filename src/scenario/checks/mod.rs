@@ -25,7 +25,7 @@ pub(super) use tune::{Known, tune};
 use super::ctx::{Ctx, to_param};
 use super::error::Problems;
 use super::{Axis, ScenarioError};
-use crate::systems::{ParamValue, Schema};
+use crate::systems::{ParamMap, ParamValue, Schema};
 use entry::Entry;
 
 /// A swept path named by `key`, or an error listing the swept paths.
@@ -56,10 +56,14 @@ fn swept(
 }
 
 /// `where = { path = value, … }`: swept paths and values of their axes.
+/// A path set in `[params]` is a sweep of one value to the designer: it
+/// is accepted when the value is the one set (and then filters nothing
+/// out, so it is not kept), and refused, saying the fixed value, when not.
 fn filter(
     ctx: &Ctx,
     e: &Entry,
     sweep: &[Axis],
+    fixed: &ParamMap,
 ) -> Result<Vec<(String, ParamValue)>, ScenarioError> {
     let Some(v) = e.value("where") else {
         return match e.table.get("where") {
@@ -81,6 +85,23 @@ fn filter(
     let mut problems = Problems::default();
     let mut out = Vec::new();
     for (k, x) in t.iter() {
+        if let Some(set) = fixed.get(k).filter(|_| !sweep.iter().any(|a| a.path == k)) {
+            let Some(value) = problems.ok(to_param(ctx, k, x)) else {
+                continue;
+            };
+            let same =
+                value == *set || matches!(&value, ParamValue::Str(s) if *s == set.to_string());
+            if !same {
+                problems.push(ctx.invalid(
+                    e.span("where"),
+                    &e.name("where"),
+                    format!(
+                        "{k} = {value} matches no config: {k} is not swept but fixed at {set} in [params]; use {k} = {set}, or sweep {k}"
+                    ),
+                ));
+            }
+            continue;
+        }
         let Some(path) = problems.ok(swept(ctx, e, "where", k, sweep)) else {
             continue;
         };

@@ -327,6 +327,10 @@ impl Define for BasicAction {
         Ok(Vec::new())
     }
 
+    fn idle(&self, p: &BasicParams) -> Vec<&'static str> {
+        Sides::idle(&p.opposition)
+    }
+
     fn build(&self, p: BasicParams) -> Basic {
         let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang);
         Basic::new(sides, p.rating_tie, p.final_push.pushes()).tie_complication(p.tie.deals())

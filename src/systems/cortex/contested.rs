@@ -565,6 +565,10 @@ impl Define for ContestedAction {
         Ok(Vec::new())
     }
 
+    fn idle(&self, p: &ContestedParams) -> Vec<&'static str> {
+        Sides::idle(&p.opposition)
+    }
+
     fn build(&self, p: ContestedParams) -> Contested {
         Contested::new(
             Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang),

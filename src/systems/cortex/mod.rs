@@ -170,6 +170,15 @@ impl Sides {
         }
     }
 
+    /// The key that has no effect: the trouble pool's size beside a set
+    /// `opposition.pool` (rules: a pool excludes the trouble pool).
+    pub(crate) fn idle(opposition: &Option<Pool>) -> Vec<&'static str> {
+        match opposition {
+            Some(_) => vec!["opposition.trouble"],
+            None => Vec::new(),
+        }
+    }
+
     /// The sides from the keys `actor.pool`, `actor.aid`,
     /// `opposition.pool`, `opposition.trouble` and `opposition.gang`, as
     /// [`Sides::check`] passed them.

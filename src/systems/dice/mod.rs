@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::dice::DiceRng;
-use crate::expr::{Expr, Roll, Sampler, Warning};
+use crate::expr::{Expr, NoExact, Roll, Sampler, Warning};
 use crate::model::{Marginals, parse_value};
 use crate::sim::Tally;
 use crate::systems::{
@@ -218,11 +218,12 @@ impl Trial for DiceTrial {
     }
 
     fn solve(&self) -> Result<Marginals, Option<String>> {
-        self.roll.exact().map(marginals).map_err(|why| {
-            Some(format!(
-                "the exact solver gives up on this expression ({})",
-                why.0
-            ))
+        self.roll.exact().map(marginals).map_err(|why| match why {
+            NoExact::TooLarge(why) => Some(format!(
+                "the exact solver gives up on this expression ({why})"
+            )),
+            // The driver, which asked for the stop, says why.
+            NoExact::Cancelled => None,
         })
     }
 

@@ -469,6 +469,21 @@ impl Define for Challenge {
         Ok(Vec::new())
     }
 
+    /// An entity's keys beside a character, a character's beside an entity.
+    fn idle(&self, p: &ChallengeParams) -> Vec<&'static str> {
+        match p.character_key() {
+            Some(_) => vec!["opposition.variability", "opposition.challenge"],
+            None => vec![
+                "opposition.trait",
+                "opposition.essence",
+                "opposition.background",
+                "opposition.background_relevance",
+                "opposition.specialisation",
+                "opposition.equipment",
+            ],
+        }
+    }
+
     fn build(&self, p: ChallengeParams) -> Contest {
         let (mut actor, forced) =
             character_pool(p.actor_background(), p.actor_trait + p.actor_essence);

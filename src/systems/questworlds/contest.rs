@@ -302,6 +302,17 @@ impl Define for Contest {
         Ok(Vec::new())
     }
 
+    fn idle(&self, p: &ContestParams) -> Vec<&'static str> {
+        let character =
+            p.opponent_rating.is_some() || p.opponent_modifier.given || p.opponent_augment.given;
+        let resistance = Resistance {
+            rating: p.resistance_rating,
+            level: p.resistance_level,
+            base: p.resistance_base,
+        };
+        super::idle_opposition(character, &resistance)
+    }
+
     fn build(&self, p: ContestParams) -> Config {
         let pc = p.pc_rating.plus(p.pc_modifier);
         let story_points = match p.story_point_policy {

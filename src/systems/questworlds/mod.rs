@@ -179,6 +179,21 @@ impl Resistance {
     }
 }
 
+/// The keys of whom the PC faces that have no effect: a resistance's
+/// beside a character (`character`: an `opponent.*` key is set), a
+/// character's beside a resistance, and `resistance.level` and
+/// `resistance.base` beside a set `resistance.rating`.
+pub fn idle_opposition(character: bool, resistance: &Resistance) -> Vec<&'static str> {
+    if character {
+        return vec!["resistance.rating", "resistance.level", "resistance.base"];
+    }
+    let mut idle = vec!["opponent.rating", "opponent.modifier", "opponent.augment"];
+    if resistance.rating.is_some() {
+        idle.extend(["resistance.level", "resistance.base"]);
+    }
+    idle
+}
+
 /// PC against another character: its TN (`opponent.rating` plus
 /// `opponent.modifier`) when `set` names one of the opponent's keys the
 /// scenario set, which rules out a resistance; `None` when the PC faces a

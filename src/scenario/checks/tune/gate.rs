@@ -18,6 +18,7 @@ pub(super) fn gates(
     ctx: &Ctx,
     root: &Table,
     sweep: &[Axis],
+    fixed: &crate::systems::ParamMap,
     knob: &Knob,
     problems: &mut Problems,
 ) -> Vec<KnobGate> {
@@ -28,7 +29,7 @@ pub(super) fn gates(
     for e in entries {
         let before = problems.len();
         e.check_keys(ctx, GATE_KEYS, problems);
-        let filter = problems.ok(filter(ctx, &e, sweep));
+        let filter = problems.ok(filter(ctx, &e, sweep, fixed));
         let why = problems.ok(e.string(ctx, "why")).flatten();
         let bounds = problems.ok(knob_between(ctx, &e, knob));
         if let (Some(filter), Some((low, high, text)), true) =

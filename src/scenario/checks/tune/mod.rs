@@ -145,6 +145,8 @@ const GATE_KEYS: &[&str] = &["knob_between", "where", "why"];
 pub(in crate::scenario) struct Known<'a> {
     pub specs: &'a [ParamSpec],
     pub fixed: &'a [(String, usize)],
+    /// The values `[params]` fixes.
+    pub params: &'a crate::systems::ParamMap,
     pub sweep: &'a [Axis],
     pub schema: &'a Schema,
 }
@@ -196,7 +198,7 @@ pub(in crate::scenario) fn tune(
     let also = also(ctx, table, known.schema, problems);
     let gates = knob
         .as_ref()
-        .map(|k| gates(ctx, root, known.sweep, k, problems))
+        .map(|k| gates(ctx, root, known.sweep, known.params, k, problems))
         .unwrap_or_default();
     match (knob, metric, target, within) {
         (Some(knob), Some(metric), Some(target), Some(within)) if problems.len() == before => {

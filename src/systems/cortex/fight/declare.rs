@@ -136,6 +136,10 @@ impl Define for FightAction {
         Ok(Vec::new())
     }
 
+    fn idle(&self, p: &FightParams) -> Vec<&'static str> {
+        Sides::idle(&p.opposition)
+    }
+
     fn build(&self, p: FightParams) -> Fight {
         let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang);
         let mut f = Fight::new(&sides, p.kind, p.rating_tie, p.tie.deals());

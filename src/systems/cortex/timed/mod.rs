@@ -584,6 +584,10 @@ impl Define for TimedAction {
         Ok(Vec::new())
     }
 
+    fn idle(&self, p: &TimedParams) -> Vec<&'static str> {
+        Sides::idle(&p.opposition)
+    }
+
     fn build(&self, p: TimedParams) -> Timed {
         let sides = Sides::new(p.actor, p.aid, p.opposition, p.trouble, p.gang);
         let helpers = p.helpers.unwrap_or_default();
