@@ -138,6 +138,12 @@ def run(args, url):
         assert abs(p3 - want) < 1e-12, (p3, want)
         assert text == f"{100 * want:.2f}%", (text, want)
         print(f"gateway.challenge actor.trait=3: page {text}, odds {want}")
+        # The distribution table gives ≥ and ≤ only for an ordered field.
+        heads = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#dist tr:first-child th")]
+        fields = odds(args.bin, "gateway.challenge", "actor.trait=3")["configs"][0]["fields"]
+        shown = next(f for f in fields if f["name"] == heads[0])
+        assert ("≥" in heads) == shown["ordered"], (heads, shown["name"], shown["ordered"])
+        print(f"distribution of {heads[0]}: columns {heads[1:]}")
         shot("mechanic")
 
         # Pin, change a parameter: both values show, with the difference.

@@ -434,11 +434,14 @@ function drawDistribution(f, pf) {
         pf ? el("span", { class: "bar pinned", style: `width:${(100 * pinnedP(r.value) / top).toFixed(2)}%` }) : null),
       el("span", { class: "v", text: pct(r.p) })));
   }
-  dist.append(el("tr", {}, el("th", { text: f.name }), el("th", { text: "=" }), el("th", { text: "≥" }), el("th", { text: "≤" }), el("th", { text: "= as 1 in N" }),
-    pf ? el("th", { text: "pinned =" }) : null));
+  // ≥ and ≤ mean something only for an ordered (integer) field, not for a
+  // category such as victory / tie / defeat.
+  const ord = f.ordered !== false;
+  dist.append(el("tr", {}, el("th", { text: f.name }), el("th", { text: "=" }), ord ? el("th", { text: "≥" }) : null, ord ? el("th", { text: "≤" }) : null,
+    el("th", { text: "= as 1 in N" }), pf ? el("th", { text: "pinned =" }) : null));
   for (const r of shown) {
-    dist.append(el("tr", { "data-value": r.value }, el("td", { text: r.label }), el("td", { text: pct(r.p) }), el("td", { text: pct(r.p_at_least) }),
-      el("td", { text: pct(r.p_at_most) }), el("td", { text: oneIn(r.p) }), pf ? el("td", { class: "pinned", text: pct(pinnedP(r.value)) }) : null));
+    dist.append(el("tr", { "data-value": r.value }, el("td", { text: r.label }), el("td", { text: pct(r.p) }), ord ? el("td", { text: pct(r.p_at_least) }) : null,
+      ord ? el("td", { text: pct(r.p_at_most) }) : null, el("td", { text: oneIn(r.p) }), pf ? el("td", { class: "pinned", text: pct(pinnedP(r.value)) }) : null));
   }
 }
 
