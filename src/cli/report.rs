@@ -1,6 +1,8 @@
 //! `oddsmith report DIR`: rebuild the charts and reports of a finished run
 //! or tune.
 
+use std::collections::BTreeMap;
+
 use oddsmith::report::{self, DATA_FILES, FileEntry};
 
 use super::{Outcome, ReportArgs, interrupt};
@@ -18,41 +20,17 @@ pub fn report(args: ReportArgs) -> anyhow::Result<Outcome> {
     let verdicts = report::balance::evaluate(&loaded.results, &loaded.scenario.expectations);
     let files = report::report_files(&loaded.scenario, &loaded.results, &verdicts)?;
     // The run is rebuilt beside itself and swapped in whole, like a run:
-    // the data files are linked over unchanged, the rest drawn anew.
-    interrupt::install();
-    let staging = interrupt::stage(&args.dir)?;
-    let dest = staging.root();
-    for name in DATA_FILES {
-        let from = args.dir.join(name);
-        if from.is_file() {
-            dest.link(name, &from)?;
-        }
-    }
-    dest.write_all(&files)?;
-    // The manifest keeps the data files' entries and takes the new
-    // charts' and documents'; one that records no digests (an old run)
-    // stays as it was.
-    let manifest = args.dir.join(report::Manifest::FILE);
-    match &loaded.manifest.files {
-        Some(old) => {
-            let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-            let mut entries: std::collections::BTreeMap<String, FileEntry> = old
-                .iter()
-                .filter(|(n, _)| DATA_FILES.contains(&n.as_str()))
-                .map(|(n, e)| (n.clone(), e.clone()))
-                .collect();
-            for (name, sha256) in report::digests(&dest, &names)? {
-                entries.insert(name, FileEntry { sha256 });
-            }
-            let mut doc = loaded.manifest.clone();
-            doc.files = Some(entries);
-            dest.write(report::Manifest::FILE, &doc.to_json()?)?;
-        }
-        None => dest.link(report::Manifest::FILE, &manifest)?,
-    }
-    interrupt::commit(staging)?;
-    println!("rebuilt {} files in {}", files.len(), args.dir.display());
-    Ok(Outcome::Fine)
+    // the data files are linked over unchanged, the rest drawn anew. The
+    // manifest keeps the data files' entries and takes the new charts'
+    // and documents'; one that records no digests (an old run) stays as
+    // it was.
+    let old = loaded.manifest.files.clone();
+    let doc = loaded.manifest;
+    rebuild(&args, &DATA_FILES, &files, old, |entries| {
+        let mut doc = doc;
+        doc.files = Some(entries);
+        Ok(doc.to_json()?)
+    })
 }
 
 /// A tune's directory: read back and checked (its manifest's digests),
@@ -71,33 +49,53 @@ fn tune(args: ReportArgs) -> anyhow::Result<Outcome> {
         .map(|t| tune::gates(&loaded.tuned, &t.gates))
         .unwrap_or_default();
     let files = tune_report::report_files(&loaded.scenario, &loaded.tuned, &gates)?;
+    let old = loaded.manifest.files.clone();
+    let doc = loaded.manifest;
+    rebuild(&args, &tune_report::DATA_FILES, &files, old, |entries| {
+        let mut doc = doc;
+        doc.files = Some(entries);
+        Ok(doc.to_json()?)
+    })
+}
+
+/// Rebuild `args.dir` beside itself and swap it in whole: `data_files`
+/// linked over unchanged, `files` written anew, and the manifest's
+/// entries for them renewed by `manifest` (given the data files' old
+/// entries and the new files' digests). A manifest that records no
+/// digests (`old` is `None`: an old run or tune) is linked over as it was.
+fn rebuild(
+    args: &ReportArgs,
+    data_files: &[&str],
+    files: &[(String, Vec<u8>)],
+    old: Option<BTreeMap<String, FileEntry>>,
+    manifest: impl FnOnce(BTreeMap<String, FileEntry>) -> anyhow::Result<Vec<u8>>,
+) -> anyhow::Result<Outcome> {
     interrupt::install();
     let staging = interrupt::stage(&args.dir)?;
     let dest = staging.root();
-    for name in tune_report::DATA_FILES {
+    for name in data_files {
         let from = args.dir.join(name);
         if from.is_file() {
             dest.link(name, &from)?;
         }
     }
-    dest.write_all(&files)?;
-    let manifest = args.dir.join(report::Manifest::FILE);
-    match &loaded.manifest.files {
+    dest.write_all(files)?;
+    match old {
         Some(old) => {
             let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-            let mut entries: std::collections::BTreeMap<String, FileEntry> = old
-                .iter()
-                .filter(|(n, _)| tune_report::DATA_FILES.contains(&n.as_str()))
-                .map(|(n, e)| (n.clone(), e.clone()))
+            let mut entries: BTreeMap<String, FileEntry> = old
+                .into_iter()
+                .filter(|(n, _)| data_files.contains(&n.as_str()))
                 .collect();
             for (name, sha256) in report::digests(&dest, &names)? {
                 entries.insert(name, FileEntry { sha256 });
             }
-            let mut doc = loaded.manifest.clone();
-            doc.files = Some(entries);
-            dest.write(report::Manifest::FILE, &doc.to_json()?)?;
+            dest.write(report::Manifest::FILE, &manifest(entries)?)?;
         }
-        None => dest.link(report::Manifest::FILE, &manifest)?,
+        None => dest.link(
+            report::Manifest::FILE,
+            &args.dir.join(report::Manifest::FILE),
+        )?,
     }
     interrupt::commit(staging)?;
     println!("rebuilt {} files in {}", files.len(), args.dir.display());
