@@ -36,8 +36,9 @@ def test_every_mechanic_answers_at_its_defaults(m):
     assert a.mechanic == m["name"]
     assert a.metrics
     # The registry's names, placeholders (`p_true.<player>.<n>`) and
-    # metrics of an absent comparison (dice.roll's p_true) aside.
-    plain = {x["name"] for x in m["metrics"] if "<" not in x["name"]} - {"p_true"}
+    # metrics of a part the defaults leave out (dice.roll's comparison,
+    # p_true; the skirmish's ticking bomb, p_bomb) aside.
+    plain = {x["name"] for x in m["metrics"] if "<" not in x["name"]} - {"p_true", "p_bomb"}
     assert plain <= set(a.metrics)
     for metric in a.metrics.values():
         assert metric.value == metric.value  # not NaN
