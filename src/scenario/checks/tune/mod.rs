@@ -66,13 +66,20 @@ impl Target {
     }
 
     /// Whether `x` meets the target (every value meets a nearest target).
+    /// A value within [`Target::SLACK`] of its bound meets it: an exact
+    /// answer is a sum of products of floats, so 3/4 may arrive as
+    /// 0.7499999999999999, and that last bit must not fail "at least 0.75".
     pub fn meets(self, x: f64) -> bool {
         match self {
             Target::Nearest(_) => true,
-            Target::AtLeast(b) => x >= b,
-            Target::AtMost(b) => x <= b,
+            Target::AtLeast(b) => x >= b - Self::SLACK,
+            Target::AtMost(b) => x <= b + Self::SLACK,
         }
     }
+
+    /// How far below an at-least bound (above an at-most) a value may fall
+    /// and still meet it: float noise, far below any Monte Carlo error.
+    pub const SLACK: f64 = 1e-12;
 
     /// `nearest 0.5`, `at least 0.75`, `at most 8`.
     pub fn describe(self) -> String {
@@ -329,4 +336,20 @@ fn also(ctx: &Ctx, table: &Table, schema: &Schema, problems: &mut Problems) -> V
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Target;
+
+    #[test]
+    fn a_bound_is_met_through_float_noise_but_not_beyond_it() {
+        let three_quarters = 0.75_f64.next_down(); // 0.7499999999999999
+        assert!(three_quarters < 0.75);
+        assert!(Target::AtLeast(0.75).meets(three_quarters));
+        assert!(!Target::AtLeast(0.75).meets(0.7499));
+        assert!(Target::AtMost(0.3).meets(0.1 + 0.2)); // 0.30000000000000004
+        assert!(!Target::AtMost(0.3).meets(0.3001));
+        assert!(Target::Nearest(0.5).meets(0.9));
+    }
 }
