@@ -95,6 +95,21 @@ fn every_parameter_is_listed_and_defaults_are_marked() {
     let text = answers(&["questworlds.contest"]);
     assert!(!listed(&text, "opponent.modifier"), "{text}");
     assert!(listed(&text, "resistance.base"), "{text}");
+    // ... but a rolled augment faces the base resistance, opponent or not.
+    let text = answers(&[
+        "questworlds.contest",
+        "opponent.rating=14",
+        "pc.augment={ rating = \"15\" }",
+    ]);
+    assert!(listed(&text, "resistance.base"), "{text}");
+    // The sequences and the group contest list theirs as the contest does.
+    let text = answers(&["questworlds.chained", "opponent.rating=14"]);
+    assert!(!listed(&text, "resistance.level"), "{text}");
+    assert!(!listed(&text, "resistance.base"), "{text}");
+    let text = answers(&["questworlds.scored"]);
+    assert!(!listed(&text, "opponent.rating"), "{text}");
+    let text = answers(&["questworlds.group", "resistance.rating=14"]);
+    assert!(!listed(&text, "resistance.base"), "{text}");
     // Policies and variants too: the scene's initiative and strategies.
     let text = answers(&["gateway.scene", "--trials", "2000"]);
     assert!(line(&text, "initiative ").contains("(default)"), "{text}");

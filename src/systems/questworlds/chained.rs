@@ -347,6 +347,10 @@ impl Define for ChainedSequence {
         Ok(Vec::new())
     }
 
+    fn idle(&self, p: &ChainedParams) -> Vec<&'static str> {
+        p.shared().idle()
+    }
+
     fn build(&self, p: ChainedParams) -> Sequenced<Chained, 7> {
         let shared = p.shared();
         // Who the PC faces is worked out again: the check kept nothing.

@@ -310,7 +310,9 @@ impl Define for Contest {
             level: p.resistance_level,
             base: p.resistance_base,
         };
-        super::idle_opposition(character, &resistance)
+        let rolled = matches!(p.pc_augment, Augment::Rolled(_))
+            || (p.opponent_augment.given && matches!(p.opponent_augment.value, Augment::Rolled(_)));
+        super::idle_opposition(character, &resistance, rolled)
     }
 
     fn build(&self, p: ContestParams) -> Config {

@@ -302,6 +302,16 @@ impl Define for GroupContest {
         Ok(Vec::new())
     }
 
+    /// `resistance.level` and `resistance.base` beside a set
+    /// `resistance.rating`.
+    fn idle(&self, p: &GroupParams) -> Vec<&'static str> {
+        if p.resistance_rating.is_some() {
+            vec!["resistance.level", "resistance.base"]
+        } else {
+            Vec::new()
+        }
+    }
+
     fn build(&self, p: GroupParams) -> Group {
         Group {
             // The TN is worked out again: the check kept nothing.

@@ -182,14 +182,25 @@ impl Resistance {
 /// The keys of whom the PC faces that have no effect: a resistance's
 /// beside a character (`character`: an `opponent.*` key is set), a
 /// character's beside a resistance, and `resistance.level` and
-/// `resistance.base` beside a set `resistance.rating`.
-pub fn idle_opposition(character: bool, resistance: &Resistance) -> Vec<&'static str> {
-    if character {
-        return vec!["resistance.rating", "resistance.level", "resistance.base"];
-    }
-    let mut idle = vec!["opponent.rating", "opponent.modifier", "opponent.augment"];
-    if resistance.rating.is_some() {
-        idle.extend(["resistance.level", "resistance.base"]);
+/// `resistance.base` beside a set `resistance.rating`. `resistance.base`
+/// is never idle while an augment is rolled (`rolled`): a rolled augment
+/// faces it, whoever the opposition is.
+pub fn idle_opposition(
+    character: bool,
+    resistance: &Resistance,
+    rolled: bool,
+) -> Vec<&'static str> {
+    let mut idle = if character {
+        vec!["resistance.rating", "resistance.level", "resistance.base"]
+    } else {
+        let mut idle = vec!["opponent.rating", "opponent.modifier", "opponent.augment"];
+        if resistance.rating.is_some() {
+            idle.extend(["resistance.level", "resistance.base"]);
+        }
+        idle
+    };
+    if rolled {
+        idle.retain(|&k| k != "resistance.base");
     }
     idle
 }

@@ -361,6 +361,10 @@ impl Define for ScoredSequence {
         Ok(Vec::new())
     }
 
+    fn idle(&self, p: &ScoredParams) -> Vec<&'static str> {
+        p.shared().idle()
+    }
+
     fn build(&self, p: ScoredParams) -> Sequenced<Scored, 6> {
         let shared = p.shared();
         // Who the PC faces is worked out again: the check kept nothing.

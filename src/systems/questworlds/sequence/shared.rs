@@ -132,6 +132,18 @@ impl Shared {
         self.resistance.base
     }
 
+    /// The keys of the opposition that have no effect given the others
+    /// (a resistance's beside a character, a character's beside a
+    /// resistance), as `questworlds.contest` lists them.
+    pub fn idle(&self) -> Vec<&'static str> {
+        let character = self.opponent_rating.is_some() || self.opponent_modifier.given;
+        let rolled = matches!(self.augment, Augment::Rolled(_));
+        let mut idle = super::super::idle_opposition(character, &self.resistance, rolled);
+        // A sequence's opponent has no augment key.
+        idle.retain(|&k| k != "opponent.augment");
+        idle
+    }
+
     /// The key that set the opposition's TN, for errors about it.
     pub fn opposition_key(&self) -> &'static str {
         [

@@ -439,6 +439,10 @@ impl Define for WageredSequence {
         Ok(Vec::new())
     }
 
+    fn idle(&self, p: &WageredParams) -> Vec<&'static str> {
+        p.shared().idle()
+    }
+
     fn build(&self, p: WageredParams) -> Sequenced<Wagered, 6> {
         let shared = p.shared();
         // Who the PC faces is worked out again: the check kept nothing.
