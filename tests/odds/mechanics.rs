@@ -110,6 +110,20 @@ fn every_parameter_is_listed_and_defaults_are_marked() {
     assert!(!listed(&text, "opponent.rating"), "{text}");
     let text = answers(&["questworlds.group", "resistance.rating=14"]);
     assert!(!listed(&text, "resistance.base"), "{text}");
+    // CGG: an opponent's code replaces the base difficulty; no risk roll
+    // leaves the risk target and the venture policies idle.
+    let text = answers(&["cgg.action", "difficulty.opponent=3d", "risk=none"]);
+    for key in [
+        "difficulty.base",
+        "risk_extra",
+        "policy.wrench",
+        "explorer.risk_code",
+    ] {
+        assert!(!listed(&text, key), "{key}: {text}");
+    }
+    assert!(listed(&text, "variant.failure"), "{text}");
+    let text = answers(&["cgg.session", "sequence=[{}, {}]"]);
+    assert!(!listed(&text, "actions"), "{text}");
     // Policies and variants too: the scene's initiative and strategies.
     let text = answers(&["gateway.scene", "--trials", "2000"]);
     assert!(line(&text, "initiative ").contains("(default)"), "{text}");

@@ -458,6 +458,15 @@ impl Define for SessionMechanic {
         Ok(Vec::new())
     }
 
+    /// `actions` beside a `sequence`; without one, what the one action's
+    /// keys leave idle (a sequence's entries may set the keys again).
+    fn idle(&self, p: &SessionParams) -> Vec<&'static str> {
+        if p.sequence.is_some() {
+            return vec!["actions"];
+        }
+        p.keys().idle()
+    }
+
     fn build(&self, p: SessionParams) -> Session {
         // The steps are read again: the check kept nothing.
         let (actions, full, start) = steps(&p).expect(CHECKED);

@@ -384,6 +384,17 @@ impl ActionKeys {
         }
     }
 
+    /// The keys that have no effect given the others: the rule keys'
+    /// ([`RuleKeys::idle`]), and `explorer.risk_code` with no risk roll
+    /// unless a stunt moves dice from it.
+    pub fn idle(&self) -> Vec<&'static str> {
+        let mut idle = self.rules.idle();
+        if self.rules.risk.value == rules::RiskRule::None && self.moved.value == 0 {
+            idle.push("explorer.risk_code");
+        }
+        idle
+    }
+
     /// The action the keys describe.
     pub fn action(&self) -> Result<Action, ParamError> {
         let code = self.code.value;
@@ -587,6 +598,10 @@ impl Define for ActionMechanic {
     fn check(&self, p: &ActionParams) -> Result<Vec<Warning>, ParamError> {
         p.keys().action()?;
         Ok(Vec::new())
+    }
+
+    fn idle(&self, p: &ActionParams) -> Vec<&'static str> {
+        p.keys().idle()
     }
 
     fn build(&self, p: ActionParams) -> Action {

@@ -241,6 +241,29 @@ pub struct RuleKeys {
     pub hammer: Given<Hammer>,
 }
 
+impl RuleKeys {
+    /// The keys that have no effect given the others: `difficulty.base`
+    /// beside `difficulty.opponent`, and with no risk roll (`risk =
+    /// "none"`) the risk target's keys and the venture policies (no risk
+    /// roll rolls no venture).
+    pub fn idle(&self) -> Vec<&'static str> {
+        let mut idle = Vec::new();
+        if self.opponent.is_some() {
+            idle.push("difficulty.base");
+        }
+        if self.risk.value == RiskRule::None {
+            idle.extend([
+                "risk_extra",
+                "comparison",
+                "variant.risk_base",
+                "policy.wrench",
+                "policy.hammer",
+            ]);
+        }
+        idle
+    }
+}
+
 /// `over`'s value where it was set, else `under`'s.
 pub fn over<T>(under: Given<T>, over: Given<T>) -> Given<T> {
     if over.given {
