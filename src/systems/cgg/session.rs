@@ -41,7 +41,7 @@ use crate::systems::{
 
 mod keys;
 pub use keys::SessionParams;
-use keys::entry_step;
+use keys::steps;
 
 pub use super::FULL;
 /// The refill once a crisis is addressed: 3 + 1d6.
@@ -472,42 +472,6 @@ impl Define for SessionMechanic {
         let (actions, full, start) = steps(&p).expect(CHECKED);
         Session::new(actions, full, start, p.crisis_actions)
     }
-}
-
-/// The session's steps, its full clock and the explorer's starting hours,
-/// as the keys describe them.
-fn steps(p: &SessionParams) -> Result<(Vec<Step>, u32, u32), ParamError> {
-    let full = FULL[p.explorer_roles - 1];
-    let keys = p.keys();
-    let actions = match &p.sequence {
-        Some(items) => {
-            if p.actions.given {
-                return Err(ParamError::new(
-                    "actions",
-                    "give either actions (repeats of one action) or sequence, not both",
-                ));
-            }
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, e)| entry_step(keys, i, e, full))
-                .collect::<Result<Vec<_>, _>>()?
-        }
-        None => vec![Step::Action(keys.action()?); p.actions.value],
-    };
-    let start = match p.explorer_hours {
-        Some(h) => {
-            if h > full {
-                return Err(ParamError::new(
-                    "explorer.hours",
-                    format!("{h} is more than the full clock of {full}; allowed: 1..={full}"),
-                ));
-            }
-            h
-        }
-        None => full,
-    };
-    Ok((actions, full, start))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use super::super::action::{ActionKeys, ActionMechanic, ActionParams, action_params};
 use super::super::tension::TensionMechanic;
-use super::{MAX_ACTIONS, SEQUENCE_EXPECTS, Step};
+use super::{FULL, MAX_ACTIONS, SEQUENCE_EXPECTS, Step};
 use crate::model::{Given, parse_some};
 use crate::systems::{Args, Define, ParamError, ParamMap, ParamValue};
 
@@ -111,4 +111,40 @@ fn sequence<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<ParamVa
         ParamValue::List(items) => Err(format!("{} actions", items.len())),
         other => Err(format!("{} is the wrong type", other.type_name())),
     })
+}
+
+/// The session's steps, its full clock and the explorer's starting hours,
+/// as the keys describe them.
+pub(super) fn steps(p: &SessionParams) -> Result<(Vec<Step>, u32, u32), ParamError> {
+    let full = FULL[p.explorer_roles - 1];
+    let keys = p.keys();
+    let actions = match &p.sequence {
+        Some(items) => {
+            if p.actions.given {
+                return Err(ParamError::new(
+                    "actions",
+                    "give either actions (repeats of one action) or sequence, not both",
+                ));
+            }
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, e)| entry_step(keys, i, e, full))
+                .collect::<Result<Vec<_>, _>>()?
+        }
+        None => vec![Step::Action(keys.action()?); p.actions.value],
+    };
+    let start = match p.explorer_hours {
+        Some(h) => {
+            if h > full {
+                return Err(ParamError::new(
+                    "explorer.hours",
+                    format!("{h} is more than the full clock of {full}; allowed: 1..={full}"),
+                ));
+            }
+            h
+        }
+        None => full,
+    };
+    Ok((actions, full, start))
 }
