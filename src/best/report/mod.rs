@@ -121,6 +121,148 @@ fn summary(run: &BestRun) -> (Vec<String>, Vec<Vec<String>>) {
     (head, rows)
 }
 
+/// Range of `f` over the configs, as text: `+1.04 to +1.26 points`.
+fn span(run: &BestRun, f: impl Fn(&BestRow) -> f64, show: impl Fn(f64) -> String) -> String {
+    let (lo, hi) = run
+        .rows
+        .iter()
+        .map(f)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |a, x| {
+            (a.0.min(x), a.1.max(x))
+        });
+    let (a, b) = (show(lo), show(hi));
+    if a == b {
+        return a;
+    }
+    // One unit at the end: `+1.04 to +1.26 points`.
+    let unit = |s: &str| s.find(' ').map(|i| s[i..].to_string());
+    match (unit(&a), unit(&b)) {
+        (Some(u), Some(v)) if u == v && !a.starts_with('<') => {
+            format!("{} to {b}", &a[..a.len() - u.len()])
+        }
+        _ => format!("{a} to {b}"),
+    }
+}
+
+/// What the answers say, in words: the gap, the options best play never
+/// uses, those barely worth having, and those it leans on.
+pub fn findings(run: &BestRun) -> Vec<String> {
+    let mut out = Vec::new();
+    if run.rows.is_empty() {
+        return out;
+    }
+    let configs = if run.rows.len() == 1 {
+        "".to_string()
+    } else {
+        format!(" (over the {} configs)", run.rows.len())
+    };
+    out.push(format!(
+        "Best play gets {} against the given policy's {}: a gap of {}{configs}.",
+        span(run, |r| r.answer.best, |x| run.show(x)),
+        span(run, |r| r.answer.given, |x| run.show(x)),
+        span(run, |r| r.answer.gap, |x| run.diff(x)),
+    ));
+    let mut options: Vec<&str> = Vec::new();
+    for r in &run.rows {
+        for d in &r.answer.dominance {
+            if !options.contains(&d.option.as_str()) {
+                options.push(&d.option);
+            }
+        }
+    }
+    if options.is_empty() {
+        return out;
+    }
+    let worst = |o: &str| {
+        run.rows
+            .iter()
+            .filter_map(|r| r.answer.dominance.iter().find(|d| d.option == o))
+            .fold((0.0f64, 0.0f64, 1.0f64), |a, d| {
+                (a.0.max(d.loss), a.1.max(d.usage), a.2.min(d.usage))
+            })
+    };
+    let every = if run.rows.len() == 1 {
+        ""
+    } else {
+        " in any config"
+    };
+    let never: Vec<&str> = options
+        .iter()
+        .copied()
+        .filter(|o| worst(o).0 < 1e-12 && worst(o).1 == 0.0)
+        .collect();
+    if !never.is_empty() {
+        out.push(format!(
+            "Never part of best play{every}, so forbidding it costs nothing: {}.",
+            never.join(", ")
+        ));
+    }
+    let unneeded: Vec<&str> = options
+        .iter()
+        .copied()
+        .filter(|o| worst(o).0 < 1e-12 && worst(o).1 > 0.0)
+        .collect();
+    if !unneeded.is_empty() {
+        out.push(format!(
+            "Used by best play but never needed (an equal choice exists): {}.",
+            unneeded.join(", ")
+        ));
+    }
+    // Worth less than a tenth of a point (or a thousandth of a mean).
+    let slight: Vec<String> = options
+        .iter()
+        .copied()
+        .filter(|o| (1e-12..1e-3).contains(&worst(o).0))
+        .map(|o| {
+            let (loss, usage, _) = worst(o);
+            let at_most = |s: String| match s.strip_prefix("< ") {
+                Some(s) => format!("under {s}"),
+                None => format!("at most {s}"),
+            };
+            format!(
+                "{o} (worth {}, taken in {} of decisions)",
+                at_most(run.loss(loss)),
+                at_most(run.usage(usage))
+            )
+        })
+        .collect();
+    if !slight.is_empty() {
+        out.push(format!("Barely worth having: {}.", slight.join("; ")));
+    }
+    let backbone: Vec<String> = options
+        .iter()
+        .copied()
+        .filter(|o| worst(o).2 > 0.5)
+        .map(|o| {
+            format!(
+                "{o} ({})",
+                span(
+                    run,
+                    |r| r
+                        .answer
+                        .dominance
+                        .iter()
+                        .find(|d| d.option == o)
+                        .map_or(0.0, |d| d.usage),
+                    |x| run.usage(x)
+                )
+            )
+        })
+        .collect();
+    if !backbone.is_empty() {
+        out.push(format!(
+            "The backbone of best play, taken in most decisions{}: {}.",
+            if run.rows.len() == 1 {
+                ""
+            } else {
+                " in every config"
+            },
+            backbone.join("; ")
+        ));
+    }
+    out
+}
+
 /// One config's rules, dominance and written policy.
 fn detail(doc: &mut Doc, run: &BestRun, r: &BestRow) {
     let a = &r.answer;
@@ -236,6 +378,25 @@ pub fn report_files(
     ));
     doc.md.push_str(&warnings_md(&warnings));
     doc.html.push_str(&warnings_html(&warnings));
+    doc.heading(2, "Findings");
+    let found = findings(run);
+    let _ = writeln!(
+        doc.md,
+        "{}\n",
+        found
+            .iter()
+            .map(|f| format!("- {f}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let _ = writeln!(
+        doc.html,
+        "<ul>{}</ul>",
+        found
+            .iter()
+            .map(|f| format!("<li>{}</li>", esc(f)))
+            .collect::<String>()
+    );
     doc.heading(2, "Best play against the given policy");
     let (head, rows) = summary(run);
     let n = run.swept.len();
