@@ -18,9 +18,27 @@ pub fn best(args: BestArgs) -> anyhow::Result<Outcome> {
             oddsmith::systems::best::covered().join(", ")
         );
     };
-    let params = fixed(m, &args.params, "best")?;
-    let metric = match &args.metric {
-        Some(x) => x.clone(),
+    let q = question(m, &args.params, args.metric.clone(), !args.no_dominance)?;
+    let a = answer(&q)?;
+    match args.format {
+        BestFormat::Json => println!("{}", serde_json::to_string_pretty(&a)?),
+        BestFormat::Text => print!("{}", text(&a)),
+    }
+    Ok(Outcome::Fine)
+}
+
+/// The question `oddsmith best MECHANIC key=value … --metric M` asks
+/// (the metric defaults to the mechanic's first): the workbench's
+/// `/api/best` asks it in the same words.
+pub fn question(
+    m: &'static dyn oddsmith::model::Mechanic,
+    words: &[String],
+    metric: Option<String>,
+    dominance: bool,
+) -> anyhow::Result<BestQuestion> {
+    let params = fixed(m, words, "best")?;
+    let metric = match metric {
+        Some(x) => x,
         None => m
             .schema_of(&params)
             .map_err(|e| anyhow!("{} {e}", m.name()))?
@@ -28,21 +46,20 @@ pub fn best(args: BestArgs) -> anyhow::Result<Outcome> {
             .name
             .clone(),
     };
-    let q = BestQuestion {
+    Ok(BestQuestion {
         mechanic: m,
         params,
         metric,
-        dominance: !args.no_dominance,
-    };
-    let a = best::best(&q).map_err(|e| match e {
-        BestError::Param(p) => ask_error(m, oddsmith::answer::AskError::Param(p)),
+        dominance,
+    })
+}
+
+/// Ask `q`, with the command line's messages.
+pub fn answer(q: &BestQuestion) -> anyhow::Result<BestAnswer> {
+    best::best(q).map_err(|e| match e {
+        BestError::Param(p) => ask_error(q.mechanic, oddsmith::answer::AskError::Param(p)),
         other => anyhow!("{other}"),
-    })?;
-    match args.format {
-        BestFormat::Json => println!("{}", serde_json::to_string_pretty(&a)?),
-        BestFormat::Text => print!("{}", text(&a)),
-    }
-    Ok(Outcome::Fine)
+    })
 }
 
 /// A value of the metric: a percentage for a probability.
