@@ -35,11 +35,14 @@ fn err(e: impl std::fmt::Display) -> OutputError {
     }
 }
 
+/// One config's bars: its label, and per option row (loss, usage), if
+/// it has the option.
+type Series = (String, Vec<Option<(f64, f64)>>);
+
 /// What is drawn: option rows, and per config its values in them.
 struct Bars {
     options: Vec<String>,
-    /// Per config: its label, and per option (loss, usage), if it has it.
-    series: Vec<(String, Vec<Option<(f64, f64)>>)>,
+    series: Vec<Series>,
     title: String,
     subtitle: String,
     probability: bool,
