@@ -61,3 +61,10 @@ def test_keyword_values_and_a_sweep(cli):
 def test_bad_questions_raise_param_error(call, said):
     with pytest.raises(oddsmith.ParamError, match=said):
         call()
+
+
+def test_run_refuses_a_best_scenario(tmp_path):
+    path = tmp_path / "best.toml"
+    path.write_text('name = "b"\nmechanic = "gateway.challenge"\n[best]\nmetric = "p_success"\n')
+    with pytest.raises(oddsmith.ParamError, match=r"\[best\] table"):
+        oddsmith.run(path)
