@@ -8,7 +8,9 @@ reloads the URL and checks that the state is restored; copies the link
 (it shows, selected, with "copied" or how to copy it); shows a slow
 exact solve's progress, cancels it, then waits for its answer; fills a
 policy from its examples menu (by keyboard) and checks the answer changes
-as `oddsmith odds` says; then, beside the page, requests with a foreign
+as `oddsmith odds` says; asks best play for a duel in the best-play
+panel and checks its value, gap, rules and dominance bars against
+`oddsmith best`; then, beside the page, requests with a foreign
 Host or Origin or a text/plain body are refused. With --shots DIR it
 saves screenshots of the main views there.
 
@@ -32,6 +34,12 @@ from selenium.webdriver.support.ui import WebDriverWait
 def odds(binary, *words):
     """`oddsmith odds … --format json`, parsed."""
     out = subprocess.run([binary, "odds", *words, "--format", "json"], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def best(binary, *words):
+    """`oddsmith best … --format json`, parsed."""
+    out = subprocess.run([binary, "best", *words, "--format", "json"], check=True, capture_output=True, text=True)
     return json.loads(out.stdout)
 
 
@@ -272,6 +280,26 @@ def run(args, url):
         box.send_keys('[{ effect = "climb" }]')
         wait.until(lambda d: "not an effect" in d.find_element(By.CSS_SELECTOR, '[data-error-for="a.policy"]').text)
         print("policy error:", driver.find_element(By.CSS_SELECTOR, '[data-error-for="a.policy"]').text)
+
+        # Best play: the panel shows for a mechanic best play covers, asks
+        # with the form's values, and shows `oddsmith best`'s numbers.
+        driver.get(url + "#m=gateway.scene&p.ladder=4&p.round_cap=8&p.initiative=random")
+        wait.until(lambda d: d.find_element(By.ID, "best-box").is_displayed())
+        driver.find_element(By.ID, "run-best").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#best-values td"))
+        want = best(args.bin, "gateway.scene", "ladder=4", "round_cap=8", "initiative=random", "--metric", "p_a_wins")
+        cells = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "#best-values td")]
+        assert cells[0] == f"{100 * want['best']:.2f}%" and cells[1] == f"{100 * want['given']:.2f}%", (cells, want["best"])
+        assert cells[2] == f"+{100 * want['gap']:.2f} points", cells
+        bars = driver.find_elements(By.CSS_SELECTOR, ".best-bar")
+        assert len(bars) == len(want["dominance"]) > 0, (len(bars), want["dominance"])
+        rules = driver.find_elements(By.CSS_SELECTOR, "#best-rules tr")
+        assert len(rules) == len(want["rules"]) + 1, (len(rules), len(want["rules"]))
+        print(f"best play: {cells[0]} against {cells[1]} ({cells[2]}), {len(bars)} dominance bars, {len(rules) - 1} rules")
+        shot("best", "#best-box", "start")
+        driver.get(url + "#m=cortex.basic")
+        wait.until(lambda d: d.find_elements(By.NAME, "param:actor.pool"))
+        assert not driver.find_element(By.ID, "best-box").is_displayed()
 
         # An error shows beside the field at fault.
         driver.find_element(By.CSS_SELECTOR, '.mech[data-name="gateway.challenge"]').click()

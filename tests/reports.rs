@@ -67,12 +67,12 @@ fn regenerating_the_committed_reports_changes_nothing() {
             "reports/{f} is stale; regenerate with `oddsmith check scenarios/*.toml --report reports`"
         );
     }
-    // Every shipped scenario has at least one chart (a tune draws its
-    // own) and one assertion.
+    // Every shipped scenario has at least one chart (a tune and best
+    // play draw their own) and one assertion.
     for s in shipped_scenarios() {
         let text = std::fs::read_to_string(&s).unwrap();
         assert!(
-            (text.contains("[[chart]]") || text.contains("\n[tune]"))
+            (text.contains("[[chart]]") || text.contains("\n[tune]") || text.contains("\n[best]"))
                 && text.contains("[[expect]]"),
             "{} needs a chart and an assertion",
             s.display()

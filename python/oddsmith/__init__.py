@@ -11,6 +11,7 @@ the same values and seed. Tables come back as polars DataFrames.
 
 from __future__ import annotations
 
+import itertools
 import json
 import tempfile
 from dataclasses import dataclass
@@ -279,6 +280,63 @@ def tune(
     return pl.DataFrame(
         {k: pl.Series(k, v, dtype=schema[k]) for k, v in columns.items()}
     )
+
+
+def best(
+    mechanic: str,
+    params: Optional[Mapping[str, Any]] = None,
+    *,
+    metric: Optional[str] = None,
+    dominance: bool = True,
+    sweep: Optional[Mapping[str, Sequence[Any]]] = None,
+    table: str = "summary",
+    **values: Any,
+) -> pl.DataFrame:
+    """Best play: ``oddsmith best MECHANIC key=value … --metric M``.
+
+    What a player who plays well gets, solved exactly for one side against
+    the other side's given policy (``gateway.challenge``,
+    ``gateway.scene``; others raise ParamError saying why). ``metric`` is
+    maximised in expectation (default: the mechanic's first); ``params``
+    and keyword ``values`` (``ladder=6``) set the values; ``sweep`` asks
+    once per combination; ``dominance=False`` skips one solve per option.
+
+    ``table`` picks the rows, as the scenario outputs name them:
+    ``"summary"`` (one row per config: the swept keys, ``metric``,
+    ``best``, ``given``, ``gap``, ``decisions``, ``states``, ``policy``
+    and ``replayed``), ``"dominance"`` (per config and option:
+    ``option``, ``without``, ``loss``, ``usage``) or ``"rules"`` (per
+    config and rule of the best policy: ``rank``, ``when``, ``choice``,
+    ``share``, ``agree``).
+    """
+    if table not in ("summary", "dominance", "rules"):
+        raise ParamError(f"table={table!r}: allowed: 'summary', 'dominance', 'rules'")
+    fixed = {**dict(params or {}), **values}
+    keys = list((sweep or {}).keys())
+    combos = list(itertools.product(*[list(v) for v in (sweep or {}).values()]))
+    rows: Dict[str, List[Any]] = {k: [] for k in keys}
+    for combo in combos:
+        asked = {**fixed, **dict(zip(keys, combo))}
+        a = json.loads(_oddsmith.best_json(mechanic, asked, metric, dominance))
+        if table == "summary":
+            items = [{
+                "metric": a["metric"], "best": a["best"], "given": a["given"], "gap": a["gap"],
+                "decisions": a["decisions"], "states": a["states"],
+                "policy": a["policy"], "replayed": a["replayed"],
+            }]
+        elif table == "dominance":
+            items = [{"option": d["option"], "without": d["without"], "loss": d["loss"], "usage": d["usage"]}
+                     for d in a["dominance"]]
+        else:
+            items = [{"rank": i + 1, "when": r["when"], "choice": r["choice"], "share": r["share"], "agree": r["agree"]}
+                     for i, r in enumerate(a["rules"])]
+        for item in items:
+            for k, v in zip(keys, combo):
+                rows[k].append(v)
+            for k, v in item.items():
+                rows.setdefault(k, []).append(v)
+    schema = {"policy": pl.Utf8, "replayed": pl.Float64, "when": pl.Utf8, "choice": pl.Utf8, "option": pl.Utf8}
+    return pl.DataFrame({k: pl.Series(k, v, dtype=schema.get(k)) for k, v in rows.items()})
 
 
 def sweep(

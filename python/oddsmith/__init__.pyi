@@ -99,6 +99,18 @@ def tune(
 ) -> pl.DataFrame:
     """`oddsmith tune MECHANIC --knob … key=value`: one row per sweep combination (swept keys, knob, value, value_lo/hi, below/above and their values, reachable, method, ambiguous, monotone)."""
 
+def best(
+    mechanic: str,
+    params: Optional[Mapping[str, Any]] = None,
+    *,
+    metric: Optional[str] = None,
+    dominance: bool = True,
+    sweep: Optional[Mapping[str, Sequence[Any]]] = None,
+    table: str = "summary",
+    **values: Any,
+) -> pl.DataFrame:
+    """`oddsmith best MECHANIC key=value … --metric M`: best play, one row per config (summary), per config and option (dominance) or per config and rule (rules)."""
+
 def run(
     scenario: "str | Path",
     out: "str | Path | None" = None,

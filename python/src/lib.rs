@@ -233,6 +233,53 @@ fn tune_json(
     serde_json::to_string(&answer).map_err(|e| param_error(e.to_string()))
 }
 
+/// `best(mechanic, params, metric, dominance)`: the JSON of `oddsmith best
+/// MECHANIC key=value … --metric M --format json` (the library's one
+/// best-play question; the metric defaults to the mechanic's first).
+#[pyfunction]
+#[pyo3(signature = (mechanic, params=None, metric=None, dominance=true))]
+fn best_json(
+    py: Python<'_>,
+    mechanic: &str,
+    params: Option<&Bound<'_, PyAny>>,
+    metric: Option<String>,
+    dominance: bool,
+) -> PyResult<String> {
+    use oddsmith::best::{BestError, BestQuestion, best};
+    let m = systems::find(mechanic).ok_or_else(|| {
+        let names = systems::names();
+        param_error(format!(
+            "no mechanic is called {mechanic:?}{}; best play covers: {}",
+            systems::suggest(mechanic, names.iter().copied()),
+            systems::best::covered().join(", ")
+        ))
+    })?;
+    let params = params::fixed(m, params)?;
+    let metric = match metric {
+        Some(x) => x,
+        None => m
+            .schema_of(&params)
+            .map_err(|e| param_error(format!("{} {e}", m.name())))?
+            .metrics[0]
+            .name
+            .clone(),
+    };
+    let q = BestQuestion {
+        mechanic: m,
+        params,
+        metric,
+        dominance,
+    };
+    let answer = watch::interruptible(py, move |_| {
+        best(&q).map_err(|e| match e {
+            BestError::Param(e) => format!("{} {e}", q.mechanic.name()),
+            other => other.to_string(),
+        })
+    })?
+    .map_err(param_error)?;
+    serde_json::to_string(&answer).map_err(|e| param_error(e.to_string()))
+}
+
 /// The registry as JSON: what `oddsmith systems` lists.
 #[pyfunction]
 fn mechanics_json() -> String {
@@ -315,6 +362,7 @@ fn _oddsmith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(odds_json, m)?)?;
     m.add_function(wrap_pyfunction!(mechanics_json, m)?)?;
     m.add_function(wrap_pyfunction!(tune_json, m)?)?;
+    m.add_function(wrap_pyfunction!(best_json, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(time_rust_answer, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;

@@ -58,6 +58,13 @@ pub fn run_scenario(
     let outcome = watch::interruptible(py, move |progress| -> Result<String, String> {
         let started = Instant::now();
         let scenario = Scenario::load(&path).map_err(|e| e.to_string())?;
+        if scenario.best.is_some() {
+            return Err(format!(
+                "{}: this scenario has a [best] table, which `oddsmith check {} --out DIR` answers (best play in every config); oddsmith.best asks it for one config or a sweep",
+                path.display(),
+                path.display()
+            ));
+        }
         // The staging directory stops at the flag, as the CLI's at Ctrl-C;
         // it wants a flag that lives for the process (one per run, a word).
         let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));

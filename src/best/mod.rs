@@ -12,6 +12,9 @@
 //! replayed through the mechanic's ordinary exact solver (so `run` and
 //! `check` reproduce it).
 
+pub mod report;
+pub mod sweep;
+
 use std::time::Instant;
 
 use serde::Serialize;

@@ -18,9 +18,27 @@ pub fn best(args: BestArgs) -> anyhow::Result<Outcome> {
             oddsmith::systems::best::covered().join(", ")
         );
     };
-    let params = fixed(m, &args.params, "best")?;
-    let metric = match &args.metric {
-        Some(x) => x.clone(),
+    let q = question(m, &args.params, args.metric.clone(), !args.no_dominance)?;
+    let a = answer(&q)?;
+    match args.format {
+        BestFormat::Json => println!("{}", serde_json::to_string_pretty(&a)?),
+        BestFormat::Text => print!("{}", text(&a)),
+    }
+    Ok(Outcome::Fine)
+}
+
+/// The question `oddsmith best MECHANIC key=value … --metric M` asks
+/// (the metric defaults to the mechanic's first): the workbench's
+/// `/api/best` asks it in the same words.
+pub fn question(
+    m: &'static dyn oddsmith::model::Mechanic,
+    words: &[String],
+    metric: Option<String>,
+    dominance: bool,
+) -> anyhow::Result<BestQuestion> {
+    let params = fixed(m, words, "best")?;
+    let metric = match metric {
+        Some(x) => x,
         None => m
             .schema_of(&params)
             .map_err(|e| anyhow!("{} {e}", m.name()))?
@@ -28,21 +46,20 @@ pub fn best(args: BestArgs) -> anyhow::Result<Outcome> {
             .name
             .clone(),
     };
-    let q = BestQuestion {
+    Ok(BestQuestion {
         mechanic: m,
         params,
         metric,
-        dominance: !args.no_dominance,
-    };
-    let a = best::best(&q).map_err(|e| match e {
-        BestError::Param(p) => ask_error(m, oddsmith::answer::AskError::Param(p)),
+        dominance,
+    })
+}
+
+/// Ask `q`, with the command line's messages.
+pub fn answer(q: &BestQuestion) -> anyhow::Result<BestAnswer> {
+    best::best(q).map_err(|e| match e {
+        BestError::Param(p) => ask_error(q.mechanic, oddsmith::answer::AskError::Param(p)),
         other => anyhow!("{other}"),
-    })?;
-    match args.format {
-        BestFormat::Json => println!("{}", serde_json::to_string_pretty(&a)?),
-        BestFormat::Text => print!("{}", text(&a)),
-    }
-    Ok(Outcome::Fine)
+    })
 }
 
 /// A value of the metric: a percentage for a probability.
@@ -154,4 +171,59 @@ pub fn text(a: &BestAnswer) -> String {
         a.states, a.rounds, a.seconds
     );
     o
+}
+
+/// Whether `dir` holds a best-play scenario's outputs (its manifest says
+/// so).
+pub(super) fn is_best(dir: &std::path::Path) -> bool {
+    std::fs::read(dir.join(oddsmith::report::Manifest::FILE))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| v.get("command").and_then(|c| c.as_str()) == Some("best"))
+}
+
+/// `check` of a scenario with `[best]`: best play in every config, its
+/// gates, and (into `dest`) its outputs. Returns the number of gates and
+/// one line per failing gate.
+pub(super) fn check_scenario(
+    scenario: &oddsmith::scenario::Scenario,
+    name: &str,
+    dest: Option<&oddsmith::report::Dest>,
+    reports_only: bool,
+    threads: usize,
+    quiet: bool,
+) -> anyhow::Result<(usize, Vec<String>)> {
+    use oddsmith::best::{report, sweep};
+    let started = std::time::Instant::now();
+    let spec = scenario.best.as_ref().expect("a best-play scenario");
+    let run = sweep::best_scenario(scenario)?;
+    let verdicts = sweep::gates(scenario, &run, &spec.gates)?;
+    let failures: Vec<String> = verdicts
+        .iter()
+        .filter(|v| v.failed())
+        .map(|v| format!("{name}:{}: {}", v.gate.line, sweep::gate_line(v)))
+        .collect();
+    if !quiet {
+        println!(
+            "{name}: {} of {} assertions hold (best play in {} configs, {:.2} s)",
+            verdicts.len() - failures.len(),
+            verdicts.len(),
+            run.rows.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    if let Some(dest) = dest {
+        if reports_only {
+            dest.write_all(&report::report_files(scenario, &run, &verdicts)?)?;
+        } else {
+            let meta = oddsmith::report::RunMeta {
+                scenario_path: name.to_string(),
+                scenario_sha256: scenario.sha256.clone(),
+                threads,
+                wall_seconds: started.elapsed().as_secs_f64(),
+            };
+            report::write_all(dest, scenario, &run, &verdicts, &meta)?;
+        }
+    }
+    Ok((verdicts.len(), failures))
 }

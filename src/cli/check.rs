@@ -62,6 +62,23 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             Some(staging) => Some(staging.subdir(subdir)?),
             None => None,
         };
+        if scenario.best.is_some() {
+            let name = path.display().to_string();
+            let (verdicts, bad) = pool.install(|| {
+                super::best::check_scenario(
+                    scenario,
+                    &name,
+                    dest.as_ref(),
+                    reports_only,
+                    threads,
+                    args.quiet,
+                )
+            })?;
+            total += verdicts;
+            failed += bad.len();
+            tune_failures.extend(bad);
+            continue;
+        }
         if let Some(spec) = &scenario.tune {
             // A tune scenario's assertions bound the knob it finds.
             let opts = TuneOptions {

@@ -2,6 +2,7 @@
 //! handler per subcommand.
 
 mod best;
+pub use best::{answer as best_answer, question as best_question};
 mod check;
 mod completions;
 mod diff;

@@ -11,6 +11,12 @@ pub fn report(args: ReportArgs) -> anyhow::Result<Outcome> {
     if oddsmith::tune::load::is_tune(&args.dir) {
         return tune(args);
     }
+    if super::best::is_best(&args.dir) {
+        anyhow::bail!(
+            "{}: holds best play (its manifest's command is \"best\"), whose report is not rebuilt from its tables yet; run `oddsmith check SCENARIO --out DIR` again",
+            args.dir.display()
+        );
+    }
     // Read back and checked against the manifest's digests first: charts
     // are never drawn from data that is not the run's.
     let loaded = report::load(&args.dir)?;

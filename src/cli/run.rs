@@ -105,7 +105,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Fine)
 }
 
-/// A scenario with `[tune]` is answered by `oddsmith tune`.
+/// A scenario with `[tune]` is answered by `oddsmith tune`, one with
+/// `[best]` by `oddsmith check`.
 pub(super) fn not_a_tune(scenario: &Scenario) -> anyhow::Result<()> {
     if let Some(t) = &scenario.tune {
         bail!(
@@ -113,6 +114,13 @@ pub(super) fn not_a_tune(scenario: &Scenario) -> anyhow::Result<()> {
             scenario.path.display(),
             scenario.path.display(),
             t.knob.path
+        );
+    }
+    if scenario.best.is_some() {
+        bail!(
+            "{}: this scenario has a [best] table; `oddsmith check {} --out DIR` answers it (best play in every config, its tables and report); to run the sweep under the given policy, remove [best]",
+            scenario.path.display(),
+            scenario.path.display()
         );
     }
     Ok(())

@@ -12,8 +12,8 @@ mod error;
 mod parse;
 
 pub use checks::{
-    Also, ChartKind, ChartSpec, Expectation, Knob, KnobGate, KnobKind, Labels, MAX_KNOB_VALUES,
-    Rule, Target, Tune,
+    Also, BestGate, BestOf, BestSpec, ChartKind, ChartSpec, Expectation, Knob, KnobGate, KnobKind,
+    Labels, MAX_KNOB_VALUES, Rule, Target, Tune,
 };
 pub use error::ScenarioError;
 
@@ -62,6 +62,9 @@ pub struct Scenario {
     /// `[tune]`: the knob to search, and what for (its `[[expect]]` gates
     /// are in it, and `expectations` is then empty).
     pub tune: Option<Tune>,
+    /// `[best]`: best play in every config of the sweep (its `[[expect]]`
+    /// gates are in it, and `expectations` is then empty).
+    pub best: Option<BestSpec>,
     /// `[labels]`: the designer's words for parameters, metrics and
     /// fields, in every chart and the report.
     pub labels: Labels,
@@ -195,6 +198,7 @@ impl Scenario {
             charts: Vec::new(),
             expectations: Vec::new(),
             tune: None,
+            best: None,
             labels: self.labels.clone(),
             warnings: self.warnings.clone(),
             param_lines: self.param_lines.clone(),

@@ -26,6 +26,7 @@ const TOP_KEYS: &[&str] = &[
     "chart",
     "expect",
     "tune",
+    "best",
 ];
 /// The most values one sweep range may produce.
 const MAX_AXIS: i64 = 100_000;
@@ -210,6 +211,7 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         charts: Vec::new(),
         expectations: Vec::new(),
         tune: None,
+        best: None,
         labels: super::Labels::default(),
         warnings: Vec::new(),
         name,
@@ -257,6 +259,18 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
             &names,
             &mut problems,
         );
+    }
+    if root.contains_key("best") {
+        scenario.best = super::checks::best(
+            &ctx,
+            root,
+            mechanic.name(),
+            &scenario.sweep,
+            &fixed,
+            schema,
+            &mut problems,
+        );
+        return problems.result(scenario);
     }
     if root.contains_key("tune") {
         let known = super::checks::Known {

@@ -15,13 +15,14 @@ use oddsmith::answer::Answer;
 
 use super::body::{self, Shape};
 use super::read::Raw;
-use super::{error, guard, live, registry, scenario, tune as tune_body};
+use super::{best as best_body, error, guard, live, registry, scenario, tune as tune_body};
 
 use super::app::{App, MAX_BODY, ask, compute, question};
 use super::error::{ApiError, json_response};
 
 const INDEX: &str = include_str!("assets/index.html");
 const SCRIPT: &str = include_str!("assets/app.js");
+const BEST_SCRIPT: &str = include_str!("assets/best.js");
 const STYLE: &str = include_str!("assets/app.css");
 
 /// The workbench's routes over `app`.
@@ -36,6 +37,10 @@ pub fn router(app: App) -> Router {
             get(|| async { page(SCRIPT, "text/javascript; charset=utf-8") }),
         )
         .route(
+            "/best.js",
+            get(|| async { page(BEST_SCRIPT, "text/javascript; charset=utf-8") }),
+        )
+        .route(
             "/app.css",
             get(|| async { page(STYLE, "text/css; charset=utf-8") }),
         )
@@ -44,6 +49,7 @@ pub fn router(app: App) -> Router {
         .route("/api/sweep", post(sweep))
         .route("/api/scenario", post(scenario))
         .route("/api/tune", post(tune))
+        .route("/api/best", post(best))
         .route("/api/check", post(live::check))
         .route("/api/progress", post(live::progress))
         .route("/api/cancel", post(live::cancel))
@@ -73,7 +79,7 @@ pub fn router(app: App) -> Router {
 }
 
 /// What the server answers, for 404 and 405.
-const ROUTES: &str = "the page is GET /; the API is GET /api/mechanics and POST /api/answer, /api/sweep, /api/scenario, /api/tune, /api/check, /api/progress, /api/cancel (JSON bodies)";
+const ROUTES: &str = "the page is GET /; the API is GET /api/mechanics and POST /api/answer, /api/sweep, /api/scenario, /api/tune, /api/best, /api/check, /api/progress, /api/cancel (JSON bodies)";
 
 fn page(text: &'static str, kind: &'static str) -> Response {
     (
@@ -194,6 +200,16 @@ async fn tune(State(app): State<App>, Raw(bytes): Raw) -> Response {
     };
     let tab = ask_.tab.clone();
     compute(&app, tab, move |ticket| tune_body::answer(&ask_, ticket)).await
+}
+
+/// Best play for one config (`oddsmith best MECHANIC key=value …`).
+async fn best(State(app): State<App>, Raw(bytes): Raw) -> Response {
+    let ask_ = match best_body::parse(&bytes) {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    let tab = ask_.tab.clone();
+    compute(&app, tab, move |ticket| best_body::answer(&ask_, ticket)).await
 }
 
 #[derive(Serialize)]

@@ -6,6 +6,7 @@
 
 mod api;
 mod app;
+mod best;
 mod body;
 mod error;
 mod examples;
@@ -17,6 +18,8 @@ mod registry;
 mod scenario;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_best;
 #[cfg(test)]
 mod tests_edge;
 #[cfg(test)]

@@ -19,6 +19,9 @@ pub struct MechanicInfo {
     pub params: Vec<ParamInfo>,
     pub fields: Vec<FieldInfo>,
     pub metrics: Vec<MetricInfo>,
+    /// What best play decides (`POST /api/best`), or null where the
+    /// mechanic has no exact best play.
+    pub best: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -104,6 +107,7 @@ pub fn info(m: &dyn Mechanic) -> MechanicInfo {
         name: m.name(),
         system: m.name().split('.').next().unwrap_or_default(),
         summary: m.summary(),
+        best: systems::best::decision(m.name()),
         exact: m.has_exact(),
         params: m.params().iter().map(|p| param(m.name(), p)).collect(),
         fields: schema

@@ -15,10 +15,10 @@ mod heatmap;
 mod legend;
 mod lines;
 mod select;
-mod style;
+pub mod style;
 #[cfg(test)]
 mod tests;
-mod text;
+pub mod text;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

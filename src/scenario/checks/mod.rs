@@ -7,12 +7,15 @@
 //! [`expect`] check their own keys; what both name (a swept path, a
 //! `where` filter, a metric) is checked here.
 
+mod best;
 mod chart;
 mod entry;
 mod expect;
 mod labels;
 mod tune;
 
+pub(super) use best::best;
+pub use best::{BestGate, BestOf, BestSpec};
 pub(super) use chart::charts;
 pub use chart::{ChartKind, ChartSpec};
 pub(super) use expect::expectations;

@@ -187,6 +187,7 @@ function drawForm() {
   }
   $("mode").value = state.mode; $("trials").value = state.trials; $("seed").value = state.seed;
   drawSweepChoices();
+  if (typeof drawBestPanel === "function") drawBestPanel();  // best.js
 }
 
 // ---- the policy editor ---------------------------------------------------

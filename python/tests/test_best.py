@@ -1,0 +1,70 @@
+"""`oddsmith.best` against `oddsmith best … --format json`: the same
+question gives the same numbers, a sweep one row per config, the other
+tables the answer's dominance and rules, and a bad question the command
+line's message as ParamError."""
+
+import json
+import subprocess
+
+import polars as pl
+import pytest
+
+import oddsmith
+
+
+def cli_best(cli, *args):
+    out = subprocess.run([cli, "best", *args, "--format", "json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_best_is_the_cli_answer(cli):
+    want = cli_best(cli, "gateway.challenge", "actor.trait=3", "opposition.challenge=2", "--metric", "expected_raises")
+    got = oddsmith.best("gateway.challenge", {"actor.trait": 3, "opposition.challenge": 2}, metric="expected_raises")
+    assert isinstance(got, pl.DataFrame) and got.height == 1
+    row = got.row(0, named=True)
+    assert row["metric"] == "expected_raises"
+    for k in ("best", "given", "gap", "decisions"):
+        assert row[k] == want[k], k
+    assert row["best"] >= row["given"]
+    assert row["policy"] == want["policy"] and row["replayed"] == want["replayed"]
+    dominance = oddsmith.best("gateway.challenge", {"actor.trait": 3, "opposition.challenge": 2},
+                              metric="expected_raises", table="dominance")
+    assert dominance["option"].to_list() == [d["option"] for d in want["dominance"]]
+    assert dominance["loss"].to_list() == [d["loss"] for d in want["dominance"]]
+    rules = oddsmith.best("gateway.challenge", {"actor.trait": 3, "opposition.challenge": 2},
+                          metric="expected_raises", table="rules")
+    assert rules["choice"].to_list() == [r["choice"] for r in want["rules"]]
+    assert rules["rank"].to_list() == list(range(1, len(want["rules"]) + 1))
+
+
+def test_keyword_values_and_a_sweep(cli):
+    got = oddsmith.best("gateway.scene", metric="p_a_wins", ladder=4, round_cap=6,
+                        sweep={"initiative": ["a", "b"]}, dominance=False)
+    assert got["initiative"].to_list() == ["a", "b"]
+    for i, who in enumerate(["a", "b"]):
+        want = cli_best(cli, "gateway.scene", "ladder=4", "round_cap=6", f"initiative={who}",
+                        "--metric", "p_a_wins", "--no-dominance")
+        assert got["best"][i] == want["best"] and got["gap"][i] == want["gap"]
+
+
+@pytest.mark.parametrize(
+    "call, said",
+    [
+        (lambda: oddsmith.best("cortex.basic"), "no exact best play"),
+        (lambda: oddsmith.best("gateway.challenge", metric="p_win"), "is not a metric"),
+        (lambda: oddsmith.best("gateway.challenge", {"actor.trait": 9}), "actor.trait"),
+        (lambda: oddsmith.best("gateway.chalenge"), "gateway.challenge"),
+        (lambda: oddsmith.best("gateway.challenge", table="wide"), "allowed"),
+    ],
+)
+def test_bad_questions_raise_param_error(call, said):
+    with pytest.raises(oddsmith.ParamError, match=said):
+        call()
+
+
+def test_run_refuses_a_best_scenario(tmp_path):
+    path = tmp_path / "best.toml"
+    path.write_text('name = "b"\nmechanic = "gateway.challenge"\n[best]\nmetric = "p_success"\n')
+    with pytest.raises(oddsmith.ParamError, match=r"\[best\] table"):
+        oddsmith.run(path)

@@ -1,0 +1,168 @@
+//! `POST /api/best`: best play for one config, asked as `oddsmith best
+//! MECHANIC key=value … --metric M` asks it (the command line's question
+//! and messages, [`crate::cli::best_question`]), answered by the library's
+//! one best-play question ([`oddsmith::best::best`]).
+//!
+//! The exact best-play solver does not look at the request's watch, so a
+//! solve, once started, runs to its end (bounded by the solver's own
+//! limits on states and rounds, and by the workbench's bound on requests
+//! computing at once); a request cancelled or past the time limit then
+//! gets its error, never the late answer.
+
+use serde_json::{Map, Value};
+
+use oddsmith::best::BestAnswer;
+use oddsmith::exact::watch;
+use oddsmith::systems;
+
+use super::app::stopped;
+use super::body::{self, word};
+use super::error::ApiError;
+use super::jobs::{Stopped, Ticket};
+
+const KEYS: [&str; 5] = ["mechanic", "params", "metric", "dominance", "tab"];
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError::bad(message)
+}
+
+/// What a best-play body asks.
+pub struct BestAsk {
+    pub mechanic: &'static dyn systems::Mechanic,
+    /// `key=value` words, as `oddsmith best` takes them.
+    pub words: Vec<String>,
+    pub keys: Vec<String>,
+    pub metric: Option<String>,
+    pub dominance: bool,
+    pub tab: Option<String>,
+}
+
+/// Read a best-play body.
+pub fn parse(bytes: &[u8]) -> Result<BestAsk, ApiError> {
+    let body = body::object(
+        bytes,
+        &KEYS,
+        r#"{"mechanic": "gateway.scene", "params": {"ladder": 6, "round_cap": 12}, "metric": "p_a_wins"}"#,
+    )?;
+    let name = match body.get("mechanic") {
+        Some(Value::String(s)) => s.clone(),
+        None => {
+            return Err(
+                bad("say whose best play: \"mechanic\" (e.g. \"gateway.scene\")").at("mechanic"),
+            );
+        }
+        Some(v) => return Err(bad(format!("mechanic: {v} is not a string")).at("mechanic")),
+    };
+    let covered = systems::best::covered();
+    let Some(mechanic) = systems::find(&name) else {
+        let names = systems::names();
+        return Err(bad(format!(
+            "mechanic: no mechanic is called {name:?}{}; best play covers: {}",
+            systems::suggest(&name, names.iter().copied()),
+            covered.join(", ")
+        ))
+        .at("mechanic"));
+    };
+    if !covered.contains(&mechanic.name()) {
+        return Err(bad(format!(
+            "mechanic: {}; best play covers: {}",
+            systems::best::why_not(mechanic.name()),
+            covered.join(", ")
+        ))
+        .at("mechanic"));
+    }
+    let (words, keys) = params(&body)?;
+    let metric = match body.get("metric") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(v) => return Err(bad(format!("metric: {v} is not a string")).at("metric")),
+    };
+    let dominance = match body.get("dominance") {
+        None => true,
+        Some(Value::Bool(b)) => *b,
+        Some(v) => {
+            return Err(bad(format!("dominance: {v} is not true or false")).at("dominance"));
+        }
+    };
+    let tab = match body.get("tab") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(v) => return Err(bad(format!("tab: {v} is not a string")).at("tab")),
+    };
+    Ok(BestAsk {
+        mechanic,
+        words,
+        keys,
+        metric,
+        dominance,
+        tab,
+    })
+}
+
+/// The body's `params` as `key=value` words, and their keys.
+fn params(body: &Map<String, Value>) -> Result<(Vec<String>, Vec<String>), ApiError> {
+    match body.get("params") {
+        None => Ok((Vec::new(), Vec::new())),
+        Some(Value::Object(ps)) => {
+            let mut words = Vec::new();
+            let mut keys = Vec::new();
+            for (k, v) in ps {
+                words.push(format!("{k}={}", word(k, v).map_err(|e| e.at(k))?));
+                keys.push(k.clone());
+            }
+            Ok((words, keys))
+        }
+        Some(v) => Err(bad(format!(
+            "params: {v} is not an object of key: value (e.g. {{\"ladder\": 6}})"
+        ))
+        .at("params")),
+    }
+}
+
+/// The field a command-line message is about: the parameter it starts
+/// with, or the metric.
+fn field_of(message: &str, ask: &BestAsk) -> Option<String> {
+    let body = message
+        .strip_prefix(ask.mechanic.name())
+        .map_or(message, str::trim_start);
+    if message.contains("--metric") {
+        return Some("metric".into());
+    }
+    ask.keys
+        .iter()
+        .find(|k| {
+            body.starts_with(&format!("`{k}`"))
+                || body.starts_with(&format!("{k} "))
+                || body.starts_with(&format!("{k}="))
+                || body.starts_with(&format!("{k}:"))
+        })
+        .cloned()
+}
+
+/// Answer a best-play body; an error if `ticket` stopped the request
+/// meanwhile (cancelled, superseded, past the time limit).
+pub fn answer(ask: &BestAsk, ticket: &Ticket) -> Result<BestAnswer, ApiError> {
+    let said = |e: anyhow::Error| {
+        let message = format!("{e:#}");
+        let mut err = bad(message.clone());
+        err.field = field_of(&message, ask);
+        err
+    };
+    let q = crate::cli::best_question(ask.mechanic, &ask.words, ask.metric.clone(), ask.dominance)
+        .map_err(said)?;
+    ticket.live().asking(ask.mechanic.name(), 1);
+    stopped(ticket)?;
+    // The replay of the written policy is an ordinary chain solve, which
+    // does watch the ticket.
+    let watcher = ticket.watcher();
+    let a = watch::watched(watcher.watch(), || crate::cli::best_answer(&q));
+    if oddsmith::sim::Progress::stopped(ticket)
+        && ticket.stopped_because() == Some(Stopped::TimedOut)
+    {
+        return Err(bad(
+            "best play took longer than the workbench's time limit; ask a smaller question (a lower round_cap or ladder), or use `oddsmith best` (no limit)",
+        ));
+    }
+    stopped(ticket)?;
+    a.map_err(said)
+}
