@@ -111,9 +111,8 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             Some(dest) if !reports_only => Some(report::LongWriter::create(dest, scenario)?),
             _ => None,
         };
-        let collected = pool.install(|| {
-            super::run::collect(scenario, &opts, &bar, long.as_mut(), dest.as_ref())
-        });
+        let collected = pool
+            .install(|| super::run::collect(scenario, &opts, &bar, long.as_mut(), dest.as_ref()));
         bar.finish();
         let mut collected = collected?;
         if let Some(long) = long {

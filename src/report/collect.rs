@@ -35,7 +35,11 @@ pub struct Collect<'a> {
 impl<'a> Collect<'a> {
     /// A sink for `scenario`'s whole run, streaming rows into `long` and
     /// configs into `store`.
-    pub fn new(scenario: &'a Scenario, long: Option<&'a mut LongWriter>, store: Store) -> Collect<'a> {
+    pub fn new(
+        scenario: &'a Scenario,
+        long: Option<&'a mut LongWriter>,
+        store: Store,
+    ) -> Collect<'a> {
         let grid = Grid::of(scenario);
         Collect {
             scenario,

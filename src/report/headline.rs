@@ -68,7 +68,11 @@ pub fn picks(
         };
     }
     let named = named(swept, totals, verdicts, budget / 3, hits);
-    let (kept, note) = sample(swept, &totals.axes, budget.saturating_sub(named.len()).max(1));
+    let (kept, note) = sample(
+        swept,
+        &totals.axes,
+        budget.saturating_sub(named.len()).max(1),
+    );
     Picks {
         all: false,
         named,

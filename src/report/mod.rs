@@ -18,8 +18,8 @@ mod load;
 mod long;
 mod manifest;
 mod odds;
-pub mod sweep;
 pub mod percent;
+pub mod sweep;
 pub mod tails;
 
 pub(crate) use crate::results::complete_support;
@@ -120,7 +120,13 @@ pub fn write_all(
         long.push(c)?;
     }
     long.finish()?;
-    write_rest(dir, scenario, &mut Sweep::in_memory(results), verdicts, meta)
+    write_rest(
+        dir,
+        scenario,
+        &mut Sweep::in_memory(results),
+        verdicts,
+        meta,
+    )
 }
 
 /// Everything [`write_all`] writes but the long table, for a run that

@@ -86,7 +86,9 @@ impl Grid {
     /// Whether config `index` has every value of `filter` (from
     /// [`Grid::filter`]).
     pub fn holds(&self, index: usize, filter: &[(usize, usize)]) -> bool {
-        filter.iter().all(|&(axis, at)| self.digit(index, axis) == at)
+        filter
+            .iter()
+            .all(|&(axis, at)| self.digit(index, axis) == at)
     }
 }
 
@@ -110,7 +112,12 @@ impl<'a> Sweep<'a> {
     }
 
     /// A run whose configs are in `store`, over `grid`.
-    pub fn stored(head: &'a Results, totals: Totals, store: &'a mut Store, grid: Grid) -> Sweep<'a> {
+    pub fn stored(
+        head: &'a Results,
+        totals: Totals,
+        store: &'a mut Store,
+        grid: Grid,
+    ) -> Sweep<'a> {
         Sweep {
             head,
             totals,
@@ -158,3 +165,6 @@ impl<'a> Sweep<'a> {
         Ok(std::borrow::Cow::Owned(results))
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -13,9 +13,9 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
+use super::Grid;
 use crate::report::OutputError;
 use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Run};
-use super::Grid;
 
 /// Config records, written in sweep order and read back.
 pub struct Store {
@@ -134,8 +134,13 @@ impl Store {
         each: &mut dyn FnMut(ConfigResult) -> Result<(), OutputError>,
     ) -> Result<(), OutputError> {
         self.file.flush().map_err(|e| io_err(&self.at, e))?;
-        let mut f = self.file.get_ref().try_clone().map_err(|e| io_err(&self.at, e))?;
-        f.seek(SeekFrom::Start(0)).map_err(|e| io_err(&self.at, e))?;
+        let mut f = self
+            .file
+            .get_ref()
+            .try_clone()
+            .map_err(|e| io_err(&self.at, e))?;
+        f.seek(SeekFrom::Start(0))
+            .map_err(|e| io_err(&self.at, e))?;
         let mut r = BufReader::with_capacity(1 << 16, f);
         let mut rec = Vec::new();
         for _ in 0..self.records {

@@ -42,14 +42,16 @@ impl<'a> Wanted<'a> {
             scenario
                 .expectations
                 .iter()
-                .filter(|e| !e.filter.is_empty() && totals.matching(&grid.names, &e.filter) <= NAMED)
+                .filter(|e| {
+                    !e.filter.is_empty() && totals.matching(&grid.names, &e.filter) <= NAMED
+                })
                 .filter_map(|e| grid.filter(&e.filter)),
         );
-        let picks = headline::picks(&grid.names, totals, verdicts, &mut |filter| {
-            match grid.filter(filter) {
-                Some(f) => (0..grid.len()).filter(|&i| grid.holds(i, &f)).collect(),
-                None => Vec::new(),
-            }
+        let picks = headline::picks(&grid.names, totals, verdicts, &mut |filter| match grid
+            .filter(filter)
+        {
+            Some(f) => (0..grid.len()).filter(|&i| grid.holds(i, &f)).collect(),
+            None => Vec::new(),
         });
         Wanted {
             grid,
