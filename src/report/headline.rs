@@ -33,6 +33,9 @@ pub struct Table {
     pub sections: Vec<Section>,
 }
 
+/// The configs a `where` (path, value pairs) picks out.
+pub type Hits<'a> = dyn FnMut(&[(String, ParamValue)]) -> Vec<usize> + 'a;
+
 /// Which configs the table shows, decided from the run's totals and
 /// verdicts alone, so a streamed run can read back just these.
 pub struct Picks {
@@ -52,12 +55,7 @@ fn budget(totals: &Totals) -> usize {
 
 /// The configs the table of a run shows: `hits(filter)` lists the
 /// configs a `where` picks out (asked only when there are few).
-pub fn picks(
-    swept: &[String],
-    totals: &Totals,
-    verdicts: &[Verdict],
-    hits: &mut dyn FnMut(&[(String, ParamValue)]) -> Vec<usize>,
-) -> Picks {
+pub fn picks(swept: &[String], totals: &Totals, verdicts: &[Verdict], hits: &mut Hits) -> Picks {
     let budget = budget(totals);
     if totals.configs <= budget {
         return Picks {
@@ -198,7 +196,7 @@ fn named(
     totals: &Totals,
     verdicts: &[Verdict],
     limit: usize,
-    hits: &mut dyn FnMut(&[(String, ParamValue)]) -> Vec<usize>,
+    hits: &mut Hits,
 ) -> Vec<usize> {
     let mut picked: Vec<usize> = Vec::new();
     let add = |i: usize, picked: &mut Vec<usize>| {

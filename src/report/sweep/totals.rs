@@ -129,7 +129,7 @@ impl Totals {
                 }
             }
             for m in &r.metrics {
-                if !self.metrics.iter().any(|n| *n == m.name) {
+                if !self.metrics.contains(&m.name) {
                     self.metrics.push(m.name.clone());
                 }
             }
