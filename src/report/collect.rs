@@ -6,7 +6,9 @@
 //! ([`Sweep::read_back`]).
 
 use super::balance::{Checker, Verdict};
-use super::sweep::{Grid, Store, Sweep, Totals};
+use super::grid::Grid;
+use super::sweep::{Store, Sweep};
+use super::totals::Totals;
 use super::{Dest, LongWriter, OutputError, keeps_fields};
 use crate::results::{Agreement, ConfigResult, Results};
 use crate::run::{self, AGREEMENT_Z, Answered, Piece, RunError, RunOptions, Sink};

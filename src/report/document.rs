@@ -9,8 +9,8 @@ use super::balance::{Status, Verdict};
 use super::charts::Rendered;
 use super::config::Setting;
 use super::headline;
-use super::sweep::Totals;
 use super::tails::Tail;
+use super::totals::Totals;
 use crate::results::Results;
 use crate::scenario::Labels;
 

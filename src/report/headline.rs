@@ -10,7 +10,7 @@
 use super::balance::{self, Verdict};
 use super::odds::{Basis, odds};
 use super::percent::percent;
-use super::sweep::Totals;
+use super::totals::Totals;
 use crate::results::{ConfigResult, Method, Results, Run};
 use crate::systems::ParamValue;
 

@@ -13,6 +13,7 @@ pub mod config;
 pub mod diff;
 mod document;
 pub(crate) mod frames;
+pub mod grid;
 pub(crate) mod headline;
 mod load;
 mod long;
@@ -21,6 +22,7 @@ mod odds;
 pub mod percent;
 pub mod sweep;
 pub mod tails;
+pub mod totals;
 
 pub(crate) use crate::results::complete_support;
 pub use crate::results::complete_support_of;
@@ -41,7 +43,8 @@ pub use odds::{Basis, odds};
 use std::collections::BTreeMap;
 
 use crate::scenario::Scenario;
-pub use sweep::{Sweep, Totals};
+pub use sweep::Sweep;
+pub use totals::Totals;
 
 /// The SHA-256 of each of `names`, as written into `dir`.
 pub fn digests(dir: &Dest, names: &[String]) -> Result<BTreeMap<String, String>, OutputError> {

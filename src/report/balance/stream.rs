@@ -8,7 +8,7 @@
 //! (a test holds them equal).
 
 use super::{Finding, Point, Verdict, bound_check, describe_in, pair_check, point};
-use crate::report::sweep::Grid;
+use crate::report::grid::Grid;
 use crate::results::ConfigResult;
 use crate::scenario::{Expectation, Rule};
 

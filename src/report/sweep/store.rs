@@ -13,8 +13,8 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
-use super::Grid;
 use crate::report::OutputError;
+use crate::report::grid::Grid;
 use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Run};
 
 /// Config records, written in sweep order and read back.

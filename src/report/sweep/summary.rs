@@ -14,9 +14,10 @@ use polars::io::csv::write::BatchedWriter as CsvBatched;
 use polars::io::parquet::write::BatchedWriter as ParquetBatched;
 use polars::prelude::*;
 
-use super::{Sweep, Totals};
+use super::Sweep;
 use crate::report::atomic::{Dest, OutputError};
 use crate::report::frames::{ColumnKind, encode_err};
+use crate::report::totals::{Kind, Totals};
 use crate::results::{ConfigResult, Run};
 use crate::systems::ParamValue;
 
@@ -173,7 +174,7 @@ fn flush(dir: &Dest, name: &str, mut w: BufWriter<File>) -> Result<(), OutputErr
     })
 }
 
-fn kinds(t: &[super::Kind]) -> Vec<ColumnKind> {
+fn kinds(t: &[Kind]) -> Vec<ColumnKind> {
     t.iter().map(|k| k.column()).collect()
 }
 

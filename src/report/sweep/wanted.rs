@@ -4,9 +4,10 @@
 //! assertion's `where`, the headline table's sample), or by index (a
 //! finding's configs), so the choice is made before reading anything.
 
-use super::{Grid, Totals};
 use crate::report::balance::Verdict;
+use crate::report::grid::Grid;
 use crate::report::headline;
+use crate::report::totals::Totals;
 use crate::scenario::Scenario;
 
 /// An assertion's `where` names its configs (in the headline table, the
