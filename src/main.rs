@@ -9,6 +9,26 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// mimalloc's `mi_option_purge_delay` (the 16th of its options, 10 ms by
+/// default), from the `mimalloc.h` that `libmimalloc-sys` 0.1 builds.
+const MI_OPTION_PURGE_DELAY: libc::c_int = 15;
+
+unsafe extern "C" {
+    /// In the mimalloc library the global allocator links (see `lib.rs`).
+    fn mi_option_set(option: libc::c_int, value: libc::c_long);
+}
+
+/// Give memory freed by one thread back at once rather than 10 ms later:
+/// a sweep's configs are made on the workers and freed on the main
+/// thread, and with the default delay the freed pages of a big sweep
+/// piled up (a 600,000-config run peaked at 274 MB, 218 MB with this; a
+/// 100,000-config one at 108 MB, 65 MB), at no measurable cost in speed.
+fn purge_freed_memory_at_once() {
+    // SAFETY: sets one integer option of the allocator, which mimalloc
+    // allows at any time.
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
+}
+
 fn main() -> ExitCode {
     // Rust ignores SIGPIPE, so printing into a closed pipe (`| head`) is an
     // error that `println!` turns into a panic. A command-line tool should
@@ -19,6 +39,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    purge_freed_memory_at_once();
     let args = cli::Cli::parse();
     match cli::dispatch(args, serve::serve) {
         Ok(outcome) => outcome.exit_code(),

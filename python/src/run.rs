@@ -101,8 +101,14 @@ pub fn run_scenario(
             wall_seconds: started.elapsed().as_secs_f64(),
         };
         let verdicts = report::balance::evaluate(&results, &scenario.expectations);
-        report::write_rest(&dest, &scenario, &results, &verdicts, &meta)
-            .map_err(|e| e.to_string())?;
+        report::write_rest(
+            &dest,
+            &scenario,
+            &mut report::Sweep::in_memory(&results),
+            &verdicts,
+            &meta,
+        )
+        .map_err(|e| e.to_string())?;
         let out = staging.commit().map_err(|e| e.to_string())?;
         let checks: Vec<serde_json::Value> = verdicts
             .iter()

@@ -128,13 +128,14 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             Some(dest) if !reports_only => Some(report::LongWriter::create(dest, scenario)?),
             _ => None,
         };
-        let results = pool.install(|| super::run::collect(scenario, &opts, &bar, long.as_mut()));
+        let collected = pool
+            .install(|| super::run::collect(scenario, &opts, &bar, long.as_mut(), dest.as_ref()));
         bar.finish();
-        let results = results?;
+        let mut collected = collected?;
         if let Some(long) = long {
             long.finish()?;
         }
-        let verdicts = report::balance::evaluate(&results, &scenario.expectations);
+        let verdicts = std::mem::take(&mut collected.verdicts);
         let name = path.display().to_string();
         for v in &verdicts {
             total += 1;
@@ -158,13 +159,20 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                 "{name}: {} of {} assertions hold ({} configs, {:.2} s)",
                 verdicts.len() - bad,
                 verdicts.len(),
-                results.configs.len(),
+                collected.totals.configs,
                 started.elapsed().as_secs_f64()
             );
         }
         if let Some(dest) = dest {
             if reports_only {
-                dest.write_all(&report::report_files(scenario, &results, &verdicts)?)?;
+                let mut sweep = collected.sweep();
+                let shown = sweep.read_back(scenario, &verdicts)?;
+                dest.write_all(&report::report_files(
+                    scenario,
+                    &shown,
+                    &sweep.totals,
+                    &verdicts,
+                )?)?;
             } else {
                 let meta = RunMeta {
                     scenario_path: name.clone(),
@@ -172,7 +180,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                     threads,
                     wall_seconds: started.elapsed().as_secs_f64(),
                 };
-                report::write_rest(&dest, scenario, &results, &verdicts, &meta)?;
+                report::write_rest(&dest, scenario, &mut collected.sweep(), &verdicts, &meta)?;
             }
         }
     }

@@ -24,7 +24,8 @@ pub fn report(args: ReportArgs) -> anyhow::Result<Outcome> {
         eprintln!("warning: {w}");
     }
     let verdicts = report::balance::evaluate(&loaded.results, &loaded.scenario.expectations);
-    let files = report::report_files(&loaded.scenario, &loaded.results, &verdicts)?;
+    let totals = report::Totals::of(&loaded.results);
+    let files = report::report_files(&loaded.scenario, &loaded.results, &totals, &verdicts)?;
     // The run is rebuilt beside itself and swapped in whole, like a run:
     // the data files are linked over unchanged, the rest drawn anew. The
     // manifest keeps the data files' entries and takes the new charts'

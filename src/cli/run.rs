@@ -33,9 +33,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
     let bar = Bar::new(total, scenario.config_count() as u64, args.quiet);
     let dest = staging.root();
     let mut long = report::LongWriter::create(&dest, &scenario)?;
-    let results = pool.install(|| collect(&scenario, &opts, &bar, Some(&mut long)));
+    let collected = pool.install(|| collect(&scenario, &opts, &bar, Some(&mut long), Some(&dest)));
     bar.finish();
-    let results = results?;
+    let mut collected = collected?;
     long.finish()?;
 
     let meta = RunMeta {
@@ -44,17 +44,17 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         threads,
         wall_seconds: started.elapsed().as_secs_f64(),
     };
-    let verdicts = report::balance::evaluate(&results, &scenario.expectations);
-    let names = report::write_rest(&dest, &scenario, &results, &verdicts, &meta)?;
+    let verdicts = std::mem::take(&mut collected.verdicts);
+    let names = report::write_rest(&dest, &scenario, &mut collected.sweep(), &verdicts, &meta)?;
     let out = interrupt::commit(staging)?;
 
     if !args.quiet {
         println!(
             "{}: {} configs of {} ({}) in {:.2} s → {}: {}",
             scenario.name,
-            results.configs.len(),
-            results.mechanic,
-            describe_mode(&results),
+            collected.totals.configs,
+            collected.results.mechanic,
+            describe_mode(&collected),
             started.elapsed().as_secs_f64(),
             out.display(),
             names.join(", ")
@@ -75,12 +75,12 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         );
     }
 
-    let bad = results.disagreements(AGREEMENT_Z);
+    let bad = &collected.disagreements;
     if !bad.is_empty() {
         eprintln!(
             "exact and Monte Carlo disagree (|z| > {AGREEMENT_Z}) in {} of {} configs:",
             bad.len(),
-            results.configs.len()
+            collected.totals.configs
         );
         for (config, metrics) in bad {
             let point = run::describe(&scenario, &config.swept);
@@ -94,12 +94,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::CheckFailed);
     }
     if mode == Mode::Both && !args.quiet {
-        let worst = results
-            .configs
-            .iter()
-            .flat_map(|c| &c.agreement)
-            .map(|a| a.z.abs())
-            .fold(0.0f64, f64::max);
+        let worst = collected.totals.worst_z;
         println!("exact and Monte Carlo agree in every config (largest |z| = {worst:.2})");
     }
     Ok(Outcome::Fine)
@@ -167,33 +162,23 @@ pub(super) fn options(args: &RunArgs) -> anyhow::Result<RunOptions> {
 
 /// Run `scenario` into the whole run's sink ([`report::Collect`]): each
 /// config's long table goes to `long` (when given) as soon as it is
-/// ready, and only what the summary, the checks and the charts read stays
-/// in memory.
+/// ready, and its result to a scratch store beside the outputs in `dir`
+/// (when given), so memory does not grow with the sweep.
 pub(super) fn collect(
     scenario: &Scenario,
     opts: &RunOptions,
     bar: &Bar,
     long: Option<&mut report::LongWriter>,
-) -> anyhow::Result<report::Results> {
-    Ok(report::collect(scenario, opts, bar, long)?)
+    dir: Option<&report::Dest>,
+) -> anyhow::Result<report::Collected> {
+    Ok(report::collect(scenario, opts, bar, long, dir)?)
 }
 
-fn describe_mode(results: &oddsmith::report::Results) -> String {
-    let mc = results
-        .configs
-        .iter()
-        .flat_map(|c| &c.runs)
-        .filter(|r| r.method == oddsmith::report::Method::MonteCarlo)
-        .count();
-    let exact = results
-        .configs
-        .iter()
-        .flat_map(|c| &c.runs)
-        .filter(|r| r.method == oddsmith::report::Method::Exact)
-        .count();
-    match (exact, mc) {
+fn describe_mode(collected: &report::Collected) -> String {
+    let t = &collected.totals;
+    match (t.exact_runs, t.mc_runs) {
         (_, 0) => "exact".into(),
-        (0, _) => format!("monte carlo, seed {}", results.seed),
-        _ => format!("exact and monte carlo, seed {}", results.seed),
+        (0, _) => format!("monte carlo, seed {}", collected.results.seed),
+        _ => format!("exact and monte carlo, seed {}", collected.results.seed),
     }
 }

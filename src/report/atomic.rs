@@ -307,6 +307,13 @@ impl Dest<'_> {
             })
     }
 
+    /// A scratch file beside the outputs, already unlinked: never part of
+    /// the run's outputs, and gone whenever the run ends, even killed.
+    pub fn scratch(&self) -> Result<File, OutputError> {
+        self.staging.check_stop()?;
+        tempfile::tempfile_in(&self.dir).map_err(|e| io(&self.dir, e))
+    }
+
     /// Where `name` is written, for messages about it.
     pub fn path_of(&self, name: &str) -> PathBuf {
         self.dir.join(name)

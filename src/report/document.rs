@@ -10,12 +10,15 @@ use super::charts::Rendered;
 use super::config::Setting;
 use super::headline;
 use super::tails::Tail;
-use crate::results::{Method, Results};
+use super::totals::Totals;
+use crate::results::Results;
 use crate::scenario::Labels;
 
 /// What a report shows besides the results.
 pub struct Document<'a> {
     pub results: &'a Results,
+    /// The whole run's totals (`results` may hold only the configs shown).
+    pub totals: &'a Totals,
     pub description: Option<&'a str>,
     pub scenario_file: &'a str,
     pub scenario_text: &'a str,
@@ -58,20 +61,12 @@ fn setting_rows(d: &Document) -> Vec<[String; 4]> {
 
 const CONFIG_NOTE: &str = "Every parameter the numbers rest on: set in `[params]`, swept in `[sweep]`, or left at the mechanic's default.";
 
-fn method_line(r: &Results) -> String {
-    let runs: Vec<_> = r.configs.iter().flat_map(|c| &c.runs).collect();
-    let exact = runs.iter().filter(|x| x.method == Method::Exact).count();
-    let mc: Vec<u64> = runs
-        .iter()
-        .filter(|x| x.method == Method::MonteCarlo)
-        .map(|x| x.trials)
-        .collect();
+fn method_line(r: &Results, t: &Totals) -> String {
     let mut parts = Vec::new();
-    if exact > 0 {
-        parts.push(format!("exact for {exact} configs"));
+    if t.exact_runs > 0 {
+        parts.push(format!("exact for {} configs", t.exact_runs));
     }
-    if !mc.is_empty() {
-        let (lo, hi) = (mc.iter().min().unwrap(), mc.iter().max().unwrap());
+    if let Some((lo, hi)) = t.mc_trials {
         let trials = if lo == hi {
             format!("{lo} trials")
         } else {
@@ -79,8 +74,7 @@ fn method_line(r: &Results) -> String {
         };
         parts.push(format!(
             "Monte Carlo for {} configs ({trials} each, seed {}, 95% intervals)",
-            mc.len(),
-            r.seed
+            t.mc_runs, r.seed
         ));
     }
     parts.join("; ")
@@ -134,11 +128,11 @@ pub fn markdown(d: &Document) -> String {
         "- scenario: `{}` (mechanic `{}`)",
         d.scenario_file, r.mechanic
     );
-    let _ = writeln!(s, "- method: {}", method_line(r));
+    let _ = writeln!(s, "- method: {}", method_line(r, d.totals));
     let _ = writeln!(
         s,
         "- configs: {}; oddsmith {}\n",
-        r.configs.len(),
+        d.totals.configs,
         env!("CARGO_PKG_VERSION")
     );
     s.push_str(&warnings_md(d.warnings));
@@ -194,7 +188,7 @@ pub fn markdown(d: &Document) -> String {
         let _ = writeln!(s, "{}", line(&row));
     }
     let _ = writeln!(s);
-    let table = headline::table(r, d.verdicts);
+    let table = headline::table(r, d.totals, d.verdicts);
     let header: Vec<String> = table
         .header
         .iter()
@@ -267,8 +261,8 @@ pub fn html(d: &Document) -> String {
         "<ul><li>scenario: <code>{}</code> (mechanic <code>{}</code>)</li><li>method: {}</li><li>configs: {}; oddsmith {}</li></ul>",
         esc(d.scenario_file),
         esc(&r.mechanic),
-        esc(&method_line(r)),
-        r.configs.len(),
+        esc(&method_line(r, d.totals)),
+        d.totals.configs,
         env!("CARGO_PKG_VERSION")
     );
     s.push_str(&warnings_html(d.warnings));
@@ -358,7 +352,7 @@ pub fn html(d: &Document) -> String {
         &["parameter", "value", "from", "what it is"].map(String::from),
         &rows,
     );
-    let table = headline::table(r, d.verdicts);
+    let table = headline::table(r, d.totals, d.verdicts);
     let header: Vec<String> = table
         .header
         .iter()

@@ -4,7 +4,9 @@
 use polars::prelude::*;
 
 use super::OutputError;
-use crate::results::{ConfigResult, Method, Results};
+use crate::results::ConfigResult;
+#[cfg(test)]
+use crate::results::{Method, Results};
 use crate::systems::ParamValue;
 
 pub(crate) fn encode_err(what: &str, e: PolarsError) -> OutputError {
@@ -71,7 +73,9 @@ fn typed_column(name: &str, kind: ColumnKind, values: &[&ParamValue]) -> Column 
 
 /// `summary.csv`: swept parameters, `method`, `trials`, then each headline
 /// metric followed (when any run is Monte Carlo) by `<metric>_lo` and
-/// `<metric>_hi`.
+/// `<metric>_hi`. The whole table at once: runs write it config by config
+/// ([`crate::report::sweep`]), and tests hold the two to the same bytes.
+#[cfg(test)]
 pub fn summary(results: &Results) -> Result<DataFrame, OutputError> {
     let rows: Vec<_> = results
         .configs
@@ -203,7 +207,9 @@ pub fn long(
     DataFrame::new(rows.len(), columns).map_err(|e| encode_err("results", e))
 }
 
-/// `agreement.csv`: one row per config and metric where both methods ran.
+/// `agreement.csv`: one row per config and metric where both methods ran
+/// (the whole table at once, as [`summary`]).
+#[cfg(test)]
 pub fn agreement(results: &Results) -> Result<DataFrame, OutputError> {
     let rows: Vec<_> = results
         .configs

@@ -10,7 +10,9 @@
 use super::balance::{self, Verdict};
 use super::odds::{Basis, odds};
 use super::percent::percent;
+use super::totals::Totals;
 use crate::results::{ConfigResult, Method, Results, Run};
+use crate::systems::ParamValue;
 
 /// The most rows a report's table shows; every row is in `summary.csv`.
 pub const TABLE_ROWS: usize = 150;
@@ -31,14 +33,56 @@ pub struct Table {
     pub sections: Vec<Section>,
 }
 
-/// The headline-metrics table of `r`, given the balance verdicts.
-pub fn table(r: &Results, verdicts: &[Verdict]) -> Table {
-    let metrics: Vec<String> = r
-        .configs
-        .first()
-        .and_then(|c| c.runs.first())
-        .map(|run| run.metrics.iter().map(|m| m.name.clone()).collect())
-        .unwrap_or_default();
+/// The configs a `where` (path, value pairs) picks out.
+pub type Hits<'a> = dyn FnMut(&[(String, ParamValue)]) -> Vec<usize> + 'a;
+
+/// Which configs the table shows, decided from the run's totals and
+/// verdicts alone, so a streamed run can read back just these.
+pub struct Picks {
+    /// Every config (a small sweep).
+    pub all: bool,
+    /// Configs the assertions name, in sweep order.
+    pub named: Vec<usize>,
+    /// The sample's values of each swept path, and the note saying so.
+    pub kept: Vec<Vec<ParamValue>>,
+    pub note: String,
+}
+
+/// Rows the table may spend per method, given the most runs a config has.
+fn budget(totals: &Totals) -> usize {
+    (TABLE_ROWS / totals.runs_per_config.max(1)).max(1)
+}
+
+/// The configs the table of a run shows: `hits(filter)` lists the
+/// configs a `where` picks out (asked only when there are few).
+pub fn picks(swept: &[String], totals: &Totals, verdicts: &[Verdict], hits: &mut Hits) -> Picks {
+    let budget = budget(totals);
+    if totals.configs <= budget {
+        return Picks {
+            all: true,
+            named: Vec::new(),
+            kept: Vec::new(),
+            note: String::new(),
+        };
+    }
+    let named = named(swept, totals, verdicts, budget / 3, hits);
+    let (kept, note) = sample(
+        swept,
+        &totals.axes,
+        budget.saturating_sub(named.len()).max(1),
+    );
+    Picks {
+        all: false,
+        named,
+        kept,
+        note,
+    }
+}
+
+/// The headline-metrics table of `r` (every config it shows among its
+/// configs), given the run's totals and the balance verdicts.
+pub fn table(r: &Results, totals: &Totals, verdicts: &[Verdict]) -> Table {
+    let metrics: Vec<String> = totals.first_metrics.clone().unwrap_or_default();
     let mut header: Vec<String> = r.swept.clone();
     header.push("method".into());
     for m in &metrics {
@@ -53,15 +97,14 @@ pub fn table(r: &Results, verdicts: &[Verdict]) -> Table {
             .flat_map(|c| c.runs.iter().map(|run| row(c, run, &metrics)))
             .collect()
     };
-    let runs_per_config = r
-        .configs
-        .iter()
-        .map(|c| c.runs.len())
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    let budget = (TABLE_ROWS / runs_per_config).max(1);
-    if r.configs.len() <= budget {
+    let picks = picks(&r.swept, totals, verdicts, &mut |filter| {
+        r.configs
+            .iter()
+            .filter(|c| balance::matches(r, c, filter))
+            .map(|c| c.index)
+            .collect()
+    });
+    if picks.all {
         let all: Vec<&ConfigResult> = r.configs.iter().collect();
         return Table {
             header,
@@ -75,7 +118,11 @@ pub fn table(r: &Results, verdicts: &[Verdict]) -> Table {
         };
     }
     let mut sections = Vec::new();
-    let named = named(r, verdicts, budget / 3);
+    let named: Vec<&ConfigResult> = picks
+        .named
+        .iter()
+        .filter_map(|&i| r.configs.iter().find(|c| c.index == i))
+        .collect();
     if !named.is_empty() {
         sections.push(Section {
             heading: Some("Configs the assertions name".into()),
@@ -86,18 +133,27 @@ pub fn table(r: &Results, verdicts: &[Verdict]) -> Table {
             rows: rows_of(&named),
         });
     }
-    let (sample, note) = sample(r, budget.saturating_sub(named.len()).max(1));
+    let sample: Vec<&ConfigResult> = r
+        .configs
+        .iter()
+        .filter(|c| in_sample(&picks.kept, &c.swept))
+        .collect();
     sections.push(Section {
         heading: Some("A sample across the sweep".into()),
         note: Some(format!(
             "{} of {} configs: {}. Every config, unrounded, is in `summary.csv`.",
             sample.len(),
-            r.configs.len(),
-            note
+            totals.configs,
+            picks.note
         )),
         rows: rows_of(&sample),
     });
     Table { header, sections }
+}
+
+/// Whether swept values `swept` are in the sample that keeps `kept`.
+pub fn in_sample(kept: &[Vec<ParamValue>], swept: &[ParamValue]) -> bool {
+    swept.iter().zip(kept).all(|(v, ks)| ks.contains(v))
 }
 
 fn row(c: &ConfigResult, run: &Run, metrics: &[String]) -> Vec<String> {
@@ -135,7 +191,13 @@ fn row(c: &ConfigResult, run: &Run, metrics: &[String]) -> Vec<String> {
 /// The configs the assertions name, in sweep order, at most `limit`:
 /// those of findings first (what went wrong matters most), then those a
 /// narrow `where` picks out.
-fn named<'a>(r: &'a Results, verdicts: &[Verdict], limit: usize) -> Vec<&'a ConfigResult> {
+fn named(
+    swept: &[String],
+    totals: &Totals,
+    verdicts: &[Verdict],
+    limit: usize,
+    hits: &mut Hits,
+) -> Vec<usize> {
     let mut picked: Vec<usize> = Vec::new();
     let add = |i: usize, picked: &mut Vec<usize>| {
         if picked.len() < limit && !picked.contains(&i) {
@@ -151,44 +213,25 @@ fn named<'a>(r: &'a Results, verdicts: &[Verdict], limit: usize) -> Vec<&'a Conf
     }
     for v in verdicts {
         let filter = &v.expectation.filter;
-        if filter.is_empty() {
+        if filter.is_empty() || totals.matching(swept, filter) > NAMED_BY_WHERE {
             continue;
         }
-        let hits: Vec<usize> = r
-            .configs
-            .iter()
-            .filter(|c| balance::matches(r, c, filter))
-            .map(|c| c.index)
-            .collect();
-        if hits.len() <= NAMED_BY_WHERE {
-            for i in hits {
-                add(i, &mut picked);
-            }
+        for i in hits(filter) {
+            add(i, &mut picked);
         }
     }
     picked.sort_unstable();
     picked
-        .into_iter()
-        .filter_map(|i| r.configs.iter().find(|c| c.index == i))
-        .collect()
 }
 
 /// A grid through the sweep of at most `budget` configs: each axis keeps
 /// evenly spread values (first and last included), the longest axis thinned
-/// first. Returns the configs in sweep order and a note saying what was kept.
-fn sample(r: &Results, budget: usize) -> (Vec<&ConfigResult>, String) {
-    // Each axis's values in sweep order.
-    let axes: Vec<Vec<&crate::systems::ParamValue>> = (0..r.swept.len())
-        .map(|i| {
-            let mut vals = Vec::new();
-            for c in &r.configs {
-                if !vals.contains(&&c.swept[i]) {
-                    vals.push(&c.swept[i]);
-                }
-            }
-            vals
-        })
-        .collect();
+/// first. Returns each axis's kept values and a note saying what was kept.
+fn sample(
+    swept: &[String],
+    axes: &[Vec<ParamValue>],
+    budget: usize,
+) -> (Vec<Vec<ParamValue>>, String) {
     let mut keep: Vec<usize> = axes.iter().map(Vec::len).collect();
     while keep.iter().product::<usize>() > budget {
         let Some((longest, _)) = keep
@@ -201,18 +244,12 @@ fn sample(r: &Results, budget: usize) -> (Vec<&ConfigResult>, String) {
         };
         keep[longest] -= 1;
     }
-    let kept: Vec<Vec<&crate::systems::ParamValue>> = axes
+    let kept: Vec<Vec<ParamValue>> = axes
         .iter()
         .zip(&keep)
-        .map(|(vals, &k)| spread(vals.len(), k).map(|j| vals[j]).collect())
+        .map(|(vals, &k)| spread(vals.len(), k).map(|j| vals[j].clone()).collect())
         .collect();
-    let configs = r
-        .configs
-        .iter()
-        .filter(|c| c.swept.iter().zip(&kept).all(|(v, ks)| ks.contains(&v)))
-        .collect();
-    let note = r
-        .swept
+    let note = swept
         .iter()
         .zip(axes.iter().zip(&kept))
         .map(|(p, (all, ks))| {
@@ -225,7 +262,7 @@ fn sample(r: &Results, budget: usize) -> (Vec<&ConfigResult>, String) {
         })
         .collect::<Vec<_>>()
         .join("; ");
-    (configs, note)
+    (kept, note)
 }
 
 /// `k` evenly spread positions among `n`, first and last included.

@@ -108,6 +108,7 @@ impl Manifest {
     /// The manifest of `results`, recording `files` (name → SHA-256).
     pub fn render(
         results: &Results,
+        configs: usize,
         meta: &RunMeta,
         files: BTreeMap<String, String>,
     ) -> Result<Vec<u8>, OutputError> {
@@ -124,7 +125,7 @@ impl Manifest {
             seed: results.seed,
             trials: results.trials,
             precision: results.precision,
-            configs: results.configs.len(),
+            configs,
             threads: meta.threads,
             wall_seconds: meta.wall_seconds,
             exact_seconds: results.exact_seconds,

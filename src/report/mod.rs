@@ -13,20 +13,23 @@ pub mod config;
 pub mod diff;
 mod document;
 pub(crate) mod frames;
-mod headline;
+pub mod grid;
+pub(crate) mod headline;
 mod load;
 mod long;
 mod manifest;
 mod odds;
 pub mod percent;
+pub mod sweep;
 pub mod tails;
+pub mod totals;
 
 pub(crate) use crate::results::complete_support;
 pub use crate::results::complete_support_of;
 pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 pub use atomic::{Dest, OutputError, Staging};
 pub use balance::{Finding, Status, Verdict};
-pub use collect::{Collect, CollectError, collect};
+pub use collect::{Collect, CollectError, Collected, collect};
 pub(crate) use document::{STYLE, code_spans, esc, warnings_html, warnings_md};
 pub(crate) use load::quietly;
 pub use load::{LoadError, Loaded, load};
@@ -40,60 +43,8 @@ pub use odds::{Basis, odds};
 use std::collections::BTreeMap;
 
 use crate::scenario::Scenario;
-
-/// One output file.
-pub trait Exporter {
-    /// Its name inside the output directory.
-    fn file_name(&self) -> &'static str;
-    /// Its whole content.
-    fn render(&self, results: &Results, meta: &RunMeta) -> Result<Vec<u8>, OutputError>;
-}
-
-/// `summary.csv`: one row per config and method, headline metrics wide.
-pub struct SummaryCsv;
-/// `summary.parquet`: the same table, typed.
-pub struct SummaryParquet;
-/// `agreement.csv`: exact against Monte Carlo, per config and metric
-/// (only in `--mode both`).
-pub struct AgreementCsv;
-
-impl Exporter for SummaryCsv {
-    fn file_name(&self) -> &'static str {
-        "summary.csv"
-    }
-    fn render(&self, results: &Results, _: &RunMeta) -> Result<Vec<u8>, OutputError> {
-        frames::csv(frames::summary(results)?)
-    }
-}
-
-impl Exporter for SummaryParquet {
-    fn file_name(&self) -> &'static str {
-        "summary.parquet"
-    }
-    fn render(&self, results: &Results, _: &RunMeta) -> Result<Vec<u8>, OutputError> {
-        frames::parquet(frames::summary(results)?)
-    }
-}
-
-impl Exporter for AgreementCsv {
-    fn file_name(&self) -> &'static str {
-        "agreement.csv"
-    }
-    fn render(&self, results: &Results, _: &RunMeta) -> Result<Vec<u8>, OutputError> {
-        frames::csv(frames::agreement(results)?)
-    }
-}
-
-/// The exporters of a run's whole-run data files; the long table is
-/// written by [`LongWriter`] as the run streams, and the manifest, which
-/// records every other file's digest, last of all.
-pub fn exporters(results: &Results) -> Vec<Box<dyn Exporter>> {
-    let mut list: Vec<Box<dyn Exporter>> = vec![Box::new(SummaryCsv), Box::new(SummaryParquet)];
-    if results.configs.iter().any(|c| !c.agreement.is_empty()) {
-        list.push(Box::new(AgreementCsv));
-    }
-    list
-}
+pub use sweep::Sweep;
+pub use totals::Totals;
 
 /// The SHA-256 of each of `names`, as written into `dir`.
 pub fn digests(dir: &Dest, names: &[String]) -> Result<BTreeMap<String, String>, OutputError> {
@@ -108,6 +59,7 @@ pub fn digests(dir: &Dest, names: &[String]) -> Result<BTreeMap<String, String>,
 pub fn report_files(
     scenario: &Scenario,
     results: &Results,
+    totals: &Totals,
     verdicts: &[Verdict],
 ) -> Result<Vec<(String, Vec<u8>)>, OutputError> {
     let fixed = config::fixed(scenario);
@@ -133,6 +85,7 @@ pub fn report_files(
     let doc = document::Document {
         warnings: &warnings,
         results,
+        totals,
         description: scenario.description.as_deref(),
         scenario_file: &file_name,
         scenario_text: &scenario.text,
@@ -155,9 +108,9 @@ pub fn report_files(
     Ok(files)
 }
 
-/// Render every output of a run (data, the scenario copy, charts, report)
-/// and write each into `dir` as soon as it is rendered; returns the names
-/// written.
+/// Render every output of a run held in memory (data, the scenario copy,
+/// charts, report) and write each into `dir` as soon as it is rendered;
+/// returns the names written.
 pub fn write_all(
     dir: &Dest,
     scenario: &Scenario,
@@ -170,35 +123,52 @@ pub fn write_all(
         long.push(c)?;
     }
     long.finish()?;
-    write_rest(dir, scenario, results, verdicts, meta)
+    write_rest(
+        dir,
+        scenario,
+        &mut Sweep::in_memory(results),
+        verdicts,
+        meta,
+    )
 }
 
 /// Everything [`write_all`] writes but the long table, for a run that
-/// streamed it through a [`LongWriter`] already (its `results` may then
-/// keep only the distributions its charts draw; see [`keeps_fields`]).
+/// streamed it through a [`LongWriter`] already: the summaries from every
+/// config of `sweep` in turn, the charts and report from the few it reads
+/// back ([`Sweep::read_back`]).
 pub fn write_rest(
     dir: &Dest,
     scenario: &Scenario,
-    results: &Results,
+    sweep: &mut Sweep,
     verdicts: &[Verdict],
     meta: &RunMeta,
 ) -> Result<Vec<String>, OutputError> {
-    let mut names = Vec::new();
-    for e in exporters(results) {
-        dir.write(e.file_name(), &e.render(results, meta)?)?;
-        names.push(e.file_name().to_string());
+    sweep::summary::write_summary(dir, sweep)?;
+    let mut names: Vec<String> = ["summary.csv", "summary.parquet"]
+        .into_iter()
+        .chain(LONG_FILES)
+        .map(String::from)
+        .collect();
+    if sweep.totals.agreement_rows > 0 {
+        sweep::summary::write_agreement(dir, sweep)?;
+        names.push("agreement.csv".to_string());
     }
-    names.splice(2..2, LONG_FILES.map(String::from));
     // The scenario travels with its results so `oddsmith report DIR` can
     // rebuild charts and checks later.
     dir.write("scenario.toml", scenario.text.as_bytes())?;
     names.push("scenario.toml".to_string());
-    for (name, bytes) in report_files(scenario, results, verdicts)? {
+    let shown = sweep.read_back(scenario, verdicts)?;
+    for (name, bytes) in report_files(scenario, &shown, &sweep.totals, verdicts)? {
         dir.write(&name, &bytes)?;
         names.push(name);
     }
     // Last, once every file it records is written; listed where it was.
-    let manifest = Manifest::render(results, meta, digests(dir, &names)?)?;
+    let manifest = Manifest::render(
+        sweep.head,
+        sweep.totals.configs,
+        meta,
+        digests(dir, &names)?,
+    )?;
     dir.write(manifest::FILE, &manifest)?;
     let at = names.iter().position(|n| n == "scenario.toml").unwrap_or(0);
     names.insert(at, manifest::FILE.to_string());

@@ -28,8 +28,12 @@ pub const DEFAULT_TRIALS: u64 = 1_000_000;
 pub const DEFAULT_PRECISION_TRIALS: u64 = 65_536;
 /// Seed when neither the scenario nor the command line says.
 pub const DEFAULT_SEED: u64 = 1;
-/// The most configs one scenario may expand to.
-pub const MAX_CONFIGS: usize = 1_000_000;
+/// The most configs one scenario's sweep may expand to: a run's memory
+/// does not grow with its configs (about 150 bytes of scratch disk each).
+pub const MAX_CONFIGS: usize = 10_000_000;
+/// The most configs a `[tune]` may evaluate (its sweep times its knob's
+/// values): a tune keeps what it evaluates in memory.
+pub const MAX_TUNE_CONFIGS: usize = 1_000_000;
 
 /// One swept parameter and its values, in file order.
 #[derive(Clone, Debug, PartialEq)]

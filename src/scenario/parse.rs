@@ -9,7 +9,7 @@ use toml_edit::{Document, InlineTable, Item, Table, Value};
 
 use super::ctx::{Ctx, to_param};
 use super::error::Problems;
-use super::{Axis, MAX_CONFIGS, Scenario, ScenarioError};
+use super::{Axis, MAX_CONFIGS, MAX_TUNE_CONFIGS, Scenario, ScenarioError};
 use crate::model::covers;
 use crate::systems::{self, Mechanic, ParamMap, ParamSpec, ParamValue, suggest};
 
@@ -291,12 +291,12 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
         // Every value the knob walks, in every combination, is a config
         // the search may ask for: check them all now, as for the sweep.
         if let Some(grid) = scenario.tune_grid() {
-            if grid.config_count() > MAX_CONFIGS {
+            if grid.config_count() > MAX_TUNE_CONFIGS {
                 problems.push(ctx.invalid(
                     span_of("tune"),
                     "tune.range",
                     format!(
-                        "the sweep times the knob's values is more than {MAX_CONFIGS} configs; sweep fewer values or narrow the range"
+                        "the sweep times the knob's values is more than {MAX_TUNE_CONFIGS} configs; sweep fewer values or narrow the range"
                     ),
                 ));
                 return Err(problems.into_error().expect("a problem was kept"));

@@ -96,8 +96,12 @@ fn fmt(p: Point) -> String {
 
 /// `a = 1, b = full` for the swept values of `c`, leaving out `skip`.
 pub fn describe(results: &Results, c: &ConfigResult, skip: Option<&str>) -> String {
-    let parts: Vec<String> = results
-        .swept
+    describe_in(&results.swept, c, skip)
+}
+
+/// [`describe`], the swept paths named by `names`.
+fn describe_in(names: &[String], c: &ConfigResult, skip: Option<&str>) -> String {
+    let parts: Vec<String> = names
         .iter()
         .zip(&c.swept)
         .filter(|(p, _)| Some(p.as_str()) != skip)
@@ -128,6 +132,90 @@ pub(super) fn matches(
         .all(|(path, v)| value_of(results, c, path) == Some(v))
 }
 
+/// The lower and upper bound of a bound rule (`between`, `at_least`,
+/// `at_most`); `None` for a rule along an axis.
+fn bounds(rule: &Rule) -> Option<(f64, f64)> {
+    match *rule {
+        Rule::Between(a, b) => Some((a, b)),
+        Rule::AtLeast(a) => Some((a, f64::INFINITY)),
+        Rule::AtMost(b) => Some((f64::NEG_INFINITY, b)),
+        Rule::Monotonic { .. } | Rule::MaxStep { .. } => None,
+    }
+}
+
+/// Config `c` held to bound rule `e`: `None` when it has no value of the
+/// metric (not checked), else the finding, if any.
+fn bound_check(e: &Expectation, names: &[String], c: &ConfigResult) -> Option<Option<Finding>> {
+    let (a, b) = bounds(&e.rule)?;
+    let p = point(c, &e.metric)?;
+    let outside = p.v < a - EPS || p.v > b + EPS;
+    if !outside {
+        return Some(None);
+    }
+    let status = if p.hi < a - EPS || p.lo > b + EPS {
+        Status::Fails
+    } else {
+        Status::HoldsWithinInterval
+    };
+    Some(Some(Finding {
+        status,
+        config: describe_in(names, c, None),
+        configs: vec![c.index],
+        value: fmt(p),
+        bound: e.describe(),
+    }))
+}
+
+/// Neighbours along an axis rule's `along` (values `a` then `b`, points
+/// `p` then `q`, in the group every other swept value of which `key`
+/// describes) held to it: the finding, if any.
+fn pair_check(
+    e: &Expectation,
+    key: &str,
+    (p, a, i): (Point, &ParamValue, usize),
+    (q, b, j): (Point, &ParamValue, usize),
+) -> Option<Finding> {
+    let (bad, fails) = match e.rule {
+        Rule::Monotonic { increasing, .. } => {
+            // A rise where it must not rise (or a fall where it must not fall).
+            let (up, up_surely) = if increasing {
+                (p.v - q.v, p.lo - q.hi)
+            } else {
+                (q.v - p.v, q.lo - p.hi)
+            };
+            (up > EPS, up_surely > EPS)
+        }
+        Rule::MaxStep { step, .. } => {
+            let jump = (q.v - p.v).abs();
+            let surely = (q.lo - p.hi).max(p.lo - q.hi);
+            (jump > step + EPS, surely > step + EPS)
+        }
+        Rule::Between(..) | Rule::AtLeast(_) | Rule::AtMost(_) => return None,
+    };
+    let along = match &e.rule {
+        Rule::Monotonic { along, .. } | Rule::MaxStep { along, .. } => along,
+        _ => return None,
+    };
+    bad.then(|| Finding {
+        status: if fails {
+            Status::Fails
+        } else {
+            Status::HoldsWithinInterval
+        },
+        config: format!(
+            "{along} {a} → {b}{}",
+            if key.starts_with('(') {
+                String::new()
+            } else {
+                format!(" where {key}")
+            }
+        ),
+        configs: vec![i, j],
+        value: format!("{} → {}", fmt(p), fmt(q)),
+        bound: e.describe(),
+    })
+}
+
 /// Evaluate every assertion.
 pub fn evaluate(results: &Results, expectations: &[Expectation]) -> Vec<Verdict> {
     expectations
@@ -146,40 +234,11 @@ fn evaluate_one(results: &Results, e: &Expectation) -> Verdict {
     let mut checked = 0;
     match &e.rule {
         Rule::Between(..) | Rule::AtLeast(_) | Rule::AtMost(_) => {
-            let (a, b) = match e.rule {
-                Rule::Between(a, b) => (a, b),
-                Rule::AtLeast(a) => (a, f64::INFINITY),
-                _ => (
-                    f64::NEG_INFINITY,
-                    if let Rule::AtMost(b) = e.rule {
-                        b
-                    } else {
-                        unreachable!()
-                    },
-                ),
-            };
-            let bound = e.describe();
             for c in configs {
-                let Some(p) = point(c, &e.metric) else {
-                    continue;
-                };
-                checked += 1;
-                let outside = p.v < a - EPS || p.v > b + EPS;
-                if !outside {
-                    continue;
+                if let Some(found) = bound_check(e, &results.swept, c) {
+                    checked += 1;
+                    findings.extend(found);
                 }
-                let status = if p.hi < a - EPS || p.lo > b + EPS {
-                    Status::Fails
-                } else {
-                    Status::HoldsWithinInterval
-                };
-                findings.push(Finding {
-                    status,
-                    config: describe(results, c, None),
-                    configs: vec![c.index],
-                    value: fmt(p),
-                    bound: bound.clone(),
-                });
             }
         }
         Rule::Monotonic { along, .. } | Rule::MaxStep { along, .. } => {
@@ -200,47 +259,16 @@ fn evaluate_one(results: &Results, e: &Expectation) -> Verdict {
                         continue;
                     };
                     checked += 1;
-                    let (bad, fails) = match e.rule {
-                        Rule::Monotonic { increasing, .. } => {
-                            // A rise where it must not rise (or a fall where it must not fall).
-                            let (up, up_surely) = if increasing {
-                                (p.v - q.v, p.lo - q.hi)
-                            } else {
-                                (q.v - p.v, q.lo - p.hi)
-                            };
-                            (up > EPS, up_surely > EPS)
-                        }
-                        Rule::MaxStep { step, .. } => {
-                            let jump = (q.v - p.v).abs();
-                            let surely = (q.lo - p.hi).max(p.lo - q.hi);
-                            (jump > step + EPS, surely > step + EPS)
-                        }
-                        _ => unreachable!(),
-                    };
-                    if bad {
-                        let (a, b) = (
-                            value_of(results, pair[0], along).unwrap(),
-                            value_of(results, pair[1], along).unwrap(),
-                        );
-                        findings.push(Finding {
-                            status: if fails {
-                                Status::Fails
-                            } else {
-                                Status::HoldsWithinInterval
-                            },
-                            config: format!(
-                                "{along} {a} → {b}{}",
-                                if key.starts_with('(') {
-                                    String::new()
-                                } else {
-                                    format!(" where {key}")
-                                }
-                            ),
-                            configs: vec![pair[0].index, pair[1].index],
-                            value: format!("{} → {}", fmt(p), fmt(q)),
-                            bound: e.describe(),
-                        });
-                    }
+                    let (a, b) = (
+                        value_of(results, pair[0], along).unwrap(),
+                        value_of(results, pair[1], along).unwrap(),
+                    );
+                    findings.extend(pair_check(
+                        e,
+                        &key,
+                        (p, a, pair[0].index),
+                        (q, b, pair[1].index),
+                    ));
                 }
             }
         }
@@ -251,3 +279,6 @@ fn evaluate_one(results: &Results, e: &Expectation) -> Verdict {
         findings,
     }
 }
+
+mod stream;
+pub use stream::Checker;
