@@ -466,8 +466,9 @@ fn kroe_round_5_differs_tom_edges_with_three_free_raises_and_kroe_searches_his_p
 fn action_effects_search_a_significance_4_entity_needs_3_raises() {
     // Ch.3, Action Effects, Search: "one raise per point of significance
     // over 1 … a significance 4 entity would require 3 raises". Kroe's
-    // Search for Tom's past in round 5 is that case.
-    for (extra, raises) in [(vec![], 3)] {
+    // Search for Tom's past in round 5 is that case; under
+    // `search_cost = "significance"` (the First Scene's reading) it is 4.
+    for (extra, raises) in [(vec![], 3), (vec![("search_cost", s("significance"))], 4)] {
         let m = trial(extra);
         let r = &m.rounds;
         let mut st = round_1(r);
