@@ -173,3 +173,57 @@ fn surprise_lines_on_success_opens_only_the_lines_the_roll_wins() {
     );
     assert!(always > on_success + 0.02, "{on_success} {always}");
 }
+
+#[test]
+fn the_entrants_variants_are_idle_where_no_rule_plays_them() {
+    // A listing of what a scene's numbers rest on leaves them out when
+    // nothing searches or surprises with a roll: the scenes written
+    // before the keys existed list the defaults they listed.
+    use crate::model::Mechanic;
+    let idle = |pairs: Vec<(&str, ParamValue)>| super::super::SkirmishMechanic.idle(&map(pairs));
+    let duel = vec![
+        ("pcs", List(vec![t(&[("name", s("tom"))])])),
+        ("key", t(&[("name", s("kroe"))])),
+    ];
+    assert_eq!(idle(duel), vec!["search_cost", "surprise_lines"]);
+    let searching = vec![
+        (
+            "pcs",
+            List(vec![t(&[
+                ("name", s("tom")),
+                (
+                    "policy",
+                    List(vec![rule(&["search"], 0, &[("entity", s("witness"))])]),
+                ),
+            ])]),
+        ),
+        (
+            "minors",
+            List(vec![t(&[
+                ("name", s("witness")),
+                ("side", s("pcs")),
+                ("in_play", Bool(false)),
+            ])]),
+        ),
+    ];
+    assert_eq!(idle(searching), vec!["surprise_lines"]);
+    let guard = |effects: &[&str]| {
+        vec![
+            ("pcs", List(vec![t(&[("name", s("tom"))])])),
+            (
+                "minors",
+                List(vec![t(&[
+                    ("name", s("guard")),
+                    ("in_play", Bool(false)),
+                    ("enters", t(&[("round", Int(2))])),
+                    ("policy", List(vec![rule(effects, 0, &[])])),
+                ])]),
+            ),
+        ]
+    };
+    assert_eq!(
+        idle(guard(&["surprise"])),
+        vec!["search_cost", "surprise_lines"]
+    );
+    assert_eq!(idle(guard(&["surprise", "edge"])), vec!["search_cost"]);
+}
