@@ -17,12 +17,12 @@ use oddsmith::systems::gateway::skirmish::{
 };
 use oddsmith::systems::testing::table as t;
 
-fn s(x: &str) -> ParamValue {
+pub fn s(x: &str) -> ParamValue {
     Str(x.into())
 }
 
 /// A rule `{ effect, raises, extra keys }`.
-fn rule(effects: &[&str], raises: i64, extra: &[(&str, ParamValue)]) -> ParamValue {
+pub fn rule(effects: &[&str], raises: i64, extra: &[(&str, ParamValue)]) -> ParamValue {
     let effect = if effects.len() == 1 {
         s(effects[0])
     } else {
@@ -33,19 +33,19 @@ fn rule(effects: &[&str], raises: i64, extra: &[(&str, ParamValue)]) -> ParamVal
     t(&pairs)
 }
 
-fn line(a: &str, b: &str, edge: i64) -> ParamValue {
+pub fn line(a: &str, b: &str, edge: i64) -> ParamValue {
     t(&[("between", List(vec![s(a), s(b)])), ("edge", Int(edge))])
 }
 
-fn names(ns: &[&str]) -> ParamValue {
+pub fn names(ns: &[&str]) -> ParamValue {
     List(ns.iter().map(|n| s(n)).collect())
 }
 
-fn round_at_least(n: i64) -> (&'static str, ParamValue) {
+pub fn round_at_least(n: i64) -> (&'static str, ParamValue) {
     ("when", t(&[("round_at_least", Int(n))]))
 }
 
-fn scene(pairs: Vec<(&str, ParamValue)>) -> SkirmishModel {
+pub fn scene(pairs: Vec<(&str, ParamValue)>) -> SkirmishModel {
     let mut m = ParamMap::new();
     for (k, v) in pairs {
         m.set(k, v);
@@ -55,13 +55,13 @@ fn scene(pairs: Vec<(&str, ParamValue)>) -> SkirmishModel {
 
 // Entity indices: PCs first, then the PCs' minor allies, the key entity,
 // the GM's minor entities.
-const TOM: usize = 0;
-const NORRIS: usize = 1;
-const ANGELIQUE: usize = 2;
+pub const TOM: usize = 0;
+pub const NORRIS: usize = 1;
+pub const ANGELIQUE: usize = 2;
 
 /// The next roll in `state` beating exactly `beat`: the state that
 /// follows (the round going on or the next one starting), or the end.
-fn step(r: &SkirmishRounds, round: usize, state: &State, beat: u16) -> After<State, Outcome> {
+pub fn step(r: &SkirmishRounds, round: usize, state: &State, beat: u16) -> After<State, Outcome> {
     let mut law = Vec::new();
     r.law(round, state, &mut law);
     let (roll, _) = law
@@ -71,7 +71,7 @@ fn step(r: &SkirmishRounds, round: usize, state: &State, beat: u16) -> After<Sta
     r.after(round, state, roll)
 }
 
-fn go(a: After<State, Outcome>) -> State {
+pub fn go(a: After<State, Outcome>) -> State {
     match a {
         After::Roll(s) | After::Round(s) => s,
         After::End(o) => panic!("the scene ended: {o:?}"),
@@ -79,7 +79,7 @@ fn go(a: After<State, Outcome>) -> State {
 }
 
 /// The actor whose roll comes next.
-fn actor(r: &SkirmishRounds, round: usize, state: &State) -> usize {
+pub fn actor(r: &SkirmishRounds, round: usize, state: &State) -> usize {
     r.turn(round, state).actor as usize
 }
 

@@ -13,5 +13,6 @@ mod cgg;
 mod cortex;
 mod gateway;
 mod gateway_ch1;
+mod gateway_second_scene;
 mod questworlds;
 mod statements;

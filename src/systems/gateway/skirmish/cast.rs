@@ -181,6 +181,30 @@ pub enum Disembark {
     Disengaged,
 }
 
+/// What a Search costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchCost {
+    /// One raise per point of significance over 1 (the rule: "a
+    /// significance 4 entity would require 3 raises").
+    OverOne,
+    /// One raise per point of significance (the First Scene's round 5:
+    /// a significance 2 trigger searched "with two raises").
+    Significance,
+}
+
+/// When an entrant's Surprise combined with a rolled effect opens its
+/// lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SurpriseLines {
+    /// At once, whatever the roll (the entrant "automatically connects a
+    /// tension line").
+    Always,
+    /// Only to each surprised opponent whose DT the roll beats (a failed
+    /// combined action opens nothing); a Surprise alone, with no roll,
+    /// opens them all the same.
+    OnSuccess,
+}
+
 /// The readings the text leaves open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variants {
@@ -192,6 +216,8 @@ pub struct Variants {
     pub essence: EssenceRule,
     pub passenger_setup: PassengerSetup,
     pub disembark: Disembark,
+    pub search_cost: SearchCost,
+    pub surprise_lines: SurpriseLines,
 }
 
 impl Default for Variants {
@@ -205,6 +231,8 @@ impl Default for Variants {
             essence: EssenceRule::One,
             passenger_setup: PassengerSetup::Lead,
             disembark: Disembark::Lines,
+            search_cost: SearchCost::OverOne,
+            surprise_lines: SurpriseLines::Always,
         }
     }
 }

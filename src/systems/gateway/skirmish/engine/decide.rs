@@ -2,7 +2,7 @@
 //! action may be declared against, the rule its policy takes, and the
 //! numbers of its roll ([`Turn`]).
 
-use super::super::cast::{Kind, SetupFree, Shortfall};
+use super::super::cast::{Kind, SearchCost, SetupFree, Shortfall, SurpriseLines};
 use super::super::moves::{Aim, Move, Moves, Play};
 use super::super::state::*;
 use super::{Act, Aims, MAX_DICE, N, NONE, SkirmishRounds, Turn};
@@ -310,9 +310,14 @@ impl SkirmishRounds {
             (self.sk.members[j].significance as i64 - e).max(0) as u32
         });
         let hand_over = act.to != NONE && m.has(Move::Setup);
-        // A Search: one raise per point of significance over 1.
+        // A Search: one raise per point of significance over 1 (or per
+        // point, `search_cost = "significance"`).
         let search = aims.find.map_or(0, |j| {
-            (self.sk.members[j as usize].significance as u32).saturating_sub(1)
+            let sig = self.sk.members[j as usize].significance as u32;
+            match self.sk.variants.search_cost {
+                SearchCost::OverOne => sig.saturating_sub(1),
+                SearchCost::Significance => sig,
+            }
         });
         let mut needed = m.len().saturating_sub(1) + u32::from(hand_over) + short + search;
         if m.has(Move::Press) {
@@ -355,7 +360,15 @@ impl SkirmishRounds {
             tdice: [0; N],
             need: [0; N],
         };
+        // A Surprise that opens only the lines its roll wins is rolled
+        // against each surprised opponent's DT.
+        let surprised = if !no_roll && self.sk.variants.surprise_lines == SurpriseLines::OnSuccess {
+            aims.sur
+        } else {
+            0
+        };
         let targets = aims.per_line
+            | surprised
             | aims.every
             | [aims.man, aims.dis, aims.elim, aims.find, aims.recruit]
                 .iter()

@@ -2,7 +2,9 @@
 //! its dice (sampled), and the state it leaves: lines opened, moved and
 //! broken, entities eliminated, free raises handed out, the scene ended.
 
-use super::super::cast::{Disembark, Entry, EssenceRule, GM, PCS, PassengerSetup, SetupFree};
+use super::super::cast::{
+    Disembark, Entry, EssenceRule, GM, PCS, PassengerSetup, SetupFree, SurpriseLines,
+};
 use super::super::moves::Move;
 use super::super::state::*;
 use super::{N, NONE, Roll, SkirmishRounds};
@@ -264,13 +266,18 @@ impl Rounds for SkirmishRounds {
         let mut rank = 0;
         let mut note = |mv: Move| rank = rank.max(mv.rank());
         if m.has(Move::Surprise) {
-            // The entrant's lines open at once, whatever its roll.
+            // The entrant's lines open at once, whatever its roll (or,
+            // `surprise_lines = "on-success"`, those its roll wins).
+            let sure = no_roll || self.sk.variants.surprise_lines == SurpriseLines::Always;
+            let opens = if sure { a.sur } else { a.sur & beat };
             for j in 0..self.n {
-                if a.sur >> j & 1 == 1 {
+                if opens >> j & 1 == 1 {
                     self.open(&mut s, i, j, 0);
                 }
             }
-            note(Move::Surprise);
+            if opens != 0 {
+                note(Move::Surprise);
+            }
         }
         if m.has(Move::Aid) {
             // No roll: a free raise for the lead's action.

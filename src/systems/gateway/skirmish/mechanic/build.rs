@@ -371,6 +371,8 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
             essence: p.essence_rule,
             passenger_setup: p.passenger_setup,
             disembark: p.disembark,
+            search_cost: p.search_cost,
+            surprise_lines: p.surprise_lines,
         },
     })
 }

@@ -18,6 +18,7 @@ pub use schema::{
 
 use super::cast::{Kind, MAX_ENTITIES, Member, Skirmish};
 use super::engine::SkirmishRounds;
+use super::moves::Move;
 use super::state::*;
 use crate::dice::DiceRng;
 use crate::model::{Marginals, play};
@@ -211,6 +212,28 @@ impl Define for SkirmishMechanic {
         // The tables are read again: the check kept nothing, the reading
         // is cheap beside the chain it feeds.
         SkirmishModel::new(skirmish_from_params(&p).expect(CHECKED))
+    }
+
+    /// The entrants' variants where no rule plays them: `search_cost`
+    /// without a Search, `surprise_lines` without a Surprise combined
+    /// with another effect (a Surprise alone has no roll either way).
+    fn idle(&self, p: &SkirmishParams) -> Vec<&'static str> {
+        let Ok(sk) = skirmish_from_params(p) else {
+            return Vec::new();
+        };
+        let plays = |f: &dyn Fn(&super::moves::Play) -> bool| {
+            sk.members
+                .iter()
+                .any(|m| m.policy.iter().any(|(r, _, _)| f(&r.choice)))
+        };
+        let mut idle = Vec::new();
+        if !plays(&|c| c.moves.has(Move::Search)) {
+            idle.push("search_cost");
+        }
+        if !plays(&|c| c.moves.has(Move::Surprise) && c.moves.len() > 1) {
+            idle.push("surprise_lines");
+        }
+        idle
     }
 
     /// Named for the config's PCs and minor entities.

@@ -5,8 +5,8 @@
 use serde::Deserialize;
 
 use super::super::cast::{
-    BlockRule, Disembark, EssenceRule, PassengerSetup, PressAccelerate, SetupFree, Shortfall,
-    TieRule,
+    BlockRule, Disembark, EssenceRule, PassengerSetup, PressAccelerate, SearchCost, SetupFree,
+    Shortfall, SurpriseLines, TieRule,
 };
 use super::super::moves::{Category, POLICY_EXPECTS};
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
@@ -224,6 +224,15 @@ crate::choice!(Disembark {
     Disengaged = "disengaged"
 });
 
+crate::choice!(SearchCost {
+    OverOne = "over-one",
+    Significance = "significance"
+});
+crate::choice!(SurpriseLines {
+    Always = "always",
+    OnSuccess = "on-success"
+});
+
 pub(super) const TIES: &[&str] = TieName::NAMES;
 pub(super) const SETUPS: &[&str] = SetupFree::NAMES;
 pub(super) const PRESSES: &[&str] = PressAccelerate::NAMES;
@@ -232,8 +241,10 @@ pub(super) const BLOCKS: &[&str] = BlockRule::NAMES;
 pub(super) const ESSENCES: &[&str] = EssenceRule::NAMES;
 pub(super) const PASSENGER_SETUPS: &[&str] = PassengerSetup::NAMES;
 pub(super) const DISEMBARKS: &[&str] = Disembark::NAMES;
+pub(super) const SEARCH_COSTS: &[&str] = SearchCost::NAMES;
+pub(super) const SURPRISE_LINES: &[&str] = SurpriseLines::NAMES;
 
-pub(super) static SCENE: [ParamSpec; 17] = [
+pub(super) static SCENE: [ParamSpec; 19] = [
     ParamSpec {
         path: "pcs",
         kind: ParamKind::Custom {
@@ -325,6 +336,18 @@ pub(super) static SCENE: [ParamSpec; 17] = [
         doc: "A passenger that disembarks takes its lead's lines at its lead's edges (\"lines\"), or enters with none (\"disengaged\").",
     },
     ParamSpec {
+        path: "search_cost",
+        kind: ParamKind::Choice(SEARCH_COSTS),
+        default: Lit::Str("over-one"),
+        doc: "Raises a Search pays: one per point of the found entity's significance over 1 (\"over-one\", the rule: significance 4 needs 3), or one per point (\"significance\", as the First Scene's round 5 plays it).",
+    },
+    ParamSpec {
+        path: "surprise_lines",
+        kind: ParamKind::Choice(SURPRISE_LINES),
+        default: Lit::Str("always"),
+        doc: "An entrant's Surprise combined with a rolled effect opens its lines whatever the roll (\"always\"), or only to each opponent whose DT the roll beats (\"on-success\"); a Surprise alone opens them either way.",
+    },
+    ParamSpec {
         path: "ticking_bomb",
         kind: ParamKind::Custom {
             expects: "a table { countdown = [\"<name>\", …], trigger = [\"<name>\", …] } (countdown and trigger entities on opposite sides)",
@@ -342,7 +365,7 @@ pub(super) static SCENE: [ParamSpec; 17] = [
     },
 ];
 
-pub(super) static PARAMS: [ParamSpec; 31] = concat_params(&[&SCENE, &HENCHMEN_GROUP, &HENCHMEN]);
+pub(super) static PARAMS: [ParamSpec; 33] = concat_params(&[&SCENE, &HENCHMEN_GROUP, &HENCHMEN]);
 
 /// The parameters of `gateway.skirmish`, one field per path of
 /// [`PARAMS`]. The entity tables (`pcs`, `key`, `minors`), the `lines`,
@@ -371,6 +394,8 @@ pub struct SkirmishParams {
     pub essence_rule: EssenceRule,
     pub passenger_setup: PassengerSetup,
     pub disembark: Disembark,
+    pub search_cost: SearchCost,
+    pub surprise_lines: SurpriseLines,
     #[serde(default)]
     pub ticking_bomb: Option<ParamValue>,
     #[serde(default)]

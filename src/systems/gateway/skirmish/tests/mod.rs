@@ -6,6 +6,7 @@
 mod agreement;
 mod chain;
 mod duel;
+mod entrant_variants;
 mod entrants;
 mod input;
 mod passengers;
