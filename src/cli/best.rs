@@ -19,6 +19,11 @@ pub fn best(args: BestArgs) -> anyhow::Result<Outcome> {
         );
     };
     let params = fixed(m, &args.params, "best")?;
+    // Before the default metric: a mechanic best play does not cover
+    // says so whatever its values (some need keys no default gives).
+    if oddsmith::systems::best::decision(m.name()).is_none() {
+        bail!("{}", oddsmith::systems::best::why_not(m.name()));
+    }
     let metric = match &args.metric {
         Some(x) => x.clone(),
         None => m

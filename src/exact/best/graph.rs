@@ -233,7 +233,14 @@ impl<S> Graph<S> {
                 }
             }
         }
-        nodes.sort_unstable();
+        // Ascending: a scan of the stamps when the round reaches much of
+        // the graph (cheaper than sorting), else a sort.
+        if nodes.len() * 16 > self.stamp.len() {
+            nodes.clear();
+            nodes.extend((0..self.stamp.len() as u32).filter(|&i| self.stamp[i as usize] == round));
+        } else {
+            nodes.sort_unstable();
+        }
         next.sort_unstable();
         next.dedup();
         (nodes, next)
