@@ -296,12 +296,15 @@ impl<S> Graph<S> {
     }
 }
 
+/// The graphs, and every round as walked.
+type Built<S> = (Vec<Graph<S>>, Vec<Round>);
+
 /// Every round's graph and lists.
 fn build<P: Choose>(
     b: &mut Builder<'_, P>,
     rep: Repeats,
     limits: BestLimits,
-) -> Result<(Vec<Graph<P::State>>, Vec<Round>), BestError> {
+) -> Result<Built<P::State>, BestError> {
     let mut graphs: Vec<Graph<P::State>> = Vec::new();
     let (mut repeat, mut cap) = (None, None);
     let mut rounds = Vec::new();
