@@ -37,6 +37,9 @@ fn stall() -> ParamValue {
     ])
 }
 
+/// A bench's name, its values, and whether it adds the dominance table.
+type Case = (&'static str, Vec<(&'static str, ParamValue)>, bool);
+
 fn duels(c: &mut Criterion) {
     use ParamValue::{Int, Str};
     let strategies = [
@@ -46,7 +49,7 @@ fn duels(c: &mut Criterion) {
         ("b.background", Int(2)),
         ("b.policy", stall()),
     ];
-    let cases: [(&str, Vec<(&str, ParamValue)>, bool); 4] = [
+    let cases: [Case; 4] = [
         ("scene_defaults", vec![], false),
         ("scene_defaults_dominance", vec![], true),
         (
