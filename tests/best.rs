@@ -67,3 +67,18 @@ fn bad_input_exits_2_and_names_the_problem() {
         assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn every_mechanic_answers_or_says_why_not() {
+    // Best play on every mechanic of the registry, at its defaults: an
+    // answer, or exit 2 with a message naming the mechanic, never a
+    // panic. Dominance is left out to keep it quick.
+    for m in oddsmith::systems::names() {
+        let o = oddsmith(&["best", m, "--no-dominance"]);
+        match o.status.code() {
+            Some(0) => assert!(stdout(&o).contains("best play"), "{m}: {}", stdout(&o)),
+            Some(2) => assert!(stderr(&o).contains(m), "{m}: {}", stderr(&o)),
+            code => panic!("{m}: exit {code:?}: {}", stderr(&o)),
+        }
+    }
+}

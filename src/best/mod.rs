@@ -185,6 +185,11 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
     let started = Instant::now();
     let name = q.mechanic.name();
     q.mechanic.check(&q.params)?;
+    // Before the schema: a mechanic best play does not cover says so
+    // whatever its values (some need keys no default gives).
+    if systems::best::decision(name).is_none() {
+        return Err(BestError::Unsolved(systems::best::why_not(name)));
+    }
     let schema = q.mechanic.schema_of(&q.params)?;
     let Some(process) = systems::best::process(name, &q.params) else {
         return Err(BestError::Unsolved(systems::best::why_not(name)));

@@ -37,6 +37,11 @@ pub fn question(
     dominance: bool,
 ) -> anyhow::Result<BestQuestion> {
     let params = fixed(m, words, "best")?;
+    // Before the default metric: a mechanic best play does not cover
+    // says so whatever its values (some need keys no default gives).
+    if oddsmith::systems::best::decision(m.name()).is_none() {
+        bail!("{}", oddsmith::systems::best::why_not(m.name()));
+    }
     let metric = match metric {
         Some(x) => x,
         None => m

@@ -20,6 +20,20 @@ use super::{After, ParamValue};
 /// option taken there.
 pub type RuleOf<O> = (Vec<(i64, i64)>, O);
 
+/// Where a mechanic's rounds repeat, so a solver can build one round's
+/// graph once and walk it for every round instead of exploring each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Repeats {
+    /// Every round from this one up to the one before `cap` has this
+    /// round's options, laws, results and features, except for the round
+    /// an outcome records (in `round_field`).
+    pub from: usize,
+    /// The last round: every trial ends in it, if not before.
+    pub cap: usize,
+    /// The outcome field that records the round a trial ends in, if any.
+    pub round_field: Option<usize>,
+}
+
 /// One side's decision left open in a multi-round mechanic.
 pub trait Choose: Sync {
     /// What must be remembered (as [`super::Rounds::State`]).
@@ -70,6 +84,12 @@ pub trait Choose: Sync {
     /// The groups an option belongs to, for dominance ("setup", "raises
     /// 2"): forbidding a group forbids every option in it.
     fn tags(&self, option: &Self::Option) -> Vec<String>;
+
+    /// Where the rounds repeat ([`Repeats`]); `None` (the default): each
+    /// round is explored on its own.
+    fn repeats(&self) -> Option<Repeats> {
+        None
+    }
 
     /// The best policy written as the mechanic's own parameter values
     /// (`raises = 2`, `"a.policy" = [ … ]`), from its rules in order: each

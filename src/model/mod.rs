@@ -24,7 +24,7 @@ mod rounds;
 mod schema;
 mod warning;
 
-pub use choose::{Choose, RuleOf};
+pub use choose::{Choose, Repeats, RuleOf};
 #[cfg(test)]
 pub use define::counts;
 pub use define::{CHECKED, Define, Trial, is_modelled};

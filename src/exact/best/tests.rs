@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::*;
+use crate::model::After;
 
 /// Two rounds; each round a pot starts at 0. Rolling busts (the pot is
 /// lost, the round ends) with probability 0.4, else adds 2 to the pot; a

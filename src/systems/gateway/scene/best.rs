@@ -12,8 +12,9 @@
 
 use super::duel::{Duel, fields};
 use super::effect::{Action, Effect};
+use super::rules::When;
 use super::state::{Roll, State};
-use crate::model::{After, Choose, ParamError, ParamValue, RuleOf};
+use crate::model::{After, Choose, ParamError, ParamValue, Repeats, RuleOf};
 use crate::systems::policy::MAX_RULES;
 
 /// The most raises A's menu takes on one action.
@@ -123,6 +124,27 @@ impl Choose for DuelChoice {
             n => format!("{n} raises"),
         });
         t
+    }
+
+    /// Every round is alike but for the round an outcome records and a
+    /// policy's `round_at_least` (round 1 draws the first initiative, so
+    /// the repeats start in round 2 at the earliest), up to the cap.
+    fn repeats(&self) -> Option<Repeats> {
+        let d = self.duel.drama();
+        let from = d
+            .entities
+            .iter()
+            .flat_map(|e| &e.policy.rules)
+            .filter_map(|r| match r.when {
+                Some(When::RoundAtLeast(n)) => usize::try_from(n).ok(),
+                _ => None,
+            })
+            .fold(2, usize::max);
+        Some(Repeats {
+            from,
+            cap: (d.round_cap as usize).max(1),
+            round_field: Some(1),
+        })
     }
 
     /// `a.policy`, when each rule needs at most one condition the policy

@@ -3,6 +3,7 @@
 //! helpers they share are here.
 
 mod agreement;
+mod best;
 mod hand;
 mod memo;
 

@@ -1,0 +1,537 @@
+//! Best play over the graph of a round that repeats ([`Repeats`]).
+//!
+//! A mechanic whose rounds repeat (a duel Press can keep going to its
+//! round cap) would otherwise be explored afresh every round: the same
+//! states, the same rolls, the same laws, a hundred times. Here each
+//! distinct round (the rounds before `from` on their own, the repeating
+//! round once, the cap round once) is one graph, grown as rounds reach
+//! new states: its nodes are the states met within the round (every
+//! roll's result before the state it follows from), each with the given
+//! policy's law and, at a decision, each option's law, as edges to a
+//! node, to a state of the next round, or to an outcome. Each round
+//! keeps the list of its nodes its reachable states lead to (the states
+//! between rounds differ from round to round: an edge can grow without
+//! bound), and backward induction walks those lists with plain
+//! arithmetic, every round from the last down to the first: the sums of
+//! the round-by-round solve (`layered`), so its values exactly, not to a
+//! tolerance. Dominance walks the same lists again with options
+//! forbidden.
+
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+use foldhash::fast::FixedState;
+
+use super::{BestError, BestLimits, Raw, Solved, assemble};
+use crate::model::{After, Choose, Repeats};
+
+/// An edge's target: a node of the round, a state of the next round (by
+/// its index among every state between rounds) or an outcome, by the
+/// top two bits.
+const NEXT: u32 = 1 << 30;
+const END: u32 = 2 << 30;
+const INDEX: u32 = NEXT - 1;
+
+/// One kind of round's graph.
+struct Graph<S> {
+    /// The round it is built at.
+    round: usize,
+    /// Whether the round ends every trial.
+    last: bool,
+    /// Each node's state; children come before their parents.
+    states: Vec<S>,
+    memo: HashMap<S, u32, FixedState>,
+    /// Node i's laws are `laws[span[i]..span[i + 1]]`: the given
+    /// policy's first, then one per option at a decision.
+    span: Vec<u32>,
+    /// (option id, or `u32::MAX` for the given law; first edge).
+    laws: Vec<(u32, u32)>,
+    /// (probability, target).
+    edges: Vec<(f64, u32)>,
+    /// The round a node was last reached in (for the rounds' lists).
+    stamp: Vec<u32>,
+}
+
+/// One round as walked: its graph, its states between rounds (indices
+/// into [`Builder::between`]) and their nodes, and every node they lead
+/// to, in ascending order (children first).
+struct Round {
+    graph: usize,
+    layer: Vec<u32>,
+    roots: Vec<u32>,
+    nodes: Vec<u32>,
+}
+
+/// Builds the graphs, sharing the options, outcomes and states between
+/// rounds met.
+struct Builder<'a, P: Choose> {
+    p: &'a P,
+    round_field: Option<usize>,
+    /// Every option met, by id.
+    options: Vec<P::Option>,
+    /// Menus met, with their options' ids.
+    menus: Vec<(Vec<P::Option>, Vec<u32>)>,
+    /// Every outcome met (its round field set to 0), by id.
+    outcomes: Vec<Vec<i64>>,
+    outcome_ids: HashMap<Vec<i64>, u32, FixedState>,
+    /// Every state between rounds met, by id.
+    between: Vec<P::State>,
+    between_ids: HashMap<P::State, u32, FixedState>,
+}
+
+impl<P: Choose> Builder<'_, P> {
+    fn ids(&mut self, menu: &[P::Option]) -> Vec<u32> {
+        if let Some((_, ids)) = self.menus.iter().find(|(m, _)| m[..] == *menu) {
+            return ids.clone();
+        }
+        let ids: Vec<u32> = menu
+            .iter()
+            .map(|o| match self.options.iter().position(|x| x == o) {
+                Some(i) => i as u32,
+                None => {
+                    self.options.push(o.clone());
+                    (self.options.len() - 1) as u32
+                }
+            })
+            .collect();
+        self.menus.push((menu.to_vec(), ids.clone()));
+        ids
+    }
+
+    fn outcome(&mut self, o: &[i64]) -> u32 {
+        let mut o = o.to_vec();
+        if let Some(f) = self.round_field {
+            o[f] = 0;
+        }
+        if let Some(&k) = self.outcome_ids.get(&o) {
+            return k;
+        }
+        let k = self.outcomes.len() as u32;
+        self.outcomes.push(o.clone());
+        self.outcome_ids.insert(o, k);
+        k
+    }
+
+    fn between(&mut self, s: P::State) -> u32 {
+        let next = self.between.len() as u32;
+        let j = *self.between_ids.entry(s.clone()).or_insert(next);
+        if j == next {
+            self.between.push(s);
+        }
+        j
+    }
+
+    /// The node of `s` in `g`, built with every node below it.
+    fn node(&mut self, g: &mut Graph<P::State>, s: &P::State) -> Result<u32, BestError> {
+        if let Some(&i) = g.memo.get(s) {
+            return Ok(i);
+        }
+        let round = g.round;
+        let mut menu = Vec::new();
+        self.p.options(round, s, &mut menu);
+        let ids = if menu.is_empty() {
+            Vec::new()
+        } else {
+            self.ids(&menu)
+        };
+        let mut laws: Vec<(u32, Vec<(f64, u32)>)> = Vec::with_capacity(menu.len() + 1);
+        let mut law = Vec::new();
+        for k in 0..=menu.len() {
+            let (id, o) = if k == 0 {
+                (u32::MAX, None)
+            } else {
+                (ids[k - 1], Some(&menu[k - 1]))
+            };
+            law.clear();
+            self.p.law(round, s, o, &mut law);
+            let mut edges = Vec::with_capacity(law.len());
+            for (roll, q) in &law {
+                if *q == 0.0 {
+                    continue;
+                }
+                let t = match self.p.after(round, s, roll) {
+                    After::Roll(n) => self.node(g, &n)?,
+                    After::Round(n) => {
+                        if g.last {
+                            return Err(BestError::Rounds(round));
+                        }
+                        NEXT | self.between(n)
+                    }
+                    After::End(o) => END | self.outcome(o.as_ref()),
+                };
+                edges.push((*q, t));
+            }
+            laws.push((id, edges));
+        }
+        for (id, edges) in laws {
+            g.laws.push((id, g.edges.len() as u32));
+            g.edges.extend(edges);
+        }
+        g.span.push(g.laws.len() as u32);
+        g.states.push(s.clone());
+        g.stamp.push(0);
+        let i = (g.states.len() - 1) as u32;
+        g.memo.insert(s.clone(), i);
+        Ok(i)
+    }
+}
+
+impl<S> Graph<S> {
+    fn new(round: usize, last: bool) -> Self {
+        Graph {
+            round,
+            last,
+            states: Vec::new(),
+            memo: HashMap::default(),
+            span: vec![0],
+            laws: Vec::new(),
+            edges: Vec::new(),
+            stamp: Vec::new(),
+        }
+    }
+
+    fn edges(&self, law: usize) -> &[(f64, u32)] {
+        let end = self
+            .laws
+            .get(law + 1)
+            .map_or(self.edges.len(), |l| l.1 as usize);
+        &self.edges[self.laws[law].1 as usize..end]
+    }
+
+    /// Every node `roots` lead to (stamped `round`), ascending, and the
+    /// states between rounds they reach, ascending.
+    fn reach(&mut self, round: u32, roots: &[u32]) -> (Vec<u32>, Vec<u32>) {
+        let mut nodes = Vec::new();
+        let mut next = Vec::new();
+        let mut stack: Vec<u32> = Vec::new();
+        for &r in roots {
+            if self.stamp[r as usize] != round {
+                self.stamp[r as usize] = round;
+                stack.push(r);
+            }
+        }
+        while let Some(i) = stack.pop() {
+            nodes.push(i);
+            let (a, b) = (self.span[i as usize], self.span[i as usize + 1]);
+            for l in a as usize..b as usize {
+                let (lo, hi) = (
+                    self.laws[l].1 as usize,
+                    self.laws
+                        .get(l + 1)
+                        .map_or(self.edges.len(), |x| x.1 as usize),
+                );
+                for k in lo..hi {
+                    let t = self.edges[k].1;
+                    match t & !INDEX {
+                        0 if self.stamp[t as usize] != round => {
+                            self.stamp[t as usize] = round;
+                            stack.push(t);
+                        }
+                        NEXT => next.push(t & INDEX),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        // Ascending: a scan of the stamps when the round reaches much of
+        // the graph (cheaper than sorting), else a sort.
+        if nodes.len() * 16 > self.stamp.len() {
+            nodes.clear();
+            nodes.extend((0..self.stamp.len() as u32).filter(|&i| self.stamp[i as usize] == round));
+        } else {
+            nodes.sort_unstable();
+        }
+        next.sort_unstable();
+        next.dedup();
+        (nodes, next)
+    }
+
+    /// The value of node `i`: at a decision, the best allowed option (all,
+    /// when none is) and its place in the menu (0 for the given law);
+    /// with no `allowed`, the given law.
+    #[inline]
+    fn value(
+        &self,
+        i: usize,
+        vals: &[f64],
+        next: &[f64],
+        end: &[f64],
+        allowed: Option<&[bool]>,
+        found: &mut Vec<(usize, f64)>,
+    ) -> (f64, u16) {
+        let sum = |law: usize| -> f64 {
+            let mut v = 0.0;
+            for &(q, t) in self.edges(law) {
+                let x = match t & !INDEX {
+                    0 => vals[t as usize],
+                    NEXT => next[(t & INDEX) as usize],
+                    _ => end[(t & INDEX) as usize],
+                };
+                v += q * x;
+            }
+            v
+        };
+        let (a, b) = (self.span[i] as usize, self.span[i + 1] as usize);
+        let Some(allowed) = allowed.filter(|_| b - a > 1) else {
+            return (sum(a), 0);
+        };
+        let open = (a + 1..b).any(|l| allowed[self.laws[l].0 as usize]);
+        found.clear();
+        let mut top = f64::NEG_INFINITY;
+        for l in a + 1..b {
+            if open && !allowed[self.laws[l].0 as usize] {
+                continue;
+            }
+            let v = sum(l);
+            top = top.max(v);
+            found.push((l, v));
+        }
+        // Ties go to the option listed first, as round by round.
+        let eps = 1e-12 * top.abs().max(1.0);
+        let (l, _) = *found
+            .iter()
+            .find(|(_, v)| *v >= top - eps)
+            .expect("an option");
+        (top, (l - a) as u16)
+    }
+}
+
+/// The graphs, and every round as walked.
+type Built<S> = (Vec<Graph<S>>, Vec<Round>);
+
+/// Every round's graph and lists.
+fn build<P: Choose>(
+    b: &mut Builder<'_, P>,
+    rep: Repeats,
+    limits: BestLimits,
+) -> Result<Built<P::State>, BestError> {
+    let mut graphs: Vec<Graph<P::State>> = Vec::new();
+    let (mut repeat, mut cap) = (None, None);
+    let mut rounds = Vec::new();
+    let start = b.p.start();
+    let mut layer = vec![b.between(start)];
+    let mut round = 1;
+    loop {
+        let last = round >= rep.cap;
+        let gi = if last {
+            *cap.get_or_insert_with(|| {
+                graphs.push(Graph::new(round, true));
+                graphs.len() - 1
+            })
+        } else if round >= rep.from {
+            *repeat.get_or_insert_with(|| {
+                graphs.push(Graph::new(round, false));
+                graphs.len() - 1
+            })
+        } else {
+            graphs.push(Graph::new(round, false));
+            graphs.len() - 1
+        };
+        let g = &mut graphs[gi];
+        let mut roots = Vec::with_capacity(layer.len());
+        for &u in &layer {
+            let s = b.between[u as usize].clone();
+            roots.push(b.node(g, &s)?);
+        }
+        let (nodes, next) = g.reach(round as u32, &roots);
+        rounds.push(Round {
+            graph: gi,
+            layer,
+            roots,
+            nodes,
+        });
+        if next.is_empty() {
+            return Ok((graphs, rounds));
+        }
+        if next.len() > limits.max_states {
+            return Err(BestError::States(limits.max_states));
+        }
+        if round >= limits.max_rounds {
+            return Err(BestError::Rounds(limits.max_rounds));
+        }
+        layer = next;
+        round += 1;
+    }
+}
+
+/// The outcomes' worth by the round they end in.
+type Worth<'a> = dyn Fn(usize) -> Rc<Vec<f64>> + 'a;
+
+/// Backward induction over every round under `allowed` (the given
+/// policy when `None`): the value at the start; with `choices`, the
+/// choice at every node of every round (aligned with its list).
+fn walk<S>(
+    graphs: &[Graph<S>],
+    rounds: &[Round],
+    between: usize,
+    end: &Worth<'_>,
+    allowed: Option<&[bool]>,
+    mut choices: Option<&mut Vec<Vec<u16>>>,
+) -> f64 {
+    let mut next = vec![0.0; between];
+    let mut cur = vec![0.0; between];
+    let mut vals: Vec<Vec<f64>> = graphs.iter().map(|g| vec![0.0; g.states.len()]).collect();
+    let mut found = Vec::new();
+    if let Some(c) = choices.as_deref_mut() {
+        c.clear();
+        c.resize(rounds.len(), Vec::new());
+    }
+    for (r, d) in rounds.iter().enumerate().rev() {
+        let g = &graphs[d.graph];
+        let ends = end(r + 1);
+        let vals = &mut vals[d.graph];
+        let mut choice = Vec::new();
+        for &i in &d.nodes {
+            let (v, c) = g.value(i as usize, vals, &next, &ends, allowed, &mut found);
+            vals[i as usize] = v;
+            if choices.is_some() {
+                choice.push(c);
+            }
+        }
+        for (&u, &root) in d.layer.iter().zip(&d.roots) {
+            cur[u as usize] = vals[root as usize];
+        }
+        std::mem::swap(&mut cur, &mut next);
+        if let Some(c) = choices.as_deref_mut() {
+            c[r] = choice;
+        }
+    }
+    next[rounds[0].layer[0] as usize]
+}
+
+/// Best play over the rounds' graphs.
+pub fn solve<P: Choose>(
+    p: &P,
+    rep: Repeats,
+    reward: &dyn Fn(&[i64]) -> f64,
+    dominance: bool,
+    limits: BestLimits,
+) -> Result<Solved<P::Option>, BestError> {
+    let mut b = Builder {
+        p,
+        round_field: rep.round_field,
+        options: Vec::new(),
+        menus: Vec::new(),
+        outcomes: Vec::new(),
+        outcome_ids: HashMap::default(),
+        between: Vec::new(),
+        between_ids: HashMap::default(),
+    };
+    let (graphs, rounds) = build(&mut b, rep, limits)?;
+    let cache: std::cell::RefCell<HashMap<usize, Rc<Vec<f64>>>> = Default::default();
+    let worth = |round: usize| -> Rc<Vec<f64>> {
+        let key = if rep.round_field.is_some() { round } else { 0 };
+        if let Some(v) = cache.borrow().get(&key) {
+            return v.clone();
+        }
+        let v: Vec<f64> = b
+            .outcomes
+            .iter()
+            .map(|o| match rep.round_field {
+                Some(f) => {
+                    let mut o = o.clone();
+                    o[f] = round as i64;
+                    reward(&o)
+                }
+                None => reward(o),
+            })
+            .collect();
+        let v = Rc::new(v);
+        cache.borrow_mut().insert(key, v.clone());
+        v
+    };
+    let n = b.between.len();
+    let all = vec![true; b.options.len()];
+    let mut choices = Vec::new();
+    let value = walk(&graphs, &rounds, n, &worth, Some(&all), Some(&mut choices));
+    let given = walk(&graphs, &rounds, n, &worth, None, None);
+    let (replayed, options, table) = forward(p, &graphs, &rounds, n, &worth, &choices, &b.options);
+    let raw = Raw {
+        value,
+        given,
+        replayed,
+        options,
+        table,
+        states: rounds.iter().map(|r| r.layer.len()).sum(),
+        rounds: rounds.len(),
+    };
+    let every = b.options.clone();
+    Ok(assemble(p, raw, dominance, &every, |allowed| {
+        let mask: Vec<bool> = every.iter().map(allowed).collect();
+        walk(&graphs, &rounds, n, &worth, Some(&mask), None)
+    }))
+}
+
+type Table = BTreeMap<(Vec<i64>, usize), f64>;
+
+/// Push the trial's probability forward under the best choices; returns
+/// the metric summed from the outcomes, the options taken and the
+/// visits per (what the side sees, option).
+fn forward<P: Choose>(
+    p: &P,
+    graphs: &[Graph<P::State>],
+    rounds: &[Round],
+    between: usize,
+    end: &Worth<'_>,
+    choices: &[Vec<u16>],
+    every: &[P::Option],
+) -> (f64, Vec<P::Option>, Table) {
+    // Visits per (graph, node, option id).
+    let mut visits: HashMap<(usize, u32, u32), f64, FixedState> = HashMap::default();
+    let mut total = 0.0;
+    let mut start = vec![0.0; between];
+    let mut next = vec![0.0; between];
+    start[rounds[0].layer[0] as usize] = 1.0;
+    let mut mass: Vec<Vec<f64>> = graphs.iter().map(|g| vec![0.0; g.states.len()]).collect();
+    for (r, d) in rounds.iter().enumerate() {
+        let g = &graphs[d.graph];
+        let ends = end(r + 1);
+        let mass = &mut mass[d.graph];
+        for &i in &d.nodes {
+            mass[i as usize] = 0.0;
+        }
+        for (&u, &root) in d.layer.iter().zip(&d.roots) {
+            mass[root as usize] += start[u as usize];
+            start[u as usize] = 0.0;
+        }
+        for (k, &i) in d.nodes.iter().enumerate().rev() {
+            let m = mass[i as usize];
+            if m == 0.0 {
+                continue;
+            }
+            let c = choices[r][k] as usize;
+            let law = g.span[i as usize] as usize + c;
+            if c > 0 {
+                *visits.entry((d.graph, i, g.laws[law].0)).or_insert(0.0) += m;
+            }
+            for &(q, t) in g.edges(law) {
+                match t & !INDEX {
+                    0 => mass[t as usize] += m * q,
+                    NEXT => next[(t & INDEX) as usize] += m * q,
+                    _ => total += m * q * ends[(t & INDEX) as usize],
+                }
+            }
+        }
+        std::mem::swap(&mut start, &mut next);
+    }
+    let mut visits: Vec<((usize, u32, u32), f64)> = visits.into_iter().collect();
+    visits.sort_unstable_by_key(|x| x.0);
+    let mut options: Vec<P::Option> = Vec::new();
+    let mut table = Table::new();
+    let mut f = Vec::new();
+    for ((gi, node, id), v) in visits {
+        let g = &graphs[gi];
+        let o = &every[id as usize];
+        let k = match options.iter().position(|x| x == o) {
+            Some(k) => k,
+            None => {
+                options.push(o.clone());
+                options.len() - 1
+            }
+        };
+        f.clear();
+        p.features(g.round, &g.states[node as usize], &mut f);
+        *table.entry((f.clone(), k)).or_insert(0.0) += v;
+    }
+    (total, options, table)
+}

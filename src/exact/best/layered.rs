@@ -1,0 +1,326 @@
+//! Best play round by round: every round's reachable states explored
+//! on their own and its values memoised over its rolls. The way for a
+//! mechanic whose rounds do not repeat ([`Choose::repeats`] is `None`),
+//! and the reference the repeating graph (`graph`) is tested against.
+
+use std::collections::{BTreeMap, HashMap};
+
+use foldhash::fast::FixedState;
+
+use super::{BestError, BestLimits, Play, Raw, Solved, assemble};
+use crate::model::{After, Choose};
+
+/// Best play round by round.
+pub fn solve<P: Choose>(
+    p: &P,
+    reward: &dyn Fn(&[i64]) -> f64,
+    dominance: bool,
+    limits: BestLimits,
+) -> Result<Solved<P::Option>, BestError> {
+    let layers = reach(p, limits)?;
+    let all = |_: &P::Option| true;
+    let values = backward(p, &layers, reward, Play::Best(&all));
+    let given = backward(p, &layers, reward, Play::Given);
+    let mut options: Vec<P::Option> = Vec::new();
+    let mut table: BTreeMap<(Vec<i64>, usize), f64> = BTreeMap::new();
+    let replayed = forward(p, &layers, &values, reward, &mut options, &mut table);
+    let raw = Raw {
+        value: values[0][0],
+        given: given[0][0],
+        replayed,
+        options,
+        table,
+        states: layers.iter().map(Vec::len).sum(),
+        rounds: layers.len(),
+    };
+    let every = if dominance {
+        all_options(p, &layers)
+    } else {
+        Vec::new()
+    };
+    Ok(assemble(p, raw, dominance, &every, |allowed| {
+        backward(p, &layers, reward, Play::Best(allowed))[0][0]
+    }))
+}
+
+/// The states between rounds reachable under some choice of options,
+/// one sorted layer per round (layer 0: round 1, the start alone).
+pub fn reach<P: Choose>(p: &P, limits: BestLimits) -> Result<Vec<Vec<P::State>>, BestError> {
+    let mut layers = vec![vec![p.start()]];
+    let mut opts = Vec::new();
+    let mut law = Vec::new();
+    loop {
+        let round = layers.len();
+        let mut seen: HashMap<P::State, (), FixedState> = HashMap::default();
+        let mut next: HashMap<P::State, (), FixedState> = HashMap::default();
+        let mut stack: Vec<P::State> = layers[round - 1].clone();
+        while let Some(s) = stack.pop() {
+            opts.clear();
+            p.options(round, &s, &mut opts);
+            let choices: Vec<Option<&P::Option>> = if opts.is_empty() {
+                vec![None]
+            } else {
+                opts.iter().map(Some).collect()
+            };
+            for o in choices {
+                law.clear();
+                p.law(round, &s, o, &mut law);
+                for (roll, q) in &law {
+                    if *q == 0.0 {
+                        continue;
+                    }
+                    match p.after(round, &s, roll) {
+                        After::Roll(n) => {
+                            if seen.insert(n.clone(), ()).is_none() {
+                                stack.push(n);
+                            }
+                        }
+                        After::Round(n) => {
+                            next.insert(n, ());
+                        }
+                        After::End(_) => {}
+                    }
+                }
+            }
+        }
+        if next.is_empty() {
+            return Ok(layers);
+        }
+        if next.len() > limits.max_states {
+            return Err(BestError::States(limits.max_states));
+        }
+        if layers.len() >= limits.max_rounds {
+            return Err(BestError::Rounds(limits.max_rounds));
+        }
+        let mut layer: Vec<P::State> = next.into_keys().collect();
+        layer.sort_unstable();
+        layers.push(layer);
+    }
+}
+
+/// Every option open at some reachable decision, in the order met.
+fn all_options<P: Choose>(p: &P, layers: &[Vec<P::State>]) -> Vec<P::Option> {
+    let mut out: Vec<P::Option> = Vec::new();
+    let mut opts = Vec::new();
+    let mut law = Vec::new();
+    for (r, layer) in layers.iter().enumerate() {
+        let round = r + 1;
+        let mut seen: HashMap<P::State, (), FixedState> = HashMap::default();
+        let mut stack = layer.clone();
+        while let Some(s) = stack.pop() {
+            opts.clear();
+            p.options(round, &s, &mut opts);
+            for o in &opts {
+                if !out.contains(o) {
+                    out.push(o.clone());
+                }
+            }
+            let choices: Vec<Option<&P::Option>> = if opts.is_empty() {
+                vec![None]
+            } else {
+                opts.iter().map(Some).collect()
+            };
+            for o in choices {
+                law.clear();
+                p.law(round, &s, o, &mut law);
+                for (roll, q) in &law {
+                    if *q > 0.0
+                        && let After::Roll(n) = p.after(round, &s, roll)
+                        && seen.insert(n.clone(), ()).is_none()
+                    {
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Each layer's values under `play`, aligned with the layer's states.
+fn backward<P: Choose>(
+    p: &P,
+    layers: &[Vec<P::State>],
+    reward: &dyn Fn(&[i64]) -> f64,
+    play: Play<'_, P::Option>,
+) -> Vec<Vec<f64>> {
+    let mut values: Vec<Vec<f64>> = vec![Vec::new(); layers.len()];
+    for r in (0..layers.len()).rev() {
+        let (now, later) = values.split_at_mut(r + 1);
+        let next = layers
+            .get(r + 1)
+            .map(|l| (&l[..], &later.first().expect("a layer")[..]));
+        let mut round = Round::new(p, r + 1, next, reward, play);
+        now[r] = layers[r].iter().map(|s| round.value(s)).collect();
+    }
+    values
+}
+
+/// Push the trial's probability forward under the best choices, noting
+/// each decision met; returns the metric summed from the outcomes.
+fn forward<P: Choose>(
+    p: &P,
+    layers: &[Vec<P::State>],
+    values: &[Vec<f64>],
+    reward: &dyn Fn(&[i64]) -> f64,
+    options: &mut Vec<P::Option>,
+    table: &mut BTreeMap<(Vec<i64>, usize), f64>,
+) -> f64 {
+    let all = |_: &P::Option| true;
+    let mut mass = vec![1.0];
+    let mut total = 0.0;
+    for r in 0..layers.len() {
+        let next = layers.get(r + 1).map(|l| (&l[..], &values[r + 1][..]));
+        let mut round = Round::new(p, r + 1, next, reward, Play::Best(&all));
+        let mut next_mass = vec![0.0; layers.get(r + 1).map_or(0, Vec::len)];
+        for (s, &m) in layers[r].iter().zip(&mass) {
+            if m > 0.0 {
+                total += round.push(s, m, &mut next_mass, options, table);
+            }
+        }
+        mass = next_mass;
+    }
+    total
+}
+
+/// One round's values, memoised over its rolls.
+struct Round<'a, P: Choose> {
+    p: &'a P,
+    round: usize,
+    /// The next round's layer and its values.
+    next: Option<(&'a [P::State], &'a [f64])>,
+    reward: &'a dyn Fn(&[i64]) -> f64,
+    play: Play<'a, P::Option>,
+    memo: HashMap<P::State, f64, FixedState>,
+}
+
+impl<'a, P: Choose> Round<'a, P> {
+    fn new(
+        p: &'a P,
+        round: usize,
+        next: Option<(&'a [P::State], &'a [f64])>,
+        reward: &'a dyn Fn(&[i64]) -> f64,
+        play: Play<'a, P::Option>,
+    ) -> Self {
+        Round {
+            p,
+            round,
+            next,
+            reward,
+            play,
+            memo: HashMap::default(),
+        }
+    }
+
+    /// Where a state between rounds sits in the next layer.
+    fn index(&self, s: &P::State) -> usize {
+        let (layer, _) = self.next.expect("a next round was reached");
+        layer
+            .binary_search(s)
+            .expect("every state of the next round was reached")
+    }
+
+    fn value(&mut self, s: &P::State) -> f64 {
+        if let Some(&v) = self.memo.get(s) {
+            return v;
+        }
+        let v = match self.decide(s) {
+            Some((_, _, v)) => v,
+            None => self.expect(s, None),
+        };
+        self.memo.insert(s.clone(), v);
+        v
+    }
+
+    /// At a decision under [`Play::Best`]: the options, the best one's
+    /// index and its value; `None` elsewhere.
+    fn decide(&mut self, s: &P::State) -> Option<(Vec<P::Option>, usize, f64)> {
+        let Play::Best(allowed) = self.play else {
+            return None;
+        };
+        let mut opts = Vec::new();
+        self.p.options(self.round, s, &mut opts);
+        if opts.is_empty() {
+            return None;
+        }
+        let open: Vec<usize> = {
+            let some: Vec<usize> = (0..opts.len()).filter(|&i| allowed(&opts[i])).collect();
+            if some.is_empty() {
+                (0..opts.len()).collect()
+            } else {
+                some
+            }
+        };
+        let vals: Vec<f64> = open
+            .iter()
+            .map(|&i| self.expect(s, Some(&opts[i])))
+            .collect();
+        let top = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let eps = 1e-12 * top.abs().max(1.0);
+        let k = vals
+            .iter()
+            .position(|&v| v >= top - eps)
+            .expect("an option");
+        Some((opts, open[k], top))
+    }
+
+    fn expect(&mut self, s: &P::State, o: Option<&P::Option>) -> f64 {
+        let mut law = Vec::new();
+        self.p.law(self.round, s, o, &mut law);
+        let mut v = 0.0;
+        for (roll, q) in &law {
+            if *q == 0.0 {
+                continue;
+            }
+            let x = match self.p.after(self.round, s, roll) {
+                After::Roll(n) => self.value(&n),
+                After::Round(n) => {
+                    let i = self.index(&n);
+                    self.next.expect("a next round").1[i]
+                }
+                After::End(out) => (self.reward)(out.as_ref()),
+            };
+            v += q * x;
+        }
+        v
+    }
+
+    /// Push mass `m` from `s` through the round under the best choices;
+    /// returns the metric's share of the trials that end in it.
+    fn push(
+        &mut self,
+        s: &P::State,
+        m: f64,
+        next_mass: &mut [f64],
+        options: &mut Vec<P::Option>,
+        table: &mut BTreeMap<(Vec<i64>, usize), f64>,
+    ) -> f64 {
+        let choice = self.decide(s).map(|(opts, k, _)| opts[k].clone());
+        if let Some(o) = &choice {
+            let id = match options.iter().position(|x| x == o) {
+                Some(i) => i,
+                None => {
+                    options.push(o.clone());
+                    options.len() - 1
+                }
+            };
+            let mut f = Vec::new();
+            self.p.features(self.round, s, &mut f);
+            *table.entry((f, id)).or_insert(0.0) += m;
+        }
+        let mut law = Vec::new();
+        self.p.law(self.round, s, choice.as_ref(), &mut law);
+        let mut total = 0.0;
+        for (roll, q) in &law {
+            if *q == 0.0 {
+                continue;
+            }
+            match self.p.after(self.round, s, roll) {
+                After::Roll(n) => total += self.push(&n, m * q, next_mass, options, table),
+                After::Round(n) => next_mass[self.index(&n)] += m * q,
+                After::End(out) => total += m * q * (self.reward)(out.as_ref()),
+            }
+        }
+        total
+    }
+}
