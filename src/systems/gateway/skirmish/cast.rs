@@ -63,6 +63,10 @@ pub struct Member {
     pub recruit: bool,
     /// It never acts (a device, a place: a ticking bomb's trigger).
     pub passive: bool,
+    /// A squad of this many members acting as one entity (0: not a
+    /// squad), and its scale: members per free raise of its Aid Another.
+    pub squad: u8,
+    pub scale: u8,
 }
 
 /// The GM's policy for an entity out of play entering by itself, checked
@@ -181,6 +185,27 @@ pub enum Disembark {
     Disengaged,
 }
 
+/// How many free raises a squad's Aid Another gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SquadAid {
+    /// One per `scale` members, rounded down (five scale 2 guards give
+    /// the mastermind two free raises, "a +3 edge bonus"; two give "a
+    /// single free raise").
+    Scale,
+    /// One per member ("each giving the mastermind a free raise").
+    Member,
+}
+
+/// One sub-scene of a split scene: its name (in field names), its key
+/// entity and its entities (bits by index; passengers take their
+/// lead's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubScene {
+    pub name: String,
+    pub key: usize,
+    pub members: u16,
+}
+
 /// The readings the text leaves open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variants {
@@ -192,6 +217,7 @@ pub struct Variants {
     pub essence: EssenceRule,
     pub passenger_setup: PassengerSetup,
     pub disembark: Disembark,
+    pub squad_aid: SquadAid,
 }
 
 impl Default for Variants {
@@ -205,6 +231,7 @@ impl Default for Variants {
             essence: EssenceRule::One,
             passenger_setup: PassengerSetup::Lead,
             disembark: Disembark::Lines,
+            squad_aid: SquadAid::Scale,
         }
     }
 }
@@ -223,6 +250,8 @@ pub struct Skirmish {
     pub variants: Variants,
     /// A ticking bomb scene, if it is one.
     pub bomb: Option<Bomb>,
+    /// A split scene's sub-scenes (none: one scene).
+    pub split: Vec<SubScene>,
 }
 
 impl Skirmish {

@@ -21,7 +21,8 @@ mod tests;
 
 pub use cast::{
     BlockRule, Bomb, Disembark, Entry, EssenceRule, Kind, MAX_ENTITIES, MAX_SIDE, Member,
-    PassengerSetup, PressAccelerate, SetupFree, Shortfall, Skirmish, TieRule, Variants,
+    PassengerSetup, PressAccelerate, SetupFree, Shortfall, Skirmish, SquadAid, SubScene, TieRule,
+    Variants,
 };
 pub use engine::SkirmishRounds;
 pub use mechanic::{

@@ -10,6 +10,7 @@ mod entrants;
 mod input;
 mod passengers;
 mod rules;
+mod split;
 mod variants;
 
 use super::*;
