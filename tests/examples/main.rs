@@ -13,5 +13,6 @@ mod cgg;
 mod cortex;
 mod gateway;
 mod gateway_ch1;
+mod gateway_first_scene;
 mod questworlds;
 mod statements;
