@@ -40,6 +40,19 @@ impl SkirmishRounds {
         })
     }
 
+    /// In a split scene, whether the opposed key entity of each of `i`'s
+    /// sub-scenes is in the scene: a Climax hits a sub-scene's key entity
+    /// ("If a key entity is hit with a climax effect"), so none is
+    /// possible while one is out of play. Always true in one scene.
+    #[inline]
+    pub(super) fn keys_in_play(&self, s: &State, i: usize) -> bool {
+        self.subs.iter().enumerate().all(|(k, &(key, _))| {
+            self.sub_of[i] >> k & 1 == 0
+                || self.side[key as usize] == self.side[i]
+                || s.alive >> key & 1 == 1
+        })
+    }
+
     /// A split scene of four entities whose sub-scenes allow no more
     /// lines than three entities do (two): the chain takes it too.
     pub(super) fn split_small(&self) -> bool {

@@ -312,3 +312,31 @@ fn monte_carlo_agrees_with_the_chain_on_split_scenes_and_squads() {
         assert!((total - 1.0).abs() < 1e-9, "split config {n}: {total}");
     }
 }
+
+#[test]
+fn no_climax_hits_a_sub_scene_whose_key_entity_is_out_of_play() {
+    // The boss is out of play; Tom's line to the guard at +3 beats the
+    // ladder, but a Climax must hit the base's key entity: he edges.
+    let mut m = split_pairs(vec![line("tom", "guard", 3), line("ann", "spy", 3)], vec![]);
+    m.set("key", t(&[("name", s("boss")), ("in_play", Bool(false))]));
+    m.set(
+        "minors",
+        List(vec![t(&[("name", s("spy"))]), t(&[("name", s("guard"))])]),
+    );
+    m.set(
+        "split",
+        List(vec![
+            sub("boss", &["tom", "guard"], "base"),
+            sub("spy", &["ann"], "mine"),
+        ]),
+    );
+    let m = skirmish_from(&m).unwrap();
+    let r = &m.rounds;
+    let s0 = r.start();
+    let t0 = r.turn(1, &s0);
+    assert_eq!(t0.actor as usize, TOM);
+    assert!(!t0.act.moves.has(moves::Move::Climax));
+    // Ann's sub-scene has its key entity: she may.
+    let s1 = go(step(r, 1, &s0, 0));
+    assert!(r.turn(1, &s1).act.moves.has(moves::Move::Climax));
+}
