@@ -17,12 +17,12 @@ use oddsmith::systems::gateway::skirmish::{
 };
 use oddsmith::systems::testing::table as t;
 
-pub fn s(x: &str) -> ParamValue {
+pub(super) fn s(x: &str) -> ParamValue {
     Str(x.into())
 }
 
 /// A rule `{ effect, raises, extra keys }`.
-pub fn rule(effects: &[&str], raises: i64, extra: &[(&str, ParamValue)]) -> ParamValue {
+pub(super) fn rule(effects: &[&str], raises: i64, extra: &[(&str, ParamValue)]) -> ParamValue {
     let effect = if effects.len() == 1 {
         s(effects[0])
     } else {
@@ -33,19 +33,19 @@ pub fn rule(effects: &[&str], raises: i64, extra: &[(&str, ParamValue)]) -> Para
     t(&pairs)
 }
 
-pub fn line(a: &str, b: &str, edge: i64) -> ParamValue {
+pub(super) fn line(a: &str, b: &str, edge: i64) -> ParamValue {
     t(&[("between", List(vec![s(a), s(b)])), ("edge", Int(edge))])
 }
 
-pub fn names(ns: &[&str]) -> ParamValue {
+pub(super) fn names(ns: &[&str]) -> ParamValue {
     List(ns.iter().map(|n| s(n)).collect())
 }
 
-pub fn round_at_least(n: i64) -> (&'static str, ParamValue) {
+pub(super) fn round_at_least(n: i64) -> (&'static str, ParamValue) {
     ("when", t(&[("round_at_least", Int(n))]))
 }
 
-pub fn scene(pairs: Vec<(&str, ParamValue)>) -> SkirmishModel {
+pub(super) fn scene(pairs: Vec<(&str, ParamValue)>) -> SkirmishModel {
     let mut m = ParamMap::new();
     for (k, v) in pairs {
         m.set(k, v);
@@ -61,7 +61,12 @@ pub const ANGELIQUE: usize = 2;
 
 /// The next roll in `state` beating exactly `beat`: the state that
 /// follows (the round going on or the next one starting), or the end.
-pub fn step(r: &SkirmishRounds, round: usize, state: &State, beat: u16) -> After<State, Outcome> {
+pub(super) fn step(
+    r: &SkirmishRounds,
+    round: usize,
+    state: &State,
+    beat: u16,
+) -> After<State, Outcome> {
     let mut law = Vec::new();
     r.law(round, state, &mut law);
     let (roll, _) = law
@@ -71,7 +76,7 @@ pub fn step(r: &SkirmishRounds, round: usize, state: &State, beat: u16) -> After
     r.after(round, state, roll)
 }
 
-pub fn go(a: After<State, Outcome>) -> State {
+pub(super) fn go(a: After<State, Outcome>) -> State {
     match a {
         After::Roll(s) | After::Round(s) => s,
         After::End(o) => panic!("the scene ended: {o:?}"),
@@ -79,7 +84,7 @@ pub fn go(a: After<State, Outcome>) -> State {
 }
 
 /// The actor whose roll comes next.
-pub fn actor(r: &SkirmishRounds, round: usize, state: &State) -> usize {
+pub(super) fn actor(r: &SkirmishRounds, round: usize, state: &State) -> usize {
     r.turn(round, state).actor as usize
 }
 

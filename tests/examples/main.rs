@@ -14,5 +14,7 @@ mod cortex;
 mod gateway;
 mod gateway_ch1;
 mod gateway_second_scene;
+
+mod gateway_first_scene;
 mod questworlds;
 mod statements;

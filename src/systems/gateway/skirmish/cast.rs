@@ -63,6 +63,10 @@ pub struct Member {
     pub recruit: bool,
     /// It never acts (a device, a place: a ticking bomb's trigger).
     pub passive: bool,
+    /// A squad of this many members acting as one entity (0: not a
+    /// squad), and its scale: members per free raise of its Aid Another.
+    pub squad: u8,
+    pub scale: u8,
 }
 
 /// The GM's policy for an entity out of play entering by itself, checked
@@ -205,6 +209,27 @@ pub enum SurpriseLines {
     OnSuccess,
 }
 
+/// How many free raises a squad's Aid Another gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SquadAid {
+    /// One per `scale` members, rounded down (five scale 2 guards give
+    /// the mastermind two free raises, "a +3 edge bonus"; two give "a
+    /// single free raise").
+    Scale,
+    /// One per member ("each giving the mastermind a free raise").
+    Member,
+}
+
+/// One sub-scene of a split scene: its name (in field names), its key
+/// entity and its entities (bits by index; passengers take their
+/// lead's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubScene {
+    pub name: String,
+    pub key: usize,
+    pub members: u16,
+}
+
 /// The readings the text leaves open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variants {
@@ -218,6 +243,8 @@ pub struct Variants {
     pub disembark: Disembark,
     pub search_cost: SearchCost,
     pub surprise_lines: SurpriseLines,
+
+    pub squad_aid: SquadAid,
 }
 
 impl Default for Variants {
@@ -233,6 +260,8 @@ impl Default for Variants {
             disembark: Disembark::Lines,
             search_cost: SearchCost::OverOne,
             surprise_lines: SurpriseLines::Always,
+
+            squad_aid: SquadAid::Scale,
         }
     }
 }
@@ -251,6 +280,8 @@ pub struct Skirmish {
     pub variants: Variants,
     /// A ticking bomb scene, if it is one.
     pub bomb: Option<Bomb>,
+    /// A split scene's sub-scenes (none: one scene).
+    pub split: Vec<SubScene>,
 }
 
 impl Skirmish {

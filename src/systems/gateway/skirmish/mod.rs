@@ -21,8 +21,8 @@ mod tests;
 
 pub use cast::{
     BlockRule, Bomb, Disembark, Entry, EssenceRule, Kind, MAX_ENTITIES, MAX_SIDE, Member,
-    PassengerSetup, PressAccelerate, SearchCost, SetupFree, Shortfall, Skirmish, SurpriseLines,
-    TieRule, Variants,
+    PassengerSetup, PressAccelerate, SearchCost, SetupFree, Shortfall, Skirmish, SquadAid,
+    SubScene, SurpriseLines, TieRule, Variants,
 };
 pub use engine::SkirmishRounds;
 pub use mechanic::{

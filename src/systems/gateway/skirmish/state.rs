@@ -18,15 +18,17 @@ pub const STALEMATE: i64 = 4;
 /// gm.eliminated, lines_open, pcs.raises_spent, gm.raises_spent,
 /// free_raises_given, then per entity: survived, edge over the key
 /// entity (PC side) or over the first PC (GM side); then bomb (the round
-/// a ticking bomb went off, 0 if it did not) and the round each entity
+/// a ticking bomb went off, 0 if it did not), the round each entity
 /// entered, packed a byte each, seven to a field (0: in play from the
-/// start, or never)]`.
+/// start, or never), then the split scene's sub-scenes hit by a Climax
+/// (bit k: sub-scene k, in any round)]`.
 pub const FIXED: usize = 9;
 pub const F_BOMB: usize = FIXED + 2 * N;
 pub const F_ENTERED: usize = F_BOMB + 1;
 /// Entry rounds packed into one field.
 pub const ENTERED_PER_FIELD: usize = 7;
-pub const FIELDS: usize = F_ENTERED + N.div_ceil(ENTERED_PER_FIELD);
+pub const F_CLIMAXED: usize = F_ENTERED + N.div_ceil(ENTERED_PER_FIELD);
+pub const FIELDS: usize = F_CLIMAXED + 1;
 pub type Outcome = [i64; FIELDS];
 pub const F_WINNER: usize = 0;
 pub const F_ROUNDS: usize = 1;
@@ -80,6 +82,12 @@ pub struct State {
     pub(super) absent: u16,
     /// The round each entity entered (0: in play from the start).
     pub(super) entered: [u8; N],
+    /// Members left in each squad, four bits an entity (0 for an entity
+    /// that is no squad).
+    pub(super) troop: u64,
+    /// Bit k: sub-scene k of a split scene was hit by a Climax (in any
+    /// round so far).
+    pub(super) climaxed: u8,
     // ---- this round ----
     /// The holder acts first (it always does when it Blocks).
     pub(super) lead: bool,
@@ -107,6 +115,9 @@ pub struct State {
     /// Bit i: entity i loses the initiative (its one-effect Block's
     /// opponent succeeded against it).
     pub(super) forfeit: u16,
+    /// The sub-scenes each side's Climaxes hit this round (bit k:
+    /// sub-scene k): a side that hits them all climaxes the scene.
+    pub(super) hit: [u8; 2],
 }
 
 /// What a test or a caller may read of a state.
@@ -137,6 +148,16 @@ impl State {
 
     pub fn entered(&self, i: usize) -> u32 {
         self.entered[i] as u32
+    }
+
+    /// Members left in squad i (0 for an entity that is no squad).
+    pub fn troop(&self, i: usize) -> u32 {
+        (self.troop >> (4 * i) & 0xf) as u32
+    }
+
+    /// The sub-scenes hit by a Climax so far (bit k: sub-scene k).
+    pub fn climaxed(&self) -> u32 {
+        self.climaxed as u32
     }
 
     pub fn is_aboard(&self, i: usize) -> bool {

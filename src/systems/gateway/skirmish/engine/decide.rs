@@ -154,6 +154,9 @@ impl SkirmishRounds {
                 if opp == 0 || lined != opp {
                     return None;
                 }
+                if m.has(Move::Climax) && !self.subs.is_empty() && !self.keys_in_play(s, i) {
+                    return None;
+                }
                 if m.has(Move::Climax)
                     && !(if aims.sur != 0 {
                         lo_all() >= v.ladder

@@ -16,6 +16,7 @@
 mod decide;
 mod resolve;
 mod round;
+mod split;
 
 use super::cast::{BlockRule, Entry, EssenceRule, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
 use super::moves::{Aim, Move, Moves, Play, default_policy};
@@ -148,6 +149,14 @@ pub struct SkirmishRounds {
     /// A ticking bomb's countdown and trigger entities (0 with none).
     countdown: u16,
     trigger: u16,
+    /// Whom each entity may meet: the entities of its sub-scenes in a
+    /// split scene (a passenger: its lead's), everyone else.
+    reach: [u16; N],
+    /// A split scene's sub-scenes (key entity, entities), the sub-scenes
+    /// each entity is in (bit k), and all of them.
+    subs: Vec<(u8, u16)>,
+    sub_of: [u8; N],
+    all_subs: u8,
 }
 
 impl SkirmishRounds {
@@ -246,7 +255,33 @@ impl SkirmishRounds {
             .into_iter()
             .chain(default_policy().rules.into_iter().map(|r| r.choice))
             .collect();
+        let mut reach = [u16::MAX; N];
+        let mut sub_of = [0u8; N];
+        let subs: Vec<(u8, u16)> = sk.split.iter().map(|b| (b.key as u8, b.members)).collect();
+        if !subs.is_empty() {
+            for (i, r) in reach.iter_mut().enumerate().take(n) {
+                let me = sk.members[i].lead.unwrap_or(i);
+                *r = 0;
+                for (k, &(_, mask)) in subs.iter().enumerate() {
+                    if mask >> me & 1 == 1 {
+                        sub_of[i] |= 1 << k;
+                        *r |= mask;
+                    }
+                }
+                // Its lead's passengers are in the lead's sub-scenes.
+                for (p, m) in sk.members.iter().enumerate() {
+                    if m.lead.is_some_and(|l| *r >> l & 1 == 1) {
+                        *r |= 1 << p;
+                    }
+                }
+            }
+        }
+        let all_subs = ((1u16 << subs.len()) - 1) as u8;
         SkirmishRounds {
+            reach,
+            subs,
+            sub_of,
+            all_subs,
             n,
             side,
             sidx,
@@ -274,7 +309,7 @@ impl SkirmishRounds {
     /// The exact law of the outcome, `None` beyond [`MAX_EXACT_ENTITIES`]
     /// entities or [`MAX_STATES`] live states.
     pub fn exact(&self) -> Option<Marginals> {
-        if self.n > MAX_EXACT_ENTITIES {
+        if self.n > MAX_EXACT_ENTITIES && !self.split_small() {
             return None;
         }
         let limits = Limits {
@@ -329,7 +364,7 @@ impl SkirmishRounds {
                 m |= 1 << j;
             }
         }
-        m
+        m & self.reach[i]
     }
 
     /// Those of them `i` (or its lead) has a line with.

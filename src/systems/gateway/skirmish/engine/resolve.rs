@@ -108,6 +108,9 @@ impl Rounds for SkirmishRounds {
             aboard: 0,
             absent: self.absent,
             entered: [0; N],
+            troop: 0,
+            climaxed: 0,
+            hit: [0; 2],
             essence: [[0; 4]; N],
             free: [0; N],
             ladder: self.sk.ladder.clamp(0, 255) as u8,
@@ -143,6 +146,7 @@ impl Rounds for SkirmishRounds {
             if m.lead.is_some() && !m.recruit {
                 s.aboard |= 1 << i;
             }
+            s.troop |= (m.squad.min(15) as u64) << (4 * i);
         }
         for &(i, j, e) in &self.sk.lines {
             self.open(&mut s, i, j, e);
@@ -253,7 +257,13 @@ impl Rounds for SkirmishRounds {
             (false, true) => PCS_ESCAPE,
             (true, true) => GM_ESCAPE,
         };
-        if all && m.has(Move::Climax) {
+        if all && m.has(Move::Climax) && self.countdown >> i & 1 == 0 && !self.subs.is_empty() {
+            // A split scene: the scene climaxes once every sub-scene is
+            // hit this round; else the action's other effects go on.
+            if let Some(o) = self.split_climax(&mut s, i, round) {
+                return After::End(o);
+            }
+        } else if all && m.has(Move::Climax) {
             let mut o = self.outcome(winner(false), round, &s);
             if self.countdown >> i & 1 == 1 {
                 o[F_BOMB] = round as i64;
@@ -282,7 +292,7 @@ impl Rounds for SkirmishRounds {
         if m.has(Move::Aid) {
             // No roll: a free raise for the lead's action.
             let l = self.lead[i] as usize;
-            s.free[l] = s.free[l].saturating_add(1).min(15);
+            s.free[l] = s.free[l].saturating_add(self.aid_of(&s, i)).min(15);
         }
         if m.has(Move::Disembark) {
             // It leaves its lead: a participant from now on, on its
@@ -361,7 +371,10 @@ impl Rounds for SkirmishRounds {
             }
         }
         if m.has(Move::Eliminate) && beats(a.elim) {
-            self.eliminate(&mut s, a.elim.expect("aimed") as usize);
+            let j = a.elim.expect("aimed") as usize;
+            if self.sk.members[j].squad == 0 || self.thin(&mut s, j, &t) {
+                self.eliminate(&mut s, j);
+            }
             note(Move::Eliminate);
         }
         if all && m.has(Move::Press) {

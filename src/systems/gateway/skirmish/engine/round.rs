@@ -78,6 +78,7 @@ impl SkirmishRounds {
         o[F_SPENT] = s.spent[0] as i64;
         o[F_SPENT + 1] = s.spent[1] as i64;
         o[F_GIVEN] = s.given as i64;
+        o[F_CLIMAXED] = s.climaxed as i64;
         o
     }
 
@@ -111,6 +112,7 @@ impl SkirmishRounds {
         s.shield = [0; N];
         s.shielder = [0; N];
         s.forfeit = 0;
+        s.hit = [0; 2];
         if round >= self.sk.round_cap as usize {
             return After::End(self.outcome(STALEMATE, round, &s));
         }

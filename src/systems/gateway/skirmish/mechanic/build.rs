@@ -118,6 +118,8 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
                 enters: None,
                 recruit: false,
                 passive: false,
+                squad: 0,
+                scale: 1,
             },
             policy: henchman_policy.clone(),
             order: None,
@@ -355,8 +357,13 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
         None => None,
         Some(v) => Some(bomb_of(v, &members, &names, &index)?),
     };
+    let split = match &p.split {
+        None => Vec::new(),
+        Some(v) => super::split::split_of(v, &mut members, &names, &index)?,
+    };
     Ok(Skirmish {
         bomb,
+        split,
         members,
         ladder: p.ladder,
         lines,
@@ -373,6 +380,8 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
             disembark: p.disembark,
             search_cost: p.search_cost,
             surprise_lines: p.surprise_lines,
+
+            squad_aid: p.squad_aid,
         },
     })
 }

@@ -8,6 +8,7 @@
 mod build;
 mod params;
 mod schema;
+mod split;
 mod table;
 
 pub use build::skirmish_from_params;
@@ -39,6 +40,8 @@ enum Pick {
     Entered(usize, bool),
     /// Whether (`false`) or in which round (`true`) the bomb went off.
     Bomb(bool),
+    /// Whether a Climax hit sub-scene k.
+    Climaxed(usize),
 }
 
 fn pick(o: &[i64], p: Pick) -> i64 {
@@ -57,6 +60,7 @@ fn pick(o: &[i64], p: Pick) -> i64 {
             let r = o[F_BOMB];
             if when { r } else { i64::from(r > 0) }
         }
+        Pick::Climaxed(k) => o[F_CLIMAXED] >> k & 1,
     }
 }
 
@@ -78,6 +82,7 @@ fn schema_of_skirmish(sk: &Skirmish) -> Schema {
         &named(|m| m.kind == Kind::Minor && !m.group),
         &named(|m| m.absent),
         sk.bomb.is_some(),
+        &sk.split.iter().map(|b| b.name.clone()).collect::<Vec<_>>(),
     )
 }
 
@@ -127,6 +132,7 @@ impl SkirmishModel {
         if sk.bomb.is_some() {
             picks.extend([Pick::Bomb(false), Pick::Bomb(true)]);
         }
+        picks.extend((0..sk.split.len()).map(Pick::Climaxed));
         SkirmishModel {
             rounds: SkirmishRounds::new(sk),
             picks,
@@ -198,6 +204,7 @@ impl Define for SkirmishMechanic {
             &["<minor>".to_string()],
             &["<entrant>".to_string()],
             true,
+            &["<subscene>".to_string()],
         )
     }
 

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::super::cast::{
     BlockRule, Disembark, EssenceRule, PassengerSetup, PressAccelerate, SearchCost, SetupFree,
-    Shortfall, SurpriseLines, TieRule,
+    Shortfall, SquadAid, SurpriseLines, TieRule,
 };
 use super::super::moves::{Category, POLICY_EXPECTS};
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
@@ -88,6 +88,18 @@ pub(super) const PASSIVE: ParamSpec = ParamSpec {
     default: Lit::Bool(false),
     doc: "true: it never acts (a device, a place: a ticking bomb's trigger, a security system); it is still targeted and resists.",
 };
+pub(super) const SQUAD: ParamSpec = ParamSpec {
+    path: "squad",
+    kind: ParamKind::Int { min: 0, max: 15 },
+    default: Lit::Int(0),
+    doc: "A squad of this many members acting as one entity (the text's \"squad of five guards\"): as a passenger its Aid Another gives its lead free raises by its members (see squad_aid), and an Eliminate that beats it takes out one member plus one per raise; default 0: no squad.",
+};
+pub(super) const SCALE: ParamSpec = ParamSpec {
+    path: "scale",
+    kind: ParamKind::Int { min: 1, max: 15 },
+    default: Lit::Int(1),
+    doc: "A squad's scale (\"scale 2 mooks\"): with squad_aid = \"scale\", its Aid Another gives one free raise per this many members left, rounded down.",
+};
 pub(super) const ESSENCE_POOLS: ParamSpec = ParamSpec {
     path: "essence_pools",
     kind: ParamKind::Custom {
@@ -157,7 +169,7 @@ pub(super) static KEY_PARAMS: [ParamSpec; 19] = concat_params(&[
         PASSIVE,
     ],
 ]);
-pub(super) static MINOR_PARAMS: [ParamSpec; 23] = concat_params(&[
+pub(super) static MINOR_PARAMS: [ParamSpec; 25] = concat_params(&[
     &ENTITY,
     &[
         NAME,
@@ -172,6 +184,8 @@ pub(super) static MINOR_PARAMS: [ParamSpec; 23] = concat_params(&[
         ENTERS,
         RECRUIT,
         PASSIVE,
+        SQUAD,
+        SCALE,
     ],
 ]);
 
@@ -223,6 +237,10 @@ crate::choice!(Disembark {
     Lines = "lines",
     Disengaged = "disengaged"
 });
+crate::choice!(SquadAid {
+    Scale = "scale",
+    Member = "member"
+});
 
 crate::choice!(SearchCost {
     OverOne = "over-one",
@@ -244,7 +262,9 @@ pub(super) const DISEMBARKS: &[&str] = Disembark::NAMES;
 pub(super) const SEARCH_COSTS: &[&str] = SearchCost::NAMES;
 pub(super) const SURPRISE_LINES: &[&str] = SurpriseLines::NAMES;
 
-pub(super) static SCENE: [ParamSpec; 19] = [
+pub(super) const SQUAD_AIDS: &[&str] = SquadAid::NAMES;
+
+pub(super) static SCENE: [ParamSpec; 21] = [
     ParamSpec {
         path: "pcs",
         kind: ParamKind::Custom {
@@ -356,6 +376,20 @@ pub(super) static SCENE: [ParamSpec; 19] = [
         doc: "A ticking bomb scene: a countdown entity may Climax (the bomb going off) with a line to the trigger entities alone (a trigger out of play counting as a line at 0), and every other entity may Press or Accelerate with a line to a trigger or a countdown entity; default: none.",
     },
     ParamSpec {
+        path: "split",
+        kind: ParamKind::Custom {
+            expects: "a list of 2..=6 tables { key = \"<name>\", entities = [\"<name>\", …], name = \"<sub-scene>\" } (a GM key entity each; every entity not a passenger in at least one; name defaults to the key's)",
+        },
+        default: Lit::Absent,
+        doc: "A split scene: sub-scenes sharing the climax ladder, each with its key entity. An entity meets only the entities of its sub-scenes; a Climax needs lines within them alone, but the scene climaxes only when one side hits every sub-scene in one round; a key entity hit loses its action that round and counts for the initiative as a failed Set-up; default: one scene.",
+    },
+    ParamSpec {
+        path: "squad_aid",
+        kind: ParamKind::Choice(SQUAD_AIDS),
+        default: Lit::Str("scale"),
+        doc: "Free raises a squad's Aid Another gives: one per `scale` members left, rounded down (\"scale\": five scale 2 guards give two, the text's \"+3 edge bonus\"), or one per member (\"member\": \"each giving the mastermind a free raise\").",
+    },
+    ParamSpec {
         path: "pc_policy",
         kind: ParamKind::Custom {
             expects: POLICY_EXPECTS,
@@ -365,7 +399,7 @@ pub(super) static SCENE: [ParamSpec; 19] = [
     },
 ];
 
-pub(super) static PARAMS: [ParamSpec; 33] = concat_params(&[&SCENE, &HENCHMEN_GROUP, &HENCHMEN]);
+pub(super) static PARAMS: [ParamSpec; 35] = concat_params(&[&SCENE, &HENCHMEN_GROUP, &HENCHMEN]);
 
 /// The parameters of `gateway.skirmish`, one field per path of
 /// [`PARAMS`]. The entity tables (`pcs`, `key`, `minors`), the `lines`,
@@ -398,6 +432,9 @@ pub struct SkirmishParams {
     pub surprise_lines: SurpriseLines,
     #[serde(default)]
     pub ticking_bomb: Option<ParamValue>,
+    #[serde(default)]
+    pub split: Option<ParamValue>,
+    pub squad_aid: SquadAid,
     #[serde(default)]
     pub pc_policy: Option<ParamValue>,
     #[serde(rename = "henchmen.count")]

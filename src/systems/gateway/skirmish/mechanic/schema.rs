@@ -22,9 +22,16 @@ pub const FIRST_PC_EDGE: usize = 11;
 
 /// The schema of a skirmish with these PCs, (ungrouped) minor entities,
 /// entities out of play at the start (`entrants`) and, with `bomb`, a
-/// ticking bomb. The fields of entrants and the bomb come last, so a
-/// scene without them has the fields it always had.
-pub(super) fn schema(pcs: &[String], minors: &[String], entrants: &[String], bomb: bool) -> Schema {
+/// ticking bomb, and a split scene's sub-scenes (`subs`). The fields of
+/// entrants, the bomb and sub-scenes come last, so a scene without them
+/// has the fields it always had.
+pub(super) fn schema(
+    pcs: &[String],
+    minors: &[String],
+    entrants: &[String],
+    bomb: bool,
+    subs: &[String],
+) -> Schema {
     let prob = |field, pred| MetricKind::Prob { field, pred };
     let mut fields = vec![
         FieldSpec::new(
@@ -177,6 +184,19 @@ pub(super) fn schema(pcs: &[String], minors: &[String], entrants: &[String], bom
             "p_bomb",
             prob(f, Pred::Eq(1)),
             "Probability the ticking bomb goes off.",
+        ));
+    }
+    for n in subs {
+        let f = fields.len();
+        fields.push(FieldSpec::new(
+            format!("{n}.climaxed"),
+            FieldKind::Bool,
+            "A Climax hit the sub-scene of a split scene (in any round; the scene climaxes when one side hits every sub-scene in one round).",
+        ));
+        metrics.push(MetricSpec::new(
+            format!("p_{n}_climaxed"),
+            prob(f, Pred::Eq(1)),
+            "Probability a Climax hits the sub-scene.",
         ));
     }
     Schema { fields, metrics }

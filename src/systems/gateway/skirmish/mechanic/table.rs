@@ -142,6 +142,8 @@ pub(super) fn raw(
             enters: None,
             recruit: t.recruit == Some(true),
             passive: t.passive == Some(true),
+            squad: t.squad.unwrap_or(0) as u8,
+            scale: t.scale.unwrap_or(1) as u8,
         },
         policy,
         order,
@@ -183,6 +185,10 @@ struct TableKeys {
     recruit: Option<bool>,
     #[serde(default)]
     passive: Option<bool>,
+    #[serde(default)]
+    squad: Option<i64>,
+    #[serde(default)]
+    scale: Option<i64>,
     /// Set beside `essence_pools` is an error.
     essence: Given<i64>,
 }

@@ -11,6 +11,7 @@ mod entrants;
 mod input;
 mod passengers;
 mod rules;
+mod split;
 mod variants;
 
 use super::*;
