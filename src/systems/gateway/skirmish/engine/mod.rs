@@ -34,6 +34,43 @@ const NONE: u8 = u8::MAX;
 /// more (a sweep would spend minutes finding out that it is too big).
 pub const MAX_EXACT_ENTITIES: usize = 3;
 
+/// The entities of a mask (its set bits), lowest first: a walk over
+/// those alone, not over every entity.
+#[derive(Clone, Copy)]
+struct Bits(u16);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let j = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(j)
+    }
+}
+
+/// The line slots of a mask (its set bits), lowest first.
+#[derive(Clone, Copy)]
+struct Bits64(u64);
+
+impl Iterator for Bits64 {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let p = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(p)
+    }
+}
+
 /// A decided action in compact form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Act {
@@ -125,8 +162,11 @@ pub struct SkirmishRounds {
     pub sk: Skirmish,
     n: usize,
     side: [u8; N],
-    /// Index within its side.
-    sidx: [u8; N],
+    /// `pairs[i][j]`: the line slot between `i` and `j` ([`Self::pair`]),
+    /// a table because every decision asks for it many times.
+    pairs: [[u8; N]; N],
+    /// Bit j of `foes[i]`: `j` is on the other side from `i`.
+    foes: [u16; N],
     pmf: Vec<[f64; 9]>,
     cdf: Vec<[f64; 9]>,
     /// `orders[holder][lead]`.
@@ -185,6 +225,15 @@ impl SkirmishRounds {
             }
         }
         assert!(count.iter().all(|&c| (1..=MAX_SIDE as u8).contains(&c)));
+        let mut pairs = [[0u8; N]; N];
+        let mut foes = [0u16; N];
+        for i in 0..n {
+            for j in 0..n {
+                let (p, g) = if side[i] == PCS { (i, j) } else { (j, i) };
+                pairs[i][j] = (sidx[p] as usize * MAX_SIDE + sidx[g] as usize) as u8;
+                foes[i] |= u16::from(side[j] != side[i]) << j;
+            }
+        }
         // Passengers act just before their lead ("Passenger actions are
         // always resolved before the lead entity's action"), in scene
         // order among themselves.
@@ -249,7 +298,8 @@ impl SkirmishRounds {
         SkirmishRounds {
             n,
             side,
-            sidx,
+            pairs,
+            foes,
             pmf,
             cdf,
             orders,
@@ -288,8 +338,7 @@ impl SkirmishRounds {
     /// The line slot between `i` and `j` (opposed).
     #[inline]
     pub fn pair(&self, i: usize, j: usize) -> usize {
-        let (p, g) = if self.side[i] == PCS { (i, j) } else { (j, i) };
-        self.sidx[p] as usize * MAX_SIDE + self.sidx[g] as usize
+        self.pairs[i][j] as usize
     }
 
     /// Who `i` stands for on the lines: its lead while it rides as a
@@ -323,26 +372,18 @@ impl SkirmishRounds {
     /// it, and a Climax needs none to it).
     #[inline]
     fn opponents(&self, s: &State, i: usize) -> u16 {
-        let mut m = 0u16;
-        for j in 0..self.n {
-            if self.side[j] != self.side[i] && s.alive >> j & 1 == 1 && s.aboard >> j & 1 == 0 {
-                m |= 1 << j;
-            }
-        }
-        m
+        self.foes[i] & s.alive & !s.aboard
     }
 
     /// Those of them `i` (or its lead) has a line with.
     #[inline]
     fn lined(&self, s: &State, i: usize) -> u16 {
-        let opp = self.opponents(s, i);
-        let mut m = 0u16;
-        for j in 0..self.n {
-            if opp >> j & 1 == 1 && self.line(s, i, j) {
-                m |= 1 << j;
-            }
-        }
-        m
+        // An opponent taking part rides with nobody: it is its own
+        // anchor.
+        let a = self.anchor(s, i);
+        Bits(self.opponents(s, i))
+            .filter(|&j| s.lines >> self.pair(a, j) & 1 == 1)
+            .fold(0, |m, j| m | 1 << j)
     }
 
     /// The essence pool entity `i` draws on with the category `cat`
@@ -383,11 +424,9 @@ impl SkirmishRounds {
 
     /// `i`'s least and greatest edge over the opponents it has lines with
     /// (0, 0 with none).
+    #[inline]
     fn edge_range(&self, s: &State, i: usize) -> (i64, i64) {
-        let lined = self.lined(s, i);
-        let es = (0..self.n)
-            .filter(|j| lined >> j & 1 == 1)
-            .map(|j| self.edge(s, i, j));
+        let es = Bits(self.lined(s, i)).map(|j| self.edge(s, i, j));
         (es.clone().min().unwrap_or(0), es.max().unwrap_or(0))
     }
 }
