@@ -253,11 +253,11 @@ impl SkirmishRounds {
         if m.has(Move::Eliminate) {
             // A minor opponent on a line, or a passenger riding with one
             // (on its lead's line, at its own significance).
-            let j = bits(self.foes[i] & s.alive)
-                .filter(|&j| after >> self.anchor(s, j) & 1 == 1)
-                .filter(|&j| self.sk.members[j].kind == Kind::Minor && self.fits(act.aim, j))
-                .filter(|&j| self.sk.variants.eliminate == Shortfall::Raises || start(j) >= sig(j))
-                .max_by_key(|&j| (start(j) - sig(j), std::cmp::Reverse(j)))?;
+            let (_, j) = bits(self.foes[i] & s.alive & self.minors)
+                .filter(|&j| after >> self.anchor(s, j) & 1 == 1 && self.fits(act.aim, j))
+                .map(|j| (start(j) - sig(j), j))
+                .filter(|&(gap, _)| self.sk.variants.eliminate == Shortfall::Raises || gap >= 0)
+                .max_by_key(|&(gap, j)| (gap, std::cmp::Reverse(j)))?;
             aims.elim = Some(j as u8);
         }
         Some(aims)

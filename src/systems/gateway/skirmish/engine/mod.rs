@@ -17,7 +17,7 @@ mod decide;
 mod resolve;
 mod round;
 
-use super::cast::{BlockRule, Entry, EssenceRule, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
+use super::cast::{BlockRule, Entry, EssenceRule, Kind, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
 use super::moves::{Aim, Move, Moves, Play, default_policy};
 use super::state::*;
 use crate::exact::{Limits, solve};
@@ -167,6 +167,8 @@ pub struct SkirmishRounds {
     pairs: [[u8; N]; N],
     /// Bit j of `foes[i]`: `j` is on the other side from `i`.
     foes: [u16; N],
+    /// Bit j: `j` is a minor entity (the only ones Eliminate takes).
+    minors: u16,
     pmf: Vec<[f64; 9]>,
     cdf: Vec<[f64; 9]>,
     /// `orders[holder][lead]`.
@@ -300,6 +302,12 @@ impl SkirmishRounds {
             side,
             pairs,
             foes,
+            minors: sk
+                .members
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.kind == Kind::Minor)
+                .fold(0u16, |a, (i, _)| a | 1 << i),
             pmf,
             cdf,
             orders,
