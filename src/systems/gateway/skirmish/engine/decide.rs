@@ -28,8 +28,9 @@ impl SkirmishRounds {
     pub(super) fn view(&self, i: usize, s: &State, round: usize) -> View {
         let ladder = s.ladder as i64;
         let opp = self.opponents(s, i);
-        let all = opp != 0 && self.lined(s, i) == opp;
-        let (lo, hi) = self.edge_range(s, i);
+        let lined = self.lined(s, i);
+        let all = opp != 0 && lined == opp;
+        let (lo, hi) = self.edges_over(s, i, lined);
         // A passenger shares its lead's initiative, but neither climaxes
         // nor blocks.
         let rider = s.aboard >> i & 1 == 1;
@@ -381,10 +382,7 @@ impl SkirmishRounds {
                 .iter()
                 .flatten()
                 .fold(0u16, |a, &j| a | 1 << j);
-        for j in 0..self.n {
-            if targets >> j & 1 == 0 {
-                continue;
-            }
+        for j in Bits(targets) {
             let them = &self.sk.members[j].entity;
             let resists = them.spends(climax, s.essence[j][self.pool_of(j, NONE)]);
             t.targets |= 1 << j;

@@ -434,7 +434,14 @@ impl SkirmishRounds {
     /// (0, 0 with none).
     #[inline]
     fn edge_range(&self, s: &State, i: usize) -> (i64, i64) {
-        let es = Bits(self.lined(s, i)).map(|j| self.edge(s, i, j));
+        self.edges_over(s, i, self.lined(s, i))
+    }
+
+    /// The same over the opponents of `lined` (`i`'s lines, found
+    /// already).
+    #[inline]
+    fn edges_over(&self, s: &State, i: usize, lined: u16) -> (i64, i64) {
+        let es = Bits(lined).map(|j| self.edge(s, i, j));
         (es.clone().min().unwrap_or(0), es.max().unwrap_or(0))
     }
 }
