@@ -94,10 +94,10 @@ impl SkirmishRounds {
         let holder = self.initiative(&s, press, accel);
         s.ladder = (s.ladder as i64 - drop).max(0) as u8;
         s.holder = holder as u8;
-        // An edge is kept only while its line was open this round; the
-        // rest are 0 already (cleared when they went, or when their
-        // line's entity left), so only those open last round but not in
-        // this one need clearing, not every slot.
+        // An edge is kept only for a line open during this round. Every
+        // other slot is 0 already (cleared at an earlier round's end, or
+        // by Eliminate and Recruit as the line went), so only the lines
+        // open during the last round and not this one need clearing.
         let gone = s.was & !(s.lines | s.broke);
         s.was = s.lines | s.broke;
         for p in Bits64(gone) {
