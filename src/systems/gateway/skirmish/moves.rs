@@ -181,6 +181,18 @@ impl Moves {
         Move::DESCENDING.into_iter().filter(move |m| self.has(*m))
     }
 
+    /// Some effect needs a line to every opposed entity
+    /// ([`Move::needs_every_line`]): one mask test, as every decision
+    /// asks.
+    #[inline]
+    pub fn needs_every_line(self) -> bool {
+        const EVERY: u16 = 1 << Move::Accelerate as u16
+            | 1 << Move::Anticlimax as u16
+            | 1 << Move::Climax as u16
+            | 1 << Move::Press as u16;
+        self.0 & EVERY != 0
+    }
+
     /// Every effect is one a passenger may make.
     pub fn passenger_may(self) -> bool {
         self.iter().all(Move::passenger_may)
@@ -479,6 +491,16 @@ mod tests {
         let mut all = Move::ALL;
         all.sort_by(|a, b| b.cmp(a));
         assert_eq!(all, Move::DESCENDING);
+    }
+
+    #[test]
+    fn needs_every_line_is_any_effect_needing_it() {
+        for m in Move::ALL {
+            for k in Move::ALL {
+                let ms = Moves::of(&[m, k]);
+                assert_eq!(ms.needs_every_line(), ms.iter().any(Move::needs_every_line));
+            }
+        }
     }
 
     #[test]

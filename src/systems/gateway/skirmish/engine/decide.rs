@@ -5,16 +5,32 @@
 use super::super::cast::{Kind, SearchCost, SetupFree, Shortfall, SurpriseLines};
 use super::super::moves::{Aim, Move, Moves, Play};
 use super::super::state::*;
-use super::{Act, Aims, MAX_DICE, N, NONE, SkirmishRounds, Turn};
+use super::{Act, Aims, Bits, MAX_DICE, N, NONE, SkirmishRounds, Turn};
 use crate::systems::gateway::scene::edged;
 use crate::systems::gateway::scene::rules::View;
 
+/// What every rule an actor's policy tries reads first, found once per
+/// decision: its opponents taking part and those it has a line with.
+#[derive(Clone, Copy)]
+pub(super) struct Sight {
+    opp: u16,
+    lined: u16,
+}
+
 impl SkirmishRounds {
+    pub(super) fn sight(&self, i: usize, s: &State) -> Sight {
+        Sight {
+            opp: self.opponents(s, i),
+            lined: self.lined(s, i),
+        }
+    }
+
     pub(super) fn view(&self, i: usize, s: &State, round: usize) -> View {
         let ladder = s.ladder as i64;
         let opp = self.opponents(s, i);
-        let all = opp != 0 && self.lined(s, i) == opp;
-        let (lo, hi) = self.edge_range(s, i);
+        let lined = self.lined(s, i);
+        let all = opp != 0 && lined == opp;
+        let (lo, hi) = self.edges_over(s, i, lined);
         // A passenger shares its lead's initiative, but neither climaxes
         // nor blocks.
         let rider = s.aboard >> i & 1 == 1;
@@ -82,7 +98,14 @@ impl SkirmishRounds {
     }
 
     /// Whom `act` is declared against, or `None` when it is not allowed.
-    pub(super) fn aims(&self, i: usize, s: &State, v: &View, act: &Act) -> Option<Aims> {
+    pub(super) fn aims(
+        &self,
+        i: usize,
+        s: &State,
+        v: &View,
+        seen: Sight,
+        act: &Act,
+    ) -> Option<Aims> {
         let m = act.moves;
         // A passenger may only Eliminate, Set-up, Aid Another or
         // Disembark; only Aid Another when its lead holds the initiative
@@ -98,9 +121,9 @@ impl SkirmishRounds {
         if m.has(Move::Aid) || m.has(Move::Disembark) {
             return Some(Aims::default());
         }
-        let opp = self.opponents(s, i);
+        let opp = seen.opp;
         let mut aims = Aims::default();
-        let mut lined = self.lined(s, i);
+        let mut lined = seen.lined;
         let me = &self.sk.members[i];
         if m.has(Move::Surprise) {
             // Only in the round it entered, and opening a line to someone.
@@ -118,7 +141,7 @@ impl SkirmishRounds {
             }
             lined |= aims.sur;
         }
-        let every = m.iter().any(Move::needs_every_line);
+        let every = m.needs_every_line();
         let countdown = self.countdown >> i & 1 == 1;
         if every {
             let lo_all = || {
@@ -197,7 +220,7 @@ impl SkirmishRounds {
                 return None;
             }
         }
-        let bits = |mask: u16| (0..self.n).filter(move |j| mask >> j & 1 == 1);
+        let bits = Bits;
         if m.has(Move::Manoeuvre) {
             let j = bits(opp & !lined).find(|&j| self.fits(act.aim, j))?;
             aims.man = Some(j as u8);
@@ -209,20 +232,21 @@ impl SkirmishRounds {
             .iter()
             .any(|&x| m.has(x))
         {
-            let set: Vec<usize> = bits(after).filter(|&j| self.fits(act.aim, j)).collect();
+            let set = bits(after)
+                .filter(|&j| self.fits(act.aim, j))
+                .fold(0u16, |acc, j| acc | 1 << j);
             let set = if act.aim == Aim::Minor {
                 // One minor opponent: the nearest to elimination.
-                set.into_iter()
+                bits(set)
                     .max_by_key(|&j| (start(j) - sig(j), std::cmp::Reverse(j)))
-                    .into_iter()
-                    .collect()
+                    .map_or(0, |j| 1 << j)
             } else {
                 set
             };
-            if set.is_empty() {
+            if set == 0 {
                 return None;
             }
-            aims.per_line = set.iter().fold(0, |acc, &j| acc | 1 << j);
+            aims.per_line = set;
         }
         if m.has(Move::Disengage) {
             let j = bits(lined)
@@ -233,15 +257,11 @@ impl SkirmishRounds {
         if m.has(Move::Eliminate) {
             // A minor opponent on a line, or a passenger riding with one
             // (on its lead's line, at its own significance).
-            let j = (0..self.n)
-                .filter(|&j| {
-                    self.side[j] != self.side[i]
-                        && s.alive >> j & 1 == 1
-                        && after >> self.anchor(s, j) & 1 == 1
-                })
-                .filter(|&j| self.sk.members[j].kind == Kind::Minor && self.fits(act.aim, j))
-                .filter(|&j| self.sk.variants.eliminate == Shortfall::Raises || start(j) >= sig(j))
-                .max_by_key(|&j| (start(j) - sig(j), std::cmp::Reverse(j)))?;
+            let (_, j) = bits(self.foes[i] & s.alive & self.minors)
+                .filter(|&j| after >> self.anchor(s, j) & 1 == 1 && self.fits(act.aim, j))
+                .map(|j| (start(j) - sig(j), j))
+                .filter(|&(gap, _)| self.sk.variants.eliminate == Shortfall::Raises || gap >= 0)
+                .max_by_key(|&(gap, j)| (gap, std::cmp::Reverse(j)))?;
             aims.elim = Some(j as u8);
         }
         Some(aims)
@@ -273,10 +293,11 @@ impl SkirmishRounds {
     /// allowed, else the default policy's first allowed rule.
     pub(super) fn decide(&self, i: usize, s: &State, v: &View) -> (Act, Aims) {
         let me = &self.sk.members[i];
+        let seen = self.sight(i, s);
         for (rule, to, ent) in &me.policy {
             if rule.when.as_ref().is_none_or(|w| v.holds(w)) {
                 let act = self.act_of(&rule.choice, *to, *ent);
-                if let Some(a) = self.aims(i, s, v, &act) {
+                if let Some(a) = self.aims(i, s, v, seen, &act) {
                     return (act, a);
                 }
             }
@@ -288,7 +309,7 @@ impl SkirmishRounds {
         };
         for p in fallback {
             let act = self.act_of(p, None, None);
-            if let Some(a) = self.aims(i, s, v, &act) {
+            if let Some(a) = self.aims(i, s, v, seen, &act) {
                 return (act, a);
             }
         }
@@ -377,10 +398,7 @@ impl SkirmishRounds {
                 .iter()
                 .flatten()
                 .fold(0u16, |a, &j| a | 1 << j);
-        for j in 0..self.n {
-            if targets >> j & 1 == 0 {
-                continue;
-            }
+        for j in Bits(targets) {
             let them = &self.sk.members[j].entity;
             let resists = them.spends(climax, s.essence[j][self.pool_of(j, NONE)]);
             t.targets |= 1 << j;

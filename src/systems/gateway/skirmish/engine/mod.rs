@@ -18,7 +18,7 @@ mod resolve;
 mod round;
 mod split;
 
-use super::cast::{BlockRule, Entry, EssenceRule, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
+use super::cast::{BlockRule, Entry, EssenceRule, Kind, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
 use super::moves::{Aim, Move, Moves, Play, default_policy};
 use super::state::*;
 use crate::exact::{Limits, solve};
@@ -34,6 +34,43 @@ const NONE: u8 = u8::MAX;
 /// dimension of the chain's state, and a fourth entity brings two or three
 /// more (a sweep would spend minutes finding out that it is too big).
 pub const MAX_EXACT_ENTITIES: usize = 3;
+
+/// The entities of a mask (its set bits), lowest first: a walk over
+/// those alone, not over every entity.
+#[derive(Clone, Copy)]
+struct Bits(u16);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let j = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(j)
+    }
+}
+
+/// The line slots of a mask (its set bits), lowest first.
+#[derive(Clone, Copy)]
+struct Bits64(u64);
+
+impl Iterator for Bits64 {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let p = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(p)
+    }
+}
 
 /// A decided action in compact form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -126,8 +163,13 @@ pub struct SkirmishRounds {
     pub sk: Skirmish,
     n: usize,
     side: [u8; N],
-    /// Index within its side.
-    sidx: [u8; N],
+    /// `pairs[i][j]`: the line slot between `i` and `j` ([`Self::pair`]),
+    /// a table because every decision asks for it many times.
+    pairs: [[u8; N]; N],
+    /// Bit j of `foes[i]`: `j` is on the other side from `i`.
+    foes: [u16; N],
+    /// Bit j: `j` is a minor entity (the only ones Eliminate takes).
+    minors: u16,
     pmf: Vec<[f64; 9]>,
     cdf: Vec<[f64; 9]>,
     /// `orders[holder][lead]`.
@@ -194,6 +236,15 @@ impl SkirmishRounds {
             }
         }
         assert!(count.iter().all(|&c| (1..=MAX_SIDE as u8).contains(&c)));
+        let mut pairs = [[0u8; N]; N];
+        let mut foes = [0u16; N];
+        for i in 0..n {
+            for j in 0..n {
+                let (p, g) = if side[i] == PCS { (i, j) } else { (j, i) };
+                pairs[i][j] = (sidx[p] as usize * MAX_SIDE + sidx[g] as usize) as u8;
+                foes[i] |= u16::from(side[j] != side[i]) << j;
+            }
+        }
         // Passengers act just before their lead ("Passenger actions are
         // always resolved before the lead entity's action"), in scene
         // order among themselves.
@@ -284,7 +335,14 @@ impl SkirmishRounds {
             all_subs,
             n,
             side,
-            sidx,
+            pairs,
+            foes,
+            minors: sk
+                .members
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.kind == Kind::Minor)
+                .fold(0u16, |a, (i, _)| a | 1 << i),
             pmf,
             cdf,
             orders,
@@ -323,8 +381,7 @@ impl SkirmishRounds {
     /// The line slot between `i` and `j` (opposed).
     #[inline]
     pub fn pair(&self, i: usize, j: usize) -> usize {
-        let (p, g) = if self.side[i] == PCS { (i, j) } else { (j, i) };
-        self.sidx[p] as usize * MAX_SIDE + self.sidx[g] as usize
+        self.pairs[i][j] as usize
     }
 
     /// Who `i` stands for on the lines: its lead while it rides as a
@@ -358,26 +415,18 @@ impl SkirmishRounds {
     /// it, and a Climax needs none to it).
     #[inline]
     fn opponents(&self, s: &State, i: usize) -> u16 {
-        let mut m = 0u16;
-        for j in 0..self.n {
-            if self.side[j] != self.side[i] && s.alive >> j & 1 == 1 && s.aboard >> j & 1 == 0 {
-                m |= 1 << j;
-            }
-        }
-        m & self.reach[i]
+        self.foes[i] & s.alive & !s.aboard & self.reach[i]
     }
 
     /// Those of them `i` (or its lead) has a line with.
     #[inline]
     fn lined(&self, s: &State, i: usize) -> u16 {
-        let opp = self.opponents(s, i);
-        let mut m = 0u16;
-        for j in 0..self.n {
-            if opp >> j & 1 == 1 && self.line(s, i, j) {
-                m |= 1 << j;
-            }
-        }
-        m
+        // An opponent taking part rides with nobody: it is its own
+        // anchor.
+        let a = self.anchor(s, i);
+        Bits(self.opponents(s, i))
+            .filter(|&j| s.lines >> self.pair(a, j) & 1 == 1)
+            .fold(0, |m, j| m | 1 << j)
     }
 
     /// The essence pool entity `i` draws on with the category `cat`
@@ -418,11 +467,16 @@ impl SkirmishRounds {
 
     /// `i`'s least and greatest edge over the opponents it has lines with
     /// (0, 0 with none).
+    #[inline]
     fn edge_range(&self, s: &State, i: usize) -> (i64, i64) {
-        let lined = self.lined(s, i);
-        let es = (0..self.n)
-            .filter(|j| lined >> j & 1 == 1)
-            .map(|j| self.edge(s, i, j));
+        self.edges_over(s, i, self.lined(s, i))
+    }
+
+    /// The same over the opponents of `lined` (`i`'s lines, found
+    /// already).
+    #[inline]
+    fn edges_over(&self, s: &State, i: usize, lined: u16) -> (i64, i64) {
+        let es = Bits(lined).map(|j| self.edge(s, i, j));
         (es.clone().min().unwrap_or(0), es.max().unwrap_or(0))
     }
 }

@@ -7,7 +7,7 @@ use super::super::cast::{
 };
 use super::super::moves::Move;
 use super::super::state::*;
-use super::{N, NONE, Roll, SkirmishRounds};
+use super::{Bits, N, NONE, Roll, SkirmishRounds};
 use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
 
@@ -208,11 +208,9 @@ impl Rounds for SkirmishRounds {
         }
         let top = rng.d8_keep_highest(t.dice as u32) as i16;
         let mut beat = 0u16;
-        for j in 0..self.n {
-            if t.targets >> j & 1 == 1 {
-                let theirs = rng.d8_keep_highest(t.tdice[j] as u32) as i16;
-                beat |= ((top - theirs >= t.need[j]) as u16) << j;
-            }
+        for j in Bits(t.targets) {
+            let theirs = rng.d8_keep_highest(t.tdice[j] as u32) as i16;
+            beat |= ((top - theirs >= t.need[j]) as u16) << j;
         }
         Roll { beat, turn: t }
     }
@@ -226,10 +224,8 @@ impl Rounds for SkirmishRounds {
         if t.spends {
             s.essence[i][t.pool as usize] -= 1;
         }
-        for j in 0..self.n {
-            if t.resists >> j & 1 == 1 {
-                s.essence[j][self.pool_of(j, NONE)] -= 1;
-            }
+        for j in Bits(t.resists) {
+            s.essence[j][self.pool_of(j, NONE)] -= 1;
         }
         let no_roll = m.no_roll();
         let rider = s.aboard >> i & 1 == 1;
@@ -316,15 +312,13 @@ impl Rounds for SkirmishRounds {
             note(Move::Manoeuvre);
         }
         let on_line = beat & a.per_line;
-        let on_line = (0..self.n)
-            .filter(|&j| on_line >> j & 1 == 1 && self.line(&s, i, j))
+        let on_line = Bits(on_line)
+            .filter(|&j| self.line(&s, i, j))
             .fold(0u16, |acc, j| acc | 1 << j);
         if m.has(Move::Edge) && on_line != 0 {
-            for j in 0..self.n {
-                if on_line >> j & 1 == 1 {
-                    let e = self.edge(&s, i, j) + t.steps as i64;
-                    self.open(&mut s, i, j, e);
-                }
+            for j in Bits(on_line) {
+                let e = self.edge(&s, i, j) + t.steps as i64;
+                self.open(&mut s, i, j, e);
             }
             note(Move::Edge);
         }

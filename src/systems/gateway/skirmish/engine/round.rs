@@ -5,7 +5,7 @@
 use super::super::cast::{PCS, PressAccelerate, TieRule};
 use super::super::moves::Move;
 use super::super::state::*;
-use super::{N, SkirmishRounds};
+use super::{Bits64, N, SkirmishRounds};
 use crate::model::After;
 use crate::systems::gateway::scene::Tie;
 
@@ -95,12 +95,16 @@ impl SkirmishRounds {
         let holder = self.initiative(&s, press, accel);
         s.ladder = (s.ladder as i64 - drop).max(0) as u8;
         s.holder = holder as u8;
+        // An edge is kept only for a line open during this round. Every
+        // other slot is 0 already (cleared at an earlier round's end, or
+        // by Eliminate and Recruit as the line went), so only the lines
+        // open during the last round and not this one need clearing.
+        let gone = s.was & !(s.lines | s.broke);
         s.was = s.lines | s.broke;
-        for p in 0..PAIRS {
-            if s.was >> p & 1 == 0 {
-                s.edges[p] = 0;
-            }
+        for p in Bits64(gone) {
+            s.edges[p] = 0;
         }
+        debug_assert!((0..PAIRS).all(|p| s.was >> p & 1 == 1 || s.edges[p] == 0));
         s.broke = 0;
         s.blocked = 0;
         s.ranks = [0; N];
