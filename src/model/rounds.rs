@@ -70,6 +70,16 @@ pub trait Rounds: Sync {
         state: &Self::State,
         roll: &Self::Roll,
     ) -> After<Self::State, Self::Outcome>;
+
+    /// `state` as one word, one to one over the states this mechanic can
+    /// meet (the round is kept apart), or `None` (the default) when its
+    /// states do not fit: then `sim::Chain::simulate` keys its cache by
+    /// the state itself, hashed. A mechanic packs every state or none.
+    /// Only the cost of the cache changes, never a draw.
+    fn pack(&self, state: &Self::State) -> Option<u64> {
+        let _ = state;
+        None
+    }
 }
 
 /// The alias table of a roll's law: it draws the index of a value in
