@@ -8,17 +8,23 @@
 //! open-addressing table where the mechanic packs, else by the state
 //! itself ([`super::index`]).
 //!
+//! The hot part of the graph is flat: every node's alias columns in one
+//! array, each column naming its two values by their place in one array
+//! of links, so a roll costs three loads (the node's columns, the column,
+//! the link), as a bespoke memo's does.
+//!
 //! Where states hardly recur (a cgg.tension scene's hours), a node is
 //! built for nearly every roll and used once: caching costs more than it
 //! saves. So the sampler measures each class of states (its round, see
 //! [`class`]) over windows of [`WINDOW`] rolls, and a class whose rolls
 //! found their link known fewer than half the time in two windows running
-//! is no longer cached: its rolls are drawn straight from the law, as
-//! `Rounds::roll`'s default draws them. The draws are the same either way
-//! (the table is a function of the law), only the cost differs.
+//! keeps no new state: the nodes it has stay in use, and a state without
+//! one is drawn straight from its law, as `Rounds::roll`'s default draws
+//! it. The draws are the same either way (the table is a function of the
+//! law), only the cost differs.
 
 use super::index::StateIndex;
-use crate::dice::{Alias, DiceRng};
+use crate::dice::DiceRng;
 use crate::model::{After, Rounds, law_table};
 
 /// Values of laws (each with its link) kept by one sampler before it stops
@@ -38,35 +44,46 @@ fn class(round: usize) -> usize {
     round.min(CLASSES - 1)
 }
 
-/// What follows one value of a node's law.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Link {
-    /// Not drawn yet (or leading into a class no longer cached).
-    Unknown,
-    /// The node of the next (round, state).
-    Node(u32),
-    /// The trial ends with the outcome kept at this index.
-    End(u32),
+/// What follows one value of a node's law, in a word: a node's number,
+/// [`END`] with an ending's number, or [`UNKNOWN`] (not drawn yet, or
+/// leading to a state no node keeps).
+type Link = u32;
+const UNKNOWN: Link = u32::MAX;
+const END: Link = 1 << 31;
+
+/// A node's part of the flat arrays, read at every roll.
+#[derive(Clone, Copy)]
+struct Hot {
+    /// Its first column in `columns`.
+    first: u32,
+    /// Its number of columns (values of positive probability).
+    columns: u32,
+    class: u32,
 }
 
-/// One (round, state) met.
-struct Node<R: Rounds> {
+/// One alias column ([`crate::dice::Alias`]'s, laid flat): its own value
+/// below `threshold`, else the alias, each named by its place in `links`.
+#[derive(Clone, Copy)]
+struct Column {
+    threshold: u64,
+    own: u32,
+    alias: u32,
+}
+
+/// A node's (round, state), read only when a link is first followed.
+struct Cold<S> {
     round: usize,
-    state: R::State,
-    /// The law's alias table, drawing the index of a value.
-    table: Alias,
-    rolls: Vec<R::Roll>,
-    links: Vec<Link>,
+    state: S,
 }
 
-/// A class's hit rate, measured window by window while it is cached.
+/// A class's hit rate, measured window by window.
 #[derive(Clone, Copy, Default)]
 struct Rate {
     rolls: u32,
     hits: u32,
     /// Windows in a row with a low hit rate.
     low: u8,
-    /// No longer cached.
+    /// Keeps no new state.
     off: bool,
 }
 
@@ -78,7 +95,12 @@ enum At<S> {
 
 /// The states met so far, with their laws and links.
 pub(super) struct Cache<R: Rounds> {
-    nodes: Vec<Node<R>>,
+    hot: Vec<Hot>,
+    columns: Vec<Column>,
+    /// Per value of every kept law: what follows it, and the roll itself.
+    links: Vec<Link>,
+    rolls: Vec<R::Roll>,
+    cold: Vec<Cold<R::State>>,
     index: StateIndex<R>,
     ends: Vec<R::Outcome>,
     rates: [Rate; CLASSES],
@@ -95,7 +117,11 @@ pub(super) struct Cache<R: Rounds> {
 impl<R: Rounds> Cache<R> {
     pub(super) fn new(rounds: &R) -> Self {
         Cache {
-            nodes: Vec::new(),
+            hot: Vec::new(),
+            columns: Vec::new(),
+            links: Vec::new(),
+            rolls: Vec::new(),
+            cold: Vec::new(),
             index: StateIndex::new(rounds),
             ends: Vec::new(),
             rates: [Rate::default(); CLASSES],
@@ -109,10 +135,10 @@ impl<R: Rounds> Cache<R> {
     /// States kept as nodes.
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
-        self.nodes.len()
+        self.hot.len()
     }
 
-    /// Whether states of round `round` are still cached.
+    /// Whether new states of round `round` are still kept.
     #[cfg(test)]
     pub(super) fn caches(&self, round: usize) -> bool {
         !self.rates[class(round)].off
@@ -125,159 +151,167 @@ where
     R::Outcome: Clone,
 {
     /// One trial: [`crate::model::play`]'s loop, draw for draw.
+    #[inline]
     pub(super) fn play(&mut self, rounds: &R, rng: &mut DiceRng) -> R::Outcome {
         let mut at = match self.start {
-            Some(id) => At::Node(id),
-            None => {
-                let at = self.at(rounds, 1, rounds.start());
-                if let At::Node(id) = at {
-                    self.start = Some(id);
-                }
-                at
-            }
-        };
-        loop {
-            at = match at {
+            Some(id) => id,
+            None => match self.at(rounds, 1, rounds.start()) {
                 At::Node(id) => {
-                    let node = &self.nodes[id as usize];
-                    let i = node.table.draw(rng) as usize;
-                    let rate = &mut self.rates[class(node.round)];
-                    rate.rolls += 1;
-                    match node.links[i] {
-                        Link::Node(next) => {
-                            rate.hits += 1;
-                            At::Node(next)
-                        }
-                        Link::End(k) => {
-                            rate.hits += 1;
-                            return self.ends[k as usize].clone();
-                        }
-                        Link::Unknown => match self.follow(rounds, id, i) {
-                            Ok(at) => at,
-                            Err(outcome) => return outcome,
-                        },
-                    }
+                    self.start = Some(id);
+                    id
                 }
-                At::Loose(round, state) => match self.loose(rounds, round, &state, rng) {
-                    Ok(at) => at,
+                At::Loose(round, state) => match self.walk_loose(rounds, round, state, rng) {
+                    Ok(id) => id,
                     Err(outcome) => return outcome,
                 },
+            },
+        };
+        loop {
+            // `Alias::pick`, over the node's columns in the flat array.
+            let hot = self.hot[at as usize];
+            let m = rng.next_u64() as u128 * hot.columns as u128;
+            let column = self.columns[hot.first as usize + (m >> 64) as usize];
+            let value = if (m as u64) < column.threshold {
+                column.own
+            } else {
+                column.alias
             };
-            let done = match &at {
-                At::Node(id) => self.judge(self.nodes[*id as usize].round),
-                At::Loose(..) => false,
+            let link = self.links[value as usize];
+            let rate = &mut self.rates[hot.class as usize];
+            rate.rolls += 1;
+            if link != UNKNOWN {
+                rate.hits += 1;
+            }
+            if rate.rolls >= WINDOW {
+                judge(rate);
+            }
+            if link < END {
+                at = link;
+                continue;
+            }
+            if link != UNKNOWN {
+                return self.ends[(link - END) as usize].clone();
+            }
+            let next = match self.follow(rounds, at, value) {
+                Ok(At::Node(id)) => Ok(id),
+                Ok(At::Loose(round, state)) => self.walk_loose(rounds, round, state, rng),
+                Err(outcome) => Err(outcome),
             };
-            if done {
-                // The class just went loose: the node is left to the
-                // cache (its links stay), the walk goes on without it.
-                if let At::Node(id) = at {
-                    let node = &self.nodes[id as usize];
-                    at = At::Loose(node.round, node.state.clone());
-                }
+            match next {
+                Ok(id) => at = id,
+                Err(outcome) => return outcome,
             }
         }
     }
 
-    /// Judge `round`'s class at the end of a window: whether it goes loose
-    /// now.
-    #[inline(always)]
-    fn judge(&mut self, round: usize) -> bool {
-        let rate = &mut self.rates[class(round)];
-        if rate.off || rate.rolls < WINDOW {
-            return false;
-        }
-        if rate.hits * 2 < rate.rolls {
-            rate.low += 1;
-        } else {
-            rate.low = 0;
-        }
-        rate.rolls = 0;
-        rate.hits = 0;
-        rate.off = rate.low >= 2;
-        rate.off
-    }
-
-    /// Value `i` of node `id` drawn for the first time: what follows it,
-    /// linked when it is kept.
+    /// Value `value` (its place in `links`) of node `id` drawn for the
+    /// first time: what follows it, linked when it is kept.
     #[cold]
-    fn follow(&mut self, rounds: &R, id: u32, i: usize) -> Result<At<R::State>, R::Outcome> {
-        let node = &self.nodes[id as usize];
-        let round = node.round;
-        let (at, link) = match rounds.after(round, &node.state, &node.rolls[i]) {
+    fn follow(&mut self, rounds: &R, id: u32, value: u32) -> Result<At<R::State>, R::Outcome> {
+        let Cold { round, ref state } = self.cold[id as usize];
+        let (at, link) = match rounds.after(round, state, &self.rolls[value as usize]) {
             After::Roll(next) => self.linked(rounds, round, next),
             After::Round(next) => self.linked(rounds, round + 1, next),
             After::End(outcome) => {
-                let k = self.ends.len() as u32;
-                self.ends.push(outcome.clone());
-                self.nodes[id as usize].links[i] = Link::End(k);
+                if self.ends.len() < (END - 1) as usize {
+                    self.links[value as usize] = END + self.ends.len() as u32;
+                    self.ends.push(outcome.clone());
+                }
                 return Err(outcome);
             }
         };
-        self.nodes[id as usize].links[i] = link;
+        self.links[value as usize] = link;
         Ok(at)
     }
 
     /// The walk's next place at `round`'s `state`, and the link to it.
     fn linked(&mut self, rounds: &R, round: usize, state: R::State) -> (At<R::State>, Link) {
         match self.at(rounds, round, state) {
-            At::Node(id) => (At::Node(id), Link::Node(id)),
-            loose => (loose, Link::Unknown),
+            At::Node(id) => (At::Node(id), id),
+            loose => (loose, UNKNOWN),
         }
     }
 
     /// The node of `round`'s `state`, made if need be, unless its class
-    /// is loose or the cache is full.
+    /// keeps no new state or the cache is full.
     fn at(&mut self, rounds: &R, round: usize, state: R::State) -> At<R::State> {
-        if self.rates[class(round)].off {
-            return At::Loose(round, state);
-        }
         if let Some(id) = self.index.get(rounds, round, &state) {
             return At::Node(id);
         }
-        if self.full {
+        if self.full || self.rates[class(round)].off {
             return At::Loose(round, state);
         }
         let mut law = std::mem::take(&mut self.law);
         law.clear();
         rounds.law(round, &state, &mut law);
-        if self.kept + law.len() > CACHE_ENTRIES || self.nodes.len() >= u32::MAX as usize {
+        if self.kept + law.len() > CACHE_ENTRIES || self.hot.len() >= (END - 1) as usize {
             self.law = law;
             self.full = true;
             return At::Loose(round, state);
         }
         self.kept += law.len();
-        let id = self.nodes.len() as u32;
+        let id = self.hot.len() as u32;
         self.index.insert(rounds, round, &state, id);
-        self.nodes.push(Node {
-            round,
-            table: law_table(&law),
-            links: vec![Link::Unknown; law.len()],
-            rolls: law.drain(..).map(|(roll, _)| roll).collect(),
-            state,
+        let base = self.links.len() as u32;
+        let table = law_table(&law);
+        self.hot.push(Hot {
+            first: self.columns.len() as u32,
+            columns: table.columns().len() as u32,
+            class: class(round) as u32,
         });
+        self.columns
+            .extend(table.columns().map(|(threshold, own, alias)| Column {
+                threshold,
+                own: base + own,
+                alias: base + alias,
+            }));
+        self.links.extend(std::iter::repeat_n(UNKNOWN, law.len()));
+        self.rolls.extend(law.drain(..).map(|(roll, _)| roll));
+        self.cold.push(Cold { round, state });
         self.law = law;
         At::Node(id)
     }
 
-    /// One roll of a state no node keeps, straight from its law, as
-    /// `Rounds::roll`'s default draws it.
-    fn loose(
+    /// Roll on from `round`'s `state`, which no node keeps, straight from
+    /// each law, until the walk reaches a kept node or the trial ends.
+    #[cold]
+    fn walk_loose(
         &mut self,
         rounds: &R,
-        round: usize,
-        state: &R::State,
+        mut round: usize,
+        mut state: R::State,
         rng: &mut DiceRng,
-    ) -> Result<At<R::State>, R::Outcome> {
-        let mut law = std::mem::take(&mut self.law);
-        law.clear();
-        rounds.law(round, state, &mut law);
-        let i = law_table(&law).draw(rng) as usize;
-        let then = rounds.after(round, state, &law[i].0);
-        self.law = law;
-        match then {
-            After::Roll(next) => Ok(self.at(rounds, round, next)),
-            After::Round(next) => Ok(self.at(rounds, round + 1, next)),
-            After::End(outcome) => Err(outcome),
+    ) -> Result<u32, R::Outcome> {
+        loop {
+            let mut law = std::mem::take(&mut self.law);
+            law.clear();
+            rounds.law(round, &state, &mut law);
+            let i = law_table(&law).draw(rng) as usize;
+            let then = rounds.after(round, &state, &law[i].0);
+            self.law = law;
+            let at = match then {
+                After::Roll(next) => self.at(rounds, round, next),
+                After::Round(next) => self.at(rounds, round + 1, next),
+                After::End(outcome) => return Err(outcome),
+            };
+            match at {
+                At::Node(id) => return Ok(id),
+                At::Loose(r, s) => (round, state) = (r, s),
+            }
         }
     }
+}
+
+/// Judge a class at the end of a window: after two low windows running,
+/// it keeps no new state.
+#[cold]
+fn judge(rate: &mut Rate) {
+    if rate.hits * 2 < rate.rolls {
+        rate.low += 1;
+    } else {
+        rate.low = 0;
+    }
+    rate.rolls = 0;
+    rate.hits = 0;
+    rate.off |= rate.low >= 2;
 }
