@@ -71,15 +71,34 @@ pub trait Rounds: Sync {
         roll: &Self::Roll,
     ) -> After<Self::State, Self::Outcome>;
 
-    /// `state` as one word, one to one over the states this mechanic can
-    /// meet (the round is kept apart), or `None` (the default) when its
-    /// states do not fit: then `sim::Chain::simulate` keys its cache by
-    /// the state itself, hashed. A mechanic packs every state or none.
-    /// Only the cost of the cache changes, never a draw.
+    /// `state` as one word, one to one over the states that pack (the
+    /// round is kept apart; [`pack_fields`] packs a few small values), or
+    /// `None` (the default) for a state that does not fit: then
+    /// `sim::Chain::simulate` keys it by the state itself, hashed. Only
+    /// the cost of the cache's lookups changes, never a draw.
     fn pack(&self, state: &Self::State) -> Option<u64> {
         let _ = state;
         None
     }
+}
+
+/// Signed values packed into one word, each `(value, bits)` in its own
+/// `bits` bits (two's complement), for [`Rounds::pack`]: `None` when a
+/// value does not fit, so a state packs one to one or not at all.
+#[inline]
+pub fn pack_fields(fields: &[(i64, u32)]) -> Option<u64> {
+    let mut word = 0u64;
+    let mut used = 0;
+    for &(value, bits) in fields {
+        let half = 1i64 << (bits - 1);
+        if value < -half || value >= half {
+            return None;
+        }
+        word |= ((value as u64) & ((1u64 << bits) - 1)) << used;
+        used += bits;
+    }
+    debug_assert!(used <= 64, "{used} bits do not fit a word");
+    Some(word)
 }
 
 /// The alias table of a roll's law: it draws the index of a value in

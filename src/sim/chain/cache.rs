@@ -115,14 +115,14 @@ pub(super) struct Cache<R: Rounds> {
 }
 
 impl<R: Rounds> Cache<R> {
-    pub(super) fn new(rounds: &R) -> Self {
+    pub(super) fn new(_: &R) -> Self {
         Cache {
             hot: Vec::new(),
             columns: Vec::new(),
             links: Vec::new(),
             rolls: Vec::new(),
             cold: Vec::new(),
-            index: StateIndex::new(rounds),
+            index: StateIndex::new(),
             ends: Vec::new(),
             rates: [Rate::default(); CLASSES],
             kept: 0,

@@ -1,7 +1,6 @@
 //! Where the chain's sampler finds the node of a (round, state): by the
 //! state's packed word ([`Rounds::pack`]) in an open-addressing table of
-//! plain integers when the mechanic packs, else by the state itself in a
-//! hash map. Looked up only when a link is first followed (see
+//! plain integers when it packs, else by the state itself in a hash map. Looked up only when a link is first followed (see
 //! [`super::cache`]), never per roll.
 
 use std::collections::HashMap;
@@ -13,44 +12,37 @@ use crate::model::Rounds;
 /// The key of an empty slot. A round never reaches it.
 const EMPTY: u64 = u64::MAX;
 
-/// Nodes by (round, state).
-pub(super) enum StateIndex<R: Rounds> {
-    Packed(Packed),
-    Hashed(HashMap<(usize, R::State), u32, FixedState>),
+/// Nodes by (round, state): those whose state packs in the packed
+/// table, the others in the hash map.
+pub(super) struct StateIndex<R: Rounds> {
+    packed: Packed,
+    hashed: HashMap<(usize, R::State), u32, FixedState>,
 }
 
 impl<R: Rounds> StateIndex<R> {
-    /// Packed if `rounds` packs its start state (a mechanic packs all its
-    /// states or none).
-    pub(super) fn new(rounds: &R) -> Self {
-        match rounds.pack(&rounds.start()) {
-            Some(_) => StateIndex::Packed(Packed::new()),
-            None => StateIndex::Hashed(HashMap::with_hasher(FixedState::default())),
+    pub(super) fn new() -> Self {
+        StateIndex {
+            packed: Packed::new(),
+            hashed: HashMap::with_hasher(FixedState::default()),
         }
     }
 
     #[inline]
     pub(super) fn get(&self, rounds: &R, round: usize, state: &R::State) -> Option<u32> {
-        match self {
-            StateIndex::Packed(t) => t.get(round as u64, packed(rounds, state)),
-            StateIndex::Hashed(m) => m.get(&(round, state.clone())).copied(),
+        match rounds.pack(state) {
+            Some(word) => self.packed.get(round as u64, word),
+            None => self.hashed.get(&(round, state.clone())).copied(),
         }
     }
 
     pub(super) fn insert(&mut self, rounds: &R, round: usize, state: &R::State, id: u32) {
-        match self {
-            StateIndex::Packed(t) => t.insert(round as u64, packed(rounds, state), id),
-            StateIndex::Hashed(m) => {
-                m.insert((round, state.clone()), id);
+        match rounds.pack(state) {
+            Some(word) => self.packed.insert(round as u64, word, id),
+            None => {
+                self.hashed.insert((round, state.clone()), id);
             }
         }
     }
-}
-
-fn packed<R: Rounds>(rounds: &R, state: &R::State) -> u64 {
-    rounds
-        .pack(state)
-        .expect("a Rounds that packs its start state packs every state")
 }
 
 /// An open-addressing table from (round, packed state) to a node, probed
@@ -62,7 +54,7 @@ pub(super) struct Packed {
 }
 
 impl Packed {
-    fn new() -> Packed {
+    pub(super) fn new() -> Packed {
         Packed {
             slots: vec![(EMPTY, 0, 0); 1 << 10],
             len: 0,

@@ -198,6 +198,11 @@ impl Rounds for Chained {
     type Roll = Exchange;
     type Outcome = Fields;
 
+    fn pack(&self, phase: &Phase) -> Option<u64> {
+        let (a, b, c) = phase.state;
+        phase.pack([a, b, c])
+    }
+
     #[inline]
     fn start(&self) -> Phase {
         Phased::start((self.pc_resolve, self.opponent_resolve, 0))

@@ -215,6 +215,10 @@ impl Rounds for Scored {
     type Roll = Exchange;
     type Outcome = Fields;
 
+    fn pack(&self, phase: &Phase) -> Option<u64> {
+        phase.pack([phase.state.0, phase.state.1, 0])
+    }
+
     #[inline]
     fn start(&self) -> Phase {
         Phased::start((0, 0))
