@@ -17,8 +17,8 @@
 //! their probabilities. A draw comes from it: [`Rounds::roll`] is provided,
 //! one word through the law's alias table ([`law_table`]), the same table
 //! and so the same draw as the chain's cached sampler. An impl overrides
-//! `roll` only with a bespoke sampler that is measurably faster (at least
-//! 1.1× its mechanic's Monte Carlo rate in one criterion run of
+//! `roll` only with a bespoke sampler that is measurably faster (more than
+//! 1.25× its mechanic's Monte Carlo rate in one criterion run of
 //! `benches/chain.rs`, the figure in its doc comment); the chain is then
 //! its test oracle (`systems::testing::assert_roll_is_law`).
 
