@@ -62,6 +62,13 @@ impl<V: Copy> Alias<V> {
         }
     }
 
+    /// The columns as (threshold, own value, alias), in the order
+    /// [`Alias::pick`] indexes them: for a sampler that lays several
+    /// tables out in one flat array (`sim::Chain`'s) and picks as `pick`.
+    pub fn columns(&self) -> impl ExactSizeIterator<Item = (u64, V, V)> + '_ {
+        self.columns.iter().map(|c| (c.threshold, c.own, c.alias))
+    }
+
     /// One draw: one fresh word from the generator.
     #[inline(always)]
     pub fn draw(&self, rng: &mut DiceRng) -> V {

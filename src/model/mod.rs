@@ -34,7 +34,7 @@ pub use params::{
     choice_from, covers, fields_of, from_value, parse_some, parse_value, paths, suggest,
     suggest_param,
 };
-pub use rounds::{After, Rounds, law_table, play, play_from};
+pub use rounds::{After, Rounds, law_table, pack_fields, play, play_from};
 pub use schema::{
     Complement, FieldKind, FieldSpec, MetricKind, MetricSpec, Pred, Schema, complement_name,
 };

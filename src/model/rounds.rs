@@ -17,8 +17,8 @@
 //! their probabilities. A draw comes from it: [`Rounds::roll`] is provided,
 //! one word through the law's alias table ([`law_table`]), the same table
 //! and so the same draw as the chain's cached sampler. An impl overrides
-//! `roll` only with a bespoke sampler that is measurably faster (at least
-//! 1.1× its mechanic's Monte Carlo rate in one criterion run of
+//! `roll` only with a bespoke sampler that is measurably faster (more than
+//! 1.25× its mechanic's Monte Carlo rate in one criterion run of
 //! `benches/chain.rs`, the figure in its doc comment); the chain is then
 //! its test oracle (`systems::testing::assert_roll_is_law`).
 
@@ -70,6 +70,35 @@ pub trait Rounds: Sync {
         state: &Self::State,
         roll: &Self::Roll,
     ) -> After<Self::State, Self::Outcome>;
+
+    /// `state` as one word, one to one over the states that pack (the
+    /// round is kept apart; [`pack_fields`] packs a few small values), or
+    /// `None` (the default) for a state that does not fit: then
+    /// `sim::Chain::simulate` keys it by the state itself, hashed. Only
+    /// the cost of the cache's lookups changes, never a draw.
+    fn pack(&self, state: &Self::State) -> Option<u64> {
+        let _ = state;
+        None
+    }
+}
+
+/// Signed values packed into one word, each `(value, bits)` in its own
+/// `bits` bits (two's complement), for [`Rounds::pack`]: `None` when a
+/// value does not fit, so a state packs one to one or not at all.
+#[inline]
+pub fn pack_fields(fields: &[(i64, u32)]) -> Option<u64> {
+    let mut word = 0u64;
+    let mut used = 0;
+    for &(value, bits) in fields {
+        let half = 1i64 << (bits - 1);
+        if value < -half || value >= half {
+            return None;
+        }
+        word |= ((value as u64) & ((1u64 << bits) - 1)) << used;
+        used += bits;
+    }
+    debug_assert!(used <= 64, "{used} bits do not fit a word");
+    Some(word)
 }
 
 /// The alias table of a roll's law: it draws the index of a value in

@@ -334,10 +334,10 @@ impl Rounds for ContestRounds<'_> {
 
     /// A bespoke draw: total and rating at once from the side's joint
     /// table (the rating carried in the state for the failure that reads
-    /// it), where the law draws the rating after the total. It pays: 7.5×
+    /// it), where the law draws the rating after the total. It pays: 3.7×
     /// the rate of `sim::Chain::simulate` of [`Contested::solver`] on the
-    /// registry's example, one thread (`benches/chain.rs`, 2026-11-26:
-    /// 0.31 ms against 2.29 ms for 16,384 contests). The chain is its
+    /// registry's example, one thread (`benches/chain.rs`, 2026-11-28:
+    /// 0.61 ms against 2.28 ms for 16,384 contests). The chain is its
     /// oracle (the tests' `assert_chain_samples_as`).
     #[inline(always)]
     fn roll(&self, _: usize, state: &ContestState, rng: &mut DiceRng) -> ContestRoll {

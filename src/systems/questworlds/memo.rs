@@ -21,10 +21,12 @@
 //! impl is here too (its exact answer is the chain of each arm of the
 //! augment): the sequence module below sees no memo.
 //!
-//! It stays because it pays: 3.7× the rate of `sim::Chain::simulate`
-//! (each roll drawn from its law's cached table) on `questworlds.scored`'s
-//! example, one thread (`benches/chain.rs`, 2026-11-26, second run:
-//! 0.73 ms against 2.68 ms for 16,384 sequences).
+//! It stays because it pays: 1.38× the rate of `sim::Chain::simulate`
+//! (each roll drawn from its law's table, the next state linked) on
+//! `questworlds.scored`'s example, one thread (`benches/chain.rs`,
+//! 2026-11-28: 1.87 ms against 2.58 ms for 16,384 sequences): it keys a
+//! state without its round, where the chain keeps one node per (round,
+//! state).
 
 use std::collections::BTreeMap;
 

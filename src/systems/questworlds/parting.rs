@@ -260,6 +260,32 @@ impl<S> Phased<S> {
         }
     }
 
+    /// This phase in one word for [`crate::model::Rounds::pack`], its
+    /// state's values being `state` (at most three): `None` past 14 bits
+    /// a value.
+    #[inline]
+    pub fn pack(&self, state: [i64; 3]) -> Option<u64> {
+        let (by, removed_by) = match self.shot {
+            None => (0, 0),
+            Some(Shot {
+                by: Shooter::Pc,
+                removed_by,
+            }) => (1, removed_by),
+            Some(Shot {
+                by: Shooter::Opponent,
+                removed_by,
+            }) => (-1, removed_by),
+        };
+        crate::model::pack_fields(&[
+            (state[0], 14),
+            (state[1], 14),
+            (state[2], 14),
+            (by, 2),
+            (removed_by, 14),
+            (self.reversed as i64, 2),
+        ])
+    }
+
     /// The `parting_shot` field of a sequence ending now with `last` (the
     /// result of the shot just rolled, or [`NONE`]).
     #[inline]

@@ -215,6 +215,10 @@ impl Rounds for Scored {
     type Roll = Exchange;
     type Outcome = Fields;
 
+    fn pack(&self, phase: &Phase) -> Option<u64> {
+        phase.pack([phase.state.0, phase.state.1, 0])
+    }
+
     #[inline]
     fn start(&self) -> Phase {
         Phased::start((0, 0))
@@ -226,9 +230,9 @@ impl Rounds for Scored {
 
     /// The contest's own table ([`Sequence::contest`]), the draw the
     /// sequence memo reads (one word a round). With the memo it pays:
-    /// 3.7× the rate of `sim::Chain::simulate` of the capped sequence on
+    /// 1.38× the rate of `sim::Chain::simulate` of the capped sequence on
     /// `questworlds.scored`'s example, one thread (`benches/chain.rs`,
-    /// 2026-11-26: 0.73 ms against 2.68 ms for 16,384 sequences). The
+    /// 2026-11-28: 1.87 ms against 2.58 ms for 16,384 sequences). The
     /// chain is its oracle (`assert_capped_is_enumeration`).
     #[inline]
     fn roll(&self, _: usize, phase: &Phase, rng: &mut DiceRng) -> Exchange {

@@ -337,6 +337,10 @@ impl<Q: Sequence> Rounds for Capped<'_, Q> {
         self.sequence.law(round, state, out)
     }
 
+    fn pack(&self, state: &Q::State) -> Option<u64> {
+        self.sequence.pack(state)
+    }
+
     /// The sequence's own draw (not the provided one, which would ignore
     /// it).
     #[inline]

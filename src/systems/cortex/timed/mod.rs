@@ -18,13 +18,15 @@
 //! an absorbing chain over (step, beats left, first able helper, beats
 //! bought) solved by [`crate::exact::markov::absorb`].
 //!
-//! Monte Carlo plays the same rounds, each roll (the actor's or a
-//! helper's basic action) one draw of extraordinary / success / failure
-//! from the alias table of that action's exact odds (the roll's law),
-//! built before the loop and kept per step ([`Drawing`]): the table the
-//! chain would build, so the same draws, without the chain's per-state
-//! cache. With no helper able to buy time the loop is compiled without
-//! the buying branch.
+//! Monte Carlo plays the same rounds through the generic chain
+//! (`sim::Chain::simulate`), each roll (the actor's or a helper's basic
+//! action) one draw of extraordinary / success / failure from the alias
+//! table of that action's exact odds (the roll's law), kept per clock
+//! state with what follows it. (Its own sampler, the tables built per
+//! step before the loop, drew the same draws and is gone: the chain
+//! matched it, 0.93 ms against 1.06 ms for 16,384 actions in
+//! `benches/chain.rs`, 2026-11-28.) With no helper able to buy time the
+//! rounds are compiled without the buying branch.
 
 mod buy_time;
 #[cfg(test)]
@@ -40,9 +42,9 @@ use super::{
 };
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::{After, Marginals, Rounds, law_table, parse_some, parse_value, play};
+use crate::model::{After, Marginals, Rounds, parse_some, parse_value, play};
+use crate::sim::Chain;
 use crate::sim::Tally;
-use crate::sim::alias::Alias;
 use crate::systems::{
     Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, ParamValue, Pred,
     Schema, Trial, Warning,
@@ -334,7 +336,7 @@ impl Timed {
 
     /// One timed action.
     pub fn sample(&self, rng: &mut DiceRng) -> [i64; FIELDS] {
-        play(&Drawing::<true>::new(self), rng)
+        play(&self.rounds(), rng)
     }
 }
 
@@ -351,6 +353,20 @@ pub struct Clock {
     pub buying: bool,
 }
 
+impl Clock {
+    /// This clock in one word (for [`Rounds::pack`]), 15 bits a count.
+    #[inline]
+    fn pack(&self) -> Option<u64> {
+        crate::model::pack_fields(&[
+            (self.step as i64, 15),
+            (self.beats, 15),
+            (self.helper as i64, 15),
+            (self.bought, 15),
+            (self.buying as i64, 2),
+        ])
+    }
+}
+
 /// A timed action as rounds of one actor roll each, with a helper's roll
 /// to buy time after it when the policy says so: every roll is an
 /// extraordinary success (0), a success (1) or a failure ([`FAILURE`]).
@@ -364,6 +380,10 @@ impl<const HELPS: bool> Rounds for TimedRounds<'_, HELPS> {
     type State = Clock;
     type Roll = usize;
     type Outcome = [i64; FIELDS];
+
+    fn pack(&self, c: &Clock) -> Option<u64> {
+        c.pack()
+    }
 
     fn start(&self) -> Clock {
         Clock {
@@ -426,79 +446,14 @@ impl<const HELPS: bool> Rounds for TimedRounds<'_, HELPS> {
     }
 }
 
-/// The sampler's rounds: [`TimedRounds`] with the alias table of every
-/// slot's law ([`law_table`]) built before the loop, so a roll is one
-/// draw from its step's table: the table `sim::Chain::simulate` builds,
-/// so the same draws. It pays: 1.8× the chain's rate on the registry's
-/// example, one thread (`benches/chain.rs`, 2026-11-26: 0.52 ms against
-/// 0.92 ms for 16,384 actions); a timed roll's rules are a few
-/// comparisons, which the chain's hashing of the clock outweighs.
-struct Drawing<'a, const HELPS: bool> {
-    rounds: TimedRounds<'a, HELPS>,
-    /// Slot `i`'s table, as [`Timed::odds`] numbers the slots.
-    tables: Vec<Alias>,
-}
-
-impl<'a, const HELPS: bool> Drawing<'a, HELPS> {
-    fn new(timed: &'a Timed) -> Self {
-        let rounds = TimedRounds { timed };
-        // Without buying, only the actor's slots are ever drawn.
-        let slots = timed.steps.len() * if HELPS { 1 + timed.helpers.len() } else { 1 };
-        let tables = (0..slots)
-            .map(|slot| {
-                let (helper, step) = (slot / timed.steps.len(), slot % timed.steps.len());
-                let c = Clock {
-                    step,
-                    helper: helper.saturating_sub(1),
-                    buying: helper > 0,
-                    ..rounds.start()
-                };
-                let mut law = Vec::new();
-                rounds.law(1, &c, &mut law);
-                law_table(&law)
-            })
-            .collect();
-        Drawing { rounds, tables }
-    }
-}
-
-impl<const HELPS: bool> Rounds for Drawing<'_, HELPS> {
-    type State = Clock;
-    type Roll = usize;
-    type Outcome = [i64; FIELDS];
-
-    fn start(&self) -> Clock {
-        self.rounds.start()
-    }
-
-    fn law(&self, round: usize, c: &Clock, out: &mut Vec<(usize, f64)>) {
-        self.rounds.law(round, c, out)
-    }
-
-    #[inline(always)]
-    fn roll(&self, _: usize, c: &Clock, rng: &mut DiceRng) -> usize {
-        let slot = if HELPS && c.buying {
-            (1 + c.helper) * self.rounds.timed.steps.len() + c.step
-        } else {
-            c.step
-        };
-        self.tables[slot].draw(rng) as usize
-    }
-
-    #[inline(always)]
-    fn after(&self, round: usize, c: &Clock, roll: &usize) -> After<Clock, [i64; FIELDS]> {
-        self.rounds.after(round, c, roll)
-    }
-}
-
 impl Trial for Timed {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         if self.helped() {
-            let rounds = Drawing::<true>::new(self);
-            tally.record_trials(rng, trials, |rng| play(&rounds, rng));
+            let rounds = TimedRounds::<true> { timed: self };
+            Chain::new(&rounds, FIELDS).simulate::<FIELDS>(rng, trials, tally);
         } else {
-            let rounds = Drawing::<false>::new(self);
-            tally.record_trials(rng, trials, |rng| play(&rounds, rng));
+            let rounds = TimedRounds::<false> { timed: self };
+            Chain::new(&rounds, FIELDS).simulate::<FIELDS>(rng, trials, tally);
         }
     }
 

@@ -475,10 +475,12 @@ impl Rounds for SceneRounds {
 
     /// A bespoke draw: the dice themselves (one word against a single
     /// target's chance, K's top die against each PC's DT), the draw the
-    /// memo ([`super::memo`]) shares. With the memo it pays: 5.2× the rate
+    /// memo ([`super::memo`]) shares. With the memo it is 1.07× the rate
     /// of `sim::Chain::simulate` on the registry's example, one thread
-    /// (`benches/chain.rs`, 2026-11-26: 2.84 ms against 14.6 ms for 16,384
-    /// scenes). The chain is its oracle (`assert_roll_is_law` and
+    /// (`benches/chain.rs`, 2026-11-28: 6.49 ms against 6.91 ms for
+    /// 16,384 scenes), within issue 48's 1.25×: retiring both is the next
+    /// step, with the reports it moves (the chain draws from the law's
+    /// alias table, not this word). The chain is its oracle (`assert_roll_is_law` and
     /// `assert_chain_samples_as` in the agreement tests).
     #[inline]
     fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {

@@ -14,11 +14,12 @@
 //! through `roll` and `after` as there. A test holds the two equal, and
 //! another holds it to `sim::Chain`'s sampler, which draws from the law.
 //!
-//! It stays because it pays: 5.2× the rate of `Chain::simulate` (each
-//! roll drawn from its law's cached table) on the registry's example, one
-//! thread (`benches/chain.rs`, 2026-11-26, second run: 2.84 ms against
-//! 14.6 ms for 16,384 scenes). The chain's cache hashes the whole
-//! state per roll; this table keys a packed state once per slot.
+//! It no longer pays much: 1.07× the rate of `Chain::simulate` (each
+//! roll drawn from its law's table, the next state linked) on the
+//! registry's example, one thread (`benches/chain.rs`, 2026-11-28: 6.49
+//! ms against 6.91 ms for 16,384 scenes), within issue 48's 1.25×. It
+//! stays until the scene's reports are regenerated with the chain's
+//! draws (the memo draws each contest with `Contests::beats`).
 
 use super::contest::Contests;
 use super::engine::SceneRounds;

@@ -4,13 +4,17 @@
 //! - [`Chain::exact`] propagates the absorbing chain forward
 //!   ([`crate::exact::solve`]);
 //! - [`Chain::simulate`] plays trials roll by roll. It owns the state
-//!   cache, as icepool's engine owns the caching of `next_state`: per
-//!   (round, state) met, the alias table of the roll's law
-//!   ([`Rounds::law`] through [`crate::model::law_table`]) and, per value
-//!   of the law, what follows it ([`Rounds::after`], with the policies'
-//!   choices), worked out the first time it is drawn. The same states
-//!   recur from trial to trial, so neither the law nor the rules are
-//!   worked out twice. It never calls [`Rounds::roll`]: draw for draw it is
+//!   cache, as icepool's engine owns the caching of `next_state`: a graph
+//!   of the (round, state)s met, each with the alias table of its roll's
+//!   law ([`Rounds::law`] through [`crate::model::law_table`]) and, per
+//!   value of the law, a link to what follows it ([`Rounds::after`], with
+//!   the policies' choices), worked out the first time it is drawn. The
+//!   same states recur from trial to trial, so neither the law nor the
+//!   rules are worked out twice, and a walk along known links hashes
+//!   nothing; states are looked up by their packed word
+//!   ([`Rounds::pack`]) where the mechanic packs. A class of states that
+//!   hardly recurs is measured and then drawn straight from its law
+//!   ([`cache`]). It never calls [`Rounds::roll`]: draw for draw it is
 //!   [`crate::model::play`] with the provided `roll`, so a mechanic whose
 //!   `roll` is not overridden samples alike both ways, bit for bit;
 //! - [`enumerate`] walks every path of rolls without merging states: the
@@ -20,18 +24,14 @@
 //! a state's law and table are built afresh at each visit, which draws the
 //! same values (the table is a function of the law), only slower.
 
-use std::collections::HashMap;
+mod cache;
+mod index;
 
-use foldhash::fast::FixedState;
-
-use crate::dice::{Alias, DiceRng};
+use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::{After, Marginals, Rounds, Tally, law_table};
-
-/// Values of laws (each with what follows it) kept by one sampler before
-/// it stops adding states (about 10^5: a few MB for the largest states; a
-/// run-level memo is bounded alike).
-pub const CACHE_ENTRIES: usize = 1 << 17;
+use crate::model::{After, Marginals, Rounds, Tally};
+use cache::Cache;
+pub use cache::{CACHE_ENTRIES, WINDOW};
 
 /// A multi-round mechanic's engine.
 pub struct Chain<'a, R: Rounds> {
@@ -60,93 +60,13 @@ where
     /// `trials` trials into `tally`, roll by roll, each roll drawn from
     /// its law's alias table, with the tables and what follows each roll
     /// kept per (round, state) in one cache of at most [`CACHE_ENTRIES`]
-    /// values.
+    /// values (see [`cache`]).
     pub fn simulate<const N: usize>(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally)
     where
         R::Outcome: Into<[i64; N]>,
     {
-        let mut cache = Cache::<R>::default();
+        let mut cache = Cache::new(self.rounds);
         tally.record_trials(rng, trials, |rng| cache.play(self.rounds, rng).into());
-    }
-}
-
-type Key<R> = (usize, <R as Rounds>::State);
-type Then<R> = After<<R as Rounds>::State, <R as Rounds>::Outcome>;
-
-/// One (round, state) met: its roll's law as an alias table over the
-/// law's values, and what follows each value once drawn.
-struct Node<R: Rounds> {
-    table: Alias,
-    rolls: Vec<R::Roll>,
-    then: Vec<Option<Then<R>>>,
-}
-
-/// The states met so far, with their laws and transitions.
-struct Cache<R: Rounds> {
-    nodes: HashMap<Key<R>, Node<R>, FixedState>,
-    /// Values of laws kept, against [`CACHE_ENTRIES`].
-    kept: usize,
-    /// A law's buffer, reused.
-    law: Vec<(R::Roll, f64)>,
-}
-
-impl<R: Rounds> Default for Cache<R> {
-    fn default() -> Self {
-        Cache {
-            nodes: HashMap::with_hasher(FixedState::default()),
-            kept: 0,
-            law: Vec::new(),
-        }
-    }
-}
-
-impl<R> Cache<R>
-where
-    R: Rounds,
-    R::Outcome: Clone,
-{
-    /// One trial: [`crate::model::play`]'s loop, each roll drawn from its
-    /// cached table and what follows it looked up.
-    fn play(&mut self, rounds: &R, rng: &mut DiceRng) -> R::Outcome {
-        let mut key = (1, rounds.start());
-        loop {
-            match self.step(rounds, &key, rng) {
-                After::Roll(next) => key.1 = next,
-                After::Round(next) => key = (key.0 + 1, next),
-                After::End(outcome) => return outcome,
-            }
-        }
-    }
-
-    /// One roll in `key`'s (round, state) and what follows it.
-    #[inline]
-    fn step(&mut self, rounds: &R, key: &Key<R>, rng: &mut DiceRng) -> Then<R> {
-        if let Some(node) = self.nodes.get_mut(key) {
-            let i = node.table.draw(rng) as usize;
-            let rolls = &node.rolls;
-            return node.then[i]
-                .get_or_insert_with(|| rounds.after(key.0, &key.1, &rolls[i]))
-                .clone();
-        }
-        let mut law = std::mem::take(&mut self.law);
-        law.clear();
-        rounds.law(key.0, &key.1, &mut law);
-        let table = law_table(&law);
-        let i = table.draw(rng) as usize;
-        let then = rounds.after(key.0, &key.1, &law[i].0);
-        if self.kept + law.len() <= CACHE_ENTRIES {
-            self.kept += law.len();
-            let mut thens = vec![None; law.len()];
-            thens[i] = Some(then.clone());
-            let node = Node {
-                table,
-                rolls: law.drain(..).map(|(roll, _)| roll).collect(),
-                then: thens,
-            };
-            self.nodes.insert(key.clone(), node);
-        }
-        self.law = law;
-        then
     }
 }
 
@@ -254,22 +174,106 @@ mod tests {
     fn the_cached_sampler_draws_as_the_plain_loop() {
         let mut a = DiceRng::from_u64(9);
         let mut b = DiceRng::from_u64(9);
-        let mut cache = Cache::<Ruin>::default();
+        let mut cache = Cache::new(&Ruin);
         for _ in 0..5_000 {
             assert_eq!(cache.play(&Ruin, &mut a), play(&Ruin, &mut b));
         }
         // Ruin's states: 4 stakes by 12 flips at most, two values each.
-        assert!(!cache.nodes.is_empty() && cache.nodes.len() <= 48);
-        assert_eq!(cache.kept, 2 * cache.nodes.len());
+        assert!(cache.len() > 0 && cache.len() <= 48);
+        assert_eq!(cache.kept, 2 * cache.len());
         // A full cache keeps nothing more and draws the same.
-        let mut full = Cache::<Ruin> {
-            kept: CACHE_ENTRIES,
-            ..Cache::default()
-        };
+        let mut full = Cache::new(&Ruin);
+        full.kept = CACHE_ENTRIES;
         for _ in 0..1_000 {
             assert_eq!(full.play(&Ruin, &mut a), play(&Ruin, &mut b));
         }
-        assert!(full.nodes.is_empty());
+        assert_eq!(full.len(), 0);
+    }
+
+    /// Ruin, its states packed into a word: the same draws, looked up by
+    /// the packed table.
+    struct PackedRuin;
+
+    impl Rounds for PackedRuin {
+        type State = (i64, i64);
+        type Roll = i64;
+        type Outcome = [i64; 2];
+
+        fn start(&self) -> (i64, i64) {
+            Ruin.start()
+        }
+
+        fn law(&self, round: usize, s: &(i64, i64), out: &mut Vec<(i64, f64)>) {
+            Ruin.law(round, s, out)
+        }
+
+        fn after(&self, round: usize, s: &(i64, i64), r: &i64) -> After<(i64, i64), [i64; 2]> {
+            Ruin.after(round, s, r)
+        }
+
+        fn pack(&self, &(s, n): &(i64, i64)) -> Option<u64> {
+            Some((s as u64) << 32 | n as u64)
+        }
+    }
+
+    #[test]
+    fn a_packed_state_draws_as_a_hashed_one() {
+        let mut a = DiceRng::from_u64(5);
+        let mut b = DiceRng::from_u64(5);
+        let mut packed = Cache::new(&PackedRuin);
+        let mut hashed = Cache::new(&Ruin);
+        for _ in 0..5_000 {
+            assert_eq!(packed.play(&PackedRuin, &mut a), hashed.play(&Ruin, &mut b));
+        }
+        assert_eq!(packed.len(), hashed.len());
+    }
+
+    /// A walk whose every state is new (a counter of the rolls so far, a
+    /// coin flipped forty times): the cache stops keeping its states once
+    /// it has measured that they never recur, and draws the same.
+    struct Fresh;
+
+    impl Rounds for Fresh {
+        type State = (u64, u8);
+        type Roll = u64;
+        type Outcome = [i64; 1];
+
+        fn start(&self) -> (u64, u8) {
+            (0, 0)
+        }
+
+        fn law(&self, _: usize, _: &(u64, u8), out: &mut Vec<(u64, f64)>) {
+            out.extend([(0, 0.5), (1, 0.5)]);
+        }
+
+        fn after(&self, _: usize, &(path, n): &(u64, u8), &r: &u64) -> After<(u64, u8), [i64; 1]> {
+            match n {
+                39 => After::End([(path.count_ones() + r as u32) as i64]),
+                n => After::Roll((path << 1 | r, n + 1)),
+            }
+        }
+    }
+
+    #[test]
+    fn a_class_whose_states_never_recur_goes_uncached() {
+        let mut a = DiceRng::from_u64(2);
+        let mut b = DiceRng::from_u64(2);
+        let mut cache = Cache::new(&Fresh);
+        for _ in 0..2_000 {
+            assert_eq!(cache.play(&Fresh, &mut a), play(&Fresh, &mut b));
+        }
+        assert!(
+            !cache.caches(1),
+            "round 1's states never recur past the first rolls"
+        );
+        // Two windows of rolls, then nothing more kept.
+        assert!(cache.len() < 3 * WINDOW as usize, "{} nodes", cache.len());
+        // Ruin's states recur: they stay cached.
+        let mut ruin = Cache::new(&Ruin);
+        for _ in 0..20_000 {
+            ruin.play(&Ruin, &mut a);
+        }
+        assert!((1..12).all(|round| ruin.caches(round)));
     }
 
     /// A roll of a loaded three-sided die, to ten rolls: the chain draws
