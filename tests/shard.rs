@@ -404,14 +404,25 @@ fn workflow_env(text: &str, key: &str) -> String {
     line.split_once(": ").unwrap().1.trim().to_string()
 }
 
-/// The `run:` command of the step named `name`.
+/// The `run:` command of the step named `name`: one line, or a `run: |`
+/// block (the lines indented under it).
 fn workflow_step(text: &str, name: &str) -> String {
     let mut lines = text
         .lines()
         .skip_while(|l| l.trim() != format!("- name: {name}"));
     lines.next().unwrap_or_else(|| panic!("no step {name}"));
-    let run = lines.next().unwrap().trim();
-    run.strip_prefix("run: ").expect("a run: line").to_string()
+    let line = lines.next().unwrap();
+    let run = line.trim().strip_prefix("run: ").expect("a run: line");
+    if run != "|" {
+        return run.to_string();
+    }
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let under = indent(line);
+    lines
+        .take_while(|l| l.trim().is_empty() || indent(l) > under)
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[test]
