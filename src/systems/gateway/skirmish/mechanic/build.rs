@@ -361,6 +361,12 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
         None => Vec::new(),
         Some(v) => super::split::split_of(v, &mut members, &names, &index)?,
     };
+    if p.squad_aid.given && members.iter().all(|m| m.squad == 0) {
+        return Err(ParamError::new(
+            "squad_aid",
+            "says what a squad's Aid Another gives, and no entity is a squad: set `squad` on a minor entity's table, or drop `squad_aid`",
+        ));
+    }
     Ok(Skirmish {
         bomb,
         split,
@@ -380,8 +386,7 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
             disembark: p.disembark,
             search_cost: p.search_cost,
             surprise_lines: p.surprise_lines,
-
-            squad_aid: p.squad_aid,
+            squad_aid: p.squad_aid.value,
         },
     })
 }

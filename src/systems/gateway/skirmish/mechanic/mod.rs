@@ -240,6 +240,9 @@ impl Define for SkirmishMechanic {
         if !plays(&|c| c.moves.has(Move::Surprise) && c.moves.len() > 1) {
             idle.push("surprise_lines");
         }
+        if sk.members.iter().all(|m| m.squad == 0) {
+            idle.push("squad_aid");
+        }
         idle
     }
 

@@ -434,7 +434,7 @@ pub struct SkirmishParams {
     pub ticking_bomb: Option<ParamValue>,
     #[serde(default)]
     pub split: Option<ParamValue>,
-    pub squad_aid: SquadAid,
+    pub squad_aid: crate::model::Given<SquadAid>,
     #[serde(default)]
     pub pc_policy: Option<ParamValue>,
     #[serde(rename = "henchmen.count")]

@@ -185,7 +185,10 @@ fn the_entrants_variants_are_idle_where_no_rule_plays_them() {
         ("pcs", List(vec![t(&[("name", s("tom"))])])),
         ("key", t(&[("name", s("kroe"))])),
     ];
-    assert_eq!(idle(duel), vec!["search_cost", "surprise_lines"]);
+    assert_eq!(
+        idle(duel),
+        vec!["search_cost", "surprise_lines", "squad_aid"]
+    );
     let searching = vec![
         (
             "pcs",
@@ -206,7 +209,7 @@ fn the_entrants_variants_are_idle_where_no_rule_plays_them() {
             ])]),
         ),
     ];
-    assert_eq!(idle(searching), vec!["surprise_lines"]);
+    assert_eq!(idle(searching), vec!["surprise_lines", "squad_aid"]);
     let guard = |effects: &[&str]| {
         vec![
             ("pcs", List(vec![t(&[("name", s("tom"))])])),
@@ -223,7 +226,17 @@ fn the_entrants_variants_are_idle_where_no_rule_plays_them() {
     };
     assert_eq!(
         idle(guard(&["surprise"])),
-        vec!["search_cost", "surprise_lines"]
+        vec!["search_cost", "surprise_lines", "squad_aid"]
     );
-    assert_eq!(idle(guard(&["surprise", "edge"])), vec!["search_cost"]);
+    assert_eq!(
+        idle(guard(&["surprise", "edge"])),
+        vec!["search_cost", "squad_aid"]
+    );
+    // A squad's Aid Another reads `squad_aid`.
+    let mut squad = guard(&["surprise"]);
+    squad[1] = (
+        "minors",
+        List(vec![t(&[("name", s("guards")), ("squad", Int(5))])]),
+    );
+    assert_eq!(idle(squad), vec!["search_cost", "surprise_lines"]);
 }

@@ -340,3 +340,17 @@ fn no_climax_hits_a_sub_scene_whose_key_entity_is_out_of_play() {
     let s1 = go(step(r, 1, &s0, 0));
     assert!(r.turn(1, &s1).act.moves.has(moves::Move::Climax));
 }
+
+#[test]
+fn squad_aid_without_a_squad_is_refused_not_ignored() {
+    // `squad_aid` would change nothing without a squad.
+    let mut m = split_pairs(vec![], vec![]);
+    m.set("squad_aid", s("member"));
+    let e = skirmish_from(&m).err().expect("refused").to_string();
+    assert!(
+        e.contains("squad_aid") && e.contains("no entity is a squad"),
+        "{e}"
+    );
+    // With a squad it is read (`squad_model` unwraps its reading).
+    squad_model(vec![("squad_aid", s("member"))]);
+}
