@@ -86,18 +86,7 @@ fn verdict_lines(v: &Verdict) -> (String, String) {
         Some(why) => format!("{why}: {}", e.describe()),
         None => e.describe(),
     };
-    let where_ = if e.filter.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " where {}",
-            e.filter
-                .iter()
-                .map(|(p, x)| format!("{p} = {x}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
+    let where_ = crate::scenario::where_clause(&e.filter);
     let failures = v.failures().count();
     let within = v.within_interval().count();
     let result = if failures > 0 {

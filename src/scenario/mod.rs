@@ -13,7 +13,7 @@ mod parse;
 
 pub use checks::{
     Also, BestGate, BestOf, BestSpec, ChartKind, ChartSpec, Expectation, Knob, KnobGate, KnobKind,
-    Labels, MAX_KNOB_VALUES, Rule, Target, Tune,
+    Labels, MAX_KNOB_VALUES, Rule, Target, Tune, where_clause,
 };
 pub use error::ScenarioError;
 

@@ -358,18 +358,7 @@ pub fn gate_line(v: &GateVerdict) -> String {
         Some(why) => format!("{why}: {}", g.describe()),
         None => g.describe(),
     };
-    let where_ = if g.filter.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " where {}",
-            g.filter
-                .iter()
-                .map(|(p, x)| format!("{p} = {x}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
+    let where_ = crate::scenario::where_clause(&g.filter);
     let result = if v.failed() {
         let list: Vec<String> = v
             .failures

@@ -31,6 +31,16 @@ use super::{Axis, ScenarioError};
 use crate::systems::{ParamMap, ParamValue, Schema};
 use entry::Entry;
 
+/// A gate's `where` filter as a report says it: `" where a = 1, b = x"`,
+/// or nothing without one (`[[expect]]`, a tune's and best play's gates).
+pub fn where_clause(filter: &[(String, ParamValue)]) -> String {
+    if filter.is_empty() {
+        return String::new();
+    }
+    let pairs: Vec<String> = filter.iter().map(|(p, x)| format!("{p} = {x}")).collect();
+    format!(" where {}", pairs.join(", "))
+}
+
 /// A swept path named by `key`, or an error listing the swept paths.
 fn swept(
     ctx: &Ctx,
