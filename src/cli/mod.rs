@@ -258,11 +258,14 @@ struct CheckArgs {
     #[arg(required = true)]
     scenarios: Vec<PathBuf>,
     /// Also write each scenario's outputs (data, charts, report) to
-    /// DIR/<scenario file stem>/.
+    /// DIR/<scenario file stem>/. DIR is replaced whole when the gate
+    /// has run: it holds this check's scenarios only.
     #[arg(long, short)]
     out: Option<PathBuf>,
     /// Write only each scenario's charts, report.md and report.html to
     /// DIR/<scenario file stem>/ (deterministic files, fit to commit).
+    /// DIR is replaced whole: pass every scenario whose report it keeps
+    /// (`scenarios/*.toml --report reports`), or another DIR.
     #[arg(long, conflicts_with = "out")]
     report: Option<PathBuf>,
     /// auto: exact where a solver exists, else Monte Carlo; mc: check
