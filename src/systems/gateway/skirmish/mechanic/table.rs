@@ -103,6 +103,13 @@ pub(super) fn raw(
             "{what}: `enters` says when an entity out of play enters; it is in play from the start (set `in_play = false`)"
         ));
     }
+    // The table's defaults are filled in (`scale` 1), so another `scale`
+    // is one the scenario set.
+    if t.scale.is_some_and(|x| x != 1) && t.squad.unwrap_or(0) == 0 {
+        return Err(format!(
+            "{what}: `scale` is a squad's (\"scale 2 mooks\"); set `squad`, its members, or drop `scale`"
+        ));
+    }
     if t.recruit == Some(true) && t.lead.is_none() {
         return Err(format!(
             "{what}: `recruit = true` needs `lead`, the entity that recruits it"

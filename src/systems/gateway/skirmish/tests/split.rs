@@ -351,6 +351,22 @@ fn squad_aid_without_a_squad_is_refused_not_ignored() {
         e.contains("squad_aid") && e.contains("no entity is a squad"),
         "{e}"
     );
-    // With a squad it is read (`squad_model` unwraps its reading).
+    // Nor would a `scale` on an entity that is no squad.
+    let e = SkirmishMechanic
+        .check(&map(vec![
+            ("pcs", List(vec![t(&[("name", s("tom"))])])),
+            (
+                "minors",
+                List(vec![
+                    t(&[("name", s("guard")), ("scale", Int(2))]),
+                    t(&[("name", s("spy"))]),
+                ]),
+            ),
+        ]))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(e.contains("minor entity 1: `scale` is a squad's"), "{e}");
+    // With a squad both are read (`squad_model` unwraps its reading).
     squad_model(vec![("squad_aid", s("member"))]);
 }
