@@ -363,8 +363,7 @@ fn squad_aid_without_a_squad_is_refused_not_ignored() {
                 ]),
             ),
         ]))
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(e.contains("minor entity 1: `scale` is a squad's"), "{e}");
     // With a squad both are read (`squad_model` unwraps its reading).
