@@ -63,27 +63,16 @@ impl BestRun {
 
     /// What forbidding an option costs: "0" only when nothing.
     pub fn loss(&self, x: f64) -> String {
-        let points = if self.probability { " points" } else { "" };
-        if x.abs() < 1e-12 {
-            "0".into()
-        } else if self.probability && x < 5e-5 {
-            format!("< 0.01{points}")
-        } else if self.probability {
-            format!("{:.2}{points}", 100.0 * x)
-        } else {
-            format!("{x:.4}")
-        }
+        loss_text(
+            x,
+            self.probability,
+            if self.probability { " points" } else { "" },
+        )
     }
 
     /// A share of decisions: "0" only when never.
     pub fn usage(&self, x: f64) -> String {
-        if x == 0.0 {
-            "0".into()
-        } else if x < 5e-4 {
-            "< 0.1%".into()
-        } else {
-            format!("{:.1}%", 100.0 * x)
-        }
+        usage_text(x)
     }
 
     /// A difference of the metric: points for a probability.
@@ -93,6 +82,32 @@ impl BestRun {
         } else {
             format!("{x:+.4}")
         }
+    }
+}
+
+/// What forbidding an option costs, `unit` after points of a
+/// probability: "0" only when nothing (the report's tables and the
+/// chart's bar labels, which leave the unit to the axis).
+pub fn loss_text(x: f64, probability: bool, unit: &str) -> String {
+    if x.abs() < 1e-12 {
+        "0".into()
+    } else if probability && x < 5e-5 {
+        format!("< 0.01{unit}")
+    } else if probability {
+        format!("{:.2}{unit}", 100.0 * x)
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+/// A share of decisions: "0" only when never.
+pub fn usage_text(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else if x < 5e-4 {
+        "< 0.1%".into()
+    } else {
+        format!("{:.1}%", 100.0 * x)
     }
 }
 

@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::super::sweep::BestRun;
+use super::super::sweep::{BestRun, loss_text, usage_text};
 use crate::report::OutputError;
 use crate::report::charts::{Rendered, style, text};
 
@@ -190,30 +190,6 @@ where
     .map_err(err)
 }
 
-/// A loss as the bar's label: points for a probability.
-fn loss_text(x: f64, probability: bool) -> String {
-    if x.abs() < 1e-12 {
-        "0".into()
-    } else if probability && x < 5e-5 {
-        "< 0.01".into()
-    } else if probability {
-        format!("{:.2}", 100.0 * x)
-    } else {
-        format!("{x:.4}")
-    }
-}
-
-/// A share of decisions as the bar's label: "0" only when never used.
-fn usage_text(x: f64) -> String {
-    if x == 0.0 {
-        "0".into()
-    } else if x < 5e-4 {
-        "< 0.1%".into()
-    } else {
-        format!("{:.1}%", 100.0 * x)
-    }
-}
-
 fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, b: &Bars) -> Result<(), OutputError>
 where
     DB::ErrorType: 'static,
@@ -323,7 +299,7 @@ where
     )?;
     label(
         area,
-        &loss_text(max_loss, b.probability),
+        &loss_text(max_loss, b.probability, ""),
         (loss_x + panel, bottom + 6),
         SMALL,
         (HPos::Center, VPos::Top),
@@ -350,7 +326,7 @@ where
                 (
                     loss_x,
                     if max_loss > 0.0 { loss / max_loss } else { 0.0 },
-                    loss_text(*loss, b.probability),
+                    loss_text(*loss, b.probability, ""),
                 ),
                 (use_x, *usage, usage_text(*usage)),
             ];
