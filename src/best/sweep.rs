@@ -54,11 +54,7 @@ pub struct BestRun {
 impl BestRun {
     /// A value of the metric: a percentage for a probability.
     pub fn show(&self, x: f64) -> String {
-        if self.probability {
-            format!("{:.2}%", 100.0 * x)
-        } else {
-            format!("{x:.4}")
-        }
+        value_text(x, self.probability)
     }
 
     /// What forbidding an option costs: "0" only when nothing.
@@ -77,11 +73,26 @@ impl BestRun {
 
     /// A difference of the metric: points for a probability.
     pub fn diff(&self, x: f64) -> String {
-        if self.probability {
-            format!("{:+.2} points", 100.0 * x)
-        } else {
-            format!("{x:+.4}")
-        }
+        diff_text(x, self.probability)
+    }
+}
+
+/// A value of the metric: a percentage for a probability (the report
+/// and `oddsmith best`'s text).
+pub fn value_text(x: f64, probability: bool) -> String {
+    if probability {
+        format!("{:.2}%", 100.0 * x)
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+/// A difference of the metric: points for a probability.
+pub fn diff_text(x: f64, probability: bool) -> String {
+    if probability {
+        format!("{:+.2} points", 100.0 * x)
+    } else {
+        format!("{x:+.4}")
     }
 }
 

@@ -67,22 +67,14 @@ pub fn answer(q: &BestQuestion) -> anyhow::Result<BestAnswer> {
     })
 }
 
-/// A value of the metric: a percentage for a probability.
+/// A value of the metric, as the scenario's report says it.
 fn show(a: &BestAnswer, x: f64) -> String {
-    if a.probability {
-        format!("{:.2}%", 100.0 * x)
-    } else {
-        format!("{x:.4}")
-    }
+    best::sweep::value_text(x, a.probability)
 }
 
-/// A difference of the metric: points for a probability.
+/// A difference of the metric, as the scenario's report says it.
 fn diff(a: &BestAnswer, x: f64) -> String {
-    if a.probability {
-        format!("{:+.2} points", 100.0 * x)
-    } else {
-        format!("{x:+.4}")
-    }
+    best::sweep::diff_text(x, a.probability)
 }
 
 /// The answer as a report for people.
