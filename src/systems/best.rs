@@ -5,7 +5,7 @@
 use crate::exact::best::Solve;
 use crate::model::{Define, ParamError, ParamMap};
 
-use super::gateway;
+use super::{cortex, gateway};
 
 /// A mechanic's decision process, from checked values.
 type Build = fn(&ParamMap) -> Result<Box<dyn Solve>, ParamError>;
@@ -26,6 +26,18 @@ const COVERED: &[(&str, &str, Build)] = &[
             Ok(Box::new(gateway::scene::DuelChoice::new(
                 gateway::Scene.build(p),
             )?))
+        },
+    ),
+    (
+        "cortex.contested",
+        "the actor's turn facing the stakes: raise or give in",
+        |v| {
+            let a = cortex::contested::ContestedAction;
+            let p = a.read(v)?;
+            a.check(&p)?;
+            Ok(Box::new(cortex::contested::best::GiveInChoice::new(
+                a.build(p),
+            )))
         },
     ),
 ];
@@ -73,6 +85,7 @@ pub fn replaces(mechanic: &str) -> &'static [&'static str] {
     match mechanic {
         "gateway.challenge" => &["raises"],
         "gateway.scene" => &["a.policy", "a.edge_raises", "a.climax", "a.anticlimax"],
+        "cortex.contested" => &["policy.give_in", "policy.give_in_at"],
         _ => &[],
     }
 }
