@@ -5,7 +5,7 @@
 use crate::exact::best::Solve;
 use crate::model::{Define, ParamError, ParamMap};
 
-use super::{cortex, gateway};
+use super::{cortex, gateway, questworlds};
 
 /// A mechanic's decision process, from checked values.
 type Build = fn(&ParamMap) -> Result<Box<dyn Solve>, ParamError>;
@@ -38,6 +38,16 @@ const COVERED: &[(&str, &str, Build)] = &[
             Ok(Box::new(cortex::contested::best::GiveInChoice::new(
                 a.build(p),
             )))
+        },
+    ),
+    (
+        "questworlds.wagered",
+        "the PC's wager at each round's start, against the GM's given wager",
+        |v| {
+            let w = questworlds::wagered::WageredSequence;
+            let p = w.read(v)?;
+            w.check(&p)?;
+            Ok(Box::new(questworlds::wagered::best::WagerChoice::new(p)?))
         },
     ),
 ];
@@ -86,6 +96,7 @@ pub fn replaces(mechanic: &str) -> &'static [&'static str] {
         "gateway.challenge" => &["raises"],
         "gateway.scene" => &["a.policy", "a.edge_raises", "a.climax", "a.anticlimax"],
         "cortex.contested" => &["policy.give_in", "policy.give_in_at"],
+        "questworlds.wagered" => &["pc.wager", "pc.desperation_stake"],
         _ => &[],
     }
 }
