@@ -101,6 +101,17 @@ pub fn replaces(mechanic: &str) -> &'static [&'static str] {
     }
 }
 
+/// Why best play's policy could not be written as `mechanic`'s keys.
+pub fn unwritten(mechanic: &str) -> String {
+    match mechanic {
+        "cortex.contested" => "best play is no threshold on the stakes (by gang dice left), which is all `policy.give_in_at` can say; the rules above say it in words".into(),
+        "questworlds.wagered" => "best play's wager depends on both sides' AP, and the policy language has one wager (`pc.wager`, with `pc.desperation_stake`); the rules above say it in words".into(),
+        _ => format!(
+            "best play here needs conditions {mechanic}'s policy language cannot say (several at once, or more than 16 rules); the rules above say it in words"
+        ),
+    }
+}
+
 /// The mechanics best play covers.
 pub fn covered() -> Vec<&'static str> {
     COVERED.iter().map(|(m, _, _)| *m).collect()
