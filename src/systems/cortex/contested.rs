@@ -12,7 +12,9 @@
 //! a few dozen rolls.
 //!
 //! Monte Carlo plays the same rounds, each roll one draw of (total,
-//! rating) from its pool's table ([`super::tables`]).
+//! rating) from its pool's table ([`super::tables`]). The rules of one
+//! roll live in `rules`, shared with best play ([`best`]), which leaves
+//! the actor's give-in open.
 
 use super::roll::{RollLaw, best_die_law};
 use super::tables::{Lazy, RollTable};
@@ -25,15 +27,15 @@ use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
 use crate::model::{After, Marginals, ParamValue, Rounds, parse_some, play};
 use crate::sim::Tally;
-pub use rules::Laws;
-
-pub mod best;
-mod rules;
-
 use crate::systems::{
     Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
     Trial, Warning,
 };
+
+pub mod best;
+mod rules;
+
+pub use rules::Laws;
 
 static PARAMS: [ParamSpec; 11] = [
     ACTOR_POOL,
