@@ -244,13 +244,7 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
             let replayed = replay(q, &keys, &schema)?;
             (Some(toml_lines(&keys)), replayed, None)
         }
-        None => (
-            None,
-            None,
-            Some(format!(
-                "best play here needs conditions {name}'s policy language cannot say (several at once, or more than 16 rules); the rules above say it in words"
-            )),
-        ),
+        None => (None, None, Some(systems::best::unwritten(name))),
     };
     Ok(BestAnswer {
         mechanic: name.to_string(),

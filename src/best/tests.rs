@@ -114,3 +114,22 @@ fn best_play_beats_every_shipped_strategy() {
         }
     }
 }
+
+#[test]
+fn giving_in_is_written_back_and_replays() {
+    // cortex-contested's give-in policy (more than 4 behind) against a GM
+    // character and three thugs: best play for winning never gives in,
+    // written as stakes no roll reaches, and the exact solver agrees.
+    let pairs = [
+        ("opposition.pool", Str("d8 d6".into())),
+        ("opposition.gang", Str("3d6".into())),
+        ("policy.give_in", Int(4)),
+    ];
+    let a = ask("cortex.contested", &pairs, "p_win");
+    let given = exact("cortex.contested", &ParamMap::from_pairs(&pairs), "p_win");
+    assert!((a.given - given).abs() < 1e-9, "{} vs {given}", a.given);
+    assert_eq!(a.policy.as_deref(), Some("\"policy.give_in_at\" = 60"));
+    let replayed = a.replayed.unwrap();
+    assert!((replayed - a.best).abs() < 1e-9, "{replayed} vs {}", a.best);
+    assert!(a.gap > 0.01, "{a:?}");
+}

@@ -5,7 +5,7 @@
 use crate::exact::best::Solve;
 use crate::model::{Define, ParamError, ParamMap};
 
-use super::gateway;
+use super::{cortex, gateway, questworlds};
 
 /// A mechanic's decision process, from checked values.
 type Build = fn(&ParamMap) -> Result<Box<dyn Solve>, ParamError>;
@@ -26,6 +26,28 @@ const COVERED: &[(&str, &str, Build)] = &[
             Ok(Box::new(gateway::scene::DuelChoice::new(
                 gateway::Scene.build(p),
             )?))
+        },
+    ),
+    (
+        "cortex.contested",
+        "the actor's turn facing the stakes: raise or give in",
+        |v| {
+            let a = cortex::contested::ContestedAction;
+            let p = a.read(v)?;
+            a.check(&p)?;
+            Ok(Box::new(cortex::contested::best::GiveInChoice::new(
+                a.build(p),
+            )))
+        },
+    ),
+    (
+        "questworlds.wagered",
+        "the PC's wager at each round's start, against the GM's given wager",
+        |v| {
+            let w = questworlds::wagered::WageredSequence;
+            let p = w.read(v)?;
+            w.check(&p)?;
+            Ok(Box::new(questworlds::wagered::best::WagerChoice::new(p)?))
         },
     ),
 ];
@@ -73,7 +95,20 @@ pub fn replaces(mechanic: &str) -> &'static [&'static str] {
     match mechanic {
         "gateway.challenge" => &["raises"],
         "gateway.scene" => &["a.policy", "a.edge_raises", "a.climax", "a.anticlimax"],
+        "cortex.contested" => &["policy.give_in", "policy.give_in_at"],
+        "questworlds.wagered" => &["pc.wager", "pc.desperation_stake"],
         _ => &[],
+    }
+}
+
+/// Why best play's policy could not be written as `mechanic`'s keys.
+pub fn unwritten(mechanic: &str) -> String {
+    match mechanic {
+        "cortex.contested" => "best play is no threshold on the stakes (by gang dice left), which is all `policy.give_in_at` can say; the rules above say it in words".into(),
+        "questworlds.wagered" => "best play's wager depends on both sides' AP, and the policy language has one wager (`pc.wager`, with `pc.desperation_stake`); the rules above say it in words".into(),
+        _ => format!(
+            "best play here needs conditions {mechanic}'s policy language cannot say (several at once, or more than 16 rules); the rules above say it in words"
+        ),
     }
 }
 

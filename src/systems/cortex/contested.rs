@@ -12,7 +12,9 @@
 //! a few dozen rolls.
 //!
 //! Monte Carlo plays the same rounds, each roll one draw of (total,
-//! rating) from its pool's table ([`super::tables`]).
+//! rating) from its pool's table ([`super::tables`]). The rules of one
+//! roll live in `rules`, shared with best play ([`best`]), which leaves
+//! the actor's give-in open.
 
 use super::roll::{RollLaw, best_die_law};
 use super::tables::{Lazy, RollTable};
@@ -23,14 +25,19 @@ use super::{
 };
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::{After, Marginals, Rounds, play};
+use crate::model::{After, Marginals, ParamValue, Rounds, parse_some, play};
 use crate::sim::Tally;
 use crate::systems::{
     Choice, Define, FieldSpec, Lit, MetricSpec, ParamError, ParamKind, ParamSpec, Pred, Schema,
     Trial, Warning,
 };
 
-static PARAMS: [ParamSpec; 10] = [
+pub mod best;
+mod rules;
+
+pub use rules::Laws;
+
+static PARAMS: [ParamSpec; 11] = [
     ACTOR_POOL,
     ACTOR_AID,
     OPPOSITION_POOL,
@@ -51,6 +58,14 @@ static PARAMS: [ParamSpec; 10] = [
         default: Lit::Absent,
         doc: "Unset: the actor never gives in. N: on its turn, before rolling, the actor gives in when the stakes exceed its own last total (0 before its first roll) by more than N.",
     },
+    ParamSpec {
+        path: "policy.give_in_at",
+        kind: ParamKind::Custom {
+            expects: "stakes 0..=60, or a list of them by gang dice left (0, 1, 2 …; the last for more) such as [9, 8, 7]",
+        },
+        default: Lit::Absent,
+        doc: "Unset: no limit. S: on its turn, before rolling, the actor gives in when the stakes are S or more (as well as by `policy.give_in`); a list: S by the gang dice still backing the opposition. The form best play writes.",
+    },
 ];
 
 super::sides_params! {
@@ -67,6 +82,9 @@ super::sides_params! {
         /// Unset: the actor never gives in.
         #[serde(rename = "policy.give_in", default)]
         pub give_in: Option<i64>,
+        /// Unset: no limit on the stakes.
+        #[serde(rename = "policy.give_in_at", default, deserialize_with = "give_in_at")]
+        pub give_in_at: Option<Vec<i64>>,
     }
 }
 
@@ -104,6 +122,9 @@ pub struct Contested {
     pub tie_deals: bool,
     pub actor_first: bool,
     pub give_in: Option<i64>,
+    /// The actor gives in facing stakes this high or higher, by gang
+    /// dice left (the last entry for more).
+    pub give_in_at: Option<Vec<i64>>,
     actor: Vec<u32>,
     aid: Option<Vec<u32>>,
     /// The opposition's dice with `g` gang dice left, for each g.
@@ -158,7 +179,7 @@ pub struct ContestRounds<'a> {
     contest: &'a Contested,
     /// The actor's law (its helper's die included) and the opposition's
     /// with `g` gang dice left, for each g; empty for the sampler.
-    laws: Option<(RollLaw, Vec<RollLaw>)>,
+    laws: Option<Laws>,
     /// The sampler's roll tables, slot by slot as in [`Contested::tables`],
     /// looked up once for a run of trials; empty for the solver.
     tables: Vec<&'a RollTable>,
@@ -185,7 +206,15 @@ impl Contested {
             tie_deals: false,
             actor_first,
             give_in,
+            give_in_at: None,
         }
+    }
+
+    /// The same contest where the actor also gives in facing stakes of
+    /// `at[g]` or more with `g` gang dice left (the last entry for more).
+    pub fn give_in_at(mut self, at: Option<Vec<i64>>) -> Contested {
+        self.give_in_at = at;
+        self
     }
 
     /// The same contest where a tie deals a complication when `on`.
@@ -194,11 +223,16 @@ impl Contested {
         self
     }
 
-    /// The actor gives in facing `stakes` after its last total `last`.
+    /// The actor gives in facing `stakes` after its last total `last`,
+    /// with `g` gang dice left.
     #[inline]
-    fn gives_in(&self, stakes: i64, last: i64) -> bool {
-        self.give_in
-            .is_some_and(|th| stakes >= 0 && stakes - last > th)
+    fn gives_in(&self, stakes: i64, last: i64, g: usize) -> bool {
+        stakes >= 0
+            && (self.give_in.is_some_and(|th| stakes - last > th)
+                || self
+                    .give_in_at
+                    .as_ref()
+                    .is_some_and(|at| at.get(g).or(at.last()).is_some_and(|&at| stakes >= at)))
     }
 
     /// The outcome when the side that rolled `total` fails to beat
@@ -254,16 +288,22 @@ impl Contested {
     /// The contest's rounds with every roll's law: what the solver and the
     /// generic chain run on (public for `benches/chain.rs`).
     pub fn solver(&self) -> ContestRounds<'_> {
+        ContestRounds {
+            contest: self,
+            laws: Some(self.laws()),
+            tables: Vec::new(),
+        }
+    }
+
+    /// Every roll's law: the actor's and the opposition's with each
+    /// number of gang dice left.
+    pub fn laws(&self) -> Laws {
         let opposition: Vec<RollLaw> = self
             .opposition
             .iter()
             .map(|d| RollLaw::of(d, self.tie))
             .collect();
-        ContestRounds {
-            contest: self,
-            laws: Some((self.actor_law(), opposition)),
-            tables: Vec::new(),
-        }
+        (self.actor_law(), opposition)
     }
 
     /// Exact marginals, when the chain is small enough.
@@ -273,7 +313,7 @@ impl Contested {
 }
 
 impl ContestRounds<'_> {
-    fn laws(&self) -> &(RollLaw, Vec<RollLaw>) {
+    fn laws(&self) -> &Laws {
         self.laws.as_ref().expect("the solver has the roll laws")
     }
 }
@@ -284,52 +324,11 @@ impl Rounds for ContestRounds<'_> {
     type Outcome = [i64; FIELDS];
 
     fn start(&self) -> ContestState {
-        ContestState::Roll {
-            opp: !self.contest.actor_first,
-            stakes: -1,
-            g: self.contest.sides.gang.len(),
-            last: 0,
-            setter: None,
-        }
+        self.contest.start()
     }
 
     fn law(&self, _: usize, state: &ContestState, out: &mut Vec<(ContestRoll, f64)>) {
-        let (actor, opposition) = self.laws();
-        match *state {
-            ContestState::Roll {
-                opp,
-                stakes,
-                g,
-                last,
-                ..
-            } => {
-                if !opp && self.contest.gives_in(stakes, last) {
-                    out.push((ContestRoll::GiveIn, 1.0));
-                    return;
-                }
-                let law = if opp { &opposition[g] } else { actor };
-                for (t, &p) in law.total.iter().enumerate().filter(|(_, p)| **p > 0.0) {
-                    let total = ContestRoll::Total {
-                        total: t as i64,
-                        rating: None,
-                    };
-                    out.push((total, p));
-                }
-            }
-            ContestState::Rate { opp, stakes, g, .. } => {
-                // The winner set the stakes with the pool it has now (a
-                // failed roll knocks out nothing), so its rating law given
-                // that total is its law's row at the stakes.
-                let winner = if opp { actor } else { &opposition[g] };
-                let s = stakes as usize;
-                for (k, &size) in SIZES.iter().enumerate() {
-                    out.push((
-                        ContestRoll::Rating(size),
-                        winner.rating[s][k] / winner.total[s],
-                    ));
-                }
-            }
-        }
+        self.contest.law_as(self.laws(), state, None, out);
     }
 
     /// A bespoke draw: total and rating at once from the side's joint
@@ -350,7 +349,7 @@ impl Rounds for ContestRounds<'_> {
                 last,
                 ..
             } => {
-                if !opp && c.gives_in(stakes, last) {
+                if !opp && c.gives_in(stakes, last, g) {
                     return ContestRoll::GiveIn;
                 }
                 // The actor's table, or the opposition's with g gang dice.
@@ -373,65 +372,7 @@ impl Rounds for ContestRounds<'_> {
         state: &ContestState,
         roll: &ContestRoll,
     ) -> After<ContestState, [i64; FIELDS]> {
-        let c = self.contest;
-        let rolls = round as i64;
-        match (*state, *roll) {
-            (ContestState::Roll { .. }, ContestRoll::GiveIn) => {
-                After::End(Contested::gave_in(rolls - 1))
-            }
-            (
-                ContestState::Roll {
-                    opp,
-                    stakes,
-                    g,
-                    last,
-                    setter,
-                },
-                ContestRoll::Total { total, rating },
-            ) => {
-                if total > stakes {
-                    let g = if !opp && stakes >= 0 {
-                        g - knocked(total - stakes).min(g)
-                    } else {
-                        g
-                    };
-                    let last = if !opp && c.give_in.is_some() {
-                        total
-                    } else {
-                        last
-                    };
-                    return After::Round(ContestState::Roll {
-                        opp: !opp,
-                        stakes: total,
-                        g,
-                        last,
-                        setter: rating,
-                    });
-                }
-                let mut outcome = c.failed(!opp, stakes, total, rolls);
-                if outcome[TAKES] == 0 {
-                    return After::End(outcome);
-                }
-                // The sampler drew the setter's rating with its roll: no
-                // need to pass through the rating state it would read it in.
-                if let Some(size) = setter {
-                    outcome[RATING] = size as i64;
-                    return After::End(outcome);
-                }
-                After::Roll(ContestState::Rate {
-                    outcome,
-                    opp,
-                    stakes,
-                    g,
-                    setter,
-                })
-            }
-            (ContestState::Rate { mut outcome, .. }, ContestRoll::Rating(size)) => {
-                outcome[RATING] = size as i64;
-                After::End(outcome)
-            }
-            _ => unreachable!("each state has its own kind of roll"),
-        }
+        self.contest.after_roll(round, state, roll)
     }
 }
 
@@ -498,6 +439,26 @@ impl Trial for Contested {
     fn exact(&self) -> Option<Marginals> {
         Contested::exact(self)
     }
+}
+
+/// `policy.give_in_at`: stakes, or a list of stakes by gang dice left.
+fn give_in_at_of(v: &ParamValue) -> Result<Vec<i64>, String> {
+    let stakes = |v: &ParamValue| match v {
+        ParamValue::Int(n) if (0..=60).contains(n) => Ok(*n),
+        ParamValue::Int(n) => Err(format!("stakes {n} is out of range 0..=60")),
+        other => Err(format!("{} is the wrong type", other.type_name())),
+    };
+    match v {
+        ParamValue::List(items) if (1..=21).contains(&items.len()) => {
+            items.iter().map(stakes).collect()
+        }
+        ParamValue::List(items) => Err(format!("{} stakes is not 1..=21", items.len())),
+        other => stakes(other).map(|n| vec![n]),
+    }
+}
+
+fn give_in_at<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<i64>>, D::Error> {
+    parse_some(d, give_in_at_of)
 }
 
 /// The mechanic `cortex.contested`.
@@ -581,99 +542,9 @@ impl Define for ContestedAction {
             p.give_in,
         )
         .tie_complication(p.tie.deals())
+        .give_in_at(p.give_in_at)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::systems::cortex::Pool;
-    use crate::systems::testing::{
-        assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
-        assert_simulates_as_sampled,
-    };
-
-    /// Counting one key a contest records what playing every contest
-    /// records: every way to end (either side failing, giving in), final
-    /// pushes, ties that deal, aid and gang dice.
-    #[test]
-    fn counted_by_key_as_sampled() {
-        let pool = |p: &str| p.parse::<Pool>().unwrap();
-        let cases = [
-            ("d8 d6 d6", None, "2d6", None, false, None),
-            ("d6 d6", None, "d8 d8", None, true, Some(3)),
-            ("d10 d8", Some("d6"), "d8", Some("3d6"), true, None),
-            ("2d8 d4", None, "d12", Some("d10 d4"), false, Some(6)),
-            ("4d12", None, "d4", None, true, None),
-        ];
-        for (i, (a, aid, o, gang, push, give_in)) in cases.into_iter().enumerate() {
-            let sides = Sides {
-                actor: pool(a),
-                aid: aid.map(pool),
-                opposition: pool(o),
-                gang: gang.map_or(vec![], |g| pool(g).dice().to_vec()),
-            };
-            let c = Contested::new(sides, RatingTie::Larger, push, i % 2 == 0, give_in)
-                .tie_complication(i % 3 == 1);
-            let rounds = c.sampler();
-            assert_simulates_as_sampled(
-                &c,
-                |rng| play(&rounds, rng),
-                30_000,
-                &format!("{a} vs {o}"),
-            );
-        }
-    }
-
-    /// The chain is the walk of every path of rolls, and its sampler is
-    /// the keyed one, on three small contests: pools of two small dice
-    /// (plus an aid die, one or two gang dice), so totals stay under 16
-    /// and the stakes, which only rise, end every contest within about 15
-    /// rolls (the largest walk takes some 30 ms). They cover either side
-    /// first, gang dice knocked out, an aid, giving in, a final push and
-    /// ties that deal.
-    #[test]
-    fn the_chain_is_the_enumeration() {
-        let pool = |p: &str| p.parse::<Pool>().unwrap();
-        let cases = [
-            ("d6 d4", None, "d6", Some("d4"), true, Some(2), false),
-            ("d4 d4", Some("d4"), "d6 d4", None, false, None, true),
-            (
-                "d6 d6",
-                Some("d4"),
-                "d8 d4",
-                Some("d4 d4"),
-                true,
-                Some(4),
-                true,
-            ),
-        ];
-        for (a, aid, o, gang, push, give_in, actor_first) in cases {
-            let sides = Sides {
-                actor: pool(a),
-                aid: aid.map(pool),
-                opposition: pool(o),
-                gang: gang.map_or(vec![], |g| pool(g).dice().to_vec()),
-            };
-            let c = Contested::new(sides, RatingTie::Larger, push, actor_first, give_in)
-                .tie_complication(!push);
-            let what = format!("{a} vs {o}");
-            // The solver's rounds, as `Contested::exact` builds them.
-            let solver = c.solver();
-            let (exact, lost) = assert_chain_is_enumeration(&solver, FIELDS, 40, &what);
-            assert_eq!(lost, 0.0, "{what}: the stakes rise every roll");
-            assert_eq!(Some(&exact), c.exact().as_ref(), "{what}");
-            // The bespoke roll draws total and rating at once and carries
-            // the rating in its state, where the law draws the rating after
-            // the total: the two meet in what they make of a contest, so
-            // the chain of the law is the mechanic's oracle there.
-            let tally = assert_chain_samples_as::<_, FIELDS>(
-                &solver,
-                20_000,
-                |rng, n, t| c.simulate(rng, n, t),
-                &what,
-            );
-            assert_frequencies(&tally, &exact, &what);
-        }
-    }
-}
+mod tests;

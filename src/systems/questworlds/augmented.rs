@@ -46,6 +46,16 @@ impl<Q> Augmented<Q> {
         }
     }
 
+    /// The sequence, when the augment is sure (one bonus); else the
+    /// mixture back.
+    pub fn sure(self) -> Result<Q, Self> {
+        if self.arms.len() == 1 {
+            Ok(self.arms.into_iter().next().expect("one arm").2)
+        } else {
+            Err(self)
+        }
+    }
+
     /// The sequence of each bonus, with its probability.
     pub fn arms(&self) -> impl Iterator<Item = (i64, f64, &Q)> {
         self.arms.iter().map(|(b, p, q)| (*b, *p, q))

@@ -350,7 +350,16 @@ impl<Q: Sequence> Rounds for Capped<'_, Q> {
 
     #[inline]
     fn after(&self, round: usize, state: &Q::State, roll: &Q::Roll) -> After<Q::State, Fields> {
-        match self.sequence.after(round, state, roll) {
+        self.cut(round, self.sequence.after(round, state, roll))
+    }
+}
+
+impl<Q: Sequence> Capped<'_, Q> {
+    /// What the sequence made of a roll in round `round`, with the round
+    /// cap applied: a round that would follow the last is a stalemate.
+    #[inline]
+    pub fn cut(&self, round: usize, after: After<Q::State, Fields>) -> After<Q::State, Fields> {
+        match after {
             After::Round(next) if round >= self.max_rounds => {
                 After::End(stalemate(self.sequence, round, &next))
             }

@@ -100,12 +100,22 @@ impl Wagered {
     /// The round's two exchanges, in order, with the wagers declared at
     /// its start; equal wagers: the PC's exchange first.
     #[inline]
-    fn declare(&self, &(pc, opp): &State) -> [(Leader, i64); 2] {
-        let pc_w = match self.desperation {
-            Desperation::Keep => self.pc_wager,
-            Desperation::Never => self.pc_wager.min(pc),
-            Desperation::WhenBehind if pc < opp => self.matchup.pc.tn(),
-            Desperation::WhenBehind => self.pc_wager,
+    fn declare(&self, ap: &State) -> [(Leader, i64); 2] {
+        self.declare_as(ap, None)
+    }
+
+    /// As [`Wagered::declare`], with the PC wagering `pc_wager` when set
+    /// instead of by its policy (a PC who never makes desperation stakes
+    /// still declares no more than it has): the rules best play shares.
+    #[inline]
+    fn declare_as(&self, &(pc, opp): &State, pc_wager: Option<i64>) -> [(Leader, i64); 2] {
+        let pc_w = match (pc_wager, self.desperation) {
+            (Some(w), Desperation::Never) => w.min(pc),
+            (Some(w), _) => w,
+            (None, Desperation::Keep) => self.pc_wager,
+            (None, Desperation::Never) => self.pc_wager.min(pc),
+            (None, Desperation::WhenBehind) if pc < opp => self.matchup.pc.tn(),
+            (None, Desperation::WhenBehind) => self.pc_wager,
         };
         let opp_w = self.opponent_wager.min(opp);
         if opp_w > pc_w {
@@ -188,9 +198,22 @@ impl Wagered {
         state: &WageredState,
         ex: &Exchange,
     ) -> After<WageredState, Fields> {
+        self.step_as(round, state, ex, None)
+    }
+
+    /// As [`Wagered::step`], with the PC's wager for a round that starts
+    /// here set to `pc_wager` when it is given.
+    #[inline]
+    pub fn step_as(
+        &self,
+        round: usize,
+        state: &WageredState,
+        ex: &Exchange,
+        pc_wager: Option<i64>,
+    ) -> After<WageredState, Fields> {
         match *state {
             WageredState::Round(ap) => {
-                let [first, second] = self.declare(&ap);
+                let [first, second] = self.declare_as(&ap, pc_wager);
                 let s1 = self.exchange(ap, self.staked(first, &ap), ex);
                 match self.end(round, s1) {
                     Some(outcome) => After::End(outcome),
@@ -301,10 +324,25 @@ impl Rounds for Wagered {
     /// An exchange by [`Wagered::step`]; a defeat may bring a parting shot.
     #[inline]
     fn after(&self, round: usize, phase: &Phase, ex: &Exchange) -> After<Phase, Fields> {
+        self.after_as(round, phase, ex, None)
+    }
+}
+
+impl Wagered {
+    /// As [`Rounds::after`], with the PC's wager for a round that starts
+    /// here set to `pc_wager` when it is given (best play's choice).
+    #[inline]
+    pub fn after_as(
+        &self,
+        round: usize,
+        phase: &Phase,
+        ex: &Exchange,
+        pc_wager: Option<i64>,
+    ) -> After<Phase, Fields> {
         if let Some(shot) = phase.shot {
             return self.parting_shot(round, phase, shot, ex);
         }
-        match self.step(round, &phase.state, ex) {
+        match self.step_as(round, &phase.state, ex, pc_wager) {
             After::Roll(s) => After::Roll(phase.with(s)),
             After::Round(s) => After::Round(phase.with(s)),
             After::End(mut out) => {
@@ -463,5 +501,6 @@ impl Define for WageredSequence {
     }
 }
 
+pub mod best;
 #[cfg(test)]
 mod tests;
