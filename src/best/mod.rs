@@ -247,9 +247,12 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
         None => (
             None,
             None,
-            Some(format!(
-                "best play here needs conditions {name}'s policy language cannot say (several at once, or more than 16 rules); the rules above say it in words"
-            )),
+            Some(match systems::best::unwritten(name) {
+                Some(why) => why.to_string(),
+                None => format!(
+                    "best play here needs conditions {name}'s policy language cannot say (several at once, or more than 16 rules); the rules above say it in words"
+                ),
+            }),
         ),
     };
     Ok(BestAnswer {

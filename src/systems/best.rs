@@ -5,7 +5,7 @@
 use crate::exact::best::Solve;
 use crate::model::{Define, ParamError, ParamMap};
 
-use super::gateway;
+use super::{cgg, gateway};
 
 /// A mechanic's decision process, from checked values.
 type Build = fn(&ParamMap) -> Result<Box<dyn Solve>, ParamError>;
@@ -26,6 +26,17 @@ const COVERED: &[(&str, &str, Build)] = &[
             Ok(Box::new(gateway::scene::DuelChoice::new(
                 gateway::Scene.build(p),
             )?))
+        },
+    ),
+    (
+        "cgg.action",
+        "the player's wrench (each use, or hold), against the Exec's hammer policy",
+        |v| {
+            let p = cgg::action::ActionMechanic.read(v)?;
+            cgg::action::ActionMechanic.check(&p)?;
+            Ok(Box::new(cgg::action::WrenchChoice::new(
+                cgg::action::ActionMechanic.build(p),
+            )))
         },
     ),
 ];
@@ -74,6 +85,17 @@ pub fn replaces(mechanic: &str) -> &'static [&'static str] {
         "gateway.challenge" => &["raises"],
         "gateway.scene" => &["a.policy", "a.edge_raises", "a.climax", "a.anticlimax"],
         _ => &[],
+    }
+}
+
+/// Why a mechanic's policy language can never write its best policy,
+/// where it cannot (else the question says why for the rules at hand).
+pub fn unwritten(mechanic: &str) -> Option<&'static str> {
+    match mechanic {
+        "cgg.action" => Some(
+            "policy.wrench names three fixed policies (none, greedy, deny) and best play decides each use on the failures, the risk still short, the venture left and the dice on the table; a wrench written as rules would make the action's rule keys, which key its sampling tables, a list (see the manual's chapter on best play); the rules above say it in words",
+        ),
+        _ => None,
     }
 }
 

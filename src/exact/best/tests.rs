@@ -1,7 +1,6 @@
 //! Best play against brute force: a small push-your-luck game whose
 //! every deterministic policy is enumerated and evaluated.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::*;
@@ -95,95 +94,12 @@ impl Choose for Pig {
     }
 }
 
-/// Pig played by a fixed table of choices.
-struct Fixed<'a>(&'a BTreeMap<(usize, S), Opt>);
-
-impl Choose for Fixed<'_> {
-    type State = S;
-    type Roll = R;
-    type Outcome = [i64; 1];
-    type Option = Opt;
-
-    fn start(&self) -> S {
-        (0, 0)
-    }
-
-    fn options(&self, _: usize, _: &S, _: &mut Vec<Opt>) {}
-
-    fn law(&self, round: usize, s: &S, _: Option<&Opt>, out: &mut Vec<(R, f64)>) {
-        Pig.law(round, s, Some(&self.0[&(round, *s)]), out);
-    }
-
-    fn after(&self, round: usize, s: &S, r: &R) -> After<S, [i64; 1]> {
-        Pig.after(round, s, r)
-    }
-
-    fn feature_names(&self) -> Vec<&'static str> {
-        Vec::new()
-    }
-
-    fn features(&self, _: usize, _: &S, _: &mut Vec<i64>) {}
-
-    fn tags(&self, _: &Opt) -> Vec<String> {
-        Vec::new()
-    }
-}
-
-/// Every (round, state) where Pig decides, under some choices.
-fn decisions() -> BTreeSet<(usize, S)> {
-    let mut out = BTreeSet::new();
-    let mut stack = vec![(1, (0u8, 0u8))];
-    while let Some((round, s)) = stack.pop() {
-        if !out.insert((round, s)) {
-            continue;
-        }
-        let mut opts = Vec::new();
-        Pig.options(round, &s, &mut opts);
-        for o in opts {
-            for bust in [false, true] {
-                match step(round, s, o, bust) {
-                    After::Roll(n) => stack.push((round, n)),
-                    After::Round(n) => stack.push((round + 1, n)),
-                    After::End(_) => {}
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The value of every deterministic policy.
-fn every_policy(reward: &dyn Fn(&[i64]) -> f64) -> Vec<f64> {
-    let points: Vec<(usize, S)> = decisions().into_iter().collect();
-    let opts: Vec<Vec<Opt>> = points
-        .iter()
-        .map(|(r, s)| {
-            let mut o = Vec::new();
-            Pig.options(*r, s, &mut o);
-            o
-        })
-        .collect();
-    let total: usize = opts.iter().map(Vec::len).product();
-    assert!(total <= 5_000, "{total} policies");
-    (0..total)
-        .map(|mut k| {
-            let mut table = BTreeMap::new();
-            for (point, o) in points.iter().zip(&opts) {
-                table.insert(*point, o[k % o.len()]);
-                k /= o.len();
-            }
-            let solved = best(&Fixed(&table), reward, false, BestLimits::default()).unwrap();
-            solved.given
-        })
-        .collect()
-}
-
 #[test]
 fn best_play_is_the_best_of_every_policy() {
     let mean = |o: &[i64]| o[0] as f64;
     let at_least_4 = |o: &[i64]| f64::from(o[0] >= 4);
     for reward in [&mean as &dyn Fn(&[i64]) -> f64, &at_least_4] {
-        let all = every_policy(reward);
+        let all = super::check::every_policy(&Pig, reward, 5_000);
         let top = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let solved = best(&Pig, reward, true, BestLimits::default()).unwrap();
         assert!(
