@@ -155,3 +155,41 @@ fn the_wrench_given_policy_is_the_exact_solver_and_best_beats_every_named_one() 
         }
     }
 }
+
+#[test]
+fn the_luck_bid_given_is_the_exact_solver_and_the_written_bid_replays() {
+    for pairs in [
+        vec![],
+        vec![("favouring", Int(3)), ("difficulty", Int(8))],
+        vec![
+            ("support", Int(-1)),
+            ("variant.weight_luck", ParamValue::Bool(false)),
+        ],
+        vec![("variant.rolls", Str("until-failure".into()))],
+    ] {
+        for metric in ["p_true", "mean_weight", "mean_successes", "mean_failures"] {
+            let mut best_of = None;
+            for luck in 0..=5 {
+                let mut p = pairs.clone();
+                p.push(("luck", Int(luck)));
+                let a = ask("statements.statement", &p, metric);
+                let given = exact("statements.statement", &ParamMap::from_pairs(&p), metric);
+                let what = format!("{p:?} {metric}");
+                assert!(
+                    (a.given - given).abs() < 1e-9,
+                    "{what}: {} vs {given}",
+                    a.given
+                );
+                assert!(given <= a.best + 1e-12, "{what}: {given} > {}", a.best);
+                let replayed = a.replayed.expect("a bid is written");
+                assert!(
+                    (replayed - a.best).abs() < 1e-9,
+                    "{what}: {replayed} vs {}",
+                    a.best
+                );
+                let b = *best_of.get_or_insert(a.best);
+                assert!((a.best - b).abs() < 1e-12, "{what}");
+            }
+        }
+    }
+}

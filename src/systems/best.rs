@@ -5,7 +5,7 @@
 use crate::exact::best::Solve;
 use crate::model::{Define, ParamError, ParamMap};
 
-use super::{cgg, gateway};
+use super::{cgg, gateway, statements};
 
 /// A mechanic's decision process, from checked values.
 type Build = fn(&ParamMap) -> Result<Box<dyn Solve>, ParamError>;
@@ -39,6 +39,11 @@ const COVERED: &[(&str, &str, Build)] = &[
             )))
         },
     ),
+    ("statements.statement", "the luck bid (0..=5)", |v| {
+        let p = statements::Statement.read(v)?;
+        statements::Statement.check(&p)?;
+        Ok(Box::new(statements::best::BidChoice::new(&p)))
+    }),
 ];
 
 /// What the deciding side chooses in `mechanic`, when best play covers it.
@@ -84,6 +89,7 @@ pub fn replaces(mechanic: &str) -> &'static [&'static str] {
     match mechanic {
         "gateway.challenge" => &["raises"],
         "gateway.scene" => &["a.policy", "a.edge_raises", "a.climax", "a.anticlimax"],
+        "statements.statement" => &["luck"],
         _ => &[],
     }
 }
