@@ -76,6 +76,9 @@ pub fn why_not(mechanic: &str) -> String {
         | "questworlds.prize"
         | "statements.experience"
         | "dice.roll" => "it has no decision left to a player: its odds follow from the dice",
+        "statements.scene" | "statements.campaign" => {
+            "up to eight players bid on up to three statements each at once, the scene makes statements true tier by tier with conflicts and coin-broken ties (it has no exact law, only Monte Carlo), and a campaign carries every player's luck (0..=10) across up to 20 scenes: the joint bids and the luck of all players make no tractable exact decision process; `statements.statement` has the luck bid's best play"
+        }
         _ => {
             "its decisions are not yet written as a decision process (see the manual's chapter on best play)"
         }
