@@ -28,8 +28,10 @@ fn clean(o: &[i64]) -> f64 {
     o[field::CLEAN] as f64
 }
 
-const METRICS: [(&str, fn(&[i64]) -> f64); 3] =
-    [("success", success), ("avoided", avoided), ("clean", clean)];
+/// A metric of one outcome.
+type Metric = fn(&[i64]) -> f64;
+
+const METRICS: [(&str, Metric); 3] = [("success", success), ("avoided", avoided), ("clean", clean)];
 
 #[test]
 fn a_whole_action_with_one_risk_die_is_its_brute_force() {
