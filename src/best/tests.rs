@@ -133,3 +133,82 @@ fn giving_in_is_written_back_and_replays() {
     assert!((replayed - a.best).abs() < 1e-9, "{replayed} vs {}", a.best);
     assert!(a.gap > 0.01, "{a:?}");
 }
+
+#[test]
+fn the_wrench_given_policy_is_the_exact_solver_and_best_beats_every_named_one() {
+    // Every wrench and hammer policy, on the default action and on an
+    // impaired one with two risk dice: the given wrench's value is the
+    // action's exact answer, and best play (against that hammer) is at
+    // least every named wrench.
+    for extra in [
+        vec![],
+        vec![
+            ("explorer.risk_code", Str("2d+2".into())),
+            ("difficulty.condition", Str("impairs".into())),
+            ("difficulty.base", Str("difficult".into())),
+        ],
+    ] {
+        for hammer in ["always", "only-on-success", "conditions", "none"] {
+            for metric in ["p_success", "p_clean", "p_avoided", "p_fail_2"] {
+                let mut best_of = None;
+                for wrench in ["none", "greedy", "deny"] {
+                    let mut pairs = extra.clone();
+                    pairs.push(("policy.hammer", Str(hammer.into())));
+                    pairs.push(("policy.wrench", Str(wrench.into())));
+                    let a = ask("cgg.action", &pairs, metric);
+                    let given = exact("cgg.action", &ParamMap::from_pairs(&pairs), metric);
+                    let what = format!("{extra:?} {hammer} {wrench} {metric}");
+                    assert!(
+                        (a.given - given).abs() < 1e-9,
+                        "{what}: {} vs {given}",
+                        a.given
+                    );
+                    assert!(given <= a.best + 1e-12, "{what}: {given} > {}", a.best);
+                    let b = *best_of.get_or_insert(a.best);
+                    assert!(
+                        (a.best - b).abs() < 1e-12,
+                        "{what}: best depends on the given wrench"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_luck_bid_given_is_the_exact_solver_and_the_written_bid_replays() {
+    for pairs in [
+        vec![],
+        vec![("favouring", Int(3)), ("difficulty", Int(8))],
+        vec![
+            ("support", Int(-1)),
+            ("variant.weight_luck", ParamValue::Bool(false)),
+        ],
+        vec![("variant.rolls", Str("until-failure".into()))],
+    ] {
+        for metric in ["p_true", "mean_weight", "mean_successes", "mean_failures"] {
+            let mut best_of = None;
+            for luck in 0..=5 {
+                let mut p = pairs.clone();
+                p.push(("luck", Int(luck)));
+                let a = ask("statements.statement", &p, metric);
+                let given = exact("statements.statement", &ParamMap::from_pairs(&p), metric);
+                let what = format!("{p:?} {metric}");
+                assert!(
+                    (a.given - given).abs() < 1e-9,
+                    "{what}: {} vs {given}",
+                    a.given
+                );
+                assert!(given <= a.best + 1e-12, "{what}: {given} > {}", a.best);
+                let replayed = a.replayed.expect("a bid is written");
+                assert!(
+                    (replayed - a.best).abs() < 1e-9,
+                    "{what}: {replayed} vs {}",
+                    a.best
+                );
+                let b = *best_of.get_or_insert(a.best);
+                assert!((a.best - b).abs() < 1e-12, "{what}");
+            }
+        }
+    }
+}

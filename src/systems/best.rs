@@ -5,7 +5,7 @@
 use crate::exact::best::Solve;
 use crate::model::{Define, ParamError, ParamMap};
 
-use super::{cortex, gateway, questworlds};
+use super::{cgg, cortex, gateway, questworlds, statements};
 
 /// A mechanic's decision process, from checked values.
 type Build = fn(&ParamMap) -> Result<Box<dyn Solve>, ParamError>;
@@ -50,6 +50,22 @@ const COVERED: &[(&str, &str, Build)] = &[
             Ok(Box::new(questworlds::wagered::best::WagerChoice::new(p)?))
         },
     ),
+    (
+        "cgg.action",
+        "the player's wrench (each use, or hold), against the Exec's hammer policy",
+        |v| {
+            let p = cgg::action::ActionMechanic.read(v)?;
+            cgg::action::ActionMechanic.check(&p)?;
+            Ok(Box::new(cgg::action::WrenchChoice::new(
+                cgg::action::ActionMechanic.build(p),
+            )))
+        },
+    ),
+    ("statements.statement", "the luck bid (0..=5)", |v| {
+        let p = statements::Statement.read(v)?;
+        statements::Statement.check(&p)?;
+        Ok(Box::new(statements::best::BidChoice::new(&p)))
+    }),
 ];
 
 /// What the deciding side chooses in `mechanic`, when best play covers it.
@@ -82,6 +98,9 @@ pub fn why_not(mechanic: &str) -> String {
         | "questworlds.prize"
         | "statements.experience"
         | "dice.roll" => "it has no decision left to a player: its odds follow from the dice",
+        "statements.scene" | "statements.campaign" => {
+            "up to eight players bid on up to three statements each at once, the scene makes statements true tier by tier with conflicts and coin-broken ties (it has no exact law, only Monte Carlo), and a campaign carries every player's luck (0..=10) across up to 20 scenes: the joint bids and the luck of all players make no tractable exact decision process; `statements.statement` has the luck bid's best play"
+        }
         _ => {
             "its decisions are not yet written as a decision process (see the manual's chapter on best play)"
         }
@@ -97,6 +116,7 @@ pub fn replaces(mechanic: &str) -> &'static [&'static str] {
         "gateway.scene" => &["a.policy", "a.edge_raises", "a.climax", "a.anticlimax"],
         "cortex.contested" => &["policy.give_in", "policy.give_in_at"],
         "questworlds.wagered" => &["pc.wager", "pc.desperation_stake"],
+        "statements.statement" => &["luck"],
         _ => &[],
     }
 }
@@ -106,6 +126,7 @@ pub fn unwritten(mechanic: &str) -> String {
     match mechanic {
         "cortex.contested" => "best play is no threshold on the stakes (by gang dice left), which is all `policy.give_in_at` can say; the rules above say it in words".into(),
         "questworlds.wagered" => "best play's wager depends on both sides' AP, and the policy language has one wager (`pc.wager`, with `pc.desperation_stake`); the rules above say it in words".into(),
+        "cgg.action" => "policy.wrench names three fixed policies (none, greedy, deny) and best play decides each use on the failures, the risk still short, the venture left and the dice on the table; a wrench written as rules would make the action's rule keys, which key its sampling tables, a list (see the manual's chapter on best play); the rules above say it in words".into(),
         _ => format!(
             "best play here needs conditions {mechanic}'s policy language cannot say (several at once, or more than 16 rules); the rules above say it in words"
         ),

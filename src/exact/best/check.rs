@@ -1,12 +1,12 @@
 //! Test helpers every mechanic's best play uses: its graph over
 //! repeating rounds against the round-by-round reference
-//! ([`graph_is_layered`]), and best play against the brute-force
-//! enumeration of every deterministic policy ([`best_is_brute_force`]).
+//! ([`graph_is_layered`]), and brute force over every deterministic
+//! policy ([`every_policy`], from a chosen state with [`From`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{BestLimits, Solved, graph, layered};
-use crate::model::{After, Choose};
+use crate::model::{After, Choose, RuleOf};
 
 /// Best play over the repeating graph equals best play round by round,
 /// to `1e-9`: values, the given policy, dominance and the decisions.
@@ -62,10 +62,58 @@ where
     }
 }
 
-/// Every (round, state) where `p` decides, under some choices, in order.
-fn decision_points<P: Choose>(p: &P) -> Vec<(usize, P::State)> {
+/// A mechanic's decision process started from `.1` instead of its own
+/// start (a small case: one roll as it came).
+pub struct From<'a, P: Choose>(pub &'a P, pub P::State);
+
+impl<P: Choose> Choose for From<'_, P>
+where
+    P::State: Sync,
+{
+    type State = P::State;
+    type Roll = P::Roll;
+    type Outcome = P::Outcome;
+    type Option = P::Option;
+
+    fn start(&self) -> P::State {
+        self.1.clone()
+    }
+    fn options(&self, round: usize, s: &P::State, out: &mut Vec<P::Option>) {
+        self.0.options(round, s, out)
+    }
+    fn law(
+        &self,
+        round: usize,
+        s: &P::State,
+        o: Option<&P::Option>,
+        out: &mut Vec<(P::Roll, f64)>,
+    ) {
+        self.0.law(round, s, o, out)
+    }
+    fn after(&self, round: usize, s: &P::State, r: &P::Roll) -> After<P::State, P::Outcome> {
+        self.0.after(round, s, r)
+    }
+    fn feature_names(&self) -> Vec<&'static str> {
+        self.0.feature_names()
+    }
+    fn features(&self, round: usize, s: &P::State, out: &mut Vec<i64>) {
+        self.0.features(round, s, out)
+    }
+    fn tags(&self, o: &P::Option) -> Vec<String> {
+        self.0.tags(o)
+    }
+    fn write(
+        &self,
+        rules: &[RuleOf<P::Option>],
+    ) -> Option<Vec<(String, crate::model::ParamValue)>> {
+        self.0.write(rules)
+    }
+}
+
+/// Every (round, state) where `p` decides, under some choices.
+fn decisions<P: Choose>(p: &P) -> BTreeSet<(usize, P::State)> {
+    let mut out = BTreeSet::new();
     let mut seen = BTreeSet::new();
-    let mut points = Vec::new();
     let mut stack = vec![(1, p.start())];
     let (mut opts, mut law) = (Vec::new(), Vec::new());
     while let Some((round, s)) = stack.pop() {
@@ -74,84 +122,60 @@ fn decision_points<P: Choose>(p: &P) -> Vec<(usize, P::State)> {
         }
         opts.clear();
         p.options(round, &s, &mut opts);
-        law.clear();
-        if opts.is_empty() {
-            p.law(round, &s, None, &mut law);
+        if !opts.is_empty() {
+            out.insert((round, s.clone()));
+        }
+        let choices: Vec<Option<&P::Option>> = if opts.is_empty() {
+            vec![None]
         } else {
-            points.push((round, s.clone()));
-            for o in &opts {
-                p.law(round, &s, Some(o), &mut law);
+            opts.iter().map(Some).collect()
+        };
+        for o in choices {
+            law.clear();
+            p.law(round, &s, o, &mut law);
+            for (roll, q) in &law {
+                if *q == 0.0 {
+                    continue;
+                }
+                match p.after(round, &s, roll) {
+                    After::Roll(n) => stack.push((round, n)),
+                    After::Round(n) => stack.push((round + 1, n)),
+                    After::End(_) => {}
+                }
             }
         }
-        for (roll, _) in &law {
-            match p.after(round, &s, roll) {
-                After::Roll(n) => stack.push((round, n)),
-                After::Round(n) => stack.push((round + 1, n)),
-                After::End(_) => {}
+    }
+    out
+}
+
+/// The metric of `p` played by `table` from `(round, s)`, walking every
+/// path of rolls.
+fn walk<P: Choose>(
+    p: &P,
+    table: &BTreeMap<(usize, P::State), P::Option>,
+    reward: &dyn Fn(&[i64]) -> f64,
+    round: usize,
+    s: &P::State,
+) -> f64 {
+    let mut law = Vec::new();
+    p.law(round, s, table.get(&(round, s.clone())), &mut law);
+    law.iter()
+        .filter(|(_, q)| *q > 0.0)
+        .map(|(roll, q)| {
+            q * match p.after(round, s, roll) {
+                After::Roll(n) => walk(p, table, reward, round, &n),
+                After::Round(n) => walk(p, table, reward, round + 1, &n),
+                After::End(o) => reward(o.as_ref()),
             }
-        }
-    }
-    points.sort();
-    points
-}
-
-/// `P` played by a fixed table of choices, one per decision point: its
-/// given policy is that table.
-struct Fixed<'a, P: Choose> {
-    p: &'a P,
-    table: BTreeMap<(usize, P::State), P::Option>,
-}
-
-impl<P: Choose> Choose for Fixed<'_, P>
-where
-    P::State: Sync,
-    P::Option: Sync,
-{
-    type State = P::State;
-    type Roll = P::Roll;
-    type Outcome = P::Outcome;
-    type Option = P::Option;
-
-    fn start(&self) -> P::State {
-        self.p.start()
-    }
-
-    fn options(&self, _: usize, _: &P::State, _: &mut Vec<P::Option>) {}
-
-    fn law(
-        &self,
-        round: usize,
-        s: &P::State,
-        _: Option<&P::Option>,
-        out: &mut Vec<(P::Roll, f64)>,
-    ) {
-        let o = self.table.get(&(round, s.clone()));
-        self.p.law(round, s, o, out);
-    }
-
-    fn after(&self, round: usize, s: &P::State, r: &P::Roll) -> After<P::State, P::Outcome> {
-        self.p.after(round, s, r)
-    }
-
-    fn feature_names(&self) -> Vec<&'static str> {
-        Vec::new()
-    }
-
-    fn features(&self, _: usize, _: &P::State, _: &mut Vec<i64>) {}
-
-    fn tags(&self, _: &P::Option) -> Vec<String> {
-        Vec::new()
-    }
+        })
+        .sum()
 }
 
 /// The value of every deterministic policy of `p` (one option per
-/// decision point), at most `most` of them.
-pub fn every_policy<P: Choose>(p: &P, reward: &dyn Fn(&[i64]) -> f64, most: usize) -> Vec<f64>
-where
-    P::State: Sync,
-    P::Option: Sync,
-{
-    let points = decision_points(p);
+/// decision met, by (round, state)), each by walking every path; at most
+/// `limit` policies.
+pub fn every_policy<P: Choose>(p: &P, reward: &dyn Fn(&[i64]) -> f64, limit: usize) -> Vec<f64> {
+    let points: Vec<(usize, P::State)> = decisions(p).into_iter().collect();
     let opts: Vec<Vec<P::Option>> = points
         .iter()
         .map(|(r, s)| {
@@ -160,11 +184,8 @@ where
             o
         })
         .collect();
-    let total = opts
-        .iter()
-        .try_fold(1usize, |n, o| n.checked_mul(o.len()))
-        .filter(|&n| n <= most);
-    let total = total.unwrap_or_else(|| panic!("more than {most} policies"));
+    let total: usize = opts.iter().map(Vec::len).product();
+    assert!(total <= limit, "{total} policies");
     (0..total)
         .map(|mut k| {
             let mut table = BTreeMap::new();
@@ -172,30 +193,23 @@ where
                 table.insert(point.clone(), o[k % o.len()].clone());
                 k /= o.len();
             }
-            let fixed = Fixed { p, table };
-            layered::solve(&fixed, reward, false, BestLimits::default())
-                .unwrap()
-                .given
+            walk(p, &table, reward, 1, &p.start())
         })
         .collect()
 }
 
-/// Best play is the best of every deterministic policy (brute force, at
-/// most `most` policies), to `1e-12`, and the given policy is no better.
-/// Returns how many policies there were.
+/// Best play equals the best of every deterministic policy (to `1e-12`),
+/// and its value summed forward agrees (at most `most` policies); returns
+/// how many policies there were.
 pub fn best_is_brute_force<P: Choose>(
     p: &P,
     reward: &dyn Fn(&[i64]) -> f64,
     most: usize,
     what: &str,
-) -> usize
-where
-    P::State: Sync,
-    P::Option: Sync,
-{
+) -> usize {
     let all = every_policy(p, reward, most);
     let top = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let solved: Solved<P::Option> = super::best(p, reward, true, BestLimits::default()).unwrap();
+    let solved = super::best(p, reward, false, BestLimits::default()).unwrap();
     assert!(
         (solved.value - top).abs() < 1e-12,
         "{what}: best {} vs brute force {top}",

@@ -5,6 +5,7 @@
 //! heaviest compatible statements true tier by tier; failures feed luck,
 //! setbacks and experience.
 
+pub mod best;
 pub mod campaign;
 pub mod experience;
 mod roll;

@@ -217,14 +217,21 @@ impl Define for Statement {
     }
 
     fn build(&self, p: StatementParams) -> Resolution {
-        let favouring = p.favouring.0;
-        let opposing = p.opposing.0 + p.difficulty.0;
-        let luck = p.luck;
+        p.resolution(p.luck)
+    }
+}
+
+impl StatementParams {
+    /// The statement these values make with `luck` bid (best play weighs
+    /// each bid with the statement's own rules).
+    pub fn resolution(&self, luck: u64) -> Resolution {
+        let favouring = self.favouring.0;
+        let opposing = self.opposing.0 + self.difficulty.0;
         Resolution {
             roll: Roll::new(favouring + luck, opposing),
-            rolls: p.rolls,
-            support: p.support,
-            weight_per_success: favouring + if p.weight_luck { luck } else { 0 },
+            rolls: self.rolls,
+            support: self.support,
+            weight_per_success: favouring + if self.weight_luck { luck } else { 0 },
         }
     }
 }

@@ -90,7 +90,7 @@ const D6: [(u32, f64); 6] = [
 
 /// A script of draws: values taken in order; the first draw past its end
 /// records the values it could take and answers with the first.
-struct Replay<'a> {
+pub(crate) struct Replay<'a> {
     script: &'a [u32],
     at: usize,
     p: f64,
@@ -152,6 +152,13 @@ impl Draw for Replay<'_> {
 /// Every outcome of settling `rolled`, with its probability given the
 /// rolls.
 pub fn settle_all(a: &Action, rolled: &Rolled, mut emit: impl FnMut(&Outcome, f64)) {
+    branches(|r| a.settle(rolled, r), |o, p| emit(&o, p));
+}
+
+/// Every result of `run` over the dice it draws, with its probability:
+/// `run` is replayed once per branch of its draws (the settling, or one
+/// wrench use best play weighs).
+pub(crate) fn branches<T>(mut run: impl FnMut(&mut Replay<'_>) -> T, mut emit: impl FnMut(T, f64)) {
     let mut stack: Vec<Vec<u32>> = vec![Vec::new()];
     while let Some(script) = stack.pop() {
         let mut r = Replay {
@@ -160,11 +167,11 @@ pub fn settle_all(a: &Action, rolled: &Rolled, mut emit: impl FnMut(&Outcome, f6
             p: 1.0,
             branch: None,
         };
-        let out = a.settle(rolled, &mut r);
+        let out = run(&mut r);
         match r.branch {
             None => {
                 if r.p > 0.0 {
-                    emit(&out, r.p);
+                    emit(out, r.p);
                 }
             }
             Some(values) => {

@@ -12,12 +12,14 @@
 //! exact law ([`table`]); [`Action::sample`] rolls every die, for the
 //! mechanics that play actions inside longer runs.
 
+pub mod best;
 mod exact;
 mod keys;
 pub mod rules;
 pub mod table;
 pub mod venture;
 
+pub use best::WrenchChoice;
 pub use exact::exec_laws;
 pub use venture::{ExecDice, Hammer, Rolled, Use, Wrench};
 use venture::{RngDraw, class_of};

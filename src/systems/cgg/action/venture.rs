@@ -141,7 +141,7 @@ pub fn class_law(highest_failing: u32) -> [f64; CLASSES] {
 }
 
 /// The Exec's dice as they lie, counted by class.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ExecDice(pub [u32; CLASSES]);
 
 impl ExecDice {
@@ -207,8 +207,10 @@ impl Draw for RngDraw<'_> {
     }
 }
 
-/// Where the settling stands.
-struct Board {
+/// Where the settling stands: what the dice and the uses so far have
+/// left. Best play (`super::best`) decides the wrench over it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Board {
     dice: ExecDice,
     /// Failing dice (after any re-roll).
     failing: u32,
@@ -227,7 +229,8 @@ struct Board {
 }
 
 impl Board {
-    fn failures(&self) -> u32 {
+    /// Failures as they stand.
+    pub fn failures(&self) -> u32 {
         (self.failing + self.added).saturating_sub(self.removed)
     }
 
@@ -245,6 +248,16 @@ impl Board {
     fn can(&self, u: Use) -> bool {
         !self.used[u as usize] && self.left >= u.cost()
     }
+
+    /// Venture not spent yet.
+    pub fn left(&self) -> u32 {
+        self.left
+    }
+
+    /// Difficulty dice lying on the table.
+    pub fn dice(&self) -> u32 {
+        self.dice.dice()
+    }
 }
 
 impl Action {
@@ -258,6 +271,15 @@ impl Action {
                 b.total + if b.close { super::CLOSE_BONUS } else { 0 },
                 self.target(b),
             )
+    }
+
+    /// How much the risk total must still rise for the risk to be
+    /// avoided: 0 when it is (or there is no risk roll).
+    pub fn short(&self, b: &Board) -> i64 {
+        let total = b.total + if b.close { super::CLOSE_BONUS } else { 0 };
+        (0..)
+            .find(|&n| self.avoided(b) || self.rules.comparison.meets(total + n, self.target(b)))
+            .expect("a total high enough")
     }
 
     /// The risk is missed and "That was close!" cannot save it.
@@ -313,7 +335,50 @@ impl Action {
             };
             let legal = u == Use::Serious || self.impaired;
             if legal && (wanted || deny) {
-                b.spend(u);
+                self.wrench_use(b, u, draw);
+            }
+        }
+    }
+
+    /// The 1-cost uses where they change the outcome.
+    fn cheap<D: Draw>(&self, b: &mut Board, draw: &mut D) {
+        if b.can(Use::Close) && !self.avoided(b) && !self.beyond_close(b) {
+            self.wrench_use(b, Use::Close, draw);
+        }
+        if b.failures() >= 2 && b.can(Use::Good) {
+            self.wrench_use(b, Use::Good, draw);
+        }
+        if b.failures() >= 1 && b.can(Use::Gotta) {
+            self.wrench_use(b, Use::Gotta, draw);
+        }
+    }
+
+    /// Whether the player may spend on `u` now: venture enough, not used
+    /// yet this roll, and something for it to act on ("That was close!"
+    /// needs a risk roll, "Gotta make it!" and "I'm that good!" a
+    /// failure, "It's not as bad as I thought" an impairing condition).
+    pub fn may_wrench(&self, b: &Board, u: Use) -> bool {
+        u.wrench()
+            && b.can(u)
+            && match u {
+                Use::Close => self.risk_code.is_some(),
+                Use::Gotta | Use::Good => b.failures() >= 1,
+                Use::NotAsBad => self.impaired,
+                _ => true,
+            }
+    }
+
+    /// One wrench use and what it does (the dice it rolls on `draw`).
+    pub fn wrench_use<D: Draw>(&self, b: &mut Board, u: Use, draw: &mut D) {
+        debug_assert!(self.may_wrench(b, u), "{u:?} on {b:?}");
+        b.spend(u);
+        match u {
+            Use::Close => b.close = true,
+            Use::Gotta => b.removed += 1,
+            Use::Good => {
+                b.failing = draw.refails(b.failing, self.rules.failure.highest_failing());
+            }
+            Use::Serious | Use::NotAsBad => {
                 self.lower_difficulty(b, draw);
                 if u == Use::Serious && self.risk_code.is_some() {
                     match draw.d6() {
@@ -322,41 +387,16 @@ impl Action {
                     }
                 }
             }
+            _ => unreachable!("{u:?} is the Exec's"),
         }
-    }
-
-    /// The 1-cost uses where they change the outcome.
-    fn cheap<D: Draw>(&self, b: &mut Board, draw: &mut D) {
-        if b.can(Use::Close) && !self.avoided(b) && !self.beyond_close(b) {
-            b.spend(Use::Close);
-            b.close = true;
-        }
-        if b.failures() >= 2 && b.can(Use::Good) {
-            self.reroll(b, draw);
-        }
-        if b.failures() >= 1 && b.can(Use::Gotta) {
-            b.spend(Use::Gotta);
-            b.removed += 1;
-        }
-    }
-
-    fn reroll<D: Draw>(&self, b: &mut Board, draw: &mut D) {
-        b.spend(Use::Good);
-        b.failing = draw.refails(b.failing, self.rules.failure.highest_failing());
     }
 
     /// `deny`: whatever is left on the legal 1-cost uses.
     fn burn<D: Draw>(&self, b: &mut Board, draw: &mut D) {
-        if b.can(Use::Close) && self.risk_code.is_some() {
-            b.spend(Use::Close);
-            b.close = true;
-        }
-        if b.failures() >= 1 && b.can(Use::Good) {
-            self.reroll(b, draw);
-        }
-        if b.failures() >= 1 && b.can(Use::Gotta) {
-            b.spend(Use::Gotta);
-            b.removed += 1;
+        for u in [Use::Close, Use::Good, Use::Gotta] {
+            if self.may_wrench(b, u) {
+                self.wrench_use(b, u, draw);
+            }
         }
     }
 
@@ -384,7 +424,14 @@ impl Action {
 
     /// Settle the action on the two rolls: every venture use, in order.
     pub fn settle<D: Draw>(&self, rolled: &Rolled, draw: &mut D) -> super::Outcome {
-        let mut b = Board {
+        let mut b = self.board(rolled);
+        self.wrench(&mut b, draw);
+        self.finish(b)
+    }
+
+    /// The board as the two rolls leave it, before any venture is spent.
+    pub fn board(&self, rolled: &Rolled) -> Board {
+        Board {
             dice: rolled.dice,
             failing: rolled.dice.failing(),
             removed: 0,
@@ -397,14 +444,24 @@ impl Action {
             used: [false; 9],
             wrench_spent: 0,
             hammer_spent: 0,
-        };
+        }
+    }
+
+    /// The player's wrench policy from `b` on (uses already spent stay
+    /// spent).
+    pub fn wrench<D: Draw>(&self, b: &mut Board, draw: &mut D) {
         if self.rules.wrench != Wrench::None && b.left > 0 {
-            self.two_cost(&mut b, draw);
-            self.cheap(&mut b, draw);
+            self.two_cost(b, draw);
+            self.cheap(b, draw);
             if self.rules.wrench == Wrench::Deny {
-                self.burn(&mut b, draw);
+                self.burn(b, draw);
             }
         }
+    }
+
+    /// The wrench is over: the Exec's hammer with what is left, and the
+    /// outcome.
+    pub fn finish(&self, mut b: Board) -> super::Outcome {
         let to_hammer = b.left;
         self.hammer(&mut b);
         let failures = b.failures();

@@ -1,0 +1,107 @@
+//! Best play of the wrench against brute force over every deterministic
+//! policy, and options no one needs found as such.
+
+use super::*;
+use crate::exact::best::check::{From, best_is_brute_force};
+use crate::exact::best::{BestLimits, best};
+use crate::model::{Define, ParamMap, ParamValue};
+use crate::systems::cgg::action::venture::{ExecDice, Rolled};
+use crate::systems::cgg::action::{ActionMechanic, field};
+
+fn action(pairs: &[(&str, &str)]) -> Action {
+    let pairs: Vec<(&str, ParamValue)> = pairs
+        .iter()
+        .map(|(k, v)| (*k, ParamValue::Str((*v).into())))
+        .collect();
+    let p = ActionMechanic.read(&ParamMap::from_pairs(&pairs)).unwrap();
+    Define::check(&ActionMechanic, &p).unwrap();
+    ActionMechanic.build(p)
+}
+
+fn success(o: &[i64]) -> f64 {
+    o[field::SUCCESS] as f64
+}
+fn avoided(o: &[i64]) -> f64 {
+    o[field::AVOIDED] as f64
+}
+fn clean(o: &[i64]) -> f64 {
+    o[field::CLEAN] as f64
+}
+
+/// A metric of one outcome.
+type Metric = fn(&[i64]) -> f64;
+
+const METRICS: [(&str, Metric); 3] = [("success", success), ("avoided", avoided), ("clean", clean)];
+
+#[test]
+fn a_whole_action_with_one_risk_die_is_its_brute_force() {
+    // One difficulty die and one risk die: venture comes only with a 6,
+    // so the player decides at most once, on five ways the Exec's die
+    // can fall.
+    for hammer in ["always", "only-on-success", "none"] {
+        let a = action(&[
+            ("explorer.code", "2d"),
+            ("explorer.risk_code", "1d"),
+            ("difficulty.base", "easy"),
+            ("policy.hammer", hammer),
+        ]);
+        assert_eq!(a.difficulty_dice(), 1);
+        for (name, reward) in METRICS {
+            let n =
+                best_is_brute_force(&WrenchChoice::new(a), &reward, 20_000, &format!("{hammer} {name}"));
+            assert!(n >= 16, "{hammer} {name}: {n} policies");
+        }
+    }
+}
+
+#[test]
+fn a_roll_with_venture_to_spare_is_its_brute_force() {
+    // Two risk dice showing 6 (venture 2, total 0) against one failing
+    // die showing 3 or 1 (risk target 4 + the face), impaired or not:
+    // "get serious", "not as bad", the re-roll and the dice they roll
+    // all branch (360 and 432 policies).
+    for (impaired, cond) in [(false, "none"), (true, "impairs")] {
+        let a = action(&[
+            ("explorer.code", if impaired { "3d" } else { "2d" }),
+            ("explorer.risk_code", "2d"),
+            ("difficulty.base", "easy"),
+            ("difficulty.condition", cond),
+        ]);
+        assert_eq!((a.difficulty_dice(), a.impaired), (1, impaired));
+        let p = WrenchChoice::new(a);
+        for (dice, venture) in [([0, 0, 1, 0, 0], 2), ([1, 0, 0, 0, 0], 2)] {
+            let rolled = Rolled {
+                dice: ExecDice(dice),
+                venture,
+                total: 0,
+            };
+            let from = From(&p, Step::Board(a.board(&rolled)));
+            for (name, reward) in METRICS {
+                let what = format!("{cond} {dice:?} {venture} {name}");
+                let n = best_is_brute_force(&from, &reward, 20_000, &what);
+                assert!(n >= 100, "{what}: {n} policies");
+            }
+        }
+    }
+}
+
+#[test]
+fn uses_that_cannot_help_are_dominated() {
+    // Against no hammer and for the risk alone, removing or re-rolling a
+    // failure changes nothing: forbidding either costs nothing and best
+    // play never spends on them; "That was close!" is what saves risks.
+    let a = action(&[("policy.hammer", "none")]);
+    let s = best(&WrenchChoice::new(a), &avoided, true, BestLimits::default()).unwrap();
+    let row = |t: &str| s.dominance.iter().find(|d| d.tag == t).unwrap().clone();
+    for t in ["gotta", "good"] {
+        let d = row(t);
+        assert!(d.loss.abs() < 1e-12 && d.usage == 0.0, "{d:?}");
+    }
+    assert!(row("close").loss > 0.05, "{:?}", row("close"));
+    // Against "always", holding venture back for success only feeds the
+    // Exec's "Can't do it!": never needed.
+    let a = action(&[]);
+    let s = best(&WrenchChoice::new(a), &success, true, BestLimits::default()).unwrap();
+    let hold = s.dominance.iter().find(|d| d.tag == "hold").unwrap();
+    assert!(hold.loss.abs() < 1e-12, "{hold:?}");
+}
