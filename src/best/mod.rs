@@ -248,7 +248,8 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
             None,
             None,
             Some(format!(
-                "best play here needs conditions {name}'s policy language cannot say (several at once, or more than 16 rules); the rules above say it in words"
+                "best play here needs conditions {name}'s policy language cannot say (or more than {} rules); the rules above say it in words",
+                systems::policy::MAX_RULES
             )),
         ),
     };

@@ -476,8 +476,10 @@ fn forward<P: Choose>(
     choices: &[Vec<u16>],
     every: &[P::Option],
 ) -> (f64, Vec<P::Option>, Table) {
-    // Visits per (graph, node, option id).
-    let mut visits: HashMap<(usize, u32, u32), f64, FixedState> = HashMap::default();
+    // Visits per (round, graph, node, option id): a node of a repeating
+    // round's graph is seen in each round it is met in (a side may tell
+    // the rounds apart).
+    let mut visits: HashMap<(usize, usize, u32, u32), f64, FixedState> = HashMap::default();
     let mut total = 0.0;
     let mut start = vec![0.0; between];
     let mut next = vec![0.0; between];
@@ -502,7 +504,9 @@ fn forward<P: Choose>(
             let c = choices[r][k] as usize;
             let law = g.span[i as usize] as usize + c;
             if c > 0 {
-                *visits.entry((d.graph, i, g.laws[law].0)).or_insert(0.0) += m;
+                *visits
+                    .entry((r + 1, d.graph, i, g.laws[law].0))
+                    .or_insert(0.0) += m;
             }
             for &(q, t) in g.edges(law) {
                 match t & !INDEX {
@@ -514,12 +518,12 @@ fn forward<P: Choose>(
         }
         std::mem::swap(&mut start, &mut next);
     }
-    let mut visits: Vec<((usize, u32, u32), f64)> = visits.into_iter().collect();
+    let mut visits: Vec<((usize, usize, u32, u32), f64)> = visits.into_iter().collect();
     visits.sort_unstable_by_key(|x| x.0);
     let mut options: Vec<P::Option> = Vec::new();
     let mut table = Table::new();
     let mut f = Vec::new();
-    for ((gi, node, id), v) in visits {
+    for ((round, gi, node, id), v) in visits {
         let g = &graphs[gi];
         let o = &every[id as usize];
         let k = match options.iter().position(|x| x == o) {
@@ -530,7 +534,7 @@ fn forward<P: Choose>(
             }
         };
         f.clear();
-        p.features(g.round, &g.states[node as usize], &mut f);
+        p.features(round, &g.states[node as usize], &mut f);
         *table.entry((f.clone(), k)).or_insert(0.0) += v;
     }
     (total, options, table)
