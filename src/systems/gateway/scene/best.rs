@@ -156,8 +156,9 @@ impl Choose for DuelChoice {
         })
     }
 
-    /// `a.policy`: one rule per box, with a `when` of the bounds that
-    /// do not span every situation (one of the language's single
+    /// `a.policy`: one rule per box, widened where no other option's box
+    /// is met, with a `when` of the bounds that do not span every
+    /// situation (one of the language's single
     /// conditions where that says it, else a table of them all). The
     /// boxes are disjoint, so their order does not matter, and those of
     /// Edge with no raises are left to the policy's own fallback. At most
@@ -169,11 +170,24 @@ impl Choose for DuelChoice {
             (lo, hi)
         };
         let spans: Vec<(i64, i64)> = (0..FEATURES).map(span).collect();
+        // The round and the flags first: the ladder falls with the
+        // rounds, so most rules can say one and leave the other.
+        let wide = crate::exact::best::rules::widen(rules, &spans, &[6, 5, 4, 3, 0, 2, 1]);
         let mut out: Vec<ParamValue> = rules
             .iter()
-            .filter(|(_, a)| *a != Action::EDGE)
-            .map(|(ranges, action)| rule(action, when(ranges, &spans)))
+            .zip(&wide)
+            .filter(|((_, a), _)| *a != Action::EDGE)
+            .map(|((_, action), ranges)| rule(action, when(ranges, &spans)))
             .collect();
+        // Widened boxes of one option may come out the same.
+        let mut seen = Vec::new();
+        out.retain(|r| {
+            let new = !seen.contains(r);
+            if new {
+                seen.push(r.clone());
+            }
+            new
+        });
         if out.is_empty() {
             out.push(rule(&Action::EDGE, None));
         }
