@@ -210,15 +210,44 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
     } = played;
     let seen = rules::spans(&solved.decisions, solved.features.len());
     let visits = solved.visits.max(f64::MIN_POSITIVE);
-    let rules = boxes
-        .iter()
-        .map(|b| RuleAnswer {
-            when: rules::condition(b, &solved.features, &seen),
-            choice: solved.options[b.option].clone(),
-            share: b.visits / visits,
-            agree: b.agree,
-        })
-        .collect();
+    // Each rule says only what tells it from situations where best play
+    // chooses otherwise (the last features dropped first): two rules
+    // that then read alike are one.
+    let typed: Vec<(Vec<(i64, i64)>, usize)> =
+        boxes.iter().map(|b| (b.ranges.clone(), b.option)).collect();
+    let order: Vec<usize> = (0..solved.features.len()).rev().collect();
+    let wide = rules::widen(&typed, &seen, &order);
+    let mut shown: Vec<RuleAnswer> = Vec::new();
+    for (b, ranges) in boxes.iter().zip(wide) {
+        let when = rules::condition(
+            &rules::Box {
+                ranges,
+                ..b.clone()
+            },
+            &solved.features,
+            &seen,
+        );
+        let choice = solved.options[b.option].clone();
+        let share = b.visits / visits;
+        match shown
+            .iter_mut()
+            .find(|r| r.when == when && r.choice == choice)
+        {
+            Some(r) => {
+                r.agree = (r.agree * r.share + b.agree * share)
+                    / (r.share + share).max(f64::MIN_POSITIVE);
+                r.share += share;
+            }
+            None => shown.push(RuleAnswer {
+                when,
+                choice,
+                share,
+                agree: b.agree,
+            }),
+        }
+    }
+    shown.sort_by(|a, b| b.share.total_cmp(&a.share));
+    let rules = shown;
     let mut options: Vec<OptionAnswer> = solved
         .options
         .iter()

@@ -210,5 +210,53 @@ fn the_luck_bid_given_is_the_exact_solver_and_the_written_bid_replays() {
                 assert!((a.best - b).abs() < 1e-12, "{what}");
             }
         }
+}
+
+#[test]
+fn the_written_duel_policy_replays_to_best_play() {
+    // gateway-best's duels (ladder 4, 6 and 8), and others: a longer
+    // ladder, a stronger B, a fixed first initiative, expected raises.
+    let shipped = |ladder: i64| {
+        vec![
+            ("ladder", Int(ladder)),
+            ("initiative", Str("random".into())),
+            ("round_cap", Int(12)),
+            ("a.background", Int(2)),
+            ("b.background", Int(2)),
+        ]
+    };
+    let mut cases: Vec<(Vec<(&str, ParamValue)>, &str)> = [4, 6, 8]
+        .into_iter()
+        .map(|l| (shipped(l), "p_a_wins"))
+        .collect();
+    cases.push((vec![("ladder", Int(3)), ("round_cap", Int(10))], "p_a_wins"));
+    cases.push((
+        vec![
+            ("ladder", Int(5)),
+            ("round_cap", Int(8)),
+            ("b.trait", Int(4)),
+        ],
+        "p_a_wins",
+    ));
+    cases.push((shipped(4), "p_b_wins"));
+    for (pairs, metric) in cases {
+        let a = best(&BestQuestion {
+            mechanic: systems::find("gateway.scene").unwrap(),
+            params: ParamMap::from_pairs(&pairs),
+            metric: metric.into(),
+            dominance: false,
+        })
+        .unwrap();
+        let policy = a
+            .policy
+            .as_deref()
+            .unwrap_or_else(|| panic!("{pairs:?}: {a:?}"));
+        assert!(policy.starts_with("\"a.policy\" = ["), "{policy}");
+        let replayed = a.replayed.unwrap();
+        assert!(
+            (replayed - a.best).abs() < 1e-9,
+            "{pairs:?} {metric}: the written policy gives {replayed}, best play {}\n{policy}",
+            a.best
+        );
     }
 }

@@ -60,7 +60,7 @@ use serde_json::{Map, Value};
 use super::ParamValue;
 
 /// The most rules one policy may have.
-pub const MAX_RULES: usize = 16;
+pub const MAX_RULES: usize = 64;
 
 /// One rule: when `when` holds (always when `None`), take `choice`.
 #[derive(Clone, Debug, PartialEq)]
@@ -333,7 +333,7 @@ mod tests {
         assert!(
             parse::<Say>(&List(vec![]))
                 .unwrap_err()
-                .contains("1..=16 rules")
+                .contains("1..=64 rules")
         );
         assert!(
             parse::<Say>(&Int(3))

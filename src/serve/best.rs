@@ -3,11 +3,10 @@
 //! and messages, [`crate::cli::best_question`]), answered by the library's
 //! one best-play question ([`oddsmith::best::best`]).
 //!
-//! The exact best-play solver does not look at the request's watch, so a
-//! solve, once started, runs to its end (bounded by the solver's own
-//! limits on states and rounds, and by the workbench's bound on requests
-//! computing at once); a request cancelled or past the time limit then
-//! gets its error, never the late answer.
+//! The exact best-play solver polls the request's watch before each round
+//! of each of its passes (as the chain solver does), so a request
+//! cancelled, superseded or past the time limit stops within a round and
+//! gets its error, never a late answer.
 
 use serde_json::{Map, Value};
 
@@ -152,8 +151,8 @@ pub fn answer(ask: &BestAsk, ticket: &Ticket) -> Result<BestAnswer, ApiError> {
         .map_err(said)?;
     ticket.live().asking(ask.mechanic.name(), 1);
     stopped(ticket)?;
-    // The replay of the written policy is an ordinary chain solve, which
-    // does watch the ticket.
+    // Best play and the replay of its written policy both poll the
+    // ticket's watch.
     let watcher = ticket.watcher();
     let a = watch::watched(watcher.watch(), || crate::cli::best_answer(&q));
     if oddsmith::sim::Progress::stopped(ticket)

@@ -115,6 +115,24 @@ fn a_solve_past_the_time_limit_is_refused() {
 }
 
 #[test]
+fn a_large_solve_stops_promptly_at_the_time_limit() {
+    // A duel whose best play (with dominance) takes many seconds: the
+    // solver polls the request's watch each round, so a 50 ms limit ends
+    // it long before its end, with the usual error.
+    let app = App::with_limit(Duration::from_millis(50));
+    let started = std::time::Instant::now();
+    let (status, v) = post(
+        &app,
+        "/api/best",
+        json!({"mechanic": "gateway.scene", "params": {"ladder": 10, "round_cap": 60}}),
+    );
+    let took = started.elapsed();
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("time limit"), "{v}");
+    assert!(took < Duration::from_secs(3), "stopped after {took:?}");
+}
+
+#[test]
 fn the_page_has_the_best_play_panel() {
     let app = App::new();
     let rt = runtime();

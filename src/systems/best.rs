@@ -128,7 +128,8 @@ pub fn unwritten(mechanic: &str) -> String {
         "questworlds.wagered" => "best play's wager depends on both sides' AP, and the policy language has one wager (`pc.wager`, with `pc.desperation_stake`); the rules above say it in words".into(),
         "cgg.action" => "policy.wrench names three fixed policies (none, greedy, deny) and best play decides each use on the failures, the risk still short, the venture left and the dice on the table; a wrench written as rules would make the action's rule keys, which key its sampling tables, a list (see the manual's chapter on best play); the rules above say it in words".into(),
         _ => format!(
-            "best play here needs conditions {mechanic}'s policy language cannot say (several at once, or more than 16 rules); the rules above say it in words"
+            "best play here needs conditions {mechanic}'s policy language cannot say (or more than {} rules); the rules above say it in words",
+            super::policy::MAX_RULES
         ),
     }
 }

@@ -22,7 +22,7 @@ use std::rc::Rc;
 
 use foldhash::fast::FixedState;
 
-use super::{BestError, BestLimits, Raw, Solved, assemble};
+use super::{BestError, BestLimits, Raw, Solved, assemble, go_on};
 use crate::model::{After, Choose, Repeats};
 
 /// An edge's target: a node of the round, a state of the next round (by
@@ -127,6 +127,10 @@ impl<P: Choose> Builder<'_, P> {
             return Ok(i);
         }
         let round = g.round;
+        // A round's graph can be most of the work: poll within it too.
+        if g.states.len() & 4095 == 4095 {
+            go_on(round, g.states.len())?;
+        }
         let mut menu = Vec::new();
         self.p.options(round, s, &mut menu);
         let ids = if menu.is_empty() {
@@ -312,6 +316,7 @@ fn build<P: Choose>(
     let mut layer = vec![b.between(start)];
     let mut round = 1;
     loop {
+        go_on(round, layer.len())?;
         let last = round >= rep.cap;
         let gi = if last {
             *cap.get_or_insert_with(|| {
@@ -367,7 +372,7 @@ fn walk<S>(
     end: &Worth<'_>,
     allowed: Option<&[bool]>,
     mut choices: Option<&mut Vec<Vec<u16>>>,
-) -> f64 {
+) -> Result<f64, BestError> {
     let mut next = vec![0.0; between];
     let mut cur = vec![0.0; between];
     let mut vals: Vec<Vec<f64>> = graphs.iter().map(|g| vec![0.0; g.states.len()]).collect();
@@ -377,6 +382,7 @@ fn walk<S>(
         c.resize(rounds.len(), Vec::new());
     }
     for (r, d) in rounds.iter().enumerate().rev() {
+        go_on(r + 1, d.layer.len())?;
         let g = &graphs[d.graph];
         let ends = end(r + 1);
         let vals = &mut vals[d.graph];
@@ -396,7 +402,7 @@ fn walk<S>(
             c[r] = choice;
         }
     }
-    next[rounds[0].layer[0] as usize]
+    Ok(next[rounds[0].layer[0] as usize])
 }
 
 /// Best play over the rounds' graphs.
@@ -443,8 +449,8 @@ pub fn solve<P: Choose>(
     let n = b.between.len();
     let all = vec![true; b.options.len()];
     let mut choices = Vec::new();
-    let value = walk(&graphs, &rounds, n, &worth, Some(&all), Some(&mut choices));
-    let given = walk(&graphs, &rounds, n, &worth, None, None);
+    let value = walk(&graphs, &rounds, n, &worth, Some(&all), Some(&mut choices))?;
+    let given = walk(&graphs, &rounds, n, &worth, None, None)?;
     let (replayed, options, table) = forward(p, &graphs, &rounds, n, &worth, &choices, &b.options);
     let raw = Raw {
         value,
@@ -456,10 +462,10 @@ pub fn solve<P: Choose>(
         rounds: rounds.len(),
     };
     let every = b.options.clone();
-    Ok(assemble(p, raw, dominance, &every, |allowed| {
+    assemble(p, raw, dominance, &every, |allowed| {
         let mask: Vec<bool> = every.iter().map(allowed).collect();
         walk(&graphs, &rounds, n, &worth, Some(&mask), None)
-    }))
+    })
 }
 
 type Table = BTreeMap<(Vec<i64>, usize), f64>;
@@ -476,8 +482,10 @@ fn forward<P: Choose>(
     choices: &[Vec<u16>],
     every: &[P::Option],
 ) -> (f64, Vec<P::Option>, Table) {
-    // Visits per (graph, node, option id).
-    let mut visits: HashMap<(usize, u32, u32), f64, FixedState> = HashMap::default();
+    // Visits per (round, graph, node, option id): a node of a repeating
+    // round's graph is seen in each round it is met in (a side may tell
+    // the rounds apart).
+    let mut visits: HashMap<(usize, usize, u32, u32), f64, FixedState> = HashMap::default();
     let mut total = 0.0;
     let mut start = vec![0.0; between];
     let mut next = vec![0.0; between];
@@ -502,7 +510,9 @@ fn forward<P: Choose>(
             let c = choices[r][k] as usize;
             let law = g.span[i as usize] as usize + c;
             if c > 0 {
-                *visits.entry((d.graph, i, g.laws[law].0)).or_insert(0.0) += m;
+                *visits
+                    .entry((r + 1, d.graph, i, g.laws[law].0))
+                    .or_insert(0.0) += m;
             }
             for &(q, t) in g.edges(law) {
                 match t & !INDEX {
@@ -514,12 +524,12 @@ fn forward<P: Choose>(
         }
         std::mem::swap(&mut start, &mut next);
     }
-    let mut visits: Vec<((usize, u32, u32), f64)> = visits.into_iter().collect();
+    let mut visits: Vec<((usize, usize, u32, u32), f64)> = visits.into_iter().collect();
     visits.sort_unstable_by_key(|x| x.0);
     let mut options: Vec<P::Option> = Vec::new();
     let mut table = Table::new();
     let mut f = Vec::new();
-    for ((gi, node, id), v) in visits {
+    for ((round, gi, node, id), v) in visits {
         let g = &graphs[gi];
         let o = &every[id as usize];
         let k = match options.iter().position(|x| x == o) {
@@ -530,7 +540,7 @@ fn forward<P: Choose>(
             }
         };
         f.clear();
-        p.features(g.round, &g.states[node as usize], &mut f);
+        p.features(round, &g.states[node as usize], &mut f);
         *table.entry((f.clone(), k)).or_insert(0.0) += v;
     }
     (total, options, table)

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use foldhash::fast::FixedState;
 
-use super::{BestError, BestLimits, Play, Raw, Solved, assemble};
+use super::{BestError, BestLimits, Play, Raw, Solved, assemble, go_on};
 use crate::model::{After, Choose};
 
 /// Best play round by round.
@@ -19,8 +19,8 @@ pub fn solve<P: Choose>(
 ) -> Result<Solved<P::Option>, BestError> {
     let layers = reach(p, limits)?;
     let all = |_: &P::Option| true;
-    let values = backward(p, &layers, reward, Play::Best(&all));
-    let given = backward(p, &layers, reward, Play::Given);
+    let values = backward(p, &layers, reward, Play::Best(&all))?;
+    let given = backward(p, &layers, reward, Play::Given)?;
     let mut options: Vec<P::Option> = Vec::new();
     let mut table: BTreeMap<(Vec<i64>, usize), f64> = BTreeMap::new();
     let replayed = forward(p, &layers, &values, reward, &mut options, &mut table);
@@ -38,9 +38,9 @@ pub fn solve<P: Choose>(
     } else {
         Vec::new()
     };
-    Ok(assemble(p, raw, dominance, &every, |allowed| {
-        backward(p, &layers, reward, Play::Best(allowed))[0][0]
-    }))
+    assemble(p, raw, dominance, &every, |allowed| {
+        Ok(backward(p, &layers, reward, Play::Best(allowed))?[0][0])
+    })
 }
 
 /// The states between rounds reachable under some choice of options,
@@ -51,6 +51,7 @@ pub fn reach<P: Choose>(p: &P, limits: BestLimits) -> Result<Vec<Vec<P::State>>,
     let mut law = Vec::new();
     loop {
         let round = layers.len();
+        go_on(round, layers[round - 1].len())?;
         let mut seen: HashMap<P::State, (), FixedState> = HashMap::default();
         let mut next: HashMap<P::State, (), FixedState> = HashMap::default();
         let mut stack: Vec<P::State> = layers[round - 1].clone();
@@ -143,9 +144,10 @@ fn backward<P: Choose>(
     layers: &[Vec<P::State>],
     reward: &dyn Fn(&[i64]) -> f64,
     play: Play<'_, P::Option>,
-) -> Vec<Vec<f64>> {
+) -> Result<Vec<Vec<f64>>, BestError> {
     let mut values: Vec<Vec<f64>> = vec![Vec::new(); layers.len()];
     for r in (0..layers.len()).rev() {
+        go_on(r + 1, layers[r].len())?;
         let (now, later) = values.split_at_mut(r + 1);
         let next = layers
             .get(r + 1)
@@ -153,7 +155,7 @@ fn backward<P: Choose>(
         let mut round = Round::new(p, r + 1, next, reward, play);
         now[r] = layers[r].iter().map(|s| round.value(s)).collect();
     }
-    values
+    Ok(values)
 }
 
 /// Push the trial's probability forward under the best choices, noting

@@ -63,6 +63,21 @@ pub enum BestError {
     Rounds(usize),
     #[error("more than {0} states are reachable in one round under some choices")]
     States(usize),
+    /// The thread's watch or stop said stop ([`crate::exact::watch`]).
+    #[error("the solve was stopped before its end")]
+    Stopped,
+}
+
+/// Go on with round `round` (`states` live in it)? The solvers poll the
+/// thread's watch and stop ([`crate::exact::watch`]) before each round of
+/// every pass, as the chain solver does, so a cancelled or timed-out
+/// request ends within a round.
+fn go_on(round: usize, states: usize) -> Result<(), BestError> {
+    if super::watch::go_on(round, states, 1.0) {
+        Ok(())
+    } else {
+        Err(BestError::Stopped)
+    }
 }
 
 /// What the deciding side does at a decision.
@@ -171,8 +186,8 @@ fn assemble<P: Choose>(
     raw: Raw<P::Option>,
     dominance: bool,
     every: &[P::Option],
-    mut without: impl FnMut(&dyn Fn(&P::Option) -> bool) -> f64,
-) -> Solved<P::Option> {
+    mut without: impl FnMut(&dyn Fn(&P::Option) -> bool) -> Result<f64, BestError>,
+) -> Result<Solved<P::Option>, BestError> {
     let Raw {
         value,
         given,
@@ -209,7 +224,7 @@ fn assemble<P: Choose>(
         }
         for tag in tags {
             let forbid = |o: &P::Option| !p.tags(o).contains(&tag);
-            let without = without(&forbid);
+            let without = without(&forbid)?;
             let used: f64 = options
                 .iter()
                 .zip(&usage)
@@ -225,7 +240,7 @@ fn assemble<P: Choose>(
             });
         }
     }
-    Solved {
+    Ok(Solved {
         value,
         given,
         replayed,
@@ -237,7 +252,7 @@ fn assemble<P: Choose>(
         visits,
         states,
         rounds,
-    }
+    })
 }
 
 /// Best play with its options as words and its policy written out: what

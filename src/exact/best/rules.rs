@@ -137,6 +137,43 @@ pub fn condition(b: &Box, names: &[&str], seen: &[(i64, i64)]) -> String {
     }
 }
 
+/// Each rule's ranges widened as far as they go without meeting a rule of
+/// another option, feature by feature in `order` (the whole span first,
+/// then one side): for a policy language that takes the first rule that
+/// holds, fewer conditions and the same choice in every situation a rule
+/// stands for. Every rule is checked against the others as given, so a
+/// situation of another option's rule never matches a widened one.
+pub fn widen<O: PartialEq>(
+    rules: &[(Vec<(i64, i64)>, O)],
+    spans: &[(i64, i64)],
+    order: &[usize],
+) -> Vec<Vec<(i64, i64)>> {
+    let meets =
+        |a: &[(i64, i64)], b: &[(i64, i64)]| a.iter().zip(b).all(|(x, y)| x.0 <= y.1 && y.0 <= x.1);
+    rules
+        .iter()
+        .map(|(ranges, option)| {
+            let mut r = ranges.clone();
+            let free = |r: &[(i64, i64)]| {
+                rules
+                    .iter()
+                    .all(|(other, o)| o == option || !meets(r, other))
+            };
+            for &d in order {
+                let (lo, hi) = r[d];
+                for tried in [spans[d], (spans[d].0, hi), (lo, spans[d].1)] {
+                    r[d] = tried;
+                    if free(&r) {
+                        break;
+                    }
+                    r[d] = (lo, hi);
+                }
+            }
+            r
+        })
+        .collect()
+}
+
 /// Each feature's least and greatest value over `decisions`.
 pub fn spans(decisions: &[Decision], features: usize) -> Vec<(i64, i64)> {
     (0..features)
@@ -180,6 +217,31 @@ mod tests {
         assert!(words.contains(&"ladder ≥ 2: 0".to_string()), "{words:?}");
         assert!(boxes.iter().all(|b| (b.agree - 1.0).abs() < 1e-12));
         assert!((boxes.iter().map(|b| b.visits).sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn widened_rules_keep_every_situation_s_option() {
+        // ladder 0..=3 × round 1..=4, ladder = 4 - round: option 1 at
+        // ladder ≤ 1. Round adds nothing once ladder says it all.
+        let rows: Vec<Decision> = (1..=4)
+            .map(|round| d(&[4 - round, round], usize::from(4 - round <= 1), 0.25))
+            .collect();
+        let boxes = group(&rows, 2);
+        let rules: Vec<(Vec<(i64, i64)>, usize)> =
+            boxes.iter().map(|b| (b.ranges.clone(), b.option)).collect();
+        let seen = spans(&rows, 2);
+        let wide = widen(&rules, &seen, &[1, 0]);
+        for (w, (_, o)) in wide.iter().zip(&rules) {
+            assert_eq!(w[1], seen[1], "round is dropped");
+            for row in &rows {
+                let inside = row
+                    .features
+                    .iter()
+                    .zip(w)
+                    .all(|(x, r)| r.0 <= *x && *x <= r.1);
+                assert!(!inside || row.option == *o, "{w:?} takes {row:?}");
+            }
+        }
     }
 
     #[test]

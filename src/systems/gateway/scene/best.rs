@@ -100,6 +100,8 @@ impl Choose for DuelChoice {
             "edge",
             "holds-initiative?",
             "has-free-raise?",
+            "opponent-succeeded?",
+            "round",
         ]
     }
 
@@ -111,6 +113,8 @@ impl Choose for DuelChoice {
             v.edge,
             i64::from(v.holds_initiative),
             i64::from(v.free > 0),
+            i64::from(v.opponent_succeeded),
+            round as i64,
         ]);
     }
 
@@ -137,6 +141,11 @@ impl Choose for DuelChoice {
             .flat_map(|e| &e.policy.rules)
             .filter_map(|r| match r.when {
                 Some(When::RoundAtLeast(n)) => usize::try_from(n).ok(),
+                Some(When::All(b)) => {
+                    let least = b.round_at_least.unwrap_or(0);
+                    let most = b.round_at_most.map_or(0, |n| n.saturating_add(1));
+                    usize::try_from(least.max(most)).ok()
+                }
                 _ => None,
             })
             .fold(2, usize::max);
@@ -147,51 +156,91 @@ impl Choose for DuelChoice {
         })
     }
 
-    /// `a.policy`, when each rule needs at most one condition the policy
-    /// language has (`can-climax`, `ladder_at_most`, `edge_at_least`,
-    /// `edge_at_most`, `holds-initiative`, `has-free-raise`,
-    /// `no-free-raise`) and there are at most 16. The rules are disjoint,
-    /// so their order does not matter; a trailing Edge is the policy's
-    /// own fallback.
+    /// `a.policy`: one rule per box, widened where no other option's box
+    /// is met, with a `when` of the bounds that do not span every
+    /// situation (one of the language's single
+    /// conditions where that says it, else a table of them all). The
+    /// boxes are disjoint, so their order does not matter, and those of
+    /// Edge with no raises are left to the policy's own fallback. At most
+    /// [`MAX_RULES`] rules.
     fn write(&self, rules: &[RuleOf<Action>]) -> Option<Vec<(String, ParamValue)>> {
-        if rules.is_empty() || rules.len() > MAX_RULES {
-            return None;
-        }
         let span = |d: usize| {
             let lo = rules.iter().map(|r| r.0[d].0).min().unwrap_or(0);
             let hi = rules.iter().map(|r| r.0[d].1).max().unwrap_or(0);
             (lo, hi)
         };
-        let spans: Vec<(i64, i64)> = (0..5).map(span).collect();
-        let mut out = Vec::new();
-        for (ranges, action) in rules {
-            let conds: Vec<usize> = (0..5)
-                .filter(|&d| !(ranges[d].0 <= spans[d].0 && ranges[d].1 >= spans[d].1))
-                .collect();
-            let when = match conds[..] {
-                [] => None,
-                [d] => Some(when(d, ranges[d], spans[d])?),
-                _ => return None,
-            };
-            out.push(rule(action, when));
+        let spans: Vec<(i64, i64)> = (0..FEATURES).map(span).collect();
+        // The round and the flags first: the ladder falls with the
+        // rounds, so most rules can say one and leave the other.
+        let wide = crate::exact::best::rules::widen(rules, &spans, &[6, 5, 4, 3, 0, 2, 1]);
+        let mut out: Vec<ParamValue> = rules
+            .iter()
+            .zip(&wide)
+            .filter(|((_, a), _)| *a != Action::EDGE)
+            .map(|((_, action), ranges)| rule(action, when(ranges, &spans)))
+            .collect();
+        // Widened boxes of one option may come out the same.
+        let mut seen = Vec::new();
+        out.retain(|r| {
+            let new = !seen.contains(r);
+            if new {
+                seen.push(r.clone());
+            }
+            new
+        });
+        if out.is_empty() {
+            out.push(rule(&Action::EDGE, None));
+        }
+        if out.len() > MAX_RULES {
+            return None;
         }
         Some(vec![("a.policy".into(), ParamValue::List(out))])
     }
 }
 
-/// One feature's range as a `when`, where the language has it.
-fn when(d: usize, (lo, hi): (i64, i64), (min, max): (i64, i64)) -> Option<ParamValue> {
+/// Features [`DuelChoice`] sees, in order: can-climax?, ladder, edge,
+/// holds-initiative?, has-free-raise?, opponent-succeeded?, round.
+const FEATURES: usize = 7;
+/// Their keys in a `when` table; the flags' keys take a bool.
+const KEYS: [&str; FEATURES] = [
+    "can_climax",
+    "ladder",
+    "edge",
+    "holds_initiative",
+    "has_free_raise",
+    "opponent_succeeded",
+    "round",
+];
+const FLAG: [bool; FEATURES] = [true, false, false, true, true, true, false];
+
+/// A box's `when`: nothing when it spans every situation, a single
+/// condition the language had before tables where one says it, else a
+/// table of every bound.
+fn when(ranges: &[(i64, i64)], spans: &[(i64, i64)]) -> Option<ParamValue> {
+    let mut table: Vec<(String, ParamValue)> = Vec::new();
+    for d in 0..FEATURES {
+        let ((lo, hi), (min, max)) = (ranges[d], spans[d]);
+        if FLAG[d] {
+            if lo == hi && (min, max) != (lo, hi) {
+                table.push((KEYS[d].into(), ParamValue::Bool(lo == 1)));
+            }
+            continue;
+        }
+        if lo > min {
+            table.push((format!("{}_at_least", KEYS[d]), ParamValue::Int(lo)));
+        }
+        if hi < max {
+            table.push((format!("{}_at_most", KEYS[d]), ParamValue::Int(hi)));
+        }
+    }
     let s = |x: &str| Some(ParamValue::Str(x.into()));
-    let t = |k: &str, n: i64| Some(ParamValue::Table(vec![(k.into(), ParamValue::Int(n))]));
-    match d {
-        0 if lo == 1 => s("can-climax"),
-        1 if lo <= min => t("ladder_at_most", hi),
-        2 if lo <= min => t("edge_at_most", hi),
-        2 if hi >= max => t("edge_at_least", lo),
-        3 if lo == 1 => s("holds-initiative"),
-        4 if lo == 1 => s("has-free-raise"),
-        4 if hi == 0 => s("no-free-raise"),
-        _ => None,
+    match &table[..] {
+        [] => None,
+        [(k, ParamValue::Bool(true))] if k == "can_climax" => s("can-climax"),
+        [(k, ParamValue::Bool(true))] if k == "holds_initiative" => s("holds-initiative"),
+        [(k, ParamValue::Bool(true))] if k == "has_free_raise" => s("has-free-raise"),
+        [(k, ParamValue::Bool(false))] if k == "has_free_raise" => s("no-free-raise"),
+        _ => Some(ParamValue::Table(table)),
     }
 }
 

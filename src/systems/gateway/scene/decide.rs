@@ -6,7 +6,8 @@
 //! The index is the view's features: five flags (Climax allowed,
 //! Anticlimax allowed, Block allowed, holds the initiative, has a free
 //! raise) and one bit per distinct numeric condition of the policy
-//! (`edge_at_least = 2` …), each a comparison made at decision time. A
+//! (`edge_at_least = 2` …, or a table of several bounds), each a
+//! comparison made at decision time. A
 //! policy with more numeric conditions than [`MAX_NUMERIC`] is decided
 //! rule by rule.
 
@@ -106,7 +107,11 @@ impl Decider {
 fn is_numeric(w: When) -> bool {
     matches!(
         w,
-        When::EdgeAtLeast(_) | When::EdgeAtMost(_) | When::LadderAtMost(_) | When::RoundAtLeast(_)
+        When::EdgeAtLeast(_)
+            | When::EdgeAtMost(_)
+            | When::LadderAtMost(_)
+            | When::RoundAtLeast(_)
+            | When::All(_)
     )
 }
 
@@ -134,6 +139,7 @@ mod tests {
             can_climax: rng.bits(1) == 1,
             can_anticlimax: rng.bits(1) == 1,
             can_block: rng.bits(1) == 1,
+            opponent_succeeded: rng.bits(1) == 1,
         }
     }
 

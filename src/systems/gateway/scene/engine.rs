@@ -196,6 +196,12 @@ impl SceneRounds {
             (e, e, e)
         };
         let holds = s.holder as usize == i;
+        let succeeded = |j: usize| s.ranks[j] > 0 || s.pressed >> j & 1 == 1 || s.accel[j] > 0;
+        let opponent_succeeded = if i == KEY {
+            (1..=self.n).any(succeeded)
+        } else {
+            succeeded(KEY)
+        };
         View {
             edge,
             ladder,
@@ -208,6 +214,7 @@ impl SceneRounds {
             // when it is first to act (or deciding, at the start of the
             // round, whether to interrupt).
             can_block: holds && s.pos == 0,
+            opponent_succeeded,
         }
     }
 

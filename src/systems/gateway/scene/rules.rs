@@ -40,6 +40,109 @@ pub enum When {
     EdgeAtMost(i64),
     LadderAtMost(i64),
     RoundAtLeast(i64),
+    /// Several bounds that must all hold (a `when` table of more than one
+    /// key, or of a key only such a table has).
+    All(Bounds),
+}
+
+/// The bounds of a multi-condition `when` table: each `Some` must hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bounds {
+    pub edge_at_least: Option<i64>,
+    pub edge_at_most: Option<i64>,
+    pub ladder_at_least: Option<i64>,
+    pub ladder_at_most: Option<i64>,
+    pub round_at_least: Option<i64>,
+    pub round_at_most: Option<i64>,
+    pub can_climax: Option<bool>,
+    pub holds_initiative: Option<bool>,
+    pub has_free_raise: Option<bool>,
+    /// An opponent's effect has succeeded this round (before this action).
+    pub opponent_succeeded: Option<bool>,
+}
+
+impl Bounds {
+    pub fn holds(&self, v: &View) -> bool {
+        let at_least = |b: Option<i64>, x: i64| b.is_none_or(|n| x >= n);
+        let at_most = |b: Option<i64>, x: i64| b.is_none_or(|n| x <= n);
+        let is = |b: Option<bool>, x: bool| b.is_none_or(|y| y == x);
+        let round = v.round as i64;
+        at_least(self.edge_at_least, v.edge)
+            && at_most(self.edge_at_most, v.edge)
+            && at_least(self.ladder_at_least, v.ladder)
+            && at_most(self.ladder_at_most, v.ladder)
+            && at_least(self.round_at_least, round)
+            && at_most(self.round_at_most, round)
+            && is(self.can_climax, v.can_climax)
+            && is(self.holds_initiative, v.holds_initiative)
+            && is(self.has_free_raise, v.free > 0)
+            && is(self.opponent_succeeded, v.opponent_succeeded)
+    }
+
+    /// Each bound as (table key, TOML value, words), in the table's order.
+    pub fn parts(&self) -> Vec<(&'static str, String, String)> {
+        let mut out = Vec::new();
+        let mut int = |k: &'static str, b: Option<i64>, word: &str| {
+            if let Some(n) = b {
+                out.push((k, n.to_string(), format!("{word}{n}")));
+            }
+        };
+        int("edge_at_least", self.edge_at_least, "edge≥");
+        int("edge_at_most", self.edge_at_most, "edge≤");
+        int("ladder_at_least", self.ladder_at_least, "ladder≥");
+        int("ladder_at_most", self.ladder_at_most, "ladder≤");
+        int("round_at_least", self.round_at_least, "round≥");
+        int("round_at_most", self.round_at_most, "round≤");
+        let mut flag = |k: &'static str, b: Option<bool>, word: &str| {
+            if let Some(y) = b {
+                let words = if y {
+                    word.to_string()
+                } else {
+                    format!("not {word}")
+                };
+                out.push((k, y.to_string(), words));
+            }
+        };
+        flag("can_climax", self.can_climax, "can-climax");
+        flag(
+            "holds_initiative",
+            self.holds_initiative,
+            "holds-initiative",
+        );
+        flag("has_free_raise", self.has_free_raise, "has-free-raise");
+        flag(
+            "opponent_succeeded",
+            self.opponent_succeeded,
+            "opponent-succeeded",
+        );
+        out
+    }
+
+    /// One key of a `when` table.
+    fn set(&mut self, k: &str, x: &Value) -> Result<(), String> {
+        let int = || {
+            x.as_i64()
+                .ok_or_else(|| format!("`when`: {k} must be an integer, not {x}"))
+        };
+        let flag = || {
+            x.as_bool()
+                .ok_or_else(|| format!("`when`: {k} must be true or false, not {x}"))
+        };
+        match k {
+            "edge_at_least" => self.edge_at_least = Some(int()?),
+            "edge_at_most" => self.edge_at_most = Some(int()?),
+            "ladder_at_least" => self.ladder_at_least = Some(int()?),
+            "ladder_at_most" => self.ladder_at_most = Some(int()?),
+            "round_at_least" => self.round_at_least = Some(int()?),
+            "round_at_most" => self.round_at_most = Some(int()?),
+            "can_climax" => self.can_climax = Some(flag()?),
+            "holds_initiative" => self.holds_initiative = Some(flag()?),
+            "has_free_raise" => self.has_free_raise = Some(flag()?),
+            "opponent_succeeded" => self.opponent_succeeded = Some(flag()?),
+            other => return Err(format!("`when` has an unknown key `{other}`")),
+        }
+        Ok(())
+    }
 }
 
 /// The names a `when` string may take.
@@ -51,12 +154,18 @@ const WHEN_NAMES: &[&str] = &[
     "has-free-raise",
     "no-free-raise",
 ];
-/// The keys a `when` table may take.
+/// The keys a `when` table may take: several keys must all hold.
 const WHEN_KEYS: &[&str] = &[
     "edge_at_least",
     "edge_at_most",
+    "ladder_at_least",
     "ladder_at_most",
     "round_at_least",
+    "round_at_most",
+    "can_climax",
+    "holds_initiative",
+    "has_free_raise",
+    "opponent_succeeded",
 ];
 
 impl fmt::Display for When {
@@ -71,6 +180,10 @@ impl fmt::Display for When {
             When::EdgeAtMost(n) => write!(f, "edge≤{n}"),
             When::LadderAtMost(n) => write!(f, "ladder≤{n}"),
             When::RoundAtLeast(n) => write!(f, "round≥{n}"),
+            When::All(b) => {
+                let words: Vec<String> = b.parts().into_iter().map(|p| p.2).collect();
+                write!(f, "{}", words.join(" and "))
+            }
         }
     }
 }
@@ -91,6 +204,9 @@ pub struct View {
     pub can_anticlimax: bool,
     /// The initiative holder, before any opponent has acted this round.
     pub can_block: bool,
+    /// An opponent's effect has succeeded this round, before this action
+    /// (always false for the first to act).
+    pub opponent_succeeded: bool,
 }
 
 impl View {
@@ -105,6 +221,7 @@ impl View {
             When::EdgeAtMost(n) => self.edge <= n,
             When::LadderAtMost(n) => self.ladder <= n,
             When::RoundAtLeast(n) => self.round as i64 >= n,
+            When::All(ref b) => b.holds(self),
         }
     }
 
@@ -194,7 +311,7 @@ fn effect_names() -> String {
 pub fn when_of(v: &Value) -> Result<Option<When>, String> {
     let allowed = || {
         format!(
-            "allowed: {}, or a table {{ {} = n }}",
+            "allowed: {}, or a table {{ {} = n | true | false, … }} (every key must hold)",
             WHEN_NAMES
                 .iter()
                 .map(|n| format!("\"{n}\""))
@@ -216,21 +333,30 @@ pub fn when_of(v: &Value) -> Result<Option<When>, String> {
                 allowed()
             )),
         },
-        Value::Object(m) if m.len() == 1 => {
+        Value::Object(m) if m.len() == 1 && old_key(m) => {
             let (k, x) = m.iter().next().expect("one entry");
             let n = x
                 .as_i64()
                 .ok_or_else(|| format!("`when`: {k} must be an integer, not {x}"))?;
-            match k.as_str() {
-                "edge_at_least" => Ok(Some(When::EdgeAtLeast(n))),
-                "edge_at_most" => Ok(Some(When::EdgeAtMost(n))),
-                "ladder_at_most" => Ok(Some(When::LadderAtMost(n))),
-                "round_at_least" => Ok(Some(When::RoundAtLeast(n))),
-                other => Err(format!(
-                    "`when` has an unknown key `{other}`; {}",
-                    allowed()
-                )),
+            Ok(Some(match k.as_str() {
+                "edge_at_least" => When::EdgeAtLeast(n),
+                "edge_at_most" => When::EdgeAtMost(n),
+                "ladder_at_most" => When::LadderAtMost(n),
+                _ => When::RoundAtLeast(n),
+            }))
+        }
+        Value::Object(m) if !m.is_empty() => {
+            let mut b = Bounds::default();
+            for (k, x) in m {
+                b.set(k, x).map_err(|e| {
+                    if e.contains("unknown key") {
+                        format!("{e}; {}", allowed())
+                    } else {
+                        e
+                    }
+                })?;
             }
+            Ok(Some(When::All(b)))
         }
         other => Err(format!(
             "`when` = {other} is not a condition; {}",
@@ -239,8 +365,19 @@ pub fn when_of(v: &Value) -> Result<Option<When>, String> {
     }
 }
 
+/// A one-key table of the conditions the language had before tables of
+/// several bounds: those keep their own variant (and printed form).
+fn old_key(m: &serde_json::Map<String, Value>) -> bool {
+    m.keys().all(|k| {
+        matches!(
+            k.as_str(),
+            "edge_at_least" | "edge_at_most" | "ladder_at_most" | "round_at_least"
+        )
+    })
+}
+
 /// What `expects` says of a policy parameter.
-pub const POLICY_EXPECTS: &str = "a policy: a list of rules { effect = \"edge\" | [\"edge\", \"accelerate\"] …, raises = 0.., when = \"always\" | \"can-climax\" | \"can-anticlimax\" | \"holds-initiative\" | \"has-free-raise\" | \"no-free-raise\" | { edge_at_least | edge_at_most | ladder_at_most | round_at_least = n } }, tried in order (the first that holds and is allowed is taken; else Edge), or { name = \"…\", rules = [ … ] }";
+pub const POLICY_EXPECTS: &str = "a policy: a list of rules { effect = \"edge\" | [\"edge\", \"accelerate\"] …, raises = 0.., when = \"always\" | \"can-climax\" | \"can-anticlimax\" | \"holds-initiative\" | \"has-free-raise\" | \"no-free-raise\" | { edge_at_least | edge_at_most | ladder_at_least | ladder_at_most | round_at_least | round_at_most = n, can_climax | holds_initiative | has_free_raise | opponent_succeeded = true | false, … (all must hold) } }, tried in order (the first that holds and is allowed is taken; else Edge), or { name = \"…\", rules = [ … ] }";
 
 pub fn parse_policy(v: &crate::systems::ParamValue) -> Result<Policy, String> {
     policy::parse::<GatewayRule>(v)
@@ -307,6 +444,14 @@ fn toml_when(w: When) -> String {
         When::EdgeAtMost(n) => format!("{{ edge_at_most = {n} }}"),
         When::LadderAtMost(n) => format!("{{ ladder_at_most = {n} }}"),
         When::RoundAtLeast(n) => format!("{{ round_at_least = {n} }}"),
+        When::All(b) => {
+            let parts: Vec<String> = b
+                .parts()
+                .into_iter()
+                .map(|(k, v, _)| format!("{k} = {v}"))
+                .collect();
+            format!("{{ {} }}", parts.join(", "))
+        }
         named => format!("\"{named}\""),
     }
 }
@@ -345,6 +490,86 @@ mod tests {
             toml_form(&p),
             "[{ effect = \"climax\", when = \"can-climax\" }, { effect = \"setup\", when = \"no-free-raise\" }, { effect = [\"edge\", \"accelerate\"], raises = 1 }, { effect = \"press\", when = { edge_at_most = -2 } }]"
         );
+    }
+
+    #[test]
+    fn a_table_of_bounds_must_all_hold() {
+        let p = parse_policy(&List(vec![
+            t(&[
+                ("effect", s("edge")),
+                ("raises", Int(1)),
+                (
+                    "when",
+                    t(&[
+                        ("ladder_at_least", Int(2)),
+                        ("edge_at_most", Int(-1)),
+                        ("holds_initiative", Bool(false)),
+                        ("opponent_succeeded", Bool(true)),
+                        ("round_at_most", Int(11)),
+                    ]),
+                ),
+            ]),
+            // A one-key table of the old kind keeps its meaning and form.
+            t(&[
+                ("effect", s("press")),
+                ("when", t(&[("edge_at_most", Int(-2))])),
+            ]),
+        ]))
+        .unwrap();
+        assert_eq!(p.rules[1].when, Some(When::EdgeAtMost(-2)));
+        assert_eq!(
+            p.label(),
+            "edge r1 if edge≤-1 and ladder≥2 and round≤11 and not holds-initiative and opponent-succeeded; press if edge≤-2"
+        );
+        let form = toml_form(&p);
+        assert_eq!(
+            form,
+            "[{ effect = \"edge\", raises = 1, when = { edge_at_most = -1, ladder_at_least = 2, round_at_most = 11, holds_initiative = false, opponent_succeeded = true } }, { effect = \"press\", when = { edge_at_most = -2 } }]"
+        );
+        let mut v = View {
+            edge: -1,
+            ladder: 2,
+            round: 11,
+            holds_initiative: false,
+            free: 0,
+            can_climax: false,
+            can_anticlimax: false,
+            can_block: false,
+            opponent_succeeded: true,
+        };
+        let r1 = Action::new(&[Effect::Edge], 1);
+        assert_eq!(v.choose(&p), r1);
+        for change in 0..5 {
+            let mut w = v;
+            match change {
+                0 => w.edge = 0,
+                1 => w.ladder = 1,
+                2 => w.round = 12,
+                3 => w.holds_initiative = true,
+                _ => w.opponent_succeeded = false,
+            }
+            assert_eq!(w.choose(&p), Action::EDGE, "{change}");
+        }
+        v.edge = -2;
+        assert_eq!(v.choose(&p), r1, "the first rule that holds");
+        let e = parse_policy(&List(vec![t(&[
+            ("effect", s("edge")),
+            ("when", t(&[("ladder_at_least", Int(1)), ("lader", Int(1))])),
+        ])]))
+        .unwrap_err();
+        assert!(
+            e.contains("unknown key `lader`") && e.contains("opponent_succeeded"),
+            "{e}"
+        );
+        let e = parse_policy(&List(vec![t(&[
+            ("effect", s("edge")),
+            (
+                "when",
+                t(&[("can_climax", Int(1)), ("ladder_at_least", Int(1))]),
+            ),
+        ])]))
+        .unwrap_err();
+        assert!(e.contains("can_climax must be true or false"), "{e}");
     }
 
     #[test]
@@ -394,6 +619,7 @@ mod tests {
             can_climax: true,
             can_anticlimax: false,
             can_block: true,
+            opponent_succeeded: false,
         };
         assert_eq!(v.choose(&p), Action::new(&[Effect::Climax], 0));
         v.can_climax = false;

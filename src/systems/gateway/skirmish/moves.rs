@@ -439,8 +439,14 @@ impl RuleSyntax for SkirmishRule {
                 )
             })?),
         };
+        let when = self.when.as_ref().map(when_of).transpose()?.flatten();
+        if let Some(When::All(b)) = when
+            && b.opponent_succeeded.is_some()
+        {
+            return Err("`when`: opponent_succeeded is a gateway.scene condition; a skirmish does not track it".into());
+        }
         Ok(Rule {
-            when: self.when.as_ref().map(when_of).transpose()?.flatten(),
+            when,
             choice: Play {
                 moves: Moves::of(&moves),
                 raises: self.raises,

@@ -49,6 +49,8 @@ impl SkirmishRounds {
             can_climax,
             can_anticlimax: !rider && all && hi < 0 && ladder == 0,
             can_block: !rider && holds && self.first_to_act(s, i),
+            // A skirmish refuses the condition (`moves`).
+            opponent_succeeded: false,
         }
     }
 
