@@ -21,8 +21,9 @@ mod split;
 use super::cast::{BlockRule, Entry, EssenceRule, Kind, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
 use super::moves::{Aim, Move, Moves, Play, default_policy};
 use super::state::*;
+use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::Marginals;
+use crate::model::{Marginals, Rounds};
 use crate::systems::gateway::scene::MAX_STATES;
 
 const N: usize = MAX_ENTITIES;
@@ -156,6 +157,18 @@ impl Turn {
 pub struct Roll {
     pub beat: u16,
     pub turn: Turn,
+}
+
+/// What follows one roll, the state itself changed in place
+/// ([`SkirmishRounds::advance`]): [`crate::model::After`] without the
+/// state.
+pub(super) enum Step {
+    /// The round goes on.
+    Roll,
+    /// The round is over; the next has begun.
+    Round,
+    /// The scene is over.
+    End(Outcome),
 }
 
 /// A skirmish ready to solve or sample.
@@ -357,6 +370,21 @@ impl SkirmishRounds {
             countdown: sk.bomb.map_or(0, |b| b.countdown),
             trigger: sk.bomb.map_or(0, |b| b.trigger),
             sk,
+        }
+    }
+
+    /// One scene, roll by roll, as [`crate::model::play`] plays it (the
+    /// same draws), with the state changed in place.
+    pub fn play(&self, rng: &mut DiceRng) -> Outcome {
+        let mut s = self.start();
+        let mut round = 1;
+        loop {
+            let roll = self.roll(round, &s, rng);
+            match self.advance(round, &mut s, &roll) {
+                Step::Roll => {}
+                Step::Round => round += 1,
+                Step::End(o) => return o,
+            }
         }
     }
 
