@@ -407,7 +407,7 @@ impl SkirmishRounds {
     }
 
     /// The line slot between `i` and `j` (opposed).
-    #[inline]
+    #[inline(always)]
     pub fn pair(&self, i: usize, j: usize) -> usize {
         self.pairs[i][j] as usize
     }
@@ -415,7 +415,7 @@ impl SkirmishRounds {
     /// Who `i` stands for on the lines: its lead while it rides as a
     /// passenger ("Their initiative and Edge score is determined by their
     /// lead entity"), else itself.
-    #[inline]
+    #[inline(always)]
     fn anchor(&self, s: &State, i: usize) -> usize {
         if s.aboard >> i & 1 == 1 {
             self.lead[i] as usize
@@ -424,30 +424,39 @@ impl SkirmishRounds {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn line(&self, s: &State, i: usize, j: usize) -> bool {
         s.lines >> self.pair(self.anchor(s, i), self.anchor(s, j)) & 1 == 1
     }
 
     /// `i`'s signed edge over `j` on their line slot (a passenger's is
     /// its lead's).
-    #[inline]
+    #[inline(always)]
     pub fn edge(&self, s: &State, i: usize, j: usize) -> i64 {
         let (a, b) = (self.anchor(s, i), self.anchor(s, j));
-        let e = s.edges[self.pair(a, b)] as i64;
-        if self.side[a] == PCS { e } else { -e }
+        self.signed(a, s.edges[self.pair(a, b)])
+    }
+
+    /// A slot's edge (kept from the PC side's entity) as `a`'s.
+    #[inline(always)]
+    fn signed(&self, a: usize, e: i16) -> i64 {
+        if self.side[a] == PCS {
+            e as i64
+        } else {
+            -(e as i64)
+        }
     }
 
     /// The opponents of `i` still in the scene and taking part (a
     /// passenger riding with its lead is no participant: no line joins
     /// it, and a Climax needs none to it).
-    #[inline]
+    #[inline(always)]
     fn opponents(&self, s: &State, i: usize) -> u16 {
         self.foes[i] & s.alive & !s.aboard & self.reach[i]
     }
 
     /// Those of them `i` (or its lead) has a line with.
-    #[inline]
+    #[inline(always)]
     fn lined(&self, s: &State, i: usize) -> u16 {
         // An opponent taking part rides with nobody: it is its own
         // anchor.
@@ -504,7 +513,17 @@ impl SkirmishRounds {
     /// already).
     #[inline]
     fn edges_over(&self, s: &State, i: usize, lined: u16) -> (i64, i64) {
-        let es = Bits(lined).map(|j| self.edge(s, i, j));
-        (es.clone().min().unwrap_or(0), es.max().unwrap_or(0))
+        if lined == 0 {
+            return (0, 0);
+        }
+        // An opponent taking part is its own anchor.
+        let a = self.anchor(s, i);
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for j in Bits(lined) {
+            let e = self.signed(a, s.edges[self.pair(a, j)]);
+            lo = lo.min(e);
+            hi = hi.max(e);
+        }
+        (lo, hi)
     }
 }
