@@ -198,9 +198,9 @@ impl Rounds for SkirmishRounds {
     /// A bespoke roll of the action's dice (the actor's keep-highest
     /// pool, then each target's), kept because it pays on the shipped
     /// scenes: drawing from the law's table through the chain's cache is
-    /// faster on the registry's small example but 2.3× slower on
-    /// `gateway-henchmen`'s scenes, whose states rarely recur (see
-    /// `Trial::simulate` of `SkirmishModel`). The chain is its oracle
+    /// faster on the registry's small example but 4.7× slower on
+    /// `gateway-henchmen`'s scenes, whose states rarely recur (2026-11-28;
+    /// see `Trial::simulate` of `SkirmishModel`). The chain is its oracle
     /// (`tests/chain.rs`).
     fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
         let t = self.turn(round, s);

@@ -174,12 +174,13 @@ pub fn skirmish_from(values: &ParamMap) -> Result<SkirmishModel, ParamError> {
 }
 
 impl Trial for SkirmishModel {
-    /// The plain loop with the skirmish's own roll of its dice. It stays
-    /// because it pays where designers run it: `benches/chain.rs`
-    /// (2026-11-26, 16,384 scenes, one thread) puts it at 288 ms against
-    /// the chain's 669 ms (2.3×) on a shipped `gateway-henchmen` scene,
-    /// whose states rarely recur; on the registry's two-entity example the
-    /// chain's cache wins instead (32 ms against 57 ms).
+    /// The plain loop with the skirmish's own roll of its dice, its state
+    /// changed in place. It stays because it pays where designers run it:
+    /// `benches/chain.rs` (2026-11-28, 16,384 scenes, one thread, a
+    /// loaded machine) puts it at 73 ms against the chain's 343 ms (4.7×)
+    /// on a shipped `gateway-henchmen` scene, whose states rarely recur;
+    /// on the registry's two-entity example the chain's linked cache wins
+    /// instead (2.6 ms against 16.8 ms).
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let mut row = Vec::with_capacity(self.picks.len());
         for _ in 0..trials {
