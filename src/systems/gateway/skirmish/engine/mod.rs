@@ -162,6 +162,9 @@ pub struct Roll {
 /// What follows one roll, the state itself changed in place
 /// ([`SkirmishRounds::advance`]): [`crate::model::After`] without the
 /// state.
+// Returned, never stored: the outcome is written once a scene, in place
+// (boxing it would allocate once a scene).
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Step {
     /// The round goes on.
     Roll,
