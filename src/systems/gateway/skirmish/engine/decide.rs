@@ -26,9 +26,13 @@ impl SkirmishRounds {
     }
 
     pub(super) fn view(&self, i: usize, s: &State, round: usize) -> View {
+        self.view_seen(i, s, round, self.sight(i, s))
+    }
+
+    /// The same with `i`'s opponents and lines found already.
+    fn view_seen(&self, i: usize, s: &State, round: usize, seen: Sight) -> View {
         let ladder = s.ladder as i64;
-        let opp = self.opponents(s, i);
-        let lined = self.lined(s, i);
+        let Sight { opp, lined } = seen;
         let all = opp != 0 && lined == opp;
         let (lo, hi) = self.edges_over(s, i, lined);
         // A passenger shares its lead's initiative, but neither climaxes
@@ -291,15 +295,47 @@ impl SkirmishRounds {
         }
     }
 
+    /// Whether [`Self::aims`] would turn `act` away, told cheaply from
+    /// the view and the sight alone for the usual refusals (a Climax or
+    /// an Anticlimax without every line or short of the ladder, a Block
+    /// out of turn, a Manoeuvre with every line open, an Eliminate with
+    /// no minor opponent left), so that most rules a policy passes over
+    /// cost a few tests, not a call. `false` only means "ask `aims`".
+    #[inline(always)]
+    fn refused(&self, i: usize, s: &State, v: &View, seen: Sight, m: Moves) -> bool {
+        // A Surprise opens lines before the rest is judged.
+        !m.has(Move::Surprise)
+            && ((m.has(Move::Climax) && !v.can_climax)
+                || (m.has(Move::Anticlimax) && !v.can_anticlimax)
+                || (m.has(Move::Block) && !v.can_block)
+                || (m.has(Move::Manoeuvre) && seen.opp & !seen.lined == 0)
+                || (m.has(Move::Eliminate) && self.foes[i] & s.alive & self.minors == 0))
+    }
+
+    /// `act`'s aims, or `None` when it is not allowed: the cheap refusals
+    /// first ([`Self::refused`]), then [`Self::aims`].
+    #[inline(always)]
+    fn try_act(&self, i: usize, s: &State, v: &View, seen: Sight, act: &Act) -> Option<Aims> {
+        if self.refused(i, s, v, seen, act.moves) {
+            debug_assert!(self.aims(i, s, v, seen, act).is_none(), "{act:?}");
+            return None;
+        }
+        self.aims(i, s, v, seen, act)
+    }
+
     /// The action `i`'s policy takes: its first rule that holds and is
     /// allowed, else the default policy's first allowed rule.
     pub(super) fn decide(&self, i: usize, s: &State, v: &View) -> (Act, Aims) {
+        self.decide_seen(i, s, v, self.sight(i, s))
+    }
+
+    /// The same with `i`'s opponents and lines found already.
+    fn decide_seen(&self, i: usize, s: &State, v: &View, seen: Sight) -> (Act, Aims) {
         let me = &self.sk.members[i];
-        let seen = self.sight(i, s);
         for (rule, to, ent) in &me.policy {
             if rule.when.as_ref().is_none_or(|w| v.holds(w)) {
                 let act = self.act_of(&rule.choice, *to, *ent);
-                if let Some(a) = self.aims(i, s, v, seen, &act) {
+                if let Some(a) = self.try_act(i, s, v, seen, &act) {
                     return (act, a);
                 }
             }
@@ -311,7 +347,7 @@ impl SkirmishRounds {
         };
         for p in fallback {
             let act = self.act_of(p, None, None);
-            if let Some(a) = self.aims(i, s, v, seen, &act) {
+            if let Some(a) = self.try_act(i, s, v, seen, &act) {
                 return (act, a);
             }
         }
@@ -324,8 +360,9 @@ impl SkirmishRounds {
     pub fn turn(&self, round: usize, s: &State) -> Turn {
         let i = self.actor(s);
         let me = &self.sk.members[i].entity;
-        let v = self.view(i, s, round);
-        let (act, aims) = self.decide(i, s, &v);
+        let seen = self.sight(i, s);
+        let v = self.view_seen(i, s, round, seen);
+        let (act, aims) = self.decide_seen(i, s, &v, seen);
         let m = act.moves;
         // Each effect beyond the first, and handing a Set-up over, cost
         // a raise; so does each point an Eliminate's edge falls short
@@ -400,14 +437,17 @@ impl SkirmishRounds {
                 .iter()
                 .flatten()
                 .fold(0u16, |a, &j| a | 1 << j);
+        t.targets = targets;
+        let a = self.anchor(s, i);
         for j in Bits(targets) {
             let them = &self.sk.members[j].entity;
             let resists = them.spends(climax, s.essence[j][self.pool_of(j, NONE)]);
-            t.targets |= 1 << j;
             t.resists |= (resists as u16) << j;
             t.tdice[j] = (them.pool.dice + resists as u32).min(MAX_DICE as u32) as u8;
-            let adv = if self.line(s, i, j) {
-                self.edge(s, i, j)
+            // The edge on the line between their anchors, if open.
+            let p = self.pair(a, self.anchor(s, j));
+            let adv = if s.lines >> p & 1 == 1 {
+                self.signed(a, s.edges[p])
             } else {
                 0
             };

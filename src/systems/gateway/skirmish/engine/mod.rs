@@ -21,8 +21,9 @@ mod split;
 use super::cast::{BlockRule, Entry, EssenceRule, Kind, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
 use super::moves::{Aim, Move, Moves, Play, default_policy};
 use super::state::*;
+use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
-use crate::model::Marginals;
+use crate::model::{Marginals, Rounds};
 use crate::systems::gateway::scene::MAX_STATES;
 
 const N: usize = MAX_ENTITIES;
@@ -156,6 +157,21 @@ impl Turn {
 pub struct Roll {
     pub beat: u16,
     pub turn: Turn,
+}
+
+/// What follows one roll, the state itself changed in place
+/// ([`SkirmishRounds::advance`]): [`crate::model::After`] without the
+/// state.
+// Returned, never stored: the outcome is written once a scene, in place
+// (boxing it would allocate once a scene).
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Step {
+    /// The round goes on.
+    Roll,
+    /// The round is over; the next has begun.
+    Round,
+    /// The scene is over.
+    End(Outcome),
 }
 
 /// A skirmish ready to solve or sample.
@@ -360,6 +376,21 @@ impl SkirmishRounds {
         }
     }
 
+    /// One scene, roll by roll, as [`crate::model::play`] plays it (the
+    /// same draws), with the state changed in place.
+    pub fn play(&self, rng: &mut DiceRng) -> Outcome {
+        let mut s = self.start();
+        let mut round = 1;
+        loop {
+            let roll = self.roll(round, &s, rng);
+            match self.advance(round, &mut s, &roll) {
+                Step::Roll => {}
+                Step::Round => round += 1,
+                Step::End(o) => return o,
+            }
+        }
+    }
+
     pub fn entities(&self) -> usize {
         self.n
     }
@@ -379,7 +410,7 @@ impl SkirmishRounds {
     }
 
     /// The line slot between `i` and `j` (opposed).
-    #[inline]
+    #[inline(always)]
     pub fn pair(&self, i: usize, j: usize) -> usize {
         self.pairs[i][j] as usize
     }
@@ -387,7 +418,7 @@ impl SkirmishRounds {
     /// Who `i` stands for on the lines: its lead while it rides as a
     /// passenger ("Their initiative and Edge score is determined by their
     /// lead entity"), else itself.
-    #[inline]
+    #[inline(always)]
     fn anchor(&self, s: &State, i: usize) -> usize {
         if s.aboard >> i & 1 == 1 {
             self.lead[i] as usize
@@ -396,30 +427,39 @@ impl SkirmishRounds {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn line(&self, s: &State, i: usize, j: usize) -> bool {
         s.lines >> self.pair(self.anchor(s, i), self.anchor(s, j)) & 1 == 1
     }
 
     /// `i`'s signed edge over `j` on their line slot (a passenger's is
     /// its lead's).
-    #[inline]
+    #[inline(always)]
     pub fn edge(&self, s: &State, i: usize, j: usize) -> i64 {
         let (a, b) = (self.anchor(s, i), self.anchor(s, j));
-        let e = s.edges[self.pair(a, b)] as i64;
-        if self.side[a] == PCS { e } else { -e }
+        self.signed(a, s.edges[self.pair(a, b)])
+    }
+
+    /// A slot's edge (kept from the PC side's entity) as `a`'s.
+    #[inline(always)]
+    fn signed(&self, a: usize, e: i16) -> i64 {
+        if self.side[a] == PCS {
+            e as i64
+        } else {
+            -(e as i64)
+        }
     }
 
     /// The opponents of `i` still in the scene and taking part (a
     /// passenger riding with its lead is no participant: no line joins
     /// it, and a Climax needs none to it).
-    #[inline]
+    #[inline(always)]
     fn opponents(&self, s: &State, i: usize) -> u16 {
         self.foes[i] & s.alive & !s.aboard & self.reach[i]
     }
 
     /// Those of them `i` (or its lead) has a line with.
-    #[inline]
+    #[inline(always)]
     fn lined(&self, s: &State, i: usize) -> u16 {
         // An opponent taking part rides with nobody: it is its own
         // anchor.
@@ -476,7 +516,17 @@ impl SkirmishRounds {
     /// already).
     #[inline]
     fn edges_over(&self, s: &State, i: usize, lined: u16) -> (i64, i64) {
-        let es = Bits(lined).map(|j| self.edge(s, i, j));
-        (es.clone().min().unwrap_or(0), es.max().unwrap_or(0))
+        if lined == 0 {
+            return (0, 0);
+        }
+        // An opponent taking part is its own anchor.
+        let a = self.anchor(s, i);
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for j in Bits(lined) {
+            let e = self.signed(a, s.edges[self.pair(a, j)]);
+            lo = lo.min(e);
+            hi = hi.max(e);
+        }
+        (lo, hi)
     }
 }

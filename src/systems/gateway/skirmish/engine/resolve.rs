@@ -7,7 +7,7 @@ use super::super::cast::{
 };
 use super::super::moves::Move;
 use super::super::state::*;
-use super::{Bits, N, NONE, Roll, SkirmishRounds};
+use super::{Bits, N, NONE, Roll, SkirmishRounds, Step};
 use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
 
@@ -151,7 +151,8 @@ impl Rounds for SkirmishRounds {
         for &(i, j, e) in &self.sk.lines {
             self.open(&mut s, i, j, e);
         }
-        self.begin(1, s)
+        self.begin(1, &mut s);
+        s
     }
 
     fn law(&self, round: usize, s: &State, out: &mut Vec<(Roll, f64)>) {
@@ -197,9 +198,9 @@ impl Rounds for SkirmishRounds {
     /// A bespoke roll of the action's dice (the actor's keep-highest
     /// pool, then each target's), kept because it pays on the shipped
     /// scenes: drawing from the law's table through the chain's cache is
-    /// faster on the registry's small example but 2.3× slower on
-    /// `gateway-henchmen`'s scenes, whose states rarely recur (see
-    /// `Trial::simulate` of `SkirmishModel`). The chain is its oracle
+    /// faster on the registry's small example but 4.7× slower on
+    /// `gateway-henchmen`'s scenes, whose states rarely recur (2026-11-28;
+    /// see `Trial::simulate` of `SkirmishModel`). The chain is its oracle
     /// (`tests/chain.rs`).
     fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
         let t = self.turn(round, s);
@@ -217,6 +218,19 @@ impl Rounds for SkirmishRounds {
 
     fn after(&self, round: usize, s: &State, roll: &Roll) -> After<State, Outcome> {
         let mut s = *s;
+        match self.advance(round, &mut s, roll) {
+            Step::Roll => After::Roll(s),
+            Step::Round => After::Round(s),
+            Step::End(o) => After::End(o),
+        }
+    }
+}
+
+impl SkirmishRounds {
+    /// [`Rounds::after`] in place: `s` becomes the state that follows
+    /// `roll`, so the sampler's loop ([`SkirmishRounds::play`]) copies
+    /// no state (when the scene ends, what is left in `s` is spent).
+    pub(super) fn advance(&self, round: usize, s: &mut State, roll: &Roll) -> Step {
         let t = roll.turn;
         let i = t.actor as usize;
         let a = t.aims;
@@ -256,18 +270,18 @@ impl Rounds for SkirmishRounds {
         if all && m.has(Move::Climax) && self.countdown >> i & 1 == 0 && !self.subs.is_empty() {
             // A split scene: the scene climaxes once every sub-scene is
             // hit this round; else the action's other effects go on.
-            if let Some(o) = self.split_climax(&mut s, i, round) {
-                return After::End(o);
+            if let Some(o) = self.split_climax(s, i, round) {
+                return Step::End(o);
             }
         } else if all && m.has(Move::Climax) {
-            let mut o = self.outcome(winner(false), round, &s);
+            let mut o = self.outcome(winner(false), round, s);
             if self.countdown >> i & 1 == 1 {
                 o[F_BOMB] = round as i64;
             }
-            return After::End(o);
+            return Step::End(o);
         }
         if all && m.has(Move::Anticlimax) {
-            return After::End(self.outcome(winner(true), round, &s));
+            return Step::End(self.outcome(winner(true), round, s));
         }
         let mut rank = 0;
         let mut note = |mv: Move| rank = rank.max(mv.rank());
@@ -278,7 +292,7 @@ impl Rounds for SkirmishRounds {
             let opens = if sure { a.sur } else { a.sur & beat };
             for j in 0..self.n {
                 if opens >> j & 1 == 1 {
-                    self.open(&mut s, i, j, 0);
+                    self.open(s, i, j, 0);
                 }
             }
             if opens != 0 {
@@ -288,7 +302,7 @@ impl Rounds for SkirmishRounds {
         if m.has(Move::Aid) {
             // No roll: a free raise for the lead's action.
             let l = self.lead[i] as usize;
-            s.free[l] = s.free[l].saturating_add(self.aid_of(&s, i)).min(15);
+            s.free[l] = s.free[l].saturating_add(self.aid_of(s, i)).min(15);
         }
         if m.has(Move::Disembark) {
             // It leaves its lead: a participant from now on, on its
@@ -297,9 +311,9 @@ impl Rounds for SkirmishRounds {
             s.aboard &= !(1 << i);
             if self.sk.variants.disembark == Disembark::Lines {
                 for j in 0..self.n {
-                    if self.lined(&s, l) >> j & 1 == 1 {
-                        let e = self.edge(&s, l, j);
-                        self.open(&mut s, i, j, e);
+                    if self.lined(s, l) >> j & 1 == 1 {
+                        let e = self.edge(s, l, j);
+                        self.open(s, i, j, e);
                     }
                 }
             }
@@ -307,18 +321,18 @@ impl Rounds for SkirmishRounds {
         }
         if m.has(Move::Manoeuvre) && beats(a.man) {
             let j = a.man.expect("aimed") as usize;
-            let e = self.reopened(&s, i, j);
-            self.open(&mut s, i, j, e);
+            let e = self.reopened(s, i, j);
+            self.open(s, i, j, e);
             note(Move::Manoeuvre);
         }
         let on_line = beat & a.per_line;
         let on_line = Bits(on_line)
-            .filter(|&j| self.line(&s, i, j))
+            .filter(|&j| self.line(s, i, j))
             .fold(0u16, |acc, j| acc | 1 << j);
         if m.has(Move::Edge) && on_line != 0 {
             for j in Bits(on_line) {
-                let e = self.edge(&s, i, j) + t.steps as i64;
-                self.open(&mut s, i, j, e);
+                let e = self.edge(s, i, j) + t.steps as i64;
+                self.open(s, i, j, e);
             }
             note(Move::Edge);
         }
@@ -354,20 +368,20 @@ impl Rounds for SkirmishRounds {
             note(Move::Disengage);
         }
         if m.has(Move::Search) && beats(a.find) {
-            self.enter(&mut s, a.find.expect("aimed") as usize, round);
+            self.enter(s, a.find.expect("aimed") as usize, round);
             note(Move::Search);
         }
         if m.has(Move::Recruit) && beats(a.recruit) {
             let j = a.recruit.expect("aimed") as usize;
             if s.alive >> j & 1 == 1 {
-                self.recruit(&mut s, i, j);
+                self.recruit(s, i, j);
                 note(Move::Recruit);
             }
         }
         if m.has(Move::Eliminate) && beats(a.elim) {
             let j = a.elim.expect("aimed") as usize;
-            if self.sk.members[j].squad == 0 || self.thin(&mut s, j, &t) {
-                self.eliminate(&mut s, j);
+            if self.sk.members[j].squad == 0 || self.thin(s, j, &t) {
+                self.eliminate(s, j);
             }
             note(Move::Eliminate);
         }
@@ -381,7 +395,7 @@ impl Rounds for SkirmishRounds {
         }
         let blocked = beat & a.per_line;
         if m.has(Move::Block) && blocked != 0 {
-            if self.one_effect(&s, i) {
+            if self.one_effect(s, i) {
                 let ally = if t.act.to == NONE { i as u8 } else { t.act.to };
                 for j in 0..self.n {
                     if blocked >> j & 1 == 1 {
@@ -407,14 +421,14 @@ impl Rounds for SkirmishRounds {
         s.ranks[i] = rank;
         s.used[i] = t.used;
         if s.absent != 0 && !self.entries.is_empty() {
-            self.arrive(&mut s, round);
+            self.arrive(s, round);
         }
         s.pos += 1;
-        self.skip(&mut s);
-        if s.pos as usize >= self.order(&s).len() {
+        self.skip(s);
+        if s.pos as usize >= self.order(s).len() {
             self.end_round(round, s)
         } else {
-            After::Roll(s)
+            Step::Roll
         }
     }
 }

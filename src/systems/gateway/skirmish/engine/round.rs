@@ -5,8 +5,7 @@
 use super::super::cast::{PCS, PressAccelerate, TieRule};
 use super::super::moves::Move;
 use super::super::state::*;
-use super::{Bits64, N, SkirmishRounds};
-use crate::model::After;
+use super::{Bits64, N, SkirmishRounds, Step};
 use crate::systems::gateway::scene::Tie;
 
 impl SkirmishRounds {
@@ -32,9 +31,9 @@ impl SkirmishRounds {
         }
     }
 
-    pub(super) fn begin(&self, round: usize, mut s: State) -> State {
+    pub(super) fn begin(&self, round: usize, s: &mut State) {
         if s.absent != 0 && !self.entries.is_empty() {
-            self.arrive(&mut s, round);
+            self.arrive(s, round);
         }
         let h = s.holder as usize;
         s.pos = 0;
@@ -46,14 +45,13 @@ impl SkirmishRounds {
             // Does the holder mean to Block (interrupt)? It then acts
             // first, and its passengers may only Aid Another.
             s.lead = false;
-            let probe = State { lead: true, ..s };
+            let probe = State { lead: true, ..*s };
             let v = self.view(h, &probe, round);
             let blocks = self.decide(h, &probe, &v).0.moves.has(Move::Block);
             s.lead = blocks || (me.entity.first && me.order.is_none());
             s.interrupt = rides && blocks;
         }
-        self.skip(&mut s);
-        s
+        self.skip(s);
     }
 
     pub(super) fn outcome(&self, winner: i64, round: usize, s: &State) -> Outcome {
@@ -82,7 +80,7 @@ impl SkirmishRounds {
         o
     }
 
-    pub(super) fn end_round(&self, round: usize, mut s: State) -> After<State, Outcome> {
+    pub(super) fn end_round(&self, round: usize, s: &mut State) -> Step {
         let accelerated: i64 = s.accel.iter().map(|&l| l as i64).sum();
         let both = s.pressed != 0 && accelerated > 0;
         // Which of Press and Accelerate count, and the ladder's drop.
@@ -92,7 +90,7 @@ impl SkirmishRounds {
             (true, PressAccelerate::LaterWins) if s.last_pa == 1 => (true, false, 0),
             (true, PressAccelerate::LaterWins) => (false, true, 1 + accelerated),
         };
-        let holder = self.initiative(&s, press, accel);
+        let holder = self.initiative(s, press, accel);
         s.ladder = (s.ladder as i64 - drop).max(0) as u8;
         s.holder = holder as u8;
         // An edge is kept only for a line open during this round. Every
@@ -118,9 +116,10 @@ impl SkirmishRounds {
         s.forfeit = 0;
         s.hit = [0; 2];
         if round >= self.sk.round_cap as usize {
-            return After::End(self.outcome(STALEMATE, round, &s));
+            return Step::End(self.outcome(STALEMATE, round, s));
         }
-        After::Round(self.begin(round + 1, s))
+        self.begin(round + 1, s);
+        Step::Round
     }
 
     /// The holder of next round's initiative.

@@ -22,7 +22,7 @@ use super::engine::SkirmishRounds;
 use super::moves::Move;
 use super::state::*;
 use crate::dice::DiceRng;
-use crate::model::{Marginals, play};
+use crate::model::Marginals;
 use crate::sim::Tally;
 use crate::systems::{CHECKED, Define, ParamError, ParamMap, ParamSpec, Schema, Trial, Warning};
 use params::{PARAMS, SkirmishParams};
@@ -155,8 +155,16 @@ impl SkirmishModel {
 
     /// One scene's fields, as [`Trial::simulate`] draws them.
     pub fn play(&self, rng: &mut DiceRng) -> Vec<i64> {
-        let o = play(&self.rounds, rng);
-        self.picks.iter().map(|&p| pick(&o, p)).collect()
+        let mut row = Vec::with_capacity(self.picks.len());
+        self.play_into(rng, &mut row);
+        row
+    }
+
+    /// The same into `row` (cleared first), which the sampler reuses.
+    fn play_into(&self, rng: &mut DiceRng, row: &mut Vec<i64>) {
+        let o = self.rounds.play(rng);
+        row.clear();
+        row.extend(self.picks.iter().map(|&p| pick(&o, p)));
     }
 }
 
@@ -166,16 +174,18 @@ pub fn skirmish_from(values: &ParamMap) -> Result<SkirmishModel, ParamError> {
 }
 
 impl Trial for SkirmishModel {
-    /// The plain loop with the skirmish's own roll of its dice. It stays
-    /// because it pays where designers run it: `benches/chain.rs`
-    /// (2026-11-26, 16,384 scenes, one thread) puts it at 288 ms against
-    /// the chain's 669 ms (2.3×) on a shipped `gateway-henchmen` scene,
-    /// whose states rarely recur; on the registry's two-entity example the
-    /// chain's cache wins instead (32 ms against 57 ms).
+    /// The plain loop with the skirmish's own roll of its dice, its state
+    /// changed in place. It stays because it pays where designers run it:
+    /// `benches/chain.rs` (2026-11-28, 16,384 scenes, one thread, a
+    /// loaded machine) puts it at 73 ms against the chain's 343 ms (4.7×)
+    /// on a shipped `gateway-henchmen` scene, whose states rarely recur;
+    /// on the registry's two-entity example the chain's linked cache wins
+    /// instead (2.6 ms against 16.8 ms).
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
+        let mut row = Vec::with_capacity(self.picks.len());
         for _ in 0..trials {
-            let out = self.play(rng);
-            tally.record_outcome(&out);
+            self.play_into(rng, &mut row);
+            tally.record_outcome(&row);
         }
     }
 

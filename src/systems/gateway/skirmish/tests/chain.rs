@@ -73,3 +73,36 @@ fn the_chain_is_the_walk_and_samples_as_the_skirmish() {
         );
     }
 }
+
+/// The sampler's loop, which changes its state in place
+/// (`SkirmishRounds::play`), draws what the generic loop draws from the
+/// same stream, scene for scene.
+#[test]
+fn the_loop_in_place_plays_as_the_generic_loop() {
+    let pc = |name: &str| t(&[("name", s(name)), ("trait", Int(2))]);
+    let guard = |name: &str| {
+        t(&[
+            ("name", s(name)),
+            ("significance", Int(1)),
+            ("trait", Int(1)),
+        ])
+    };
+    let mut scenes = walkable();
+    scenes.push((
+        "two PCs, two guards, ladder 6",
+        map(vec![
+            ("pcs", List(vec![pc("tom"), pc("norris")])),
+            ("minors", List(vec![guard("a"), guard("b")])),
+            ("ladder", Int(6)),
+        ]),
+    ));
+    for (what, values) in scenes {
+        let model = skirmish_from(&values).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let mut a = crate::dice::DiceRng::from_u64(7);
+        let mut b = crate::dice::DiceRng::from_u64(7);
+        for k in 0..2_000 {
+            let generic = crate::model::play(&model.rounds, &mut a);
+            assert_eq!(model.rounds.play(&mut b), generic, "{what}: scene {k}");
+        }
+    }
+}
