@@ -45,6 +45,8 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
     let mut failures: Vec<(String, Verdict)> = Vec::new();
     let mut tune_failures: Vec<String> = Vec::new();
     let mut within: Vec<String> = Vec::new();
+    // Findings within the interval beyond those each verdict keeps.
+    let mut unkept_within = 0;
     let (mut total, mut failed) = (0, 0);
     for ((scenario, path), subdir) in scenarios.iter().zip(&args.scenarios).zip(&subdirs) {
         let started = Instant::now();
@@ -143,6 +145,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                 failed += 1;
                 failures.push((name.clone(), v.clone()));
             }
+            unkept_within += v.within - v.within_interval().count();
             for f in v.within_interval() {
                 within.push(format!(
                     "{name}:{} {}: {} = {} (holds only within the 95% interval)",
@@ -194,8 +197,9 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
         for w in within.iter().take(SHOWN) {
             println!("  {w}");
         }
-        if within.len() > SHOWN {
-            println!("  … and {} more", within.len() - SHOWN);
+        let more = within.len() + unkept_within - within.len().min(SHOWN);
+        if more > 0 {
+            println!("  … and {more} more");
         }
     }
     // A blank line between paragraphs, never before the first (with
@@ -273,8 +277,9 @@ fn print_failure(name: &str, v: &Verdict) {
     for r in rows.iter().take(SHOWN) {
         println!("{}", line(*r));
     }
-    if rows.len() > SHOWN {
-        println!("  … and {} more configs", rows.len() - SHOWN);
+    let shown = rows.len().min(SHOWN);
+    if v.fails > shown {
+        println!("  … and {} more configs", v.fails - shown);
     }
 }
 

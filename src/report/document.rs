@@ -87,8 +87,7 @@ fn verdict_lines(v: &Verdict) -> (String, String) {
         None => e.describe(),
     };
     let where_ = crate::scenario::where_clause(&e.filter);
-    let failures = v.failures().count();
-    let within = v.within_interval().count();
+    let (failures, within) = (v.fails, v.within);
     let result = if failures > 0 {
         format!("FAILS in {failures} of {}", v.checked)
     } else if within > 0 {
@@ -132,13 +131,16 @@ pub fn markdown(d: &Document) -> String {
             let _ = writeln!(s, "| {} | {} |", what.replace('|', "\\|"), result);
         }
         for v in d.verdicts {
-            for f in v.findings.iter().take(20) {
+            for f in &v.findings {
                 let tag = if f.status == Status::Fails {
                     "fails"
                 } else {
                     "within interval"
                 };
                 let _ = writeln!(s, "\n- {tag}: {}: {} ({})", f.config, f.value, f.bound);
+            }
+            if v.more() > 0 {
+                let _ = writeln!(s, "\n- and {} more", grouped(v.more()));
             }
         }
         let _ = writeln!(s);
@@ -264,7 +266,7 @@ pub fn html(d: &Document) -> String {
             let (what, result) = verdict_lines(v);
             let class = if v.failed() {
                 "fail"
-            } else if v.within_interval().next().is_some() {
+            } else if v.within > 0 {
                 "warn"
             } else {
                 "ok"
@@ -278,7 +280,7 @@ pub fn html(d: &Document) -> String {
         }
         let _ = writeln!(s, "</table><ul>");
         for v in d.verdicts {
-            for f in v.findings.iter().take(20) {
+            for f in &v.findings {
                 let (class, tag) = if f.status == Status::Fails {
                     ("fail", "fails")
                 } else {
@@ -291,6 +293,9 @@ pub fn html(d: &Document) -> String {
                     esc(&f.value),
                     esc(&f.bound)
                 );
+            }
+            if v.more() > 0 {
+                let _ = writeln!(s, "<li>and {} more</li>", grouped(v.more()));
             }
         }
         let _ = writeln!(s, "</ul>");
@@ -397,4 +402,17 @@ pub(crate) fn warnings_html(warnings: &[String]) -> String {
     }
     let _ = writeln!(s, "</ul>");
     s
+}
+
+/// `n` with a comma between thousands: 1,234.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

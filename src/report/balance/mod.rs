@@ -35,20 +35,69 @@ pub struct Finding {
     pub bound: String,
 }
 
+/// Findings an assertion keeps, the first in listing order; the rest
+/// are only counted, so a sweep of millions of failing configs keeps a
+/// few kilobytes of them, not hundreds of megabytes (reports list the
+/// kept ones and say how many more there are).
+pub const KEPT_FINDINGS: usize = 20;
+
 /// The outcome of one assertion.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
     pub expectation: Expectation,
     /// Configs (or neighbouring pairs) checked.
     pub checked: usize,
+    /// The first [`KEPT_FINDINGS`] findings, in listing order.
     pub findings: Vec<Finding>,
+    /// Findings that fail, kept or not.
+    pub fails: usize,
+    /// Findings that hold only within the interval, kept or not.
+    pub within: usize,
 }
 
 impl Verdict {
-    pub fn failed(&self) -> bool {
-        self.findings.iter().any(|f| f.status == Status::Fails)
+    /// The verdict of `findings` (in listing order): counted, the first
+    /// [`KEPT_FINDINGS`] kept.
+    pub fn new(
+        expectation: Expectation,
+        checked: usize,
+        findings: impl IntoIterator<Item = Finding>,
+    ) -> Verdict {
+        let mut v = Verdict {
+            expectation,
+            checked,
+            findings: Vec::new(),
+            fails: 0,
+            within: 0,
+        };
+        for f in findings {
+            v.count(&f);
+            if v.findings.len() < KEPT_FINDINGS {
+                v.findings.push(f);
+            }
+        }
+        v
     }
 
+    fn count(&mut self, f: &Finding) {
+        match f.status {
+            Status::Fails => self.fails += 1,
+            Status::HoldsWithinInterval => self.within += 1,
+            Status::Holds => {}
+        }
+    }
+
+    pub fn failed(&self) -> bool {
+        self.fails > 0
+    }
+
+    /// Findings counted but not kept.
+    pub fn more(&self) -> usize {
+        let counted = self.fails + self.within;
+        counted.saturating_sub(self.findings.len())
+    }
+
+    /// The kept failures (of [`Verdict::fails`]).
     pub fn failures(&self) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(|f| f.status == Status::Fails)
     }
@@ -273,11 +322,7 @@ fn evaluate_one(results: &Results, e: &Expectation) -> Verdict {
             }
         }
     }
-    Verdict {
-        expectation: e.clone(),
-        checked,
-        findings,
-    }
+    Verdict::new(e.clone(), checked, findings)
 }
 
 mod stream;

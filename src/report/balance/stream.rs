@@ -7,7 +7,9 @@
 //! those [`evaluate`](super::evaluate) gives for the whole run at once
 //! (a test holds them equal).
 
-use super::{Finding, Point, Verdict, bound_check, describe_in, pair_check, point};
+use super::{
+    Finding, KEPT_FINDINGS, Point, Status, Verdict, bound_check, describe_in, pair_check, point,
+};
 use crate::report::grid::Grid;
 use crate::results::ConfigResult;
 use crate::scenario::{Expectation, Rule};
@@ -25,8 +27,40 @@ struct Check {
     filter: Option<Vec<(usize, usize)>>,
     along: Option<Along>,
     checked: usize,
-    /// Findings with the order the whole-run evaluation lists them in.
+    /// Findings with the order the whole-run evaluation lists them in:
+    /// the first [`KEPT_FINDINGS`] of those so far, and up to as many
+    /// more since the last cut.
     findings: Vec<((usize, usize), Finding)>,
+    /// Findings so far, kept or not, by status.
+    fails: usize,
+    within: usize,
+    /// Findings so far, to order those of one config.
+    seen: usize,
+}
+
+impl Check {
+    /// Note findings with their listing keys; past twice the kept number,
+    /// cut back to the first [`KEPT_FINDINGS`] (those of a pair rule come
+    /// out of listing order, so the cut sorts first).
+    fn note(&mut self, found: impl IntoIterator<Item = ((usize, usize), Finding)>) {
+        for (key, f) in found {
+            match f.status {
+                Status::Fails => self.fails += 1,
+                Status::HoldsWithinInterval => self.within += 1,
+                Status::Holds => {}
+            }
+            self.seen += 1;
+            self.findings.push((key, f));
+            if self.findings.len() >= 2 * KEPT_FINDINGS {
+                self.cut();
+            }
+        }
+    }
+
+    fn cut(&mut self) {
+        self.findings.sort_by_key(|(k, _)| *k);
+        self.findings.truncate(KEPT_FINDINGS);
+    }
 }
 
 /// A rule along axis `axis`: the last `stride` configs' points.
@@ -61,6 +95,9 @@ impl Checker {
                     along,
                     checked: 0,
                     findings: Vec::new(),
+                    fails: 0,
+                    within: 0,
+                    seen: 0,
                 }
             })
             .collect();
@@ -85,9 +122,13 @@ impl Checker {
                 None => {
                     if matched && let Some(found) = bound_check(&check.e, &self.grid.names, c) {
                         check.checked += 1;
-                        check
-                            .findings
-                            .extend(found.map(|f| ((i, check.findings.len()), f)));
+                        let seen = check.seen;
+                        check.note(
+                            found
+                                .into_iter()
+                                .enumerate()
+                                .map(|(k, f)| ((i, seen + k), f)),
+                        );
                     }
                 }
                 Some(along) => {
@@ -120,7 +161,7 @@ impl Checker {
                     // Listed group by group (each group from its first
                     // config), along the axis within one.
                     let first = i - at * along.stride;
-                    check.findings.extend(found.map(|f| ((first, i), f)));
+                    check.note(found.map(|f| ((first, i), f)));
                 }
             }
         }
@@ -131,11 +172,13 @@ impl Checker {
         self.checks
             .into_iter()
             .map(|mut c| {
-                c.findings.sort_by_key(|(k, _)| *k);
+                c.cut();
                 Verdict {
                     expectation: c.e,
                     checked: c.checked,
                     findings: c.findings.into_iter().map(|(_, f)| f).collect(),
+                    fails: c.fails,
+                    within: c.within,
                 }
             })
             .collect()

@@ -142,6 +142,58 @@ fn assertions_checked_as_the_run_streams_give_the_whole_runs_verdicts() {
     assert_eq!(checker.verdicts(), whole);
 }
 
+/// An assertion failing at every config keeps its first
+/// [`balance::KEPT_FINDINGS`] findings and counts the rest, the same
+/// whether checked as the run streams or over the whole run, so a sweep
+/// of millions of failing configs keeps as little as one of forty.
+#[test]
+fn a_failing_assertion_keeps_its_first_findings_and_counts_the_rest() {
+    let (scenario, results) = both();
+    let n = results.configs.len();
+    assert!(n > 2 * balance::KEPT_FINDINGS, "{n} configs");
+    let expectations = [
+        expect("p_true", &[], Rule::AtMost(-1.0)),
+        expect(
+            "p_true",
+            &[],
+            Rule::MaxStep {
+                along: "favouring".into(),
+                step: -1.0,
+            },
+        ),
+    ];
+    let whole = balance::evaluate(&results, &expectations);
+    let mut checker = Checker::new(Grid::of(&scenario), &expectations);
+    for c in &results.configs {
+        checker.add(c);
+    }
+    let streamed = checker.verdicts();
+    assert_eq!(streamed, whole);
+    for v in &whole {
+        assert_eq!(v.findings.len(), balance::KEPT_FINDINGS);
+        assert!(
+            v.failed() && v.fails == v.checked,
+            "{} of {}",
+            v.fails,
+            v.checked
+        );
+        assert_eq!(v.more(), v.fails - balance::KEPT_FINDINGS);
+    }
+    // Every config fails the bound: the first twenty configs are kept.
+    let kept: Vec<usize> = whole[0].findings.iter().map(|f| f.configs[0]).collect();
+    assert_eq!(kept, (0..balance::KEPT_FINDINGS).collect::<Vec<_>>());
+    let md = crate::report::report_files(&scenario, &results, &Totals::of(&results), &whole)
+        .unwrap()
+        .into_iter()
+        .find(|(name, _)| name.ends_with(".md"))
+        .map(|(_, body)| String::from_utf8(body).unwrap())
+        .unwrap();
+    assert!(
+        md.contains(&format!("- and {} more", n - balance::KEPT_FINDINGS)),
+        "{md}"
+    );
+}
+
 /// The report files of `scenario`'s run `results`, in memory and read
 /// back from a store, and how many configs the store read back.
 fn reports_both_ways(scenario: &Scenario, results: &Results) -> usize {
