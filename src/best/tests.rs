@@ -210,6 +210,7 @@ fn the_luck_bid_given_is_the_exact_solver_and_the_written_bid_replays() {
                 assert!((a.best - b).abs() < 1e-12, "{what}");
             }
         }
+    }
 }
 
 #[test]

@@ -47,8 +47,12 @@ fn a_whole_action_with_one_risk_die_is_its_brute_force() {
         ]);
         assert_eq!(a.difficulty_dice(), 1);
         for (name, reward) in METRICS {
-            let n =
-                best_is_brute_force(&WrenchChoice::new(a), &reward, 20_000, &format!("{hammer} {name}"));
+            let n = best_is_brute_force(
+                &WrenchChoice::new(a),
+                &reward,
+                20_000,
+                &format!("{hammer} {name}"),
+            );
             assert!(n >= 16, "{hammer} {name}: {n} policies");
         }
     }
