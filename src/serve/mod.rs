@@ -28,6 +28,8 @@ mod tests_fuzz;
 mod tests_live;
 #[cfg(test)]
 mod tests_socket;
+#[cfg(test)]
+mod tests_tune;
 mod tune;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
