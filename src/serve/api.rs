@@ -23,6 +23,7 @@ use super::error::{ApiError, json_response};
 const INDEX: &str = include_str!("assets/index.html");
 const SCRIPT: &str = include_str!("assets/app.js");
 const BEST_SCRIPT: &str = include_str!("assets/best.js");
+const SWEEP_SCRIPT: &str = include_str!("assets/sweep.js");
 const STYLE: &str = include_str!("assets/app.css");
 
 /// The workbench's routes over `app`.
@@ -35,6 +36,10 @@ pub fn router(app: App) -> Router {
         .route(
             "/app.js",
             get(|| async { page(SCRIPT, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/sweep.js",
+            get(|| async { page(SWEEP_SCRIPT, "text/javascript; charset=utf-8") }),
         )
         .route(
             "/best.js",
@@ -245,5 +250,6 @@ async fn scenario(State(app): State<App>, Raw(bytes): Raw) -> Response {
 
 #[cfg(test)]
 pub const INDEX_FOR_TESTS: &str = INDEX;
+/// Every script the page loads.
 #[cfg(test)]
-pub const SCRIPT_FOR_TESTS: &str = SCRIPT;
+pub const SCRIPTS_FOR_TESTS: [&str; 3] = [SCRIPT, SWEEP_SCRIPT, BEST_SCRIPT];

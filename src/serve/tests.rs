@@ -529,6 +529,7 @@ fn the_page_and_its_assets_are_served() {
     for (path, needle) in [
         ("/", "<html"),
         ("/app.js", "api/answer"),
+        ("/sweep.js", "api/sweep"),
         ("/app.css", "--accent"),
     ] {
         let req = Request::builder()
@@ -544,7 +545,7 @@ fn the_page_and_its_assets_are_served() {
         assert!(String::from_utf8_lossy(&bytes).contains(needle), "{path}");
     }
     // The page fetches nothing from the network.
-    for asset in [super::api::INDEX_FOR_TESTS, super::api::SCRIPT_FOR_TESTS] {
+    for asset in std::iter::once(super::api::INDEX_FOR_TESTS).chain(super::api::SCRIPTS_FOR_TESTS) {
         assert!(!asset.contains("http://") || asset.contains("http://www.w3.org/2000/svg"));
         assert!(!asset.contains("https://"));
     }
