@@ -365,3 +365,69 @@ fn charts_need_no_installed_fonts() {
         .count();
     assert!(dark > 200, "title row has {dark} dark pixels");
 }
+
+#[test]
+fn check_report_replaces_only_the_reports_of_the_scenarios_it_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = scenario(
+        dir.path(),
+        "a.toml",
+        &format!(
+            "{BASE}[[chart]]\nkind = \"line\"\nmetric = \"p_success\"\nx = \"opposition.challenge\"\nfile = \"a\"\n"
+        ),
+    );
+    let b = scenario(dir.path(), "b.toml", BASE);
+    let reports = dir.path().join("reports");
+    let r = reports.to_str().unwrap();
+    let o = oddsmith(&[
+        "check",
+        "--quiet",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--report",
+        r,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let b_report = std::fs::read(reports.join("b/report.md")).unwrap();
+    // A changed title for `a` alone: its report is rewritten, b's stays.
+    std::fs::write(
+        &a,
+        std::fs::read_to_string(&a)
+            .unwrap()
+            .replace("name = \"t\"", "name = \"renamed\""),
+    )
+    .unwrap();
+    let o = oddsmith(&["check", a.to_str().unwrap(), "--report", r]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("kept 1 other scenario(s)' reports in"),
+        "{}",
+        stdout(&o)
+    );
+    let a_report = std::fs::read_to_string(reports.join("a/report.md")).unwrap();
+    assert!(a_report.contains("renamed"), "{a_report}");
+    assert!(reports.join("a/a.png").exists() || reports.join("a/a.svg").exists());
+    assert_eq!(
+        std::fs::read(reports.join("b/report.md")).unwrap(),
+        b_report
+    );
+    // `--out` still holds this check's outputs only.
+    let out = dir.path().join("out");
+    let o = oddsmith(&[
+        "check",
+        "--quiet",
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = oddsmith(&[
+        "check",
+        "--quiet",
+        a.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.join("a").is_dir() && !out.join("b").exists());
+}

@@ -188,6 +188,18 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
         }
     }
     if let Some(staging) = staging {
+        // `--report DIR` keeps the reports of scenarios not checked now;
+        // `--out DIR` holds this check's outputs only.
+        if args.report.is_some() {
+            let kept = staging.carry_over(&subdirs)?;
+            if !kept.is_empty() && !args.quiet {
+                println!(
+                    "kept {} other scenario(s)' reports in {}",
+                    kept.len(),
+                    staging.out().display()
+                );
+            }
+        }
         interrupt::commit(staging)?;
     }
     if !within.is_empty() && !args.quiet {

@@ -264,8 +264,8 @@ struct CheckArgs {
     out: Option<PathBuf>,
     /// Write only each scenario's charts, report.md and report.html to
     /// DIR/<scenario file stem>/ (deterministic files, fit to commit).
-    /// DIR is replaced whole: pass every scenario whose report it keeps
-    /// (`scenarios/*.toml --report reports`), or another DIR.
+    /// Only these scenarios' reports are replaced; the other reports in
+    /// DIR stay (all at once when the gate has run).
     #[arg(long, conflicts_with = "out")]
     report: Option<PathBuf>,
     /// auto: exact where a solver exists, else Monte Carlo; mc: check

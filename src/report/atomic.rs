@@ -178,6 +178,39 @@ impl Staging {
         Ok(Dest { staging: self, dir })
     }
 
+    /// Copy into the staging directory every subdirectory `out` holds now
+    /// whose name is not in `except`, so the commit keeps them: how `check
+    /// --report DIR` with some scenarios replaces only their reports. The
+    /// subdirectories hold output files only ([`begin`](Self::begin)
+    /// refused anything else); a symbolic link among them is not followed
+    /// but dropped, as a run replaces it. The names kept, sorted.
+    pub fn carry_over(&self, except: &[String]) -> Result<Vec<String>, OutputError> {
+        let mut kept = Vec::new();
+        let Ok(entries) = fs::read_dir(&self.out) else {
+            return Ok(kept);
+        };
+        for e in entries {
+            self.check_stop()?;
+            let e = e.map_err(|e| io(&self.out, e))?;
+            let name = e.file_name().to_string_lossy().into_owned();
+            let is_dir = e.file_type().map_err(|err| io(&e.path(), err))?.is_dir();
+            if !is_dir || name.starts_with('.') || except.contains(&name) {
+                continue;
+            }
+            let to = self.path().join(&name);
+            fs::create_dir(&to).map_err(|err| io(&to, err))?;
+            for f in fs::read_dir(e.path()).map_err(|err| io(&e.path(), err))? {
+                let f = f.map_err(|err| io(&e.path(), err))?;
+                if f.file_type().map_err(|err| io(&f.path(), err))?.is_file() {
+                    fs::copy(f.path(), to.join(f.file_name())).map_err(|err| io(&f.path(), err))?;
+                }
+            }
+            kept.push(name);
+        }
+        kept.sort();
+        Ok(kept)
+    }
+
     fn check_stop(&self) -> Result<(), OutputError> {
         match self.stop {
             Some(flag) if flag.load(Ordering::SeqCst) => Err(OutputError::Interrupted),
