@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
 
 use oddsmith::report::{self, RunMeta};
-use oddsmith::run::{self, RunOptions};
+use oddsmith::run::RunOptions;
 use oddsmith::scenario::Scenario;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -58,6 +58,14 @@ pub fn run_scenario(
     let outcome = watch::interruptible(py, move |progress| -> Result<String, String> {
         let started = Instant::now();
         let scenario = Scenario::load(&path).map_err(|e| e.to_string())?;
+        if let Some(t) = &scenario.tune {
+            return Err(format!(
+                "{}: this scenario has a [tune] table, which oddsmith.tune answers for one mechanic (or `oddsmith tune {}` for the file); to run the sweep with every value of {}, move it to [sweep] and remove [tune]",
+                path.display(),
+                path.display(),
+                t.knob.path
+            ));
+        }
         if scenario.best.is_some() {
             return Err(format!(
                 "{}: this scenario has a [best] table, which `oddsmith check {} --out DIR` answers (best play in every config); oddsmith.best asks it for one config or a sweep",
@@ -73,26 +81,16 @@ pub fn run_scenario(
             .stop_on(flag);
         let dest = staging.root();
         let mut long = report::LongWriter::create(&dest, &scenario).map_err(|e| e.to_string())?;
-        let mut configs = Vec::with_capacity(scenario.config_count());
-        let timings = run::stream(&scenario, &opts, progress, |mut c, schema| {
-            if progress.0.load(Ordering::Relaxed) {
-                flag.store(true, Ordering::Relaxed);
-            }
-            report::complete_support_of(&mut c, schema);
-            long.push(&c)?;
-            if !report::keeps_fields(&scenario, &c) {
-                for r in &mut c.runs {
-                    r.dist = Vec::new();
-                }
-            }
-            configs.push(c);
-            Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
-        })
-        .map_err(|e| e.to_string())?;
+        // The CLI's sink: each config's result goes to a scratch store
+        // beside the outputs as it finishes, so memory stays flat however
+        // many configs the sweep has.
+        let mut collected =
+            report::collect(&scenario, &opts, progress, Some(&mut long), Some(&dest))
+                .map_err(|e| e.to_string())?;
         if progress.0.load(Ordering::Relaxed) {
+            flag.store(true, Ordering::Relaxed);
             return Err("interrupted".into());
         }
-        let results = run::results_of(&scenario, &opts, configs, timings);
         long.finish().map_err(|e| e.to_string())?;
         let meta = RunMeta {
             scenario_path: path.display().to_string(),
@@ -100,15 +98,9 @@ pub fn run_scenario(
             threads: rayon_threads(),
             wall_seconds: started.elapsed().as_secs_f64(),
         };
-        let verdicts = report::balance::evaluate(&results, &scenario.expectations);
-        report::write_rest(
-            &dest,
-            &scenario,
-            &mut report::Sweep::in_memory(&results),
-            &verdicts,
-            &meta,
-        )
-        .map_err(|e| e.to_string())?;
+        let verdicts = std::mem::take(&mut collected.verdicts);
+        report::write_rest(&dest, &scenario, &mut collected.sweep(), &verdicts, &meta)
+            .map_err(|e| e.to_string())?;
         let out = staging.commit().map_err(|e| e.to_string())?;
         let checks: Vec<serde_json::Value> = verdicts
             .iter()
@@ -126,7 +118,7 @@ pub fn run_scenario(
             .collect();
         Ok(json!({
             "scenario": scenario.name,
-            "mechanic": results.mechanic,
+            "mechanic": collected.results.mechanic,
             "out": out.display().to_string(),
             "checks": checks,
         })

@@ -33,3 +33,55 @@ def test_a_scenario_that_does_not_load_raises_param_error(tmp_path):
         assert "bad.toml" in str(e)
     else:
         raise AssertionError("no error")
+
+
+def test_a_tune_or_best_scenario_is_refused_with_where_it_is_answered(tmp_path):
+    for name, words in [("gateway-tune-even-odds.toml", "oddsmith.tune"), ("gateway-best.toml", "oddsmith.best")]:
+        try:
+            oddsmith.run(ROOT / "scenarios" / name, tmp_path / "out")
+        except oddsmith.ParamError as e:
+            assert name in str(e) and words in str(e), str(e)
+        else:
+            raise AssertionError(f"{name} ran as a sweep")
+    assert not (tmp_path / "out").exists()
+
+
+FLAT = """name = "Flat memory"
+mechanic = "statements.statement"
+[sweep]
+favouring = {{ from = 1, to = {n} }}
+opposing = {{ from = 1, to = 100 }}
+[[chart]]
+kind = "line"
+metric = "p_true"
+x = "opposing"
+where = {{ favouring = 7 }}
+file = "line"
+[[expect]]
+metric = "p_true"
+monotonic = {{ along = "opposing", direction = "decreasing" }}
+"""
+
+
+def _peak(tmp_path, n):
+    """The peak memory of a Python process that runs a sweep of n × 100
+    configs (the run's own `peak_memory_bytes`), in a fresh process."""
+    import json
+    import subprocess
+    import sys
+
+    scenario = tmp_path / f"flat-{n}.toml"
+    scenario.write_text(FLAT.format(n=n))
+    out = tmp_path / f"out-{n}"
+    code = f"import oddsmith; r = oddsmith.run({str(scenario)!r}, {str(out)!r}, mode='exact'); assert r.checks['holds'].all()"
+    subprocess.run([sys.executable, "-c", code], check=True)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["configs"] == n * 100
+    return manifest["peak_memory_bytes"]
+
+
+def test_a_runs_memory_does_not_grow_with_its_configs(tmp_path):
+    # 10,000 against 100,000 configs: a run that kept every config in
+    # memory (about 1.2 KB each) would add some 110 MB to the second.
+    small, big = _peak(tmp_path, 100), _peak(tmp_path, 1000)
+    assert big <= small * 1.2, f"{small / 1e6:.1f} MB, then {big / 1e6:.1f} MB"
