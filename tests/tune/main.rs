@@ -2,11 +2,13 @@
 //! same configs, Monte Carlo bisection against a full scan, the one-line
 //! form, the gate, the outputs, and bad input (exit 2, file, line, key);
 //! every metric of every mechanic tuned without a panic ([`metrics`]);
-//! the faces' rough edges ([`faces`]); the output directory read back
+//! the faces' rough edges ([`faces`]); an expression's `{name}` as the
+//! knob ([`dice`]); the output directory read back
 //! ([`outputs`]).
 
 #[path = "../common/mod.rs"]
 mod common;
+mod dice;
 mod faces;
 mod metrics;
 mod outputs;

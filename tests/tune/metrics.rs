@@ -28,8 +28,11 @@ fn knob_ranges(m: &dyn Mechanic) -> Vec<(String, String)> {
             let range = match p.kind {
                 // Around the default, where the other defaults agree.
                 ParamKind::Int { min, max } | ParamKind::IntOrName { min, max, .. } => {
+                    // Without a default, from the least (from 1 where
+                    // negatives are allowed: an expression's dice count).
                     let at = match p.default {
                         Lit::Int(d) => d,
+                        _ if min < 0 => 2.min(max),
                         _ => min,
                     };
                     let from = at.saturating_sub(1).max(min);
@@ -42,25 +45,27 @@ fn knob_ranges(m: &dyn Mechanic) -> Vec<(String, String)> {
                 ParamKind::Custom { .. } => "0..2".into(),
                 ParamKind::Bool | ParamKind::Choice(_) => return None,
             };
-            Some((p.path.to_string(), range))
+            // A pattern's one name: `vars.*` is walked as `vars.x`, the
+            // `{x}` of the expression `required` gives.
+            let path = match p.path.strip_suffix(".*") {
+                Some(prefix) => format!("{prefix}.x"),
+                None => p.path.to_string(),
+            };
+            Some((path, range))
         })
         .collect()
 }
 
 /// Mechanics with no parameter a knob can walk: die codes, a list of
-/// ratings, a dice expression (whose `{name}`s must be bound at load).
-const NO_KNOB: &[&str] = &[
-    "cgg.fallout",
-    "cgg.diligence",
-    "questworlds.prize",
-    "dice.roll",
-];
+/// ratings.
+const NO_KNOB: &[&str] = &["cgg.fallout", "cgg.diligence", "questworlds.prize"];
 
 /// The parameters a mechanic requires (it has no default for them).
 fn required(m: &dyn Mechanic) -> Vec<(String, String)> {
     let one = |k: &str, v: &str| vec![(k.to_string(), v.to_string())];
     match m.name() {
         "gateway.ensemble" | "gateway.skirmish" => one("pcs", "[{ name = \"ann\" }]"),
+        "dice.roll" => one("expr", "\"{x}d6 >= 7\""),
         "statements.scene" | "statements.campaign" => one(
             "players",
             "[{ name = \"ann\", statements = [{ favouring = 4 }] }]",
@@ -76,6 +81,10 @@ fn metric_names(m: &dyn Mechanic) -> Vec<String> {
     let mut text = format!("mechanic = \"{}\"\n[params]\n", m.name());
     for (k, v) in required(m) {
         text.push_str(&format!("\"{k}\" = {v}\n"));
+    }
+    // The expression's `{x}` is the knob; its schema needs it set.
+    if m.name() == "dice.roll" {
+        text.push_str("\"vars.x\" = 2\n");
     }
     let scenario = Scenario::parse(Path::new("metrics.toml"), &text).unwrap();
     let models = scenario.models().unwrap();

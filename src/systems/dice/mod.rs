@@ -129,6 +129,23 @@ pub struct DiceTrial {
 fn roll_of(p: &DiceParams) -> Result<(Expr, Roll), ParamError> {
     let DiceParams { expr: text, vars } = p;
     let expr = Expr::parse(text).map_err(|e| ParamError::new("expr", e.to_string()))?;
+    // A value for a name the expression lacks would change nothing: a
+    // sweep or tune of it would repeat one answer.
+    let names = expr.params();
+    if let Some(extra) = vars.keys().find(|v| !names.contains(v)) {
+        let have = if names.is_empty() {
+            "it has no parameters".to_string()
+        } else {
+            let listed: Vec<String> = names.iter().map(|n| format!("vars.{n}")).collect();
+            format!("its names: {}", listed.join(", "))
+        };
+        return Err(ParamError::new(
+            format!("vars.{extra}"),
+            format!(
+                "{{{extra}}} does not appear in the expression \"{text}\", so this value would change nothing; {have}"
+            ),
+        ));
+    }
     let roll = expr.bind(vars).map_err(|e| {
         let mut message = e.to_string();
         if let Some(name) = e

@@ -206,7 +206,13 @@ vars.n = { from = 3, to = 6 }
         .err()
         .unwrap()
         .to_string();
-    assert!(err.contains("{n} has no value"), "{err}");
+    // vars.k for a {n}: the name the expression lacks is named first,
+    // with the ones it has.
+    assert!(
+        err.contains("`vars.k` {k} does not appear in the expression"),
+        "{err}"
+    );
+    assert!(err.contains("its names: vars.n"), "{err}");
     let nested = text.replace("vars.n = { from = 3, to = 6 }", "vars.n.x = 3");
     assert!(Scenario::parse(std::path::Path::new("t.toml"), &nested).is_err());
 }

@@ -24,19 +24,27 @@ pub(super) fn knob(ctx: &Ctx, e: &Entry, known: &Known) -> Result<Knob, Scenario
             "is missing; it names the parameter to search",
         )
     })?;
-    let tunable: Vec<&str> = known
+    // A pattern (`vars.*`) is listed as its form, `vars.NAME`.
+    let tunable: Vec<String> = known
         .specs
         .iter()
-        .filter(|s| walk_kind(s).is_some() && !s.path.ends_with(".*"))
-        .map(|s| s.path)
+        .filter(|s| walk_kind(s).is_some())
+        .map(|s| match s.path.strip_suffix(".*") {
+            Some(prefix) => format!("{prefix}.NAME"),
+            None => s.path.to_string(),
+        })
         .collect();
-    let Some(spec) = known.specs.iter().find(|s| s.path == path) else {
+    let Some(spec) = known
+        .specs
+        .iter()
+        .find(|s| crate::model::covers(s.path, &path))
+    else {
         return Err(ctx.invalid(
             e.span("knob"),
             &key,
             format!(
                 "\"{path}\" is not a parameter of this mechanic{}; allowed: {}",
-                crate::systems::suggest(&path, tunable.iter().copied()),
+                crate::systems::suggest(&path, tunable.iter().map(String::as_str)),
                 tunable.join(", ")
             ),
         ));
@@ -69,7 +77,7 @@ pub(super) fn knob(ctx: &Ctx, e: &Entry, known: &Known) -> Result<Knob, Scenario
             ),
         ));
     };
-    let (values, numbers) = walk(ctx, e, spec, kind)?;
+    let (values, numbers) = walk(ctx, e, spec, kind, &path)?;
     Ok(Knob {
         path,
         kind,
@@ -147,6 +155,7 @@ fn walk(
     e: &Entry,
     spec: &ParamSpec,
     kind: KnobKind,
+    knob_path: &str,
 ) -> Result<(Vec<ParamValue>, Vec<i64>), ScenarioError> {
     let key = e.name("range");
     let declared: Option<(i64, i64)> = match (kind, spec.kind) {
@@ -179,7 +188,7 @@ fn walk(
                     &key,
                     format!(
                         "is missing, and {} declares no short range ({}); give range = {{ from = a, to = b }}",
-                        spec.path,
+                        knob_path,
                         spec.kind.allowed()
                     ),
                 ));
