@@ -50,7 +50,7 @@ FLAT = """name = "Flat memory"
 mechanic = "statements.statement"
 [sweep]
 favouring = {{ from = 1, to = {n} }}
-opposing = {{ from = 1, to = 100 }}
+opposing = {{ from = 1, to = 200 }}
 [[chart]]
 kind = "line"
 metric = "p_true"
@@ -64,7 +64,7 @@ monotonic = {{ along = "opposing", direction = "decreasing" }}
 
 
 def _peak(tmp_path, n):
-    """The peak memory of a Python process that runs a sweep of n × 100
+    """The peak memory of a Python process that runs a sweep of n × 200
     configs (the run's own `peak_memory_bytes`), in a fresh process."""
     import json
     import subprocess
@@ -76,12 +76,16 @@ def _peak(tmp_path, n):
     code = f"import oddsmith; r = oddsmith.run({str(scenario)!r}, {str(out)!r}, mode='exact'); assert r.checks['holds'].all()"
     subprocess.run([sys.executable, "-c", code], check=True)
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["configs"] == n * 100
+    assert manifest["configs"] == n * 200
     return manifest["peak_memory_bytes"]
 
 
 def test_a_runs_memory_does_not_grow_with_its_configs(tmp_path):
-    # 10,000 against 100,000 configs: a run that kept every config in
-    # memory (about 1.2 KB each) would add some 110 MB to the second.
+    # 20,000 against 200,000 configs. A run that kept every config in
+    # memory (about 0.85 KB each in this process) would add some 150 MB to
+    # a peak of about 115 MB. The interpreter's process is noisier than the
+    # command line's (its peak moved by up to 45 MB between runs of one
+    # size, where the command line's moves by 3 MB), hence 1.5, not the
+    # command line test's 1.2.
     small, big = _peak(tmp_path, 100), _peak(tmp_path, 1000)
-    assert big <= small * 1.2, f"{small / 1e6:.1f} MB, then {big / 1e6:.1f} MB"
+    assert big <= small * 1.5, f"{small / 1e6:.1f} MB, then {big / 1e6:.1f} MB"
