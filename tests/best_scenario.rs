@@ -262,7 +262,10 @@ fn report_rebuilds_a_best_play_directory_and_refuses_a_damaged_one() {
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x55;
     std::fs::write(&parquet, bytes).unwrap();
-    refused(&changed, "rules.parquet: was changed after best play was solved");
+    refused(
+        &changed,
+        "rules.parquet: was changed after best play was solved",
+    );
     // A table gone.
     let gone = copy("gone");
     std::fs::remove_file(gone.join("dominance.parquet")).unwrap();
@@ -272,12 +275,18 @@ fn report_rebuilds_a_best_play_directory_and_refuses_a_damaged_one() {
     let manifest = garbled.join("manifest.json");
     let text = String::from_utf8(read(&manifest)).unwrap();
     std::fs::write(&manifest, text.replace("\"configs\"", "\"config\"")).unwrap();
-    refused(&garbled, "manifest.json: not a best-play manifest oddsmith wrote");
+    refused(
+        &garbled,
+        "manifest.json: not a best-play manifest oddsmith wrote",
+    );
     // The scenario copy edited: not the scenario that was solved.
     let edited = copy("edited");
     let toml = edited.join("scenario.toml");
     let mut text = String::from_utf8(read(&toml)).unwrap();
     text.push_str("\n# edited\n");
     std::fs::write(&toml, &text).unwrap();
-    refused(&edited, "scenario.toml: was changed after best play was solved");
+    refused(
+        &edited,
+        "scenario.toml: was changed after best play was solved",
+    );
 }

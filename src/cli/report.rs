@@ -77,13 +77,19 @@ fn best(args: ReportArgs) -> anyhow::Result<Outcome> {
     let files = best_report::report_files(&loaded.scenario, &loaded.run, &verdicts)?;
     let old = loaded.manifest.files.clone();
     let doc = loaded.manifest;
-    rebuild(&args, &best_report::DATA_FILES, &files, Some(old), |entries| {
-        let mut doc = doc;
-        doc.files = entries;
-        let mut json = serde_json::to_vec_pretty(&doc)?;
-        json.push(b'\n');
-        Ok(json)
-    })
+    rebuild(
+        &args,
+        &best_report::DATA_FILES,
+        &files,
+        Some(old),
+        |entries| {
+            let mut doc = doc;
+            doc.files = entries;
+            let mut json = serde_json::to_vec_pretty(&doc)?;
+            json.push(b'\n');
+            Ok(json)
+        },
+    )
 }
 
 /// Rebuild `args.dir` beside itself and swap it in whole: `data_files`

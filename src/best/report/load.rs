@@ -113,15 +113,17 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
         .mechanic
         .schema_of(&scenario.config(0).values)
         .map_err(|e| bad(&copy, e.to_string()))?;
-    let (_, probability) =
-        crate::best::reward(&schema, &spec.metric).map_err(|e| bad(&copy, e))?;
+    let (_, probability) = crate::best::reward(&schema, &spec.metric).map_err(|e| bad(&copy, e))?;
     let decision = systems::best::decision(mechanic)
         .unwrap_or_default()
         .to_string();
 
     let path = dir.join("best.parquet");
     let df = table("best")?;
-    let c = Columns { df: &df, path: &path };
+    let c = Columns {
+        df: &df,
+        path: &path,
+    };
     let (ids, metric) = (c.int("config_id")?, c.text("metric")?);
     let (best, given, gap) = (c.number("best")?, c.number("given")?, c.number("gap")?);
     let (decisions, states) = (c.number("decisions")?, c.int("states")?);
@@ -194,7 +196,10 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
 
     let path = dir.join("dominance.parquet");
     let df = table("dominance")?;
-    let c = Columns { df: &df, path: &path };
+    let c = Columns {
+        df: &df,
+        path: &path,
+    };
     let (ids, option) = (c.int("config_id")?, c.text("option")?);
     let (without, loss, usage) = (c.number("without")?, c.number("loss")?, c.number("usage")?);
     for i in 0..df.height() {
@@ -214,7 +219,10 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
 
     let path = dir.join("rules.parquet");
     let df = table("rules")?;
-    let c = Columns { df: &df, path: &path };
+    let c = Columns {
+        df: &df,
+        path: &path,
+    };
     let (ids, rank) = (c.int("config_id")?, c.int("rank")?);
     let (when, choice) = (c.text("when")?, c.text("choice")?);
     let (share, agree) = (c.number("share")?, c.number("agree")?);

@@ -179,6 +179,9 @@ struct Raw<O> {
     rounds: usize,
 }
 
+/// Which options a solve may take.
+type Allowed<'a, O> = dyn Fn(&O) -> bool + 'a;
+
 /// The answer from a raw solve; `without` solves again once per set of
 /// options allowed (all sets at once, so a solver can share its walks),
 /// over `every` option met (for the tags).
@@ -187,7 +190,7 @@ fn assemble<P: Choose>(
     raw: Raw<P::Option>,
     dominance: bool,
     every: &[P::Option],
-    without: impl FnOnce(&[&dyn Fn(&P::Option) -> bool]) -> Result<Vec<f64>, BestError>,
+    without: impl FnOnce(&[&Allowed<'_, P::Option>]) -> Result<Vec<f64>, BestError>,
 ) -> Result<Solved<P::Option>, BestError> {
     let Raw {
         value,
@@ -223,11 +226,11 @@ fn assemble<P: Choose>(
                 }
             }
         }
-        let forbid: Vec<Box<dyn Fn(&P::Option) -> bool + '_>> = tags
+        let forbid: Vec<Box<Allowed<'_, P::Option>>> = tags
             .iter()
             .map(|tag| Box::new(move |o: &P::Option| !p.tags(o).contains(tag)) as Box<_>)
             .collect();
-        let allowed: Vec<&dyn Fn(&P::Option) -> bool> = forbid.iter().map(|f| &**f).collect();
+        let allowed: Vec<&Allowed<'_, P::Option>> = forbid.iter().map(|f| &**f).collect();
         let values = without(&allowed)?;
         for (tag, without) in tags.iter().cloned().zip(values) {
             let used: f64 = options
