@@ -217,8 +217,9 @@ impl<S> Graph<S> {
     }
 
     /// Every node `roots` lead to (stamped `round`), ascending, and the
-    /// states between rounds they reach, ascending.
-    fn reach(&mut self, round: u32, roots: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    /// states between rounds they reach, ascending (stamped `round` in
+    /// `met`, by their index).
+    fn reach(&mut self, round: u32, roots: &[u32], met: &mut Vec<u32>) -> (Vec<u32>, Vec<u32>) {
         let mut nodes = Vec::new();
         let mut next = Vec::new();
         let mut stack: Vec<u32> = Vec::new();
@@ -237,7 +238,17 @@ impl<S> Graph<S> {
                         self.stamp[t as usize] = round;
                         stack.push(t);
                     }
-                    NEXT => next.push(t & INDEX),
+                    NEXT => {
+                        // Each state once, however many nodes lead there.
+                        let j = (t & INDEX) as usize;
+                        if met.len() <= j {
+                            met.resize(j + 1, 0);
+                        }
+                        if met[j] != round {
+                            met[j] = round;
+                            next.push(j as u32);
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -257,7 +268,6 @@ impl<S> Graph<S> {
             }
         }
         next.sort_unstable();
-        next.dedup();
         (nodes, next)
     }
 
@@ -336,6 +346,8 @@ fn build<P: Choose>(
     let mut graphs: Vec<Graph<P::State>> = Vec::new();
     let (mut repeat, mut cap) = (None, None);
     let mut rounds = Vec::new();
+    // The round each state between rounds was last reached in (from 1).
+    let mut met = Vec::new();
     let start = b.p.start();
     let mut layer = vec![b.between(start)];
     let mut round = 1;
@@ -362,7 +374,7 @@ fn build<P: Choose>(
             let s = b.between[u as usize].clone();
             roots.push(b.node(g, &s)?);
         }
-        let (nodes, next) = g.reach(round as u32, &roots);
+        let (nodes, next) = g.reach(round as u32, &roots, &mut met);
         rounds.push(Round {
             graph: gi,
             layer,
@@ -610,15 +622,17 @@ impl<S> Graph<S> {
         let every = u16::MAX >> (16 - n);
         for (l, s) in (a + 1..b).zip(sums.chunks_exact(n)) {
             let here = (allows[self.laws[l].0 as usize] | !open) & every;
+            // `>` rather than `f64::max`: the same for values that are
+            // never NaN, and a plain compare the loop can vectorise.
             if here == every {
                 for (t, &v) in top.iter_mut().zip(s) {
-                    *t = t.max(v);
+                    *t = if v > *t { v } else { *t };
                 }
                 continue;
             }
             for (k, (t, &v)) in top.iter_mut().zip(s).enumerate() {
-                if here >> k & 1 == 1 {
-                    *t = t.max(v);
+                if here >> k & 1 == 1 && v > *t {
+                    *t = v;
                 }
             }
         }
