@@ -91,10 +91,8 @@ fn check_solves_every_config_as_the_library_does() {
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(got.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["command"], "best");
-    // `report DIR` says it cannot rebuild it, and `run` points to `check`.
-    let o = oddsmith(&["report", got.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("best play"), "{}", stderr(&o));
+    // `report DIR` rebuilds it, the same bytes; `run` points to `check`.
+    assert_rebuilds(&got);
     let o = oddsmith(&[
         "run",
         path.to_str().unwrap(),
@@ -187,5 +185,108 @@ fn bad_best_tables_exit_2_naming_file_line_key_and_allowed() {
     assert!(
         err.contains("allowed mechanics: gateway.challenge"),
         "{err}"
+    );
+}
+
+fn read(path: &std::path::Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// `report DIR` draws a best-play directory's reports and chart again
+/// from its tables, byte for byte, and its manifest comes out the same.
+fn assert_rebuilds(dir: &std::path::Path) {
+    let drawn = [
+        "report.md",
+        "report.html",
+        "dominance.svg",
+        "dominance.png",
+        "manifest.json",
+    ];
+    let before: Vec<Vec<u8>> = drawn.iter().map(|n| read(&dir.join(n))).collect();
+    for n in &drawn[..4] {
+        std::fs::remove_file(dir.join(n)).unwrap();
+    }
+    let o = oddsmith(&["report", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("rebuilt 4 files"), "{}", stdout(&o));
+    for (n, b) in drawn.iter().zip(&before) {
+        assert!(read(&dir.join(n)) == *b, "the rebuilt {n} differs");
+    }
+    // And again, from the directory it rebuilt.
+    let o = oddsmith(&["report", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// The shipped duels (a written policy, its replay, dominance) rebuild
+/// too, and a damaged directory is refused, exit 2, naming the file.
+#[test]
+fn report_rebuilds_a_best_play_directory_and_refuses_a_damaged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gateway-best.toml");
+    let out = dir.path().join("out");
+    let o = oddsmith(&[
+        "check",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let got = out.join("gateway-best");
+    assert!(
+        String::from_utf8(read(&got.join("report.md")))
+            .unwrap()
+            .contains("```toml"),
+        "no written policy to rebuild"
+    );
+    assert_rebuilds(&got);
+
+    let refused = |dir: &std::path::Path, want: &str| {
+        let o = oddsmith(&["report", dir.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{want:?} not in: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    };
+    let copy = |name: &str| {
+        let to = dir.path().join(name);
+        std::fs::create_dir(&to).unwrap();
+        for e in std::fs::read_dir(&got).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+        to
+    };
+    // A table changed since: its digest no longer matches.
+    let changed = copy("changed");
+    let parquet = changed.join("rules.parquet");
+    let mut bytes = read(&parquet);
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(&parquet, bytes).unwrap();
+    refused(
+        &changed,
+        "rules.parquet: was changed after best play was solved",
+    );
+    // A table gone.
+    let gone = copy("gone");
+    std::fs::remove_file(gone.join("dominance.parquet")).unwrap();
+    refused(&gone, "dominance.parquet: is missing");
+    // A manifest that is not one.
+    let garbled = copy("garbled");
+    let manifest = garbled.join("manifest.json");
+    let text = String::from_utf8(read(&manifest)).unwrap();
+    std::fs::write(&manifest, text.replace("\"configs\"", "\"config\"")).unwrap();
+    refused(
+        &garbled,
+        "manifest.json: not a best-play manifest oddsmith wrote",
+    );
+    // The scenario copy edited: not the scenario that was solved.
+    let edited = copy("edited");
+    let toml = edited.join("scenario.toml");
+    let mut text = String::from_utf8(read(&toml)).unwrap();
+    text.push_str("\n# edited\n");
+    std::fs::write(&toml, &text).unwrap();
+    refused(
+        &edited,
+        "scenario.toml: was changed after best play was solved",
     );
 }

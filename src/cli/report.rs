@@ -1,5 +1,5 @@
-//! `oddsmith report DIR`: rebuild the charts and reports of a finished run
-//! or tune.
+//! `oddsmith report DIR`: rebuild the charts and reports of a finished run,
+//! tune or best-play scenario.
 
 use std::collections::BTreeMap;
 
@@ -12,10 +12,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<Outcome> {
         return tune(args);
     }
     if super::best::is_best(&args.dir) {
-        anyhow::bail!(
-            "{}: holds best play (its manifest's command is \"best\"), whose report is not rebuilt from its tables yet; run `oddsmith check SCENARIO --out DIR` again",
-            args.dir.display()
-        );
+        return best(args);
     }
     // Read back and checked against the manifest's digests first: charts
     // are never drawn from data that is not the run's.
@@ -63,6 +60,36 @@ fn tune(args: ReportArgs) -> anyhow::Result<Outcome> {
         doc.files = Some(entries);
         Ok(doc.to_json()?)
     })
+}
+
+/// A best-play directory: read back and checked (its manifest's
+/// digests), its reports and chart drawn anew from the tables and its
+/// gates judged again, and the manifest's entries for them renewed.
+fn best(args: ReportArgs) -> anyhow::Result<Outcome> {
+    use oddsmith::best::{report as best_report, sweep};
+    let loaded = best_report::load::load(&args.dir)?;
+    let spec = loaded
+        .scenario
+        .best
+        .as_ref()
+        .expect("the loader checks for [best]");
+    let verdicts = sweep::gates(&loaded.scenario, &loaded.run, &spec.gates)?;
+    let files = best_report::report_files(&loaded.scenario, &loaded.run, &verdicts)?;
+    let old = loaded.manifest.files.clone();
+    let doc = loaded.manifest;
+    rebuild(
+        &args,
+        &best_report::DATA_FILES,
+        &files,
+        Some(old),
+        |entries| {
+            let mut doc = doc;
+            doc.files = entries;
+            let mut json = serde_json::to_vec_pretty(&doc)?;
+            json.push(b'\n');
+            Ok(json)
+        },
+    )
 }
 
 /// Rebuild `args.dir` beside itself and swap it in whole: `data_files`

@@ -47,6 +47,13 @@ const DATA_FILES: &[&str] = &[
     "agreement.csv",
     "tune.csv",
     "tune.parquet",
+    // Best play's tables (`best::report::DATA_FILES`).
+    "best.csv",
+    "best.parquet",
+    "dominance.csv",
+    "dominance.parquet",
+    "rules.csv",
+    "rules.parquet",
     "manifest.json",
     "scenario.toml",
     "report.md",

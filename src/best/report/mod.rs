@@ -7,11 +7,12 @@
 
 pub mod chart;
 pub mod frames;
+pub mod load;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::sweep::{BestRow, BestRun, BestVerdict, gate_line};
 use crate::report::{
@@ -24,8 +25,21 @@ use crate::scenario::Scenario;
 /// are in the tables.
 pub const DETAILED: usize = 12;
 
-/// A best-play scenario's `manifest.json`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The files `oddsmith report DIR` keeps as they are (and checks against
+/// the manifest's digests): the tables and the scenario copy; the rest
+/// (reports and chart) it draws anew from them.
+pub const DATA_FILES: [&str; 7] = [
+    "best.csv",
+    "best.parquet",
+    "dominance.csv",
+    "dominance.parquet",
+    "rules.csv",
+    "rules.parquet",
+    "scenario.toml",
+];
+
+/// A best-play scenario's `manifest.json`, as written and as read back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BestManifest {
     pub oddsmith_version: String,
     /// Always `best`.

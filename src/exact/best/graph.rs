@@ -50,6 +50,11 @@ struct Graph<S> {
     edges: Vec<(f64, u32)>,
     /// The round a node was last reached in (for the rounds' lists).
     stamp: Vec<u32>,
+    /// Node i's distinct targets (nodes and states of the next round,
+    /// never outcomes) are `kids[kid_span[i]..kid_span[i + 1]]`: what
+    /// a round's reach follows, once each however many laws lead there.
+    kid_span: Vec<u32>,
+    kids: Vec<u32>,
 }
 
 /// One round as walked: its graph, its states between rounds (indices
@@ -167,10 +172,17 @@ impl<P: Choose> Builder<'_, P> {
             }
             laws.push((id, edges));
         }
+        let first = g.kids.len();
         for (id, edges) in laws {
             g.laws.push((id, g.edges.len() as u32));
+            g.kids
+                .extend(edges.iter().map(|e| e.1).filter(|t| t & !INDEX != END));
             g.edges.extend(edges);
         }
+        g.kids[first..].sort_unstable();
+        let distinct = first + dedup(&mut g.kids[first..]);
+        g.kids.truncate(distinct);
+        g.kid_span.push(g.kids.len() as u32);
         g.span.push(g.laws.len() as u32);
         g.states.push(s.clone());
         g.stamp.push(0);
@@ -191,6 +203,8 @@ impl<S> Graph<S> {
             laws: Vec::new(),
             edges: Vec::new(),
             stamp: Vec::new(),
+            kid_span: vec![0],
+            kids: Vec::new(),
         }
     }
 
@@ -203,8 +217,9 @@ impl<S> Graph<S> {
     }
 
     /// Every node `roots` lead to (stamped `round`), ascending, and the
-    /// states between rounds they reach, ascending.
-    fn reach(&mut self, round: u32, roots: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    /// states between rounds they reach, ascending (stamped `round` in
+    /// `met`, by their index).
+    fn reach(&mut self, round: u32, roots: &[u32], met: &mut Vec<u32>) -> (Vec<u32>, Vec<u32>) {
         let mut nodes = Vec::new();
         let mut next = Vec::new();
         let mut stack: Vec<u32> = Vec::new();
@@ -216,37 +231,43 @@ impl<S> Graph<S> {
         }
         while let Some(i) = stack.pop() {
             nodes.push(i);
-            let (a, b) = (self.span[i as usize], self.span[i as usize + 1]);
-            for l in a as usize..b as usize {
-                let (lo, hi) = (
-                    self.laws[l].1 as usize,
-                    self.laws
-                        .get(l + 1)
-                        .map_or(self.edges.len(), |x| x.1 as usize),
-                );
-                for k in lo..hi {
-                    let t = self.edges[k].1;
-                    match t & !INDEX {
-                        0 if self.stamp[t as usize] != round => {
-                            self.stamp[t as usize] = round;
-                            stack.push(t);
-                        }
-                        NEXT => next.push(t & INDEX),
-                        _ => {}
+            let (a, b) = (self.kid_span[i as usize], self.kid_span[i as usize + 1]);
+            for &t in &self.kids[a as usize..b as usize] {
+                match t & !INDEX {
+                    0 if self.stamp[t as usize] != round => {
+                        self.stamp[t as usize] = round;
+                        stack.push(t);
                     }
+                    NEXT => {
+                        // Each state once, however many nodes lead there.
+                        let j = (t & INDEX) as usize;
+                        if met.len() <= j {
+                            met.resize(j + 1, 0);
+                        }
+                        if met[j] != round {
+                            met[j] = round;
+                            next.push(j as u32);
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
-        // Ascending: a scan of the stamps when the round reaches much of
-        // the graph (cheaper than sorting), else a sort.
-        if nodes.len() * 16 > self.stamp.len() {
-            nodes.clear();
-            nodes.extend((0..self.stamp.len() as u32).filter(|&i| self.stamp[i as usize] == round));
-        } else {
-            nodes.sort_unstable();
+        // Ascending, by a bitset over the graph's nodes: a scan of one
+        // word per 64 nodes, cheaper than sorting them.
+        let mut bits = vec![0u64; self.stamp.len().div_ceil(64)];
+        for &i in &nodes {
+            bits[i as usize / 64] |= 1 << (i % 64);
+        }
+        nodes.clear();
+        for (w, &word) in bits.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                nodes.push(w as u32 * 64 + word.trailing_zeros());
+                word &= word - 1;
+            }
         }
         next.sort_unstable();
-        next.dedup();
         (nodes, next)
     }
 
@@ -300,6 +321,19 @@ impl<S> Graph<S> {
     }
 }
 
+/// Moves the distinct values of a sorted slice to its front; returns how
+/// many there are.
+fn dedup(xs: &mut [u32]) -> usize {
+    let mut n = 0;
+    for k in 0..xs.len() {
+        if n == 0 || xs[k] != xs[n - 1] {
+            xs[n] = xs[k];
+            n += 1;
+        }
+    }
+    n
+}
+
 /// The graphs, and every round as walked.
 type Built<S> = (Vec<Graph<S>>, Vec<Round>);
 
@@ -312,6 +346,8 @@ fn build<P: Choose>(
     let mut graphs: Vec<Graph<P::State>> = Vec::new();
     let (mut repeat, mut cap) = (None, None);
     let mut rounds = Vec::new();
+    // The round each state between rounds was last reached in (from 1).
+    let mut met = Vec::new();
     let start = b.p.start();
     let mut layer = vec![b.between(start)];
     let mut round = 1;
@@ -338,7 +374,7 @@ fn build<P: Choose>(
             let s = b.between[u as usize].clone();
             roots.push(b.node(g, &s)?);
         }
-        let (nodes, next) = g.reach(round as u32, &roots);
+        let (nodes, next) = g.reach(round as u32, &roots, &mut met);
         rounds.push(Round {
             graph: gi,
             layer,
@@ -462,10 +498,145 @@ pub fn solve<P: Choose>(
         rounds: rounds.len(),
     };
     let every = b.options.clone();
-    assemble(p, raw, dominance, &every, |allowed| {
-        let mask: Vec<bool> = every.iter().map(allowed).collect();
-        walk(&graphs, &rounds, n, &worth, Some(&mask), None)
+    assemble(p, raw, dominance, &every, |sets| {
+        let masks: Vec<Vec<bool>> = sets
+            .iter()
+            .map(|allowed| every.iter().map(allowed).collect())
+            .collect();
+        let mut values = Vec::with_capacity(masks.len());
+        // Up to [`LANES`] sets a walk, in walks of equal size: each walk
+        // reads the graph's edges once for all of its sets.
+        let walks = masks.len().div_ceil(LANES).max(1);
+        for chunk in masks.chunks(masks.len().div_ceil(walks).max(1)) {
+            values.extend(walk_lanes(&graphs, &rounds, n, &worth, chunk)?);
+        }
+        Ok(values)
     })
+}
+
+/// The most sets of allowed options one [`walk_lanes`] carries (bits of
+/// a word).
+const LANES: usize = 16;
+
+/// Backward induction as [`walk`] does it, for several sets of allowed
+/// options at once (lanes): each node's values sit side by side, so an
+/// edge is read once for every lane. Each lane's sums are [`walk`]'s
+/// sums, in the same order, so its values are the same bits.
+fn walk_lanes<S>(
+    graphs: &[Graph<S>],
+    rounds: &[Round],
+    between: usize,
+    end: &Worth<'_>,
+    lanes: &[Vec<bool>],
+) -> Result<Vec<f64>, BestError> {
+    let n = lanes.len();
+    debug_assert!(n <= LANES);
+    // Per option id, the lanes that allow it (bit k: lane k).
+    let options = lanes.first().map_or(0, Vec::len);
+    let allows: Vec<u16> = (0..options)
+        .map(|o| {
+            lanes
+                .iter()
+                .enumerate()
+                .fold(0, |m, (k, l)| m | u16::from(l[o]) << k)
+        })
+        .collect();
+    let mut next = vec![0.0; between * n];
+    let mut cur = vec![0.0; between * n];
+    let mut vals: Vec<Vec<f64>> = graphs
+        .iter()
+        .map(|g| vec![0.0; g.states.len() * n])
+        .collect();
+    let mut sums = Vec::new();
+    let mut top = vec![0.0; n];
+    for (r, d) in rounds.iter().enumerate().rev() {
+        go_on(r + 1, d.layer.len())?;
+        let g = &graphs[d.graph];
+        let ends = end(r + 1);
+        let vals = &mut vals[d.graph];
+        for &i in &d.nodes {
+            g.value_lanes(i as usize, vals, &next, &ends, &allows, &mut sums, &mut top);
+            vals[i as usize * n..][..n].copy_from_slice(&top);
+        }
+        for (&u, &root) in d.layer.iter().zip(&d.roots) {
+            cur[u as usize * n..][..n].copy_from_slice(&vals[root as usize * n..][..n]);
+        }
+        std::mem::swap(&mut cur, &mut next);
+    }
+    let start = rounds[0].layer[0] as usize;
+    Ok(next[start * n..][..n].to_vec())
+}
+
+impl<S> Graph<S> {
+    /// Law `law`'s expected value in every lane, into `out`.
+    #[inline]
+    fn sum_lanes(&self, law: usize, vals: &[f64], next: &[f64], end: &[f64], out: &mut [f64]) {
+        let n = out.len();
+        out.fill(0.0);
+        for &(q, t) in self.edges(law) {
+            let x = match t & !INDEX {
+                0 => &vals[t as usize * n..][..n],
+                NEXT => &next[(t & INDEX) as usize * n..][..n],
+                _ => {
+                    let x = end[(t & INDEX) as usize];
+                    for o in out.iter_mut() {
+                        *o += q * x;
+                    }
+                    continue;
+                }
+            };
+            for (o, x) in out.iter_mut().zip(x) {
+                *o += q * x;
+            }
+        }
+    }
+
+    /// Node `i`'s value in every lane (as [`Graph::value`] finds it with
+    /// that lane's allowed options), into `top`.
+    #[allow(clippy::too_many_arguments)]
+    fn value_lanes(
+        &self,
+        i: usize,
+        vals: &[f64],
+        next: &[f64],
+        end: &[f64],
+        allows: &[u16],
+        sums: &mut Vec<f64>,
+        top: &mut [f64],
+    ) {
+        let n = top.len();
+        let (a, b) = (self.span[i] as usize, self.span[i + 1] as usize);
+        if b - a == 1 {
+            self.sum_lanes(a, vals, next, end, top);
+            return;
+        }
+        // Every option's sums, lane by lane.
+        sums.clear();
+        sums.resize((b - a - 1) * n, 0.0);
+        for (l, out) in (a + 1..b).zip(sums.chunks_exact_mut(n)) {
+            self.sum_lanes(l, vals, next, end, out);
+        }
+        // A lane that allows none of the options here keeps them all.
+        let open = (a + 1..b).fold(0, |m, l| m | allows[self.laws[l].0 as usize]);
+        top.fill(f64::NEG_INFINITY);
+        let every = u16::MAX >> (16 - n);
+        for (l, s) in (a + 1..b).zip(sums.chunks_exact(n)) {
+            let here = (allows[self.laws[l].0 as usize] | !open) & every;
+            // `>` rather than `f64::max`: the same for values that are
+            // never NaN, and a plain compare the loop can vectorise.
+            if here == every {
+                for (t, &v) in top.iter_mut().zip(s) {
+                    *t = if v > *t { v } else { *t };
+                }
+                continue;
+            }
+            for (k, (t, &v)) in top.iter_mut().zip(s).enumerate() {
+                if here >> k & 1 == 1 && v > *t {
+                    *t = v;
+                }
+            }
+        }
+    }
 }
 
 type Table = BTreeMap<(Vec<i64>, usize), f64>;
@@ -484,8 +655,10 @@ fn forward<P: Choose>(
 ) -> (f64, Vec<P::Option>, Table) {
     // Visits per (round, graph, node, option id): a node of a repeating
     // round's graph is seen in each round it is met in (a side may tell
-    // the rounds apart).
-    let mut visits: HashMap<(usize, usize, u32, u32), f64, FixedState> = HashMap::default();
+    // the rounds apart). A round meets each of its nodes once, so the
+    // keys are distinct, and ascending once each round's run (walked
+    // from its last node down) is turned round.
+    let mut visits: Vec<((usize, usize, u32, u32), f64)> = Vec::new();
     let mut total = 0.0;
     let mut start = vec![0.0; between];
     let mut next = vec![0.0; between];
@@ -502,6 +675,7 @@ fn forward<P: Choose>(
             mass[root as usize] += start[u as usize];
             start[u as usize] = 0.0;
         }
+        let met = visits.len();
         for (k, &i) in d.nodes.iter().enumerate().rev() {
             let m = mass[i as usize];
             if m == 0.0 {
@@ -510,9 +684,7 @@ fn forward<P: Choose>(
             let c = choices[r][k] as usize;
             let law = g.span[i as usize] as usize + c;
             if c > 0 {
-                *visits
-                    .entry((r + 1, d.graph, i, g.laws[law].0))
-                    .or_insert(0.0) += m;
+                visits.push(((r + 1, d.graph, i, g.laws[law].0), m));
             }
             for &(q, t) in g.edges(law) {
                 match t & !INDEX {
@@ -522,10 +694,10 @@ fn forward<P: Choose>(
                 }
             }
         }
+        visits[met..].reverse();
         std::mem::swap(&mut start, &mut next);
     }
-    let mut visits: Vec<((usize, usize, u32, u32), f64)> = visits.into_iter().collect();
-    visits.sort_unstable_by_key(|x| x.0);
+    debug_assert!(visits.windows(2).all(|w| w[0].0 < w[1].0));
     let mut options: Vec<P::Option> = Vec::new();
     let mut table = Table::new();
     let mut f = Vec::new();

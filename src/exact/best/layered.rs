@@ -38,8 +38,10 @@ pub fn solve<P: Choose>(
     } else {
         Vec::new()
     };
-    assemble(p, raw, dominance, &every, |allowed| {
-        Ok(backward(p, &layers, reward, Play::Best(allowed))?[0][0])
+    assemble(p, raw, dominance, &every, |sets| {
+        sets.iter()
+            .map(|allowed| Ok(backward(p, &layers, reward, Play::Best(*allowed))?[0][0]))
+            .collect()
     })
 }
 

@@ -179,14 +179,18 @@ struct Raw<O> {
     rounds: usize,
 }
 
-/// The answer from a raw solve; `without` solves again with some options
-/// forbidden, over `every` option met (for the tags).
+/// Which options a solve may take.
+type Allowed<'a, O> = dyn Fn(&O) -> bool + 'a;
+
+/// The answer from a raw solve; `without` solves again once per set of
+/// options allowed (all sets at once, so a solver can share its walks),
+/// over `every` option met (for the tags).
 fn assemble<P: Choose>(
     p: &P,
     raw: Raw<P::Option>,
     dominance: bool,
     every: &[P::Option],
-    mut without: impl FnMut(&dyn Fn(&P::Option) -> bool) -> Result<f64, BestError>,
+    without: impl FnOnce(&[&Allowed<'_, P::Option>]) -> Result<Vec<f64>, BestError>,
 ) -> Result<Solved<P::Option>, BestError> {
     let Raw {
         value,
@@ -222,9 +226,13 @@ fn assemble<P: Choose>(
                 }
             }
         }
-        for tag in tags {
-            let forbid = |o: &P::Option| !p.tags(o).contains(&tag);
-            let without = without(&forbid)?;
+        let forbid: Vec<Box<Allowed<'_, P::Option>>> = tags
+            .iter()
+            .map(|tag| Box::new(move |o: &P::Option| !p.tags(o).contains(tag)) as Box<_>)
+            .collect();
+        let allowed: Vec<&Allowed<'_, P::Option>> = forbid.iter().map(|f| &**f).collect();
+        let values = without(&allowed)?;
+        for (tag, without) in tags.iter().cloned().zip(values) {
             let used: f64 = options
                 .iter()
                 .zip(&usage)
