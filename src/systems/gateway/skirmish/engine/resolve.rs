@@ -196,12 +196,12 @@ impl Rounds for SkirmishRounds {
     }
 
     /// A bespoke roll of the action's dice (the actor's keep-highest
-    /// pool, then each target's), kept because it pays on the shipped
-    /// scenes: drawing from the law's table through the chain's cache is
-    /// faster on the registry's small example but 4.7× slower on
-    /// `gateway-henchmen`'s scenes, whose states rarely recur (2026-11-28;
-    /// see `Trial::simulate` of `SkirmishModel`). The chain is its oracle
-    /// (`tests/chain.rs`).
+    /// pool, then each target's), kept because it pays on scenes of three
+    /// or more entities: drawing from the law's table through the chain's
+    /// cache is 4.7× slower on `gateway-henchmen`'s scenes, whose states
+    /// rarely recur, though faster on a duel, which the sampler therefore
+    /// sends through the chain (2026-11-28; see `Trial::simulate` of
+    /// `SkirmishModel`). The chain is its oracle (`tests/chain.rs`).
     fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
         let t = self.turn(round, s);
         if t.act.moves.no_roll() {
