@@ -68,6 +68,16 @@ where
         let mut cache = Cache::new(self.rounds);
         tally.record_trials(rng, trials, |rng| cache.play(self.rounds, rng).into());
     }
+
+    /// `trials` trials through the same cache, each outcome handed to
+    /// `record`: for a mechanic that tallies a row made from its outcome
+    /// rather than the outcome itself (the skirmish's picks).
+    pub fn play_each(&self, rng: &mut DiceRng, trials: u64, mut record: impl FnMut(R::Outcome)) {
+        let mut cache = Cache::new(self.rounds);
+        for _ in 0..trials {
+            record(cache.play(self.rounds, rng));
+        }
+    }
 }
 
 /// The exact marginals of `rounds` by walking every path of rolls, states

@@ -159,6 +159,9 @@ impl Move {
 pub struct Moves(u16);
 
 impl Moves {
+    /// No effect at all.
+    pub const NONE: Moves = Moves(0);
+
     pub fn of(moves: &[Move]) -> Self {
         Moves(moves.iter().fold(0, |m, e| m | e.bit()))
     }
@@ -191,6 +194,16 @@ impl Moves {
             | 1 << Move::Climax as u16
             | 1 << Move::Press as u16;
         self.0 & EVERY != 0
+    }
+
+    /// Some effect comes off per line (Edge, Set-up, Restrict, Block).
+    #[inline]
+    pub fn per_line(self) -> bool {
+        const PER_LINE: u16 = 1 << Move::Edge as u16
+            | 1 << Move::Setup as u16
+            | 1 << Move::Restrict as u16
+            | 1 << Move::Block as u16;
+        self.0 & PER_LINE != 0
     }
 
     /// Every effect is one a passenger may make.
@@ -505,6 +518,20 @@ mod tests {
             for k in Move::ALL {
                 let ms = Moves::of(&[m, k]);
                 assert_eq!(ms.needs_every_line(), ms.iter().any(Move::needs_every_line));
+            }
+        }
+    }
+
+    #[test]
+    fn per_line_is_any_per_line_effect() {
+        use Move::*;
+        for m in Move::ALL {
+            for k in Move::ALL {
+                let ms = Moves::of(&[m, k]);
+                let any = ms
+                    .iter()
+                    .any(|x| [Edge, Setup, Restrict, Block].contains(&x));
+                assert_eq!(ms.per_line(), any);
             }
         }
     }

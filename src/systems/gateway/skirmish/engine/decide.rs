@@ -2,8 +2,8 @@
 //! action may be declared against, the rule its policy takes, and the
 //! numbers of its roll ([`Turn`]).
 
-use super::super::cast::{Kind, SearchCost, SetupFree, Shortfall, SurpriseLines};
-use super::super::moves::{Aim, Move, Moves, Play};
+use super::super::cast::{SearchCost, SetupFree, Shortfall, SurpriseLines};
+use super::super::moves::{Aim, Move, Moves};
 use super::super::state::*;
 use super::{Act, Aims, Bits, MAX_DICE, N, NONE, SkirmishRounds, Turn};
 use crate::systems::gateway::scene::edged;
@@ -17,7 +17,11 @@ pub(super) struct Sight {
     lined: u16,
 }
 
+// `sight`, `view_seen` and `decide_seen` are inlined into `turn`, which
+// runs once an action: their results (a `View`, an `Act` and its `Aims`)
+// then stay in registers instead of going through memory on every call.
 impl SkirmishRounds {
+    #[inline(always)]
     pub(super) fn sight(&self, i: usize, s: &State) -> Sight {
         Sight {
             opp: self.opponents(s, i),
@@ -30,6 +34,7 @@ impl SkirmishRounds {
     }
 
     /// The same with `i`'s opponents and lines found already.
+    #[inline(always)]
     fn view_seen(&self, i: usize, s: &State, round: usize, seen: Sight) -> View {
         let ladder = s.ladder as i64;
         let Sight { opp, lined } = seen;
@@ -95,12 +100,10 @@ impl SkirmishRounds {
             .all(|&x| self.lead[x as usize] == i as u8)
     }
 
-    pub(super) fn fits(&self, aim: Aim, j: usize) -> bool {
-        match aim {
-            Aim::All => true,
-            Aim::Key => self.sk.members[j].kind != Kind::Minor,
-            Aim::Minor => self.sk.members[j].kind == Kind::Minor,
-        }
+    /// The entities `aim` admits (a mask made once per scene).
+    #[inline(always)]
+    fn fits(&self, aim: Aim) -> u16 {
+        self.fit[aim as usize]
     }
 
     /// Whom `act` is declared against, or `None` when it is not allowed.
@@ -227,20 +230,20 @@ impl SkirmishRounds {
             }
         }
         let bits = Bits;
+        let fit = self.fits(act.aim);
         if m.has(Move::Manoeuvre) {
-            let j = bits(opp & !lined).find(|&j| self.fits(act.aim, j))?;
-            aims.man = Some(j as u8);
+            // The first in the scene's order that fits.
+            let free = opp & !lined & fit;
+            if free == 0 {
+                return None;
+            }
+            aims.man = Some(free.trailing_zeros() as u8);
         }
         let after = lined | aims.man.map_or(0, |j| 1 << j);
         let start = |j: usize| self.start_edge(s, i, j, aims.man);
-        let sig = |j: usize| self.sk.members[j].significance as i64;
-        if [Move::Edge, Move::Setup, Move::Restrict, Move::Block]
-            .iter()
-            .any(|&x| m.has(x))
-        {
-            let set = bits(after)
-                .filter(|&j| self.fits(act.aim, j))
-                .fold(0u16, |acc, j| acc | 1 << j);
+        let sig = |j: usize| self.sig[j];
+        if m.per_line() {
+            let set = after & fit;
             let set = if act.aim == Aim::Minor {
                 // One minor opponent: the nearest to elimination.
                 bits(set)
@@ -255,20 +258,27 @@ impl SkirmishRounds {
             aims.per_line = set;
         }
         if m.has(Move::Disengage) {
-            let j = bits(lined)
-                .filter(|&j| self.fits(act.aim, j))
-                .min_by_key(|&j| (self.edge(s, i, j), j))?;
+            let j = bits(lined & fit).min_by_key(|&j| (self.edge(s, i, j), j))?;
             aims.dis = Some(j as u8);
         }
         if m.has(Move::Eliminate) {
             // A minor opponent on a line, or a passenger riding with one
             // (on its lead's line, at its own significance).
-            let (_, j) = bits(self.foes[i] & s.alive & self.minors)
-                .filter(|&j| after >> self.anchor(s, j) & 1 == 1 && self.fits(act.aim, j))
-                .map(|j| (start(j) - sig(j), j))
-                .filter(|&(gap, _)| self.sk.variants.eliminate == Shortfall::Raises || gap >= 0)
-                .max_by_key(|&(gap, j)| (gap, std::cmp::Reverse(j)))?;
-            aims.elim = Some(j as u8);
+            // The one nearest elimination (the greatest gap), the first
+            // in the scene's order among equals; a loop, not an iterator
+            // chain, because most decisions of a henchmen scene try it.
+            let raises = self.sk.variants.eliminate == Shortfall::Raises;
+            let mut best: Option<(i64, u8)> = None;
+            for j in bits(self.foes[i] & s.alive & self.minors & fit) {
+                if after >> self.anchor(s, j) & 1 == 0 {
+                    continue;
+                }
+                let gap = start(j) - sig(j);
+                if (raises || gap >= 0) && best.is_none_or(|(g, _)| gap > g) {
+                    best = Some((gap, j as u8));
+                }
+            }
+            aims.elim = Some(best?.1);
         }
         Some(aims)
     }
@@ -281,17 +291,6 @@ impl SkirmishRounds {
             self.reopened(s, i, a)
         } else {
             self.edge(s, i, a)
-        }
-    }
-
-    pub(super) fn act_of(&self, p: &Play, to: Option<usize>, ent: Option<usize>) -> Act {
-        Act {
-            moves: p.moves,
-            raises: p.raises,
-            aim: p.aim,
-            to: to.map_or(NONE, |a| a as u8),
-            ent: ent.map_or(NONE, |a| a as u8),
-            cat: p.category.map_or(NONE, |c| c as u8),
         }
     }
 
@@ -330,13 +329,12 @@ impl SkirmishRounds {
     }
 
     /// The same with `i`'s opponents and lines found already.
+    #[inline(always)]
     fn decide_seen(&self, i: usize, s: &State, v: &View, seen: Sight) -> (Act, Aims) {
-        let me = &self.sk.members[i];
-        for (rule, to, ent) in &me.policy {
-            if rule.when.as_ref().is_none_or(|w| v.holds(w)) {
-                let act = self.act_of(&rule.choice, *to, *ent);
-                if let Some(a) = self.try_act(i, s, v, seen, &act) {
-                    return (act, a);
+        for (when, act) in &self.policies[i] {
+            if when.as_ref().is_none_or(|w| v.holds(w)) {
+                if let Some(a) = self.try_act(i, s, v, seen, act) {
+                    return (*act, a);
                 }
             }
         }
@@ -345,16 +343,14 @@ impl SkirmishRounds {
         } else {
             &self.fallback
         };
-        for p in fallback {
-            let act = self.act_of(p, None, None);
-            if let Some(a) = self.try_act(i, s, v, seen, &act) {
-                return (act, a);
+        for act in fallback {
+            if let Some(a) = self.try_act(i, s, v, seen, act) {
+                return (*act, a);
             }
         }
         // No opponent in play to act on (they are all out of play yet):
         // it lets the round pass.
-        let pass = Play::new(&[], 0);
-        (self.act_of(&pass, None, None), Aims::default())
+        (Act::PASS, Aims::default())
     }
 
     pub fn turn(&self, round: usize, s: &State) -> Turn {
@@ -439,11 +435,14 @@ impl SkirmishRounds {
                 .fold(0u16, |a, &j| a | 1 << j);
         t.targets = targets;
         let a = self.anchor(s, i);
+        // Who spends essence resisting this roll, while points last
+        // (`Entity::spends`, read from the tables made once a scene).
+        let spenders = self.spend_always | if climax { self.spend_climax } else { 0 };
         for j in Bits(targets) {
-            let them = &self.sk.members[j].entity;
-            let resists = them.spends(climax, s.essence[j][self.pool_of(j, NONE)]);
+            let left = s.essence[j][self.own_pool[j] as usize];
+            let resists = spenders >> j & 1 == 1 && left > 0;
             t.resists |= (resists as u16) << j;
-            t.tdice[j] = (them.pool.dice + resists as u32).min(MAX_DICE as u32) as u8;
+            t.tdice[j] = (self.dice[j] + resists as u32).min(MAX_DICE as u32) as u8;
             // The edge on the line between their anchors, if open.
             let p = self.pair(a, self.anchor(s, j));
             let adv = if s.lines >> p & 1 == 1 {

@@ -13,6 +13,7 @@
 //! entity and no minor entities this is `gateway.scene`'s round function
 //! (a test holds the two equal).
 
+mod bits;
 mod decide;
 mod resolve;
 mod round;
@@ -25,6 +26,9 @@ use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
 use crate::model::{Marginals, Rounds};
 use crate::systems::gateway::scene::MAX_STATES;
+use crate::systems::gateway::scene::Spend;
+use crate::systems::gateway::scene::rules::When;
+use bits::{Bits, Bits64};
 
 const N: usize = MAX_ENTITIES;
 /// Most dice a roll may have (a trait of 6, three essence points).
@@ -35,43 +39,6 @@ const NONE: u8 = u8::MAX;
 /// dimension of the chain's state, and a fourth entity brings two or three
 /// more (a sweep would spend minutes finding out that it is too big).
 pub const MAX_EXACT_ENTITIES: usize = 3;
-
-/// The entities of a mask (its set bits), lowest first: a walk over
-/// those alone, not over every entity.
-#[derive(Clone, Copy)]
-struct Bits(u16);
-
-impl Iterator for Bits {
-    type Item = usize;
-
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let j = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(j)
-    }
-}
-
-/// The line slots of a mask (its set bits), lowest first.
-#[derive(Clone, Copy)]
-struct Bits64(u64);
-
-impl Iterator for Bits64 {
-    type Item = usize;
-
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let p = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(p)
-    }
-}
 
 /// A decided action in compact form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,6 +55,31 @@ pub struct Act {
     /// The trait category whose essence pool the roll draws, or [`NONE`]
     /// for the entity's own.
     pub cat: u8,
+}
+
+impl Act {
+    /// Letting the round pass: no effect (no opponent in play to act on).
+    const PASS: Act = Act {
+        moves: Moves::NONE,
+        raises: 0,
+        aim: Aim::All,
+        to: NONE,
+        ent: NONE,
+        cat: NONE,
+    };
+}
+
+/// A policy's `Play` as the action it takes, its ally (`to`) and entity
+/// resolved to indices.
+fn act_of(p: &Play, to: Option<usize>, ent: Option<usize>) -> Act {
+    Act {
+        moves: p.moves,
+        raises: p.raises,
+        aim: p.aim,
+        to: to.map_or(NONE, |a| a as u8),
+        ent: ent.map_or(NONE, |a| a as u8),
+        cat: p.category.map_or(NONE, |c| c as u8),
+    }
 }
 
 /// Whom an action's effects are declared against (bits by entity).
@@ -196,10 +188,27 @@ pub struct SkirmishRounds {
     lead: [u8; N],
     /// Bit p of `riders[i]`: p is a passenger of i.
     riders: [u16; N],
-    fallback: Vec<Play>,
+    /// Each entity's policy compiled once into the actions its rules
+    /// take (allies and entities as indices), so that a decision walks
+    /// plain `Act`s, not `Play`s with names and options.
+    policies: Vec<Vec<(Option<When>, Act)>>,
+    fallback: Vec<Act>,
     /// A riding passenger's default: Eliminate when allowed, else Aid
     /// Another.
-    rider_fallback: Vec<Play>,
+    rider_fallback: Vec<Act>,
+    /// `fit[aim]`: the entities a rule's `target` admits (by [`Aim`]'s
+    /// discriminant), so that aiming is a mask, not a test per entity.
+    fit: [u16; 3],
+    /// Each entity's significance, read at every Eliminate tried.
+    sig: [i64; N],
+    /// Each entity's dice, its own essence pool ([`Self::pool_of`] with
+    /// no category), and those that spend essence on every roll and on
+    /// Climax rolls only (bits): what a target's roll reads, once an
+    /// action per target.
+    dice: [u32; N],
+    own_pool: [u8; N],
+    spend_always: u16,
+    spend_climax: u16,
     /// Entities out of play at the start, and those of them that enter
     /// by themselves, with when.
     absent: u16,
@@ -321,7 +330,45 @@ impl SkirmishRounds {
         let fallback = surprise
             .into_iter()
             .chain(default_policy().rules.into_iter().map(|r| r.choice))
+            .map(|p| act_of(&p, None, None))
             .collect();
+        let policies = sk
+            .members
+            .iter()
+            .map(|m| {
+                m.policy
+                    .iter()
+                    .map(|(rule, to, ent)| (rule.when, act_of(&rule.choice, *to, *ent)))
+                    .collect()
+            })
+            .collect();
+        let minors = sk
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.kind == Kind::Minor)
+            .fold(0u16, |a, (i, _)| a | 1 << i);
+        let mut fit = [0u16; 3];
+        fit[Aim::All as usize] = u16::MAX;
+        fit[Aim::Key as usize] = !minors;
+        fit[Aim::Minor as usize] = minors;
+        let mut sig = [0i64; N];
+        let mut dice = [0u32; N];
+        let mut own_pool = [0u8; N];
+        let (mut spend_always, mut spend_climax) = (0u16, 0u16);
+        for (k, m) in sk.members.iter().enumerate() {
+            sig[k] = m.significance as i64;
+            dice[k] = m.entity.pool.dice;
+            own_pool[k] = match sk.variants.essence {
+                EssenceRule::One => 0,
+                EssenceRule::Four => m.category as u8,
+            };
+            match m.entity.spend {
+                Spend::Never => {}
+                Spend::Climax => spend_climax |= 1 << k,
+                Spend::Always => spend_always |= 1 << k,
+            }
+        }
         let mut reach = [u16::MAX; N];
         let mut sub_of = [0u8; N];
         let subs: Vec<(u8, u16)> = sk.split.iter().map(|b| (b.key as u8, b.members)).collect();
@@ -353,12 +400,7 @@ impl SkirmishRounds {
             side,
             pairs,
             foes,
-            minors: sk
-                .members
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| m.kind == Kind::Minor)
-                .fold(0u16, |a, (i, _)| a | 1 << i),
+            minors,
             pmf,
             cdf,
             orders,
@@ -366,8 +408,17 @@ impl SkirmishRounds {
             aid,
             lead,
             riders,
+            policies,
             fallback,
-            rider_fallback: vec![Play::new(&[Move::Eliminate], 0), Play::new(&[Move::Aid], 0)],
+            rider_fallback: [Move::Eliminate, Move::Aid]
+                .map(|m| act_of(&Play::new(&[m], 0), None, None))
+                .to_vec(),
+            fit,
+            sig,
+            dice,
+            own_pool,
+            spend_always,
+            spend_climax,
             absent,
             entries,
             countdown: sk.bomb.map_or(0, |b| b.countdown),

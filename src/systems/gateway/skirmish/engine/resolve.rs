@@ -196,12 +196,12 @@ impl Rounds for SkirmishRounds {
     }
 
     /// A bespoke roll of the action's dice (the actor's keep-highest
-    /// pool, then each target's), kept because it pays on the shipped
-    /// scenes: drawing from the law's table through the chain's cache is
-    /// faster on the registry's small example but 4.7× slower on
-    /// `gateway-henchmen`'s scenes, whose states rarely recur (2026-11-28;
-    /// see `Trial::simulate` of `SkirmishModel`). The chain is its oracle
-    /// (`tests/chain.rs`).
+    /// pool, then each target's), kept because it pays on scenes of three
+    /// or more entities: drawing from the law's table through the chain's
+    /// cache is 4.7× slower on `gateway-henchmen`'s scenes, whose states
+    /// rarely recur, though faster on a duel, which the sampler therefore
+    /// sends through the chain (2026-11-28; see `Trial::simulate` of
+    /// `SkirmishModel`). The chain is its oracle (`tests/chain.rs`).
     fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
         let t = self.turn(round, s);
         if t.act.moves.no_roll() {
@@ -231,7 +231,7 @@ impl SkirmishRounds {
     /// `roll`, so the sampler's loop ([`SkirmishRounds::play`]) copies
     /// no state (when the scene ends, what is left in `s` is spent).
     pub(super) fn advance(&self, round: usize, s: &mut State, roll: &Roll) -> Step {
-        let t = roll.turn;
+        let t = &roll.turn;
         let i = t.actor as usize;
         let a = t.aims;
         let m = t.act.moves;
@@ -239,7 +239,7 @@ impl SkirmishRounds {
             s.essence[i][t.pool as usize] -= 1;
         }
         for j in Bits(t.resists) {
-            s.essence[j][self.pool_of(j, NONE)] -= 1;
+            s.essence[j][self.own_pool[j] as usize] -= 1;
         }
         let no_roll = m.no_roll();
         let rider = s.aboard >> i & 1 == 1;
@@ -326,9 +326,14 @@ impl SkirmishRounds {
             note(Move::Manoeuvre);
         }
         let on_line = beat & a.per_line;
-        let on_line = Bits(on_line)
-            .filter(|&j| self.line(s, i, j))
-            .fold(0u16, |acc, j| acc | 1 << j);
+        let on_line = if on_line == 0 {
+            0
+        } else {
+            let me = self.anchor(s, i);
+            Bits(on_line)
+                .filter(|&j| s.lines >> self.pair(me, self.anchor(s, j)) & 1 == 1)
+                .fold(0u16, |acc, j| acc | 1 << j)
+        };
         if m.has(Move::Edge) && on_line != 0 {
             for j in Bits(on_line) {
                 let e = self.edge(s, i, j) + t.steps as i64;
@@ -380,7 +385,7 @@ impl SkirmishRounds {
         }
         if m.has(Move::Eliminate) && beats(a.elim) {
             let j = a.elim.expect("aimed") as usize;
-            if self.sk.members[j].squad == 0 || self.thin(s, j, &t) {
+            if self.sk.members[j].squad == 0 || self.thin(s, j, t) {
                 self.eliminate(s, j);
             }
             note(Move::Eliminate);

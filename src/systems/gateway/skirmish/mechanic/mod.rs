@@ -23,7 +23,7 @@ use super::moves::Move;
 use super::state::*;
 use crate::dice::DiceRng;
 use crate::model::Marginals;
-use crate::sim::Tally;
+use crate::sim::{Chain, Tally};
 use crate::systems::{CHECKED, Define, ParamError, ParamMap, ParamSpec, Schema, Trial, Warning};
 use params::{PARAMS, SkirmishParams};
 use schema::schema;
@@ -153,7 +153,8 @@ impl SkirmishModel {
         Some(out)
     }
 
-    /// One scene's fields, as [`Trial::simulate`] draws them.
+    /// One scene's fields, as the plain loop draws them (what
+    /// [`Trial::simulate`] runs for three or more entities).
     pub fn play(&self, rng: &mut DiceRng) -> Vec<i64> {
         let mut row = Vec::with_capacity(self.picks.len());
         self.play_into(rng, &mut row);
@@ -174,15 +175,24 @@ pub fn skirmish_from(values: &ParamMap) -> Result<SkirmishModel, ParamError> {
 }
 
 impl Trial for SkirmishModel {
-    /// The plain loop with the skirmish's own roll of its dice, its state
-    /// changed in place. It stays because it pays where designers run it:
-    /// `benches/chain.rs` (2026-11-28, 16,384 scenes, one thread, a
-    /// loaded machine) puts it at 73 ms against the chain's 343 ms (4.7×)
-    /// on a shipped `gateway-henchmen` scene, whose states rarely recur;
-    /// on the registry's two-entity example the chain's linked cache wins
-    /// instead (2.6 ms against 16.8 ms).
+    /// Two entities (a duel: one line, states that recur from scene to
+    /// scene) through the chain's linked cache, which `benches/chain.rs`
+    /// (2026-11-28, 16,384 scenes, one thread) puts at 2.6 ms against
+    /// this loop's 16.8 ms on the registry's two-entity example. More
+    /// entities through the plain loop with the skirmish's own roll of
+    /// its dice, its state changed in place: on a shipped
+    /// `gateway-henchmen` scene, whose states rarely recur, it ran 73 ms
+    /// against the chain's 343 ms (4.7×).
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let mut row = Vec::with_capacity(self.picks.len());
+        if self.rounds.entities() == 2 {
+            Chain::new(&self.rounds, FIELDS).play_each(rng, trials, |o| {
+                row.clear();
+                row.extend(self.picks.iter().map(|&p| pick(&o, p)));
+                tally.record_outcome(&row);
+            });
+            return;
+        }
         for _ in 0..trials {
             self.play_into(rng, &mut row);
             tally.record_outcome(&row);
