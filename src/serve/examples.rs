@@ -221,6 +221,24 @@ const ASSIST_EXAMPLES: &[Example] = &[
     },
 ];
 
+const PC_WAGER: &[Form] = &[
+    Form {
+        form: "n",
+        doc: "The same wager every round: AP 1..=400, at most the PC's starting AP.",
+    },
+    Form {
+        form: "[{ wager = n, when = { … } }, …, { wager = n }]",
+        doc: "A wager by the AP at the round's start: rules tried in order, the last without `when`. when: { pc_ap_at_least | pc_ap_at_most | opponent_ap_at_least | opponent_ap_at_most | lead_at_least | lead_at_most = n } (lead: the PC's AP minus the opposition's). The form best play writes.",
+    },
+    NAMED,
+];
+
+const PC_WAGER_EXAMPLES: &[Example] = &[Example {
+    label: "all-in when 6 behind, 4 when low against a strong GM, else 1",
+    value: "[\n  { wager = 15, when = { lead_at_most = -6 } },\n  { wager = 4, when = { pc_ap_at_most = 9, opponent_ap_at_least = 11 } },\n  { wager = 1 }\n]",
+    source: "docs/src/questworlds.md",
+}];
+
 const ENSEMBLE_PCS_EXAMPLES: &[Example] = &[Example {
     label: "tom, norris (with a Set-up policy) and angelique",
     value: "[\n  { name = \"tom\", trait = 3, background = 1, start_edge = -2, essence = 2 },\n  { name = \"norris\", trait = 3, background = 3, start_edge = -2,\n    policy = [{ effect = \"climax\" }, { effect = \"setup\", when = \"no-free-raise\" }, { effect = \"edge\" }] },\n  { name = \"angelique\", trait = 3, background = 3, start_edge = -2, passengers = 1 },\n]",
@@ -245,6 +263,7 @@ pub fn forms(mechanic: &str, key: &str) -> &'static [Form] {
             "pc.parting_shot" | "opponent.parting_shot",
         ) => PARTING_SHOT,
         ("questworlds.group_sequence", "assist") => ASSIST,
+        ("questworlds.wagered", "pc.wager") => PC_WAGER,
         _ => &[],
     }
 }
@@ -267,6 +286,7 @@ pub fn examples(mechanic: &str, key: &str) -> &'static [Example] {
             "pc.parting_shot" | "opponent.parting_shot",
         ) => PARTING_EXAMPLES,
         ("questworlds.group_sequence", "assist") => ASSIST_EXAMPLES,
+        ("questworlds.wagered", "pc.wager") => PC_WAGER_EXAMPLES,
         _ => &[],
     }
 }

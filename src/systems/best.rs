@@ -125,7 +125,10 @@ pub fn replaces(mechanic: &str) -> &'static [&'static str] {
 pub fn unwritten(mechanic: &str) -> String {
     match mechanic {
         "cortex.contested" => "best play is no threshold on the stakes (by gang dice left), which is all `policy.give_in_at` can say; the rules above say it in words".into(),
-        "questworlds.wagered" => "best play's wager depends on both sides' AP, and the policy language has one wager (`pc.wager`, with `pc.desperation_stake`); the rules above say it in words".into(),
+        "questworlds.wagered" => format!(
+            "best play's wager by both sides' AP needs more than {} `pc.wager` rules; the rules above say it in words",
+            super::policy::MAX_RULES
+        ),
         "cgg.action" => "policy.wrench names three fixed policies (none, greedy, deny) and best play decides each use on the failures, the risk still short, the venture left and the dice on the table; a wrench written as rules would make the action's rule keys, which key its sampling tables, a list (see the manual's chapter on best play); the rules above say it in words".into(),
         _ => format!(
             "best play here needs conditions {mechanic}'s policy language cannot say (or more than {} rules); the rules above say it in words",

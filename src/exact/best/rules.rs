@@ -184,6 +184,43 @@ pub fn spans(decisions: &[Decision], features: usize) -> Vec<(i64, i64)> {
         .collect()
 }
 
+/// Each feature's least and greatest value over `rules`' ranges (what a
+/// mechanic's writer sees of the situations best play meets).
+pub fn spans_of<O>(rules: &[(Vec<(i64, i64)>, O)]) -> Vec<(i64, i64)> {
+    let features = rules.first().map_or(0, |r| r.0.len());
+    (0..features)
+        .map(|d| {
+            let lo = rules.iter().map(|r| r.0[d].0).min().unwrap_or(0);
+            let hi = rules.iter().map(|r| r.0[d].1).max().unwrap_or(0);
+            (lo, hi)
+        })
+        .collect()
+}
+
+/// Widened rules ([`widen`]) without those another rule of the same
+/// option already covers (two alike keep the first): a widened rule never
+/// meets a situation of another option, so one that holds inside a
+/// bigger one of its own option adds nothing, wherever it stands.
+pub fn prune<O: PartialEq>(rules: Vec<(Vec<(i64, i64)>, O)>) -> Vec<(Vec<(i64, i64)>, O)> {
+    let within =
+        |a: &[(i64, i64)], b: &[(i64, i64)]| a.iter().zip(b).all(|(x, y)| y.0 <= x.0 && x.1 <= y.1);
+    let keep: Vec<bool> = (0..rules.len())
+        .map(|i| {
+            !rules.iter().enumerate().any(|(j, other)| {
+                j != i
+                    && other.1 == rules[i].1
+                    && within(&rules[i].0, &other.0)
+                    && (other.0 != rules[i].0 || j < i)
+            })
+        })
+        .collect();
+    rules
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(r, k)| k.then_some(r))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,9 +5,10 @@
 //! value of the PC's given wager here is the exact solver's answer.
 //!
 //! What the PC sees: both sides' AP. Best play is written as the
-//! sequence's own keys (`pc.wager`) when it wagers the same in every
-//! situation it meets; a wager that depends on the AP is beyond the
-//! policy language, which has one wager (and the desperation stake).
+//! sequence's own keys: `pc.wager = n` when it wagers the same in every
+//! situation it meets, else `pc.wager` rules on both sides' AP
+//! ([`super::policy`]), which the exact solver and the sampler play as
+//! they play any wager.
 //!
 //! Exact only without parting shots (a shot's wager and the returned
 //! exchange's would be decisions of their own) and with a sure augment
@@ -15,7 +16,10 @@
 
 use std::fmt;
 
+use super::policy::{self, When};
 use super::{Desperation, Fields, Phase, Wagered, WageredParams, WageredState};
+use crate::exact::best::rules as bounds;
+use crate::model::policy::MAX_RULES;
 use crate::model::{After, Choose, Define, ParamError, ParamValue, Repeats, RuleOf};
 use crate::systems::questworlds::Exchange;
 use crate::systems::questworlds::parting::PartingShots;
@@ -132,23 +136,58 @@ impl Choose for WagerChoice {
         })
     }
 
-    /// `pc.wager = n` when best play wagers n in every situation it meets
-    /// (with the desperation stake kept as given, "when-behind" becoming
-    /// "keep", which declares the wager as it is).
+    /// `pc.wager = n` when best play wagers n in every situation it meets,
+    /// else a wager by situation (see [`written`]); the desperation stake
+    /// kept as given, "when-behind" becoming "keep", which declares the
+    /// wager as it is.
     fn write(&self, rules: &[RuleOf<Wager>]) -> Option<Vec<(String, ParamValue)>> {
         let (_, first) = rules.first()?;
-        if rules.iter().any(|(_, w)| w != first) {
-            return None;
-        }
+        let wager = if rules.iter().all(|(_, w)| w == first) {
+            ParamValue::Int(first.0)
+        } else {
+            written(rules)?
+        };
         let stake = match self.wagered.desperation {
             Desperation::Never => "never",
             Desperation::Keep | Desperation::WhenBehind => "keep",
         };
         Some(vec![
-            ("pc.wager".into(), ParamValue::Int(first.0)),
+            ("pc.wager".into(), wager),
             ("pc.desperation_stake".into(), ParamValue::Str(stake.into())),
         ])
     }
+}
+
+/// Best play's wagers as `pc.wager` rules: each rule widened as far as it
+/// goes without meeting another wager's situations, and the wager of the
+/// most visited rule (rules come most visited first) left to the last
+/// rule, without `when`. `None` past the policy language's rule limit.
+fn written(rules: &[RuleOf<Wager>]) -> Option<ParamValue> {
+    let spans = bounds::spans_of(rules);
+    // The opposition's AP first: best play reads the PC's own AP most.
+    let wide = bounds::widen(rules, &spans, &[1, 0]);
+    let fallback = rules.first()?.1;
+    let kept: Vec<(Vec<(i64, i64)>, Wager)> = wide
+        .into_iter()
+        .zip(rules)
+        .filter(|(_, (_, w))| *w != fallback)
+        .map(|(r, (_, w))| (r, *w))
+        .collect();
+    let mut out: Vec<ParamValue> = bounds::prune(kept)
+        .iter()
+        .map(|(r, w)| {
+            let when = When {
+                pc_ap_at_least: (r[0].0 > spans[0].0).then_some(r[0].0),
+                pc_ap_at_most: (r[0].1 < spans[0].1).then_some(r[0].1),
+                opponent_ap_at_least: (r[1].0 > spans[1].0).then_some(r[1].0),
+                opponent_ap_at_most: (r[1].1 < spans[1].1).then_some(r[1].1),
+                ..When::default()
+            };
+            policy::rule(w.0, Some(&when))
+        })
+        .collect();
+    out.push(policy::rule(fallback.0, None));
+    (out.len() <= MAX_RULES).then_some(ParamValue::List(out))
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! AP loses at once; the loser's final AP gives the degree. A victor may
 //! take a parting shot ([`super::parting`], §5.3.3).
 
+pub use self::policy::PcWager;
 use super::Exchange;
 use super::augmented::Augmented;
 use super::parting::{self, PartingShots, Phased, Shooter, Shot, ShotResult};
@@ -63,7 +64,8 @@ pub fn final_degree(ap: i64) -> i64 {
 /// A wagered sequence.
 pub struct Wagered {
     pub matchup: Matchup,
-    pub pc_wager: i64,
+    /// The PC's wager: one, or by the AP at the round's start.
+    pub pc_wager: PcWager,
     pub opponent_wager: i64,
     pub desperation: Desperation,
     pub parting: PartingShots,
@@ -77,7 +79,7 @@ pub type State = (i64, i64);
 impl Wagered {
     pub fn new(
         matchup: Matchup,
-        pc_wager: i64,
+        pc_wager: impl Into<PcWager>,
         opponent_wager: i64,
         desperation: Desperation,
     ) -> Self {
@@ -85,7 +87,7 @@ impl Wagered {
             table: round_table(&matchup),
             rounds: RoundSampler::new(&matchup),
             matchup,
-            pc_wager,
+            pc_wager: pc_wager.into(),
             opponent_wager,
             desperation,
             parting: PartingShots::none(),
@@ -112,10 +114,10 @@ impl Wagered {
         let pc_w = match (pc_wager, self.desperation) {
             (Some(w), Desperation::Never) => w.min(pc),
             (Some(w), _) => w,
-            (None, Desperation::Keep) => self.pc_wager,
-            (None, Desperation::Never) => self.pc_wager.min(pc),
+            (None, Desperation::Keep) => self.pc_wager.at(pc, opp),
+            (None, Desperation::Never) => self.pc_wager.at(pc, opp).min(pc),
             (None, Desperation::WhenBehind) if pc < opp => self.matchup.pc.tn(),
-            (None, Desperation::WhenBehind) => self.pc_wager,
+            (None, Desperation::WhenBehind) => self.pc_wager.at(pc, opp),
         };
         let opp_w = self.opponent_wager.min(opp);
         if opp_w > pc_w {
@@ -393,9 +395,11 @@ static PARAMS: [ParamSpec; 14] = [
     RESISTANCE_PARAMS[2],
     ParamSpec {
         path: "pc.wager",
-        kind: ParamKind::Int { min: 1, max: 400 },
+        kind: ParamKind::Custom {
+            expects: policy::EXPECTS,
+        },
         default: Lit::Int(DEFAULT_WAGER),
-        doc: "AP the PC stakes on the exchanges it leads; at most its starting AP (its TN).",
+        doc: "AP the PC stakes on the exchanges it leads; at most its starting AP (its TN). Or a wager by situation: rules `{ wager = n, when = { … } }` on both sides' AP at the round's start, tried in order, the last without `when` (the form best play writes).",
     },
     ParamSpec {
         path: "opponent.wager",
@@ -418,8 +422,8 @@ sequence::sequence_params! {
     /// The parameters of `questworlds.wagered`, one field per path of
     /// [`PARAMS`].
     pub struct WageredParams {
-        #[serde(rename = "pc.wager")]
-        pub pc_wager: i64,
+        #[serde(rename = "pc.wager", deserialize_with = "policy::pc_wager")]
+        pub pc_wager: PcWager,
         #[serde(rename = "opponent.wager")]
         pub opponent_wager: i64,
         #[serde(rename = "pc.desperation_stake")]
@@ -467,11 +471,11 @@ impl Define for WageredSequence {
                 ));
             }
         }
-        let pc_wager = p.pc_wager;
-        if pc_wager > pc.tn() {
+        let most = p.pc_wager.most();
+        if most > pc.tn() {
             return Err(ParamError::new(
                 "pc.wager",
-                format!("{pc_wager} is more than the PC's starting AP ({})", pc.tn()),
+                format!("{most} is more than the PC's starting AP ({})", pc.tn()),
             ));
         }
         Ok(Vec::new())
@@ -485,13 +489,13 @@ impl Define for WageredSequence {
         let shared = p.shared();
         // Who the PC faces is worked out again: the check kept nothing.
         let (pc, opp) = shared.sides().expect(CHECKED);
-        let pc_wager = p.pc_wager;
+        let pc_wager = &p.pc_wager;
         let (opp_wager, desperation) = (p.opponent_wager, p.pc_desperation_stake);
         let parting = shared.parting;
         let wagered = Augmented::new(shared.augment, shared.resistance.base, |bonus| {
             Wagered::new(
                 sequence::matchup(pc.plus(bonus), opp),
-                pc_wager,
+                pc_wager.clone(),
                 opp_wager,
                 desperation,
             )
@@ -502,5 +506,6 @@ impl Define for WageredSequence {
 }
 
 pub mod best;
+pub mod policy;
 #[cfg(test)]
 mod tests;

@@ -153,22 +153,120 @@ fn a_written_wager_replays_best_play() {
         })
         .unwrap()
     };
-    for (pc, opp, rounds) in [
-        ("10", "10", 1),
-        ("12", "8", 1),
-        ("8", "12", 30),
-        ("3", "3", 3),
+    for (pc, opp, rounds, ow) in [
+        ("10", "10", 1, 3),
+        ("12", "8", 1, 3),
+        ("8", "12", 30, 3),
+        ("3", "3", 3, 3),
+        ("15", "15", 100, 1),
+        ("15", "15", 100, 3),
+        ("15", "15", 100, 5),
     ] {
-        let a = q(&sides(pc, opp, rounds), "p_victory");
-        // One round: one decision, so one wager, written and replayed.
+        let mut pairs = sides(pc, opp, rounds);
+        pairs.push(("opponent.wager", Int(ow)));
+        let a = q(&pairs, "p_victory");
+        let written = a.policy.as_deref().unwrap_or_default();
+        assert!(written.contains("\"pc.wager\""), "{a:?}");
+        // One round: one decision, so one wager.
         if rounds == 1 {
-            let written = a.policy.as_deref().unwrap_or_default();
-            assert!(written.contains("\"pc.wager\""), "{a:?}");
-        } else {
-            assert!(a.unwritten.is_some(), "{a:?}");
+            assert!(!written.contains("when"), "{written}");
         }
-        if let Some(r) = a.replayed {
-            assert!((r - a.best).abs() < 1e-9, "{r} vs {}", a.best);
-        }
+        let r = a.replayed.expect("replayed");
+        assert!(
+            (r - a.best).abs() < 1e-9,
+            "{pc} {opp} {rounds}: {r} vs {}\n{written}",
+            a.best
+        );
     }
+}
+
+#[test]
+fn a_wager_by_situation_is_played_by_the_sampler_too() {
+    // Far behind: everything; ahead: 1 AP; else 3.
+    let rules = ParamValue::List(vec![
+        super::policy::rule(
+            10,
+            Some(&super::policy::When {
+                lead_at_most: Some(-4),
+                ..Default::default()
+            }),
+        ),
+        super::policy::rule(
+            1,
+            Some(&super::policy::When {
+                lead_at_least: Some(1),
+                ..Default::default()
+            }),
+        ),
+        super::policy::rule(3, None),
+    ]);
+    let v = values(&[
+        ("pc.rating", Str("10".into())),
+        ("opponent.rating", Str("10".into())),
+        ("pc.wager", rules),
+    ]);
+    let m = exact(&v);
+    let p = WageredSequence.read(&v).unwrap();
+    let trial = WageredSequence.build(p);
+    let n = 200_000u64;
+    let mut rng = crate::dice::DiceRng::from_u64(7);
+    let mut tally = crate::model::Tally::new(m.len());
+    crate::model::Trial::simulate(&trial, &mut rng, n, &mut tally);
+    let want = victory_of(&m);
+    let got = tally.share(0, Pred::Eq(PC)) as f64 / n as f64;
+    let se = (want * (1.0 - want) / n as f64).sqrt();
+    assert!(
+        (got - want).abs() < 4.0 * se,
+        "MC {got} vs exact {want} (se {se})"
+    );
+    // And the rules are not a fixed wager in disguise.
+    let fixed = victory_of(&exact(&values(&[
+        ("pc.rating", Str("10".into())),
+        ("opponent.rating", Str("10".into())),
+        ("pc.wager", Int(3)),
+    ])));
+    assert!((fixed - want).abs() > 1e-3, "{fixed} vs {want}");
+}
+
+#[test]
+fn bad_wager_rules_name_the_key_and_what_is_allowed() {
+    use super::policy::parse;
+    let t = |pairs: Vec<(&str, ParamValue)>| {
+        ParamValue::Table(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    };
+    let when = |k: &str, n: i64| t(vec![(k, Int(n))]);
+    let e = parse(&ParamValue::List(vec![
+        t(vec![("wager", Int(2)), ("when", when("behind_by", 3))]),
+        t(vec![("wager", Int(1))]),
+    ]))
+    .unwrap_err();
+    assert!(e.starts_with("rule 1: `when`"), "{e}");
+    assert!(e.contains("behind_by") && e.contains("lead_at_most"), "{e}");
+    let e = parse(&ParamValue::List(vec![t(vec![("wager", Int(0))])])).unwrap_err();
+    assert!(
+        e.contains("`wager` = 0 is out of range; allowed: 1..=400"),
+        "{e}"
+    );
+    let e = parse(&ParamValue::List(vec![t(vec![
+        ("wager", Int(2)),
+        ("when", when("pc_ap_at_most", 3)),
+    ])]))
+    .unwrap_err();
+    assert!(e.contains("the last rule has no `when`"), "{e}");
+    let e = parse(&ParamValue::List(vec![t(vec![("stake", Int(2))])])).unwrap_err();
+    assert!(
+        e.contains("unknown key `stake`; allowed: wager, when"),
+        "{e}"
+    );
+    // A rule's wager above the PC's starting AP is refused by the check.
+    let v = values(&[
+        ("pc.rating", Str("5".into())),
+        (
+            "pc.wager",
+            ParamValue::List(vec![t(vec![("wager", Int(6))])]),
+        ),
+    ]);
+    let p = WageredSequence.read(&v).unwrap();
+    let e = WageredSequence.check(&p).unwrap_err();
+    assert!(e.to_string().contains("pc.wager"), "{e}");
 }
