@@ -19,9 +19,11 @@
 //! [`class`]) over windows of [`WINDOW`] rolls, and a class whose rolls
 //! found their link known fewer than half the time in two windows running
 //! keeps no new state: the nodes it has stay in use, and a state without
-//! one is drawn straight from its law, as `Rounds::roll`'s default draws
-//! it. The draws are the same either way (the table is a function of the
-//! law), only the cost differs.
+//! one is drawn by [`Rounds::roll`]. With the provided `roll` (the law's
+//! table) the draws are the same either way, only the cost differs; a
+//! mechanic whose states hardly recur may override `roll` with a draw of
+//! the dice themselves, which then draws its loose states in law, not
+//! word for word (`systems::testing::assert_roll_is_law` holds it there).
 
 use super::index::StateIndex;
 use crate::dice::DiceRng;
@@ -272,8 +274,9 @@ where
         At::Node(id)
     }
 
-    /// Roll on from `round`'s `state`, which no node keeps, straight from
-    /// each law, until the walk reaches a kept node or the trial ends.
+    /// Roll on from `round`'s `state`, which no node keeps, by
+    /// [`Rounds::roll`] (the law's table unless the mechanic draws its
+    /// own way), until the walk reaches a kept node or the trial ends.
     #[cold]
     fn walk_loose(
         &mut self,
@@ -283,13 +286,8 @@ where
         rng: &mut DiceRng,
     ) -> Result<u32, R::Outcome> {
         loop {
-            let mut law = std::mem::take(&mut self.law);
-            law.clear();
-            rounds.law(round, &state, &mut law);
-            let i = law_table(&law).draw(rng) as usize;
-            let then = rounds.after(round, &state, &law[i].0);
-            self.law = law;
-            let at = match then {
+            let roll = rounds.roll(round, &state, rng);
+            let at = match rounds.after(round, &state, &roll) {
                 After::Roll(next) => self.at(rounds, round, next),
                 After::Round(next) => self.at(rounds, round + 1, next),
                 After::End(outcome) => return Err(outcome),
