@@ -67,8 +67,10 @@ where
     where
         R::Outcome: Into<[i64; N]>,
     {
-        let mut sampler = self.sampler();
-        tally.record_trials(rng, trials, |rng| sampler.play(rng).into());
+        // The cache itself, not a `Sampler`: cortex.timed's loop compiles
+        // about 7% shorter so (callgrind, 2026-11-28).
+        let mut cache = Cache::new(self.rounds);
+        tally.record_trials(rng, trials, |rng| cache.play(self.rounds, rng).into());
     }
 
     /// The sampler of [`Chain::simulate`], one trial at a time, for a
