@@ -16,14 +16,14 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use oddsmith::dice::DiceRng;
-use oddsmith::model::{Define, Mechanic, ParamMap, ParamValue, Tally, Trial};
+use oddsmith::model::{After, Define, Mechanic, ParamMap, ParamValue, Rounds, Tally, Trial};
 use oddsmith::scenario::Scenario;
 use oddsmith::sim::Chain;
 use oddsmith::systems::cgg::tension::TensionMechanic;
 use oddsmith::systems::cortex::contested::{self, ContestedAction};
 use oddsmith::systems::cortex::fight::{self, FightAction, FightRounds};
 use oddsmith::systems::cortex::timed::{self, TimedAction};
-use oddsmith::systems::gateway::scene::{SceneMechanic, state};
+use oddsmith::systems::gateway::scene::{EnsembleMechanic, SceneMechanic, state};
 use oddsmith::systems::gateway::skirmish::{self, SkirmishMechanic};
 use oddsmith::systems::questworlds::scored::ScoredSequence;
 use oddsmith::systems::questworlds::sequence::Capped;
@@ -53,7 +53,9 @@ fn pair(
 }
 
 fn samplers(c: &mut Criterion) {
-    // gateway.scene: its memo against the chain.
+    // gateway.scene: the mechanic's path (the chain, its loose states
+    // drawn by the scene's bespoke roll) against the chain drawing every
+    // roll from its law.
     let duel = SceneMechanic.trial(&example(&SceneMechanic)).unwrap();
     let schema = Mechanic::schema_of(&SceneMechanic, &example(&SceneMechanic)).unwrap();
     pair(
@@ -65,9 +67,34 @@ fn samplers(c: &mut Criterion) {
         },
         &|rng, n| {
             let mut t = Tally::new(state::FIELDS);
-            Chain::new(&duel.rounds, state::FIELDS).simulate::<{ state::FIELDS }>(rng, n, &mut t);
+            Chain::new(&LawOnly(&duel.rounds), state::FIELDS)
+                .simulate::<{ state::FIELDS }>(rng, n, &mut t);
         },
     );
+
+    // gateway.ensemble, likewise: at the registry's example and with six
+    // PCs (whose states hardly recur, so most are drawn by the bespoke
+    // roll).
+    for (name, values) in [
+        ("gateway.ensemble", example(&EnsembleMechanic)),
+        ("gateway.ensemble.six", six_pcs()),
+    ] {
+        let e = EnsembleMechanic.trial(&values).unwrap();
+        let schema = Mechanic::schema_of(&EnsembleMechanic, &values).unwrap();
+        pair(
+            c,
+            name,
+            &|rng, n| {
+                let mut t = Tally::for_schema(&schema);
+                e.simulate(rng, n, &mut t);
+            },
+            &|rng, n| {
+                let mut t = Tally::new(state::FIELDS);
+                Chain::new(&LawOnly(&e.rounds), state::FIELDS)
+                    .simulate::<{ state::FIELDS }>(rng, n, &mut t);
+            },
+        );
+    }
 
     // gateway.skirmish: the plain loop against the chain, at the
     // registry's small example and at the shipped henchmen scenes.
@@ -145,6 +172,41 @@ fn samplers(c: &mut Criterion) {
                 .simulate::<{ contested::FIELDS }>(rng, n, &mut t);
         },
     );
+}
+
+/// A mechanic's rounds with the provided `roll` (the law's table), for
+/// the chain to draw its loose states from their laws: the measure of a
+/// bespoke `roll`.
+struct LawOnly<'a, R>(&'a R);
+
+impl<R: Rounds> Rounds for LawOnly<'_, R> {
+    type State = R::State;
+    type Roll = R::Roll;
+    type Outcome = R::Outcome;
+
+    fn start(&self) -> R::State {
+        self.0.start()
+    }
+
+    fn law(&self, round: usize, state: &R::State, out: &mut Vec<(R::Roll, f64)>) {
+        self.0.law(round, state, out)
+    }
+
+    fn after(&self, round: usize, state: &R::State, roll: &R::Roll) -> After<R::State, R::Outcome> {
+        self.0.after(round, state, roll)
+    }
+
+    fn pack(&self, state: &R::State) -> Option<u64> {
+        self.0.pack(state)
+    }
+}
+
+/// Six PCs at their defaults against the key entity at its own.
+fn six_pcs() -> ParamMap {
+    let pcs = (1..=6)
+        .map(|k| table(&[("name", ParamValue::Str(format!("p{k}")))]))
+        .collect();
+    ParamMap::from_pairs(&[("pcs", ParamValue::List(pcs))])
 }
 
 /// One config of the shipped `scenarios/gateway-henchmen.toml`: three PCs

@@ -111,7 +111,7 @@ fn extras() -> Vec<(&'static str, ParamMap)> {
 /// every mechanic whose defaults build, then [`extras`].
 const PINS: &[(&str, u64, u64)] = &[
     ("gateway.challenge", 0x7217937d1b2751c3, 60920),
-    ("gateway.scene", 0x74e6f22936242fa8, 117359),
+    ("gateway.scene", 0xaa3d7f2b8bdff124, 117258),
     ("cortex.basic", 0xf39030da92af3cce, 58069),
     ("cortex.contested", 0x985bc9ef71bc2ee4, 23104),
     ("cortex.fight", 0x322d3ef32c3d2af5, 169103),

@@ -16,11 +16,12 @@
 //! The law of a roll is stated once, by [`Rounds::law`]: its values with
 //! their probabilities. A draw comes from it: [`Rounds::roll`] is provided,
 //! one word through the law's alias table ([`law_table`]), the same table
-//! and so the same draw as the chain's cached sampler. An impl overrides
-//! `roll` only with a bespoke sampler that is measurably faster (more than
-//! 1.25× its mechanic's Monte Carlo rate in one criterion run of
-//! `benches/chain.rs`, the figure in its doc comment); the chain is then
-//! its test oracle (`systems::testing::assert_roll_is_law`).
+//! and so the same draw as the chain's cached sampler. The chain also
+//! draws by `roll` the states it does not keep (those that hardly recur).
+//! An impl overrides `roll` only with a bespoke draw that is measurably
+//! faster (more than 1.25× in one criterion run of `benches/chain.rs`,
+//! the figure in its doc comment); the law is then its test oracle
+//! (`systems::testing::assert_roll_is_law`).
 
 use crate::dice::{Alias, DiceRng};
 
@@ -54,8 +55,9 @@ pub trait Rounds: Sync {
 
     /// One roll of round `round` in `state`, distributed as [`Rounds::law`]:
     /// by default one word through the law's alias table ([`law_table`]),
-    /// drawn as `sim::Chain::simulate` draws it. Overridden only by a
-    /// bespoke sampler that pays (see the module's doc).
+    /// drawn as `sim::Chain::simulate` draws it. `Chain::simulate` calls it
+    /// for the states it does not keep. Overridden only by a bespoke draw
+    /// that pays (see the module's doc).
     fn roll(&self, round: usize, state: &Self::State, rng: &mut DiceRng) -> Self::Roll {
         let mut law = Vec::new();
         self.law(round, state, &mut law);

@@ -16,5 +16,5 @@ mod engine;
 /// law's default draw reaches them; the samplers still name them here.
 pub use crate::dice::alias;
 pub use crate::model::{Hist, Tally};
-pub use chain::{Chain, enumerate};
+pub use chain::{Chain, Sampler, enumerate};
 pub use engine::{CHUNK, Plan, Precision, Progress, simulate, simulate_chunks};

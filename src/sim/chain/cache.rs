@@ -18,10 +18,15 @@
 //! saves. So the sampler measures each class of states (its round, see
 //! [`class`]) over windows of [`WINDOW`] rolls, and a class whose rolls
 //! found their link known fewer than half the time in two windows running
-//! keeps no new state: the nodes it has stay in use, and a state without
-//! one is drawn straight from its law, as `Rounds::roll`'s default draws
-//! it. The draws are the same either way (the table is a function of the
-//! law), only the cost differs.
+//! keeps no new state and looks none up: the nodes it has stay in use
+//! where already linked, and any other state of it is drawn by
+//! [`Rounds::roll`] with no hash, pack or probe (a lookup that mostly
+//! misses, at every roll, cost a six-PC `gateway.ensemble` a third of its
+//! instructions). With the provided `roll` (the law's
+//! table) the draws are the same either way, only the cost differs; a
+//! mechanic whose states hardly recur may override `roll` with a draw of
+//! the dice themselves, which then draws its loose states in law, not
+//! word for word (`systems::testing::assert_roll_is_law` holds it there).
 
 use super::index::StateIndex;
 use crate::dice::DiceRng;
@@ -31,8 +36,12 @@ use crate::model::{After, Rounds, law_table};
 /// adding states (about 10^5: a few MB for the largest states).
 pub const CACHE_ENTRIES: usize = 1 << 17;
 
-/// Rolls of a class between two judgements of its hit rate.
-pub const WINDOW: u32 = 1 << 10;
+/// Rolls of a class between two judgements of its hit rate. Until its
+/// class is judged, a state that does not recur costs a node: its law
+/// and table (K against six PCs: about 6,000 instructions). At 2^10 that
+/// ramp was 16,000 laws in 16,384 six-PC scenes, a fifth of the run's
+/// instructions; at 2^8 it is 5,900 (callgrind, 2026-11-28).
+pub const WINDOW: u32 = 1 << 8;
 
 /// Classes of states measured apart: rounds 1 to `CLASSES - 1`, and the
 /// rest together.
@@ -235,10 +244,16 @@ where
     /// The node of `round`'s `state`, made if need be, unless its class
     /// keeps no new state or the cache is full.
     fn at(&mut self, rounds: &R, round: usize, state: R::State) -> At<R::State> {
+        // A class gone loose is not looked up: its states hardly recur, so
+        // the lookup (a hash or pack of the whole state, and a probe) would
+        // mostly miss, at every roll. Its nodes stay in use where linked.
+        if self.rates[class(round)].off {
+            return At::Loose(round, state);
+        }
         if let Some(id) = self.index.get(rounds, round, &state) {
             return At::Node(id);
         }
-        if self.full || self.rates[class(round)].off {
+        if self.full {
             return At::Loose(round, state);
         }
         let mut law = std::mem::take(&mut self.law);
@@ -272,8 +287,9 @@ where
         At::Node(id)
     }
 
-    /// Roll on from `round`'s `state`, which no node keeps, straight from
-    /// each law, until the walk reaches a kept node or the trial ends.
+    /// Roll on from `round`'s `state`, which no node keeps, by
+    /// [`Rounds::roll`] (the law's table unless the mechanic draws its
+    /// own way), until the walk reaches a kept node or the trial ends.
     #[cold]
     fn walk_loose(
         &mut self,
@@ -283,18 +299,21 @@ where
         rng: &mut DiceRng,
     ) -> Result<u32, R::Outcome> {
         loop {
-            let mut law = std::mem::take(&mut self.law);
-            law.clear();
-            rounds.law(round, &state, &mut law);
-            let i = law_table(&law).draw(rng) as usize;
-            let then = rounds.after(round, &state, &law[i].0);
-            self.law = law;
-            let at = match then {
-                After::Roll(next) => self.at(rounds, round, next),
-                After::Round(next) => self.at(rounds, round + 1, next),
+            let roll = rounds.roll(round, &state, rng);
+            state = match rounds.after(round, &state, &roll) {
+                After::Roll(next) => next,
+                After::Round(next) => {
+                    round += 1;
+                    next
+                }
                 After::End(outcome) => return Err(outcome),
             };
-            match at {
+            // A class gone loose stays loose: on without a lookup (see
+            // `at`), the state never moved out and back.
+            if self.rates[class(round)].off {
+                continue;
+            }
+            match self.at(rounds, round, state) {
                 At::Node(id) => return Ok(id),
                 At::Loose(r, s) => (round, state) = (r, s),
             }

@@ -10,14 +10,15 @@ use super::entity::{
     AID_NAMES, Aid, Entity, EntityKeys, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, Order,
     SPEND_NAMES, Spend, concat_params, entity, policy_of,
 };
-use super::memo::Memo;
 use super::rules::{POLICY_EXPECTS, Policy, shorthand_policy, toml_form};
-use super::state::{Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, Outcome, Start, f_edge, f_essence};
+use super::state::{
+    Drama, F_LADDER, F_ROUNDS, F_WINNER, FIELDS, KEY, Outcome, Start, f_edge, f_essence,
+};
 use super::{Pick, TIE_NAMES, Tie, pick, project};
 use crate::dice::DiceRng;
 use crate::model::Given;
 use crate::model::{Marginals, play};
-use crate::sim::Tally;
+use crate::sim::{Chain, Tally};
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{
     CHECKED, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
@@ -408,8 +409,8 @@ fn schema() -> Schema {
 
 impl Trial for Duel {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
-        let mut memo = Memo::new(&self.rounds);
-        tally.record_trials(rng, trials, |rng| fields(&memo.play(rng)));
+        let mut sampler = Chain::new(&self.rounds, FIELDS).sampler();
+        tally.record_trials(rng, trials, |rng| fields(&sampler.play(rng)));
     }
 
     fn exact(&self) -> Option<Marginals> {

@@ -12,16 +12,15 @@ use super::entity::{
     AID_NAMES, Entity, EntityKeys, MAX_ESSENCE, MAX_PASSENGERS, ORDER_NAMES, SPEND_NAMES,
     concat_params, entity, policy_of, read_entity_table,
 };
-use super::memo::Memo;
 use super::rules::{POLICY_EXPECTS, shorthand_policy};
 use super::state::{
-    Drama, F_LADDER, F_ROUNDS, F_WINNER, KEY, KEY_CLIMAX, MAX_PCS, Outcome, PCS_CLIMAX, Start,
-    f_edge,
+    Drama, F_LADDER, F_ROUNDS, F_WINNER, FIELDS, KEY, KEY_CLIMAX, MAX_PCS, Outcome, PCS_CLIMAX,
+    Start, f_edge,
 };
 use super::{Pick, TIE_NAMES, Tie, pick, project};
 use crate::dice::DiceRng;
 use crate::model::Marginals;
-use crate::sim::Tally;
+use crate::sim::{Chain, Tally};
 use crate::systems::gateway::challenge::{Relevance, TRAIT_NAMES};
 use crate::systems::{
     CHECKED, Define, FieldKind, FieldSpec, Lit, MetricKind, MetricSpec, ParamError, ParamKind,
@@ -342,9 +341,9 @@ fn schema(names: &[String]) -> Schema {
 impl Trial for Ensemble {
     fn simulate(&self, rng: &mut DiceRng, trials: u64, tally: &mut Tally) {
         let mut out = Vec::with_capacity(self.picks.len());
-        let mut memo = Memo::new(&self.rounds);
+        let mut sampler = Chain::new(&self.rounds, FIELDS).sampler();
         for _ in 0..trials {
-            self.fields(&memo.play(rng), &mut out);
+            self.fields(&sampler.play(rng), &mut out);
             tally.record_outcome(&out);
         }
     }

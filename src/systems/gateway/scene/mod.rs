@@ -13,7 +13,7 @@
 //! Files: `entity` (an entity and its keys), `duel` and `ensemble` (the two
 //! mechanics: keys, outcome fields, their `Define`),
 //! `decide` (a policy compiled to a table), `contest` (one action's
-//! chance from its exact law) and `memo` (the sampler).
+//! chance from its exact law, the bespoke roll's draw).
 
 #[macro_use]
 pub(crate) mod entity;
@@ -24,7 +24,6 @@ mod duel;
 pub mod effect;
 pub mod engine;
 mod ensemble;
-mod memo;
 pub mod rules;
 pub mod state;
 #[cfg(test)]

@@ -113,32 +113,6 @@ pub struct State {
     pub(super) accel: [u8; SLOTS],
 }
 
-/// A state and its round packed into words, every field in bits of its
-/// own: equal keys, equal states (the sampler's memo finds them by it).
-pub(super) type Key = [u64; 7];
-
-impl State {
-    #[inline]
-    pub(super) fn key(&self, round: usize) -> Key {
-        let bytes = |a: &[u8; SLOTS], top: u8| {
-            u64::from_le_bytes([a[0], a[1], a[2], a[3], a[4], a[5], a[6], top])
-        };
-        let e = |k: usize| self.edges[k] as u16 as u64;
-        [
-            e(0) | e(1) << 16 | e(2) << 32 | e(3) << 48,
-            e(4) | e(5) << 16
-                | e(6) << 32
-                | (self.ladder as u64) << 48
-                | (self.holder as u64) << 56,
-            bytes(&self.essence, self.free),
-            bytes(&self.ranks, self.blocked),
-            bytes(&self.used, self.pressed),
-            bytes(&self.accel, self.pos),
-            u64::from(self.coin) | u64::from(self.lead) << 8 | (round as u64) << 16,
-        ]
-    }
-}
-
 /// What a test or a caller may read of a state.
 impl State {
     /// PC `pc`'s edge over K, from the PC's side (the duel's edge, from A's

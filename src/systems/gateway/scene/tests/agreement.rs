@@ -455,7 +455,9 @@ fn beyond_the_state_limit_there_is_no_exact_answer() {
 // ---- The chain against the walk of every path --------------------------
 
 /// The chain on a scene's rounds is the walk of every path of rolls,
-/// and its sampler draws as the scene's memo: every duel above cut at 7
+/// and its sampler draws as the plain loop with the bespoke roll
+/// (`model::play`, what the chain draws the states it does not keep
+/// by): every duel above cut at 7
 /// rounds (the first initiative's coin, then two actions a round, each
 /// beating its DT or not: 2 × 4^7 paths at most), and a key entity
 /// against 2 PCs cut at 4 rounds and 3 PCs at 3 (K's action branches on
@@ -463,7 +465,7 @@ fn beyond_the_state_limit_there_is_no_exact_answer() {
 /// the walk, which merges no states, takes milliseconds.
 #[test]
 fn the_chain_is_the_enumeration() {
-    use crate::systems::gateway::scene::memo::Memo;
+    use crate::model::play;
     use crate::systems::gateway::scene::state::FIELDS;
     use crate::systems::testing::{
         assert_chain_is_enumeration, assert_chain_samples_as, assert_frequencies,
@@ -477,10 +479,7 @@ fn the_chain_is_the_enumeration() {
         let tally = assert_chain_samples_as::<_, FIELDS>(
             rounds,
             5_000,
-            |rng, n, tally| {
-                let mut memo = Memo::new(rounds);
-                tally.record_trials(rng, n, |rng| memo.play(rng));
-            },
+            |rng, n, tally| tally.record_trials(rng, n, |rng| play(rounds, rng)),
             what,
         );
         assert_frequencies(&tally, &exact, what);

@@ -5,7 +5,6 @@
 mod agreement;
 mod best;
 mod hand;
-mod memo;
 
 pub(super) use super::state::{KEY, State};
 pub(super) use super::*;
