@@ -11,6 +11,7 @@ pub mod charts;
 mod collect;
 pub mod config;
 pub mod diff;
+mod digests;
 mod document;
 pub(crate) mod frames;
 pub mod grid;
@@ -30,6 +31,7 @@ pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, R
 pub use atomic::{Dest, OutputError, Staging};
 pub use balance::{Finding, Status, Verdict};
 pub use collect::{Collect, CollectError, Collected, collect};
+pub use digests::{Words, check_digests, scenario_copy};
 pub(crate) use document::{STYLE, code_spans, esc, warnings_html, warnings_md};
 pub(crate) use load::quietly;
 pub use load::{LoadError, Loaded, load};

@@ -11,7 +11,7 @@ use polars::prelude::*;
 
 use super::report::{DATA_FILES, TuneManifest};
 use super::{Estimate, Method, TuneRow, Tuned};
-use crate::report::{LoadError, Manifest, quietly, sha256_file};
+use crate::report::{LoadError, Manifest, Words, check_digests, quietly, scenario_copy};
 use crate::scenario::{KnobKind, Scenario};
 
 fn bad(path: &Path, message: impl Into<String>) -> LoadError {
@@ -20,6 +20,15 @@ fn bad(path: &Path, message: impl Into<String>) -> LoadError {
         message: message.into(),
     }
 }
+
+/// How the checks name a tune's directory.
+const WORDS: Words = Words {
+    manifest: "the tune's manifest.json",
+    written: "the tune",
+    changed: "after the tune",
+    again: "tune the scenario again",
+    scenario: "the scenario the tune ran",
+};
 
 /// A tune read back.
 pub struct LoadedTune {
@@ -59,49 +68,10 @@ pub fn load(dir: &Path) -> Result<LoadedTune, LoadError> {
             "{} records no file digests (the tune was written before oddsmith recorded them), so its files cannot be checked against it; to check them, tune it again with --out",
             manifest_path.display()
         )),
-        Some(files) => {
-            for name in DATA_FILES {
-                let path = dir.join(name);
-                let Some(entry) = files.get(name) else {
-                    return Err(bad(
-                        &path,
-                        "is not recorded in the tune's manifest.json; the directory is not the tune that was written",
-                    ));
-                };
-                if !path.is_file() {
-                    return Err(bad(
-                        &path,
-                        "is missing, but the tune's manifest.json records it; the directory is not the tune that was written",
-                    ));
-                }
-                let sha = sha256_file(&path)?;
-                if sha != entry.sha256 {
-                    return Err(bad(
-                        &path,
-                        format!(
-                            "was changed after the tune (its SHA-256 is {sha}, the tune's manifest.json says {}); tune the scenario again instead of reading it",
-                            entry.sha256
-                        ),
-                    ));
-                }
-            }
-        }
+        Some(files) => check_digests(dir, &DATA_FILES, files, &WORDS)?,
     }
+    let scenario = scenario_copy(dir, &manifest.scenario, &WORDS)?;
     let copy = dir.join("scenario.toml");
-    let text =
-        std::fs::read_to_string(&copy).map_err(|e| bad(&copy, format!("cannot read: {e}")))?;
-    // Parsed under the path it was tuned from, as a run's copy is, so the
-    // reports name the same file.
-    let scenario = Scenario::parse(Path::new(&manifest.scenario.path), &text)?;
-    if scenario.sha256 != manifest.scenario.sha256 {
-        return Err(bad(
-            &copy,
-            format!(
-                "is not the scenario the tune ran (its SHA-256 is {}, manifest.json says {})",
-                scenario.sha256, manifest.scenario.sha256
-            ),
-        ));
-    }
     let Some(spec) = scenario.tune.as_ref() else {
         return Err(bad(
             &copy,

@@ -13,7 +13,7 @@ use polars::prelude::*;
 use super::super::sweep::{BestRow, BestRun};
 use super::super::{BestAnswer, DominanceAnswer, RuleAnswer};
 use super::{BestManifest, DATA_FILES};
-use crate::report::{LoadError, Manifest, quietly, sha256_file};
+use crate::report::{LoadError, Manifest, Words, check_digests, quietly, scenario_copy};
 use crate::scenario::Scenario;
 use crate::systems;
 
@@ -23,6 +23,15 @@ fn bad(path: &Path, message: impl Into<String>) -> LoadError {
         message: message.into(),
     }
 }
+
+/// How the checks name a best-play directory.
+const WORDS: Words = Words {
+    manifest: "the manifest.json of best play",
+    written: "the one",
+    changed: "after best play was solved",
+    again: "run `oddsmith check SCENARIO --out DIR` again",
+    scenario: "the scenario best play was solved for",
+};
 
 /// A best-play directory read back.
 pub struct LoadedBest {
@@ -46,46 +55,9 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
             format!("not a best-play manifest oddsmith wrote: {e}"),
         )
     })?;
-    for name in DATA_FILES {
-        let path = dir.join(name);
-        let Some(entry) = manifest.files.get(name) else {
-            return Err(bad(
-                &path,
-                "is not recorded in the manifest.json of best play; the directory is not the one that was written",
-            ));
-        };
-        if !path.is_file() {
-            return Err(bad(
-                &path,
-                "is missing, but the manifest.json of best play records it; the directory is not the one that was written",
-            ));
-        }
-        let sha = sha256_file(&path)?;
-        if sha != entry.sha256 {
-            return Err(bad(
-                &path,
-                format!(
-                    "was changed after best play was solved (its SHA-256 is {sha}, manifest.json says {}); run `oddsmith check SCENARIO --out DIR` again instead of reading it",
-                    entry.sha256
-                ),
-            ));
-        }
-    }
+    check_digests(dir, &DATA_FILES, &manifest.files, &WORDS)?;
+    let scenario = scenario_copy(dir, &manifest.scenario, &WORDS)?;
     let copy = dir.join("scenario.toml");
-    let text =
-        std::fs::read_to_string(&copy).map_err(|e| bad(&copy, format!("cannot read: {e}")))?;
-    // Parsed under the path it was checked from, as a run's copy is, so
-    // the reports name the same file.
-    let scenario = Scenario::parse(Path::new(&manifest.scenario.path), &text)?;
-    if scenario.sha256 != manifest.scenario.sha256 {
-        return Err(bad(
-            &copy,
-            format!(
-                "is not the scenario best play was solved for (its SHA-256 is {}, manifest.json says {})",
-                scenario.sha256, manifest.scenario.sha256
-            ),
-        ));
-    }
     let Some(spec) = scenario.best.as_ref() else {
         return Err(bad(
             &copy,
