@@ -231,7 +231,7 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
     // A tune's knob that a config cannot do without (a dice expression's
     // `{n}` as `vars.n`) stands at its range's start for the checks below;
     // every value it walks is checked with the tune itself.
-    let stand_in = knob_stand_in(root, &scenario);
+    let stand_in = super::checks::knob_stand_in(root, &scenario);
     if let Some((path, value)) = &stand_in {
         scenario.params.set(path.clone(), value.clone());
     }
@@ -577,27 +577,4 @@ fn axis_values(
         }
     };
     Ok(values)
-}
-
-/// The value a `[tune]` knob stands at while the sweep's configs are
-/// checked, when the knob is a `vars.NAME` of a dice expression that
-/// neither `[params]` nor `[sweep]` sets: its `range`'s start, else 1.
-/// Other knobs have defaults, so they need none.
-fn knob_stand_in(root: &Table, scenario: &Scenario) -> Option<(String, ParamValue)> {
-    let tune = root.get("tune")?.as_table()?;
-    let knob = tune.get("knob")?.as_str()?;
-    let name = knob.strip_prefix("vars.")?;
-    if name.is_empty()
-        || scenario.params.get(knob).is_some()
-        || scenario.sweep.iter().any(|a| a.path == knob)
-    {
-        return None;
-    }
-    let from = tune
-        .get("range")
-        .and_then(|r| r.as_table_like())
-        .and_then(|r| r.get("from"))
-        .and_then(|f| f.as_integer())
-        .unwrap_or(1);
-    Some((knob.to_string(), ParamValue::Int(from)))
 }

@@ -23,7 +23,7 @@ pub use expect::{Expectation, Rule};
 pub use labels::Labels;
 pub(super) use labels::{Names, labels};
 pub use tune::{Also, Knob, KnobGate, KnobKind, MAX_KNOB_VALUES, Target, Tune};
-pub(super) use tune::{Known, tune};
+pub(super) use tune::{Known, knob_stand_in, tune};
 
 use super::ctx::{Ctx, to_param};
 use super::error::Problems;

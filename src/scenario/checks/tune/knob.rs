@@ -268,3 +268,29 @@ fn table_of(item: Option<&Item>) -> Option<&dyn toml_edit::TableLike> {
         _ => None,
     }
 }
+
+/// The value a `[tune]` knob stands at while the sweep's configs are
+/// checked, when the knob is a `vars.NAME` of a dice expression that
+/// neither `[params]` nor `[sweep]` sets: its `range`'s start, else 1.
+/// Other knobs have defaults, so they need none.
+pub(in crate::scenario) fn knob_stand_in(
+    root: &toml_edit::Table,
+    scenario: &crate::scenario::Scenario,
+) -> Option<(String, ParamValue)> {
+    let tune = root.get("tune")?.as_table()?;
+    let knob = tune.get("knob")?.as_str()?;
+    let name = knob.strip_prefix("vars.")?;
+    if name.is_empty()
+        || scenario.params.get(knob).is_some()
+        || scenario.sweep.iter().any(|a| a.path == knob)
+    {
+        return None;
+    }
+    let from = tune
+        .get("range")
+        .and_then(|r| r.as_table_like())
+        .and_then(|r| r.get("from"))
+        .and_then(|f| f.as_integer())
+        .unwrap_or(1);
+    Some((knob.to_string(), ParamValue::Int(from)))
+}

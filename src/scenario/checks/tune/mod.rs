@@ -17,6 +17,7 @@ use crate::scenario::ctx::Ctx;
 use crate::systems::{ParamSpec, ParamValue, Schema};
 use gate::gates;
 use knob::knob;
+pub(in crate::scenario) use knob::knob_stand_in;
 
 /// The most values a knob may walk.
 pub const MAX_KNOB_VALUES: usize = 10_000;
