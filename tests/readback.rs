@@ -138,6 +138,10 @@ fn parquet_that_does_not_hold_this_run_is_refused() {
         ),
         (
             "appears twice",
+            Box::new(|df| df.head(Some(1)).vstack(&df).unwrap()),
+        ),
+        (
+            "rows come after config 2's",
             Box::new(|df| df.vstack(&df.head(Some(1))).unwrap()),
         ),
         (

@@ -16,13 +16,10 @@ pub fn report(args: ReportArgs) -> anyhow::Result<Outcome> {
     }
     // Read back and checked against the manifest's digests first: charts
     // are never drawn from data that is not the run's.
-    let loaded = report::load(&args.dir)?;
+    let (loaded, files) = report::redraw(&args.dir)?;
     for w in &loaded.warnings {
         eprintln!("warning: {w}");
     }
-    let verdicts = report::balance::evaluate(&loaded.results, &loaded.scenario.expectations);
-    let totals = report::Totals::of(&loaded.results);
-    let files = report::report_files(&loaded.scenario, &loaded.results, &totals, &verdicts)?;
     // The run is rebuilt beside itself and swapped in whole, like a run:
     // the data files are linked over unchanged, the rest drawn anew. The
     // manifest keeps the data files' entries and takes the new charts'

@@ -54,11 +54,10 @@ impl<'a> Collect<'a> {
     }
 }
 
-impl Sink for Collect<'_> {
-    type Error = CollectError;
-
-    fn answer(&mut self, a: Answered<'_>) -> Result<(), CollectError> {
-        let mut c = a.result();
+impl Collect<'_> {
+    /// One config's result: to the long table, the totals, the checks and
+    /// the store, in that order, and dropped.
+    pub fn push(&mut self, mut c: ConfigResult) -> Result<(), OutputError> {
         if let Some(long) = self.long.as_deref_mut() {
             long.push(&c)?;
         }
@@ -78,8 +77,36 @@ impl Sink for Collect<'_> {
         if !bad.is_empty() {
             self.disagreements.push((c.clone(), bad));
         }
-        self.store.push(&c)?;
-        Ok(())
+        self.store.push(&c)
+    }
+
+    /// Every config pushed: the run collected, `results` its head (its
+    /// settings and timings, with no configs).
+    pub fn finish(self, results: Results) -> Collected {
+        let Collect {
+            scenario,
+            store,
+            totals,
+            checker,
+            disagreements,
+            ..
+        } = self;
+        Collected {
+            results,
+            totals,
+            verdicts: checker.verdicts(),
+            disagreements,
+            store,
+            grid: Grid::of(scenario),
+        }
+    }
+}
+
+impl Sink for Collect<'_> {
+    type Error = CollectError;
+
+    fn answer(&mut self, a: Answered<'_>) -> Result<(), CollectError> {
+        Ok(self.push(a.result())?)
     }
 }
 
@@ -120,6 +147,15 @@ pub fn collect(
     long: Option<&mut LongWriter>,
     dir: Option<&Dest>,
 ) -> Result<Collected, CollectError> {
+    let mut sink = Collect::new(scenario, long, store_in(dir)?);
+    let pieces = (0..scenario.config_count()).map(Piece::whole);
+    let timings = run::execute_scenario(scenario, opts, pieces, progress, &mut sink)?;
+    Ok(sink.finish(run::results_of(scenario, opts, Vec::new(), timings)))
+}
+
+/// A store for a run's configs: a scratch file beside the outputs in
+/// `dir`, in the temporary directory without one.
+pub fn store_in(dir: Option<&Dest>) -> Result<Store, OutputError> {
     let (file, at) = match dir {
         Some(d) => (d.scratch()?, d.path_of("(scratch)")),
         None => {
@@ -131,22 +167,5 @@ pub fn collect(
             (file, at)
         }
     };
-    let mut sink = Collect::new(scenario, long, Store::new(file, at));
-    let pieces = (0..scenario.config_count()).map(Piece::whole);
-    let timings = run::execute_scenario(scenario, opts, pieces, progress, &mut sink)?;
-    let Collect {
-        store,
-        totals,
-        checker,
-        disagreements,
-        ..
-    } = sink;
-    Ok(Collected {
-        results: run::results_of(scenario, opts, Vec::new(), timings),
-        totals,
-        verdicts: checker.verdicts(),
-        disagreements,
-        store,
-        grid: Grid::of(scenario),
-    })
+    Ok(Store::new(file, at))
 }

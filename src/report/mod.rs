@@ -25,7 +25,6 @@ pub mod sweep;
 pub mod tails;
 pub mod totals;
 
-pub(crate) use crate::results::complete_support;
 pub use crate::results::complete_support_of;
 pub use crate::results::{Agreement, ConfigResult, FieldRow, Method, MetricRow, Results, Run};
 pub use atomic::{Dest, OutputError, Staging};
@@ -34,7 +33,7 @@ pub use collect::{Collect, CollectError, Collected, collect};
 pub use digests::{Words, check_digests, scenario_copy};
 pub(crate) use document::{STYLE, code_spans, esc, warnings_html, warnings_md};
 pub(crate) use load::quietly;
-pub use load::{LoadError, Loaded, load};
+pub use load::{LoadError, Loaded, each_config, load, load_head, redraw};
 use long::LONG_FILES;
 pub use long::LongWriter;
 pub use manifest::{

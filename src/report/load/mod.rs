@@ -18,14 +18,15 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::OutputError;
+use super::collect::{Collect, store_in};
 use super::manifest::{DATA_FILES, ManifestDoc, sha256_file};
 use crate::model::{Marginals, Outcomes, Schema, Weight};
 use crate::results::Results;
 use crate::results::{ConfigResult, Mode};
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::{Config, Scenario, ScenarioError};
 use crate::sim::Tally;
 pub(crate) use parquet::quietly;
-use parquet::{joint_metrics_from_summary, read_parquet};
+use parquet::{LongRows, SummaryRows};
 
 /// Why a run directory cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -139,8 +140,22 @@ struct Row {
     trials: u64,
 }
 
-/// The scenario and results of the run in `dir`.
+/// The scenario and results of the run in `dir`, every config in memory.
 pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
+    let mut loaded = load_head(dir)?;
+    let mut configs = Vec::new();
+    each_config(dir, &loaded.scenario, &mut |c| {
+        configs.push(c);
+        Ok(())
+    })?;
+    loaded.results.configs = configs;
+    Ok(loaded)
+}
+
+/// The run in `dir` without its configs: its manifest, checked, with
+/// every data file's digest, and the scenario it ran; read the configs
+/// with [`each_config`].
+pub fn load_head(dir: &Path) -> Result<Loaded, LoadError> {
     let scenario_path = dir.join("scenario.toml");
     let manifest_path = dir.join("manifest.json");
     let bytes = std::fs::read(&manifest_path).map_err(|e| {
@@ -164,103 +179,6 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
     // this cannot fail on it).
     scenario = Scenario::parse(Path::new(&manifest.scenario.path), &scenario.text)?;
 
-    let parquet = dir.join("results.parquet");
-    let runs = read_parquet(&parquet, &scenario)?;
-
-    let models = scenario.models()?;
-    let mut configs = Vec::with_capacity(models.len());
-    for (config, model) in &models {
-        let schema = model.schema();
-        let at = |method: &str| runs.get(&(config.index as u64, method.to_string()));
-        // Each row's field, once per value, within a plausible span.
-        let field_of = |rows: &[Row]| -> Result<Vec<usize>, LoadError> {
-            let mut values: HashSet<(&str, i64)> = HashSet::with_capacity(rows.len());
-            let mut span: HashMap<&str, (i64, i64)> = HashMap::new();
-            for r in rows {
-                if !values.insert((&r.field, r.value)) {
-                    return Err(bad(
-                        &parquet,
-                        format!(
-                            "config {}: `{}` = {} appears twice",
-                            config.index, r.field, r.value
-                        ),
-                    ));
-                }
-                let s = span.entry(&r.field).or_insert((r.value, r.value));
-                *s = (s.0.min(r.value), s.1.max(r.value));
-                if s.1.saturating_sub(s.0) > MAX_SPAN {
-                    return Err(bad(
-                        &parquet,
-                        format!(
-                            "config {}: `{}` spans values {} to {}, far beyond any mechanic",
-                            config.index, r.field, s.0, s.1
-                        ),
-                    ));
-                }
-            }
-            rows.iter()
-                .map(|r| {
-                    schema
-                        .fields
-                        .iter()
-                        .position(|f| f.name == r.field)
-                        .ok_or_else(|| {
-                            bad(
-                                &parquet,
-                                format!(
-                                    "config {}: `{}` is not an outcome of {}",
-                                    config.index,
-                                    r.field,
-                                    scenario.mechanic.name()
-                                ),
-                            )
-                        })
-                })
-                .collect()
-        };
-        let in_config = |m: String| bad(&parquet, format!("config {}: {m}", config.index));
-        let exact: Option<Marginals> = match at(f64::METHOD) {
-            Some(rows) => Some(outcomes_of(rows, &field_of(rows)?, schema).map_err(in_config)?),
-            None => None,
-        };
-        let tally: Option<Tally> = match at(u64::METHOD) {
-            Some(rows) => Some(outcomes_of(rows, &field_of(rows)?, schema).map_err(in_config)?),
-            None => None,
-        };
-        if exact.is_none() && tally.is_none() {
-            return Err(bad(
-                &parquet,
-                format!(
-                    "config {} has no results; the file does not match scenario.toml",
-                    config.index
-                ),
-            ));
-        }
-        let result = ConfigResult::new(
-            config.index,
-            config.swept.clone(),
-            schema,
-            exact.as_ref(),
-            tally.as_ref(),
-        );
-        if let Some((field, value, (lo, hi))) = result.outside_bounds(schema) {
-            return Err(bad(
-                &parquet,
-                format!(
-                    "config {}: `{field}` = {value} lies outside the values it can take, {lo} to {hi}",
-                    config.index
-                ),
-            ));
-        }
-        configs.push(result);
-    }
-
-    let schemas: Vec<&Schema> = models.iter().map(|(_, m)| m.schema()).collect();
-    super::complete_support(&mut configs, &schemas);
-    if schemas.iter().any(|s| s.needs_joint()) {
-        joint_metrics_from_summary(&dir.join("summary.parquet"), &mut configs)?;
-    }
-
     let results = Results {
         name: scenario.name.clone(),
         description: scenario.description.clone(),
@@ -270,7 +188,7 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
         trials: manifest.trials,
         mode: manifest.mode,
         precision: manifest.precision,
-        configs,
+        configs: Vec::new(),
         exact_seconds: manifest.exact_seconds,
         mc_seconds: manifest.monte_carlo_seconds,
     };
@@ -280,6 +198,188 @@ pub fn load(dir: &Path) -> Result<Loaded, LoadError> {
         manifest,
         warnings,
     })
+}
+
+/// The configs of the run in `dir` (opened by [`load_head`] as `scenario`)
+/// read back one by one: each config's result, checked, handed to `each`
+/// in sweep order and not kept, so reading a sweep back costs memory by
+/// the config, not by the sweep.
+pub fn each_config(
+    dir: &Path,
+    scenario: &Scenario,
+    each: &mut dyn FnMut(ConfigResult) -> Result<(), LoadError>,
+) -> Result<(), LoadError> {
+    let parquet = dir.join("results.parquet");
+    let mut rows = LongRows::open(&parquet, scenario)?;
+    // Opened at the first config whose metrics need it; its rows are
+    // every config's runs in order.
+    let mut summary: Option<SummaryRows> = None;
+    let mut summary_row = 0;
+    for index in 0..scenario.config_count() {
+        let config = scenario.config(index);
+        let model = scenario.prepare(&config)?;
+        let schema = model.schema();
+        let no_results = || {
+            bad(
+                &parquet,
+                format!("config {index} has no results; the file does not match scenario.toml"),
+            )
+        };
+        let runs = match rows.next_config()? {
+            Some((id, runs)) if id == index as u64 => runs,
+            _ => return Err(no_results()),
+        };
+        let at = |method: &str| {
+            runs.iter()
+                .find(|(m, _)| m == method)
+                .map(|(_, rows)| rows.as_slice())
+        };
+        let mut result = config_of(
+            &parquet,
+            scenario,
+            &config,
+            schema,
+            at(f64::METHOD),
+            at(u64::METHOD),
+        )?;
+        super::complete_support_of(&mut result, schema);
+        if schema.needs_joint() {
+            if summary.is_none() {
+                summary = Some(SummaryRows::open(&dir.join("summary.parquet"))?);
+            }
+            summary
+                .as_mut()
+                .expect("opened above")
+                .fill(summary_row, &mut result)?;
+        }
+        summary_row += result.runs.len();
+        each(result)?;
+    }
+    // Rows past the last config are out of order (their config came
+    // before), which reading them says.
+    if let Some((id, _)) = rows.next_config()? {
+        return Err(bad(
+            &parquet,
+            format!("has rows of config {id} after the last config's"),
+        ));
+    }
+    if let Some(summary) = &summary {
+        summary.finish(summary_row)?;
+    }
+
+    Ok(())
+}
+
+/// Files drawn: each file's name and bytes.
+pub type Files = Vec<(String, Vec<u8>)>;
+
+/// The charts and documents of the run in `dir` drawn anew from its data,
+/// with the run read back. Its configs go one by one into a store, as a
+/// run collects them, and the report reads back only those it shows, so
+/// redrawing a sweep costs memory by what is drawn, not by the sweep.
+pub fn redraw(dir: &Path) -> Result<(Loaded, Files), LoadError> {
+    let loaded = load_head(dir)?;
+    let mut sink = Collect::new(&loaded.scenario, None, store_in(None)?);
+    each_config(dir, &loaded.scenario, &mut |c| Ok(sink.push(c)?))?;
+    let mut collected = sink.finish(loaded.results.clone());
+    let verdicts = std::mem::take(&mut collected.verdicts);
+    let mut sweep = collected.sweep();
+    let shown = sweep.read_back(&loaded.scenario, &verdicts)?;
+    let files = super::report_files(&loaded.scenario, &shown, &sweep.totals, &verdicts)?;
+    Ok((loaded, files))
+}
+
+/// One config's result from its exact and Monte Carlo rows, each checked
+/// row by row and field by field.
+fn config_of(
+    parquet: &Path,
+    scenario: &Scenario,
+    config: &Config,
+    schema: &Schema,
+    exact_rows: Option<&[Row]>,
+    tally_rows: Option<&[Row]>,
+) -> Result<ConfigResult, LoadError> {
+    // Each row's field, once per value, within a plausible span.
+    let field_of = |rows: &[Row]| -> Result<Vec<usize>, LoadError> {
+        let mut values: HashSet<(&str, i64)> = HashSet::with_capacity(rows.len());
+        let mut span: HashMap<&str, (i64, i64)> = HashMap::new();
+        for r in rows {
+            if !values.insert((&r.field, r.value)) {
+                return Err(bad(
+                    parquet,
+                    format!(
+                        "config {}: `{}` = {} appears twice",
+                        config.index, r.field, r.value
+                    ),
+                ));
+            }
+            let s = span.entry(&r.field).or_insert((r.value, r.value));
+            *s = (s.0.min(r.value), s.1.max(r.value));
+            if s.1.saturating_sub(s.0) > MAX_SPAN {
+                return Err(bad(
+                    parquet,
+                    format!(
+                        "config {}: `{}` spans values {} to {}, far beyond any mechanic",
+                        config.index, r.field, s.0, s.1
+                    ),
+                ));
+            }
+        }
+        rows.iter()
+            .map(|r| {
+                schema
+                    .fields
+                    .iter()
+                    .position(|f| f.name == r.field)
+                    .ok_or_else(|| {
+                        bad(
+                            parquet,
+                            format!(
+                                "config {}: `{}` is not an outcome of {}",
+                                config.index,
+                                r.field,
+                                scenario.mechanic.name()
+                            ),
+                        )
+                    })
+            })
+            .collect()
+    };
+    let in_config = |m: String| bad(parquet, format!("config {}: {m}", config.index));
+    let exact: Option<Marginals> = match exact_rows {
+        Some(rows) => Some(outcomes_of(rows, &field_of(rows)?, schema).map_err(in_config)?),
+        None => None,
+    };
+    let tally: Option<Tally> = match tally_rows {
+        Some(rows) => Some(outcomes_of(rows, &field_of(rows)?, schema).map_err(in_config)?),
+        None => None,
+    };
+    if exact.is_none() && tally.is_none() {
+        return Err(bad(
+            parquet,
+            format!(
+                "config {} has no results; the file does not match scenario.toml",
+                config.index
+            ),
+        ));
+    }
+    let result = ConfigResult::new(
+        config.index,
+        config.swept.clone(),
+        schema,
+        exact.as_ref(),
+        tally.as_ref(),
+    );
+    if let Some((field, value, (lo, hi))) = result.outside_bounds(schema) {
+        return Err(bad(
+            parquet,
+            format!(
+                "config {}: `{field}` = {value} lies outside the values it can take, {lo} to {hi}",
+                config.index
+            ),
+        ));
+    }
+    Ok(result)
 }
 
 /// What differs between reading a config's exact rows and its Monte

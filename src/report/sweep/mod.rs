@@ -5,7 +5,7 @@
 //!
 //! A run of `oddsmith run` or `check` keeps its configs in a [`Store`] on
 //! disk as they arrive, so its memory does not grow with the sweep; a run
-//! rebuilt in memory (a merge of shards, `oddsmith report`) reads the
+//! rebuilt in memory (a merge of shards, `oddsmith diff`) reads the
 //! same way from its [`Results`].
 
 mod store;
