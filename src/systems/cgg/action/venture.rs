@@ -20,6 +20,7 @@
 //! one die fewer. "I'm that good!" re-rolls the failing dice for the
 //! failure count only: the risk target stays as rolled.
 
+use super::wrench::WrenchPolicy;
 use super::{Action, field};
 use crate::dice::DiceRng;
 
@@ -448,12 +449,16 @@ impl Action {
     }
 
     /// The player's wrench policy from `b` on (uses already spent stay
-    /// spent).
+    /// spent): a named policy, or rules ([`super::wrench`]).
     pub fn wrench<D: Draw>(&self, b: &mut Board, draw: &mut D) {
-        if self.rules.wrench != Wrench::None && b.left > 0 {
+        let named = match self.rules.wrench {
+            WrenchPolicy::Named(w) => w,
+            WrenchPolicy::Rules(r) => return r.play(self, b, draw),
+        };
+        if named != Wrench::None && b.left > 0 {
             self.two_cost(b, draw);
             self.cheap(b, draw);
-            if self.rules.wrench == Wrench::Deny {
+            if named == Wrench::Deny {
                 self.burn(b, draw);
             }
         }

@@ -8,10 +8,9 @@
 //! the given policy is [`Action::wrench`] from the board on, so the value
 //! of the given wrench here is the exact solver's answer.
 
-use std::fmt;
-
 use super::exact::{branches, rolls};
 use super::venture::{Board, Use};
+pub use super::wrench::{Spend, use_name};
 use super::{Action, Outcome};
 use crate::model::{After, Choose};
 
@@ -41,35 +40,6 @@ pub enum Next {
     Board(Board),
     /// The wrench is over and the Exec has hammered.
     End(Outcome),
-}
-
-/// The player's move: one more wrench use, or stop spending.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Spend {
-    /// Stop: what is left goes to the hammer.
-    Hold,
-    Wrench(Use),
-}
-
-/// A wrench use's name, as its outcome field has it.
-pub fn use_name(u: Use) -> &'static str {
-    match u {
-        Use::Close => "close",
-        Use::Gotta => "gotta",
-        Use::Good => "good",
-        Use::Serious => "serious",
-        Use::NotAsBad => "not-as-bad",
-        _ => "hammer",
-    }
-}
-
-impl fmt::Display for Spend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Spend::Hold => write!(f, "hold"),
-            Spend::Wrench(u) => write!(f, "{}", use_name(*u)),
-        }
-    }
 }
 
 impl Choose for WrenchChoice {
