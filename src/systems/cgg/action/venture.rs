@@ -259,6 +259,11 @@ impl Board {
     pub fn dice(&self) -> u32 {
         self.dice.dice()
     }
+
+    /// Uses spent so far, either side's: one more with every use.
+    pub fn uses(&self) -> u32 {
+        self.used.iter().filter(|&&u| u).count() as u32
+    }
 }
 
 impl Action {

@@ -12,7 +12,7 @@ use super::exact::{branches, rolls};
 use super::venture::{Board, Use};
 pub use super::wrench::{Spend, use_name};
 use super::{Action, Outcome};
-use crate::model::{After, Choose};
+use crate::model::{After, Choose, ParamValue, RuleOf};
 
 /// The action with the player's wrench left open.
 pub struct WrenchChoice {
@@ -119,12 +119,7 @@ impl Choose for WrenchChoice {
     /// on the table.
     fn features(&self, _: usize, s: &Step, out: &mut Vec<i64>) {
         if let Step::Board(b) = s {
-            out.extend([
-                i64::from(b.failures()),
-                self.action.short(b),
-                i64::from(b.left()),
-                i64::from(b.dice()),
-            ]);
+            out.extend(super::wrench::seen(&self.action, b));
         }
     }
 
@@ -136,7 +131,22 @@ impl Choose for WrenchChoice {
             Spend::Wrench(u) => vec![use_name(*u).into(), "wrench".into()],
         }
     }
+
+    /// `policy.wrench` rules, a move best in every board of each
+    /// situation ([`write::written`]); `None` past the rule limit.
+    fn write_for(
+        &self,
+        _: &[RuleOf<Spend>],
+        reward: &dyn Fn(&[i64]) -> f64,
+    ) -> Option<Vec<(String, ParamValue)>> {
+        Some(vec![(
+            "policy.wrench".into(),
+            write::written(self, reward)?,
+        )])
+    }
 }
+
+mod write;
 
 #[cfg(test)]
 mod tests;
