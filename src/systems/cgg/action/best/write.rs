@@ -135,6 +135,9 @@ impl Situation {
 /// where it is not open).
 type Move = (Spend, bool);
 
+/// One rule before it is written: a range per feature, and its move.
+type Ranged<M> = (Vec<(i64, i64)>, M);
+
 /// Best play's moves as `policy.wrench` rules; `None` where a situation
 /// has no order of moves that is best on all its boards, or past the
 /// rule limit.
@@ -231,7 +234,7 @@ pub fn written(p: &WrenchChoice, reward: &dyn Fn(&[i64]) -> f64) -> Option<Param
             ..d.clone()
         })
         .collect();
-    let layers: Vec<Vec<(Vec<(i64, i64)>, Move)>> = layers
+    let layers: Vec<Vec<Ranged<Move>>> = layers
         .iter()
         .enumerate()
         .map(|(k, l)| {
@@ -266,16 +269,15 @@ pub fn written(p: &WrenchChoice, reward: &dyn Fn(&[i64]) -> f64) -> Option<Param
 /// first layer's most visited move, where nothing follows it, is the
 /// last rule, without `when`; every later layer's rules keep clear of
 /// the situations it stands for (they are the first layer's there).
-fn as_rules(layers: &[Vec<(Vec<(i64, i64)>, Move)>]) -> Option<ParamValue> {
-    let every: Vec<(Vec<(i64, i64)>, Move)> = layers.concat();
+fn as_rules(layers: &[Vec<Ranged<Move>>]) -> Option<ParamValue> {
+    let every: Vec<Ranged<Move>> = layers.concat();
     let spans = bounds::spans_of(&every);
     let first = layers.first()?;
     let fallback = first
         .iter()
         .find(|r| !r.1.1)
         .map_or((Spend::Hold, false), |r| r.1);
-    let stands: Vec<(Vec<(i64, i64)>, Move)> =
-        first.iter().filter(|r| r.1 == fallback).cloned().collect();
+    let stands: Vec<Ranged<Move>> = first.iter().filter(|r| r.1 == fallback).cloned().collect();
     let mut out: Vec<ParamValue> = Vec::new();
     for (k, layer) in layers.iter().enumerate() {
         let mut with = layer.clone();
@@ -285,7 +287,7 @@ fn as_rules(layers: &[Vec<(Vec<(i64, i64)>, Move)>]) -> Option<ParamValue> {
         // The dice on the table first, then the venture left: best play
         // reads the failures and the risk most.
         let wide = bounds::widen(&with, &spans, &[3, 2, 1, 0]);
-        let kept: Vec<(Vec<(i64, i64)>, Spend)> = wide
+        let kept: Vec<Ranged<Spend>> = wide
             .into_iter()
             .zip(layer)
             .filter(|(_, (_, m))| k > 0 || *m != fallback)
