@@ -471,7 +471,11 @@ fn wrench_rules() {
         ),
         (
             "\"policy.wrench\" = \"careful\"",
-            vec!["`policy.wrench`", "\"careful\"", "none, greedy, deny"],
+            vec![
+                "`policy.wrench`",
+                "\"careful\"",
+                "\"none\", \"greedy\", \"deny\"",
+            ],
         ),
     ];
     for (line, expect) in &cases {

@@ -20,7 +20,6 @@
 //! one die fewer. "I'm that good!" re-rolls the failing dice for the
 //! failure count only: the risk target stays as rolled.
 
-use super::wrench::WrenchPolicy;
 use super::{Action, field};
 use crate::dice::DiceRng;
 
@@ -327,8 +326,8 @@ impl Action {
     /// cheap uses do not need; greedy only where the cheap uses cannot
     /// settle the roll (two or more failures, or a risk "That was close!"
     /// cannot save), deny wherever legal.
-    fn two_cost<D: Draw>(&self, b: &mut Board, draw: &mut D) {
-        let deny = self.rules.wrench == Wrench::Deny;
+    fn two_cost<D: Draw>(&self, named: Wrench, b: &mut Board, draw: &mut D) {
+        let deny = named == Wrench::Deny;
         for u in [Use::Serious, Use::NotAsBad] {
             let spare = b.left.saturating_sub(self.reserve(b));
             if spare < u.cost() || b.used[u as usize] {
@@ -453,15 +452,11 @@ impl Action {
         }
     }
 
-    /// The player's wrench policy from `b` on (uses already spent stay
-    /// spent): a named policy, or rules ([`super::wrench`]).
-    pub fn wrench<D: Draw>(&self, b: &mut Board, draw: &mut D) {
-        let named = match self.rules.wrench {
-            WrenchPolicy::Named(w) => w,
-            WrenchPolicy::Rules(r) => return r.play(self, b, draw),
-        };
+    /// A named wrench policy from `b` on (uses already spent stay spent);
+    /// [`Action::wrench`] plays either kind.
+    pub fn named_wrench<D: Draw>(&self, named: Wrench, b: &mut Board, draw: &mut D) {
         if named != Wrench::None && b.left > 0 {
-            self.two_cost(b, draw);
+            self.two_cost(named, b, draw);
             self.cheap(b, draw);
             if named == Wrench::Deny {
                 self.burn(b, draw);

@@ -17,8 +17,9 @@
 //! and whose use is open (venture enough, not spent this roll, something
 //! for it to act on) is played, and the rules are read again on the board
 //! it leaves; "hold", or no rule that applies, ends the wrench. The one
-//! function that plays them ([`Action::wrench`] through [`Rules::play`])
-//! serves the exact solver, the sampling tables and best play's replay.
+//! function that plays them ([`Action::wrench`], here, through [`Rules::play`])
+//! serves the exact solver, the sampling tables and best play's replay;
+//! the named policies are played by [`Action::named_wrench`].
 //!
 //! An action is a few numbers that key its sampling tables, so a rule
 //! list is kept once per process ([`intern`]) and the action holds a
@@ -315,6 +316,17 @@ impl Rules {
     }
 }
 
+impl Action {
+    /// The player's wrench policy from `b` on (uses already spent stay
+    /// spent): a named policy, or rules.
+    pub fn wrench<D: Draw>(&self, b: &mut Board, draw: &mut D) {
+        match self.rules.wrench {
+            WrenchPolicy::Named(w) => self.named_wrench(w, b, draw),
+            WrenchPolicy::Rules(r) => r.play(self, b, draw),
+        }
+    }
+}
+
 /// The player's wrench policy: named, or rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WrenchPolicy {
@@ -356,9 +368,10 @@ pub const EXPECTS: &str = "\"greedy\", \"deny\" or \"none\", or a list of rules 
 pub fn parse(v: &ParamValue) -> Result<WrenchPolicy, String> {
     match v {
         ParamValue::Str(s) => Wrench::parse(s).map(WrenchPolicy::Named).ok_or_else(|| {
+            let names: Vec<String> = Wrench::NAMES.iter().map(|n| format!("\"{n}\"")).collect();
             format!(
-                "\"{s}\" is not a wrench policy; allowed: {}, or a list of rules",
-                Wrench::NAMES.join(", ")
+                "\"{s}\" is not a wrench policy; allowed: one of {}, or a list of rules",
+                names.join(", ")
             )
         }),
         ParamValue::List(_) | ParamValue::Table(_) => {
