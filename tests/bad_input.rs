@@ -423,3 +423,62 @@ fn max_trials_without_precision_is_refused() {
         stderr(&o)
     );
 }
+
+/// `cgg.action`'s `policy.wrench` rules: each mistake exits 2 naming the
+/// file and line, the key, the rule, and what is allowed.
+#[test]
+fn wrench_rules() {
+    let head = "mechanic = \"cgg.action\"\n[params]\n";
+    let many = vec!["{ use = \"close\" }"; 65].join(", ");
+    let too_many = format!("\"policy.wrench\" = [{many}]");
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "\"policy.wrench\" = [{ use = \"wrench\" }]",
+            vec![
+                "bad.toml:3",
+                "`policy.wrench`",
+                "rule 1: `use` = \"wrench\"",
+                "hold, close, gotta, good, serious, not-as-bad",
+            ],
+        ),
+        (
+            "\"policy.wrench\" = [{ use = \"close\", when = { failures_at_least = 1 } }, { use = \"gotta\", when = { hammer_at_most = 1 } }]",
+            vec![
+                "bad.toml:3",
+                "rule 2: `when`",
+                "hammer_at_most",
+                "failures_at_least, failures_at_most, risk_short_at_least",
+            ],
+        ),
+        (
+            "\"policy.wrench\" = [{ use = \"close\", when = { venture_at_least = 3, venture_at_most = 1 } }]",
+            vec!["rule 1: `when`: `venture_at_least` = 3 is more than `venture_at_most` = 1"],
+        ),
+        (
+            "\"policy.wrench\" = [{ use = \"close\", when = { dice_at_most = -1 } }]",
+            vec![
+                "rule 1: `when`: `dice_at_most` = -1 is out of range",
+                "0 or more",
+            ],
+        ),
+        (
+            "\"policy.wrench\" = [{ spend = \"close\" }]",
+            vec!["rule 1: unknown key `spend`", "allowed: use, when"],
+        ),
+        (
+            too_many.as_str(),
+            vec!["`policy.wrench`", "1..=64 rules, not 65"],
+        ),
+        (
+            "\"policy.wrench\" = \"careful\"",
+            vec![
+                "`policy.wrench`",
+                "\"careful\"",
+                "\"none\", \"greedy\", \"deny\"",
+            ],
+        ),
+    ];
+    for (line, expect) in &cases {
+        fails(Some(&format!("{head}{line}\n")), None, "out", expect);
+    }
+}

@@ -114,7 +114,7 @@ fn rules(risk_base: RiskBase, failure: FailureRule, wrench: Wrench, hammer: Hamm
     Rules {
         risk_base,
         failure,
-        wrench,
+        wrench: wrench.into(),
         hammer,
         comparison: Comparison::Ge,
     }
@@ -585,7 +585,7 @@ fn any_action() -> impl Strategy<Value = Action> {
                     } else {
                         FailureRule::Procedure
                     },
-                    wrench: Wrench::Greedy,
+                    wrench: Wrench::Greedy.into(),
                     hammer: Hammer::Always,
                     comparison: if gt { Comparison::Gt } else { Comparison::Ge },
                 },
@@ -622,8 +622,8 @@ proptest! {
         hammer in 0usize..4,
     ) {
         let hammer = HAMMERS[hammer];
-        let greedy = Action { rules: Rules { wrench: Wrench::Greedy, hammer, ..a.rules }, ..a };
-        let deny = Action { rules: Rules { wrench: Wrench::Deny, hammer, ..a.rules }, ..a };
+        let greedy = Action { rules: Rules { wrench: Wrench::Greedy.into(), hammer, ..a.rules }, ..a };
+        let deny = Action { rules: Rules { wrench: Wrench::Deny.into(), hammer, ..a.rules }, ..a };
         let (g, d) = (tail(&greedy, field::TO_HAMMER), tail(&deny, field::TO_HAMMER));
         for (k, pd) in d.iter().enumerate() {
             let pg = g.get(k).copied().unwrap_or(0.0);
@@ -641,7 +641,7 @@ proptest! {
     #[test]
     fn the_hammer_never_raises_success(a in any_action(), wrench in 0usize..3) {
         let mut a = a;
-        a.rules.wrench = [Wrench::None, Wrench::Greedy, Wrench::Deny][wrench];
+        a.rules.wrench = [Wrench::None, Wrench::Greedy, Wrench::Deny][wrench].into();
         let none = Action { rules: Rules { hammer: Hammer::None, ..a.rules }, ..a };
         let always = Action { rules: Rules { hammer: Hammer::Always, ..a.rules }, ..a };
         let only = Action { rules: Rules { hammer: Hammer::OnlyOnSuccess, ..a.rules }, ..a };
@@ -655,8 +655,8 @@ proptest! {
     #[test]
     fn a_greedy_wrench_never_lowers_success(a in any_action(), hammer in 0usize..4) {
         let hammer = HAMMERS[hammer];
-        let without = Action { rules: Rules { wrench: Wrench::None, hammer, ..a.rules }, ..a };
-        let greedy = Action { rules: Rules { wrench: Wrench::Greedy, hammer, ..a.rules }, ..a };
+        let without = Action { rules: Rules { wrench: Wrench::None.into(), hammer, ..a.rules }, ..a };
+        let greedy = Action { rules: Rules { wrench: Wrench::Greedy.into(), hammer, ..a.rules }, ..a };
         prop_assert!(p_success(&greedy) >= p_success(&without) - 1e-12);
         // and never leaves the risk less often avoided
         let avoided = |a: &Action| a.exact().field(field::AVOIDED).get(&1).copied().unwrap_or(0.0);

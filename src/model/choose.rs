@@ -99,4 +99,18 @@ pub trait Choose: Sync {
         let _ = rules;
         None
     }
+
+    /// [`Choose::write`] for best play of `reward` (the metric's value of
+    /// an outcome): a mechanic whose rules see less than its states
+    /// (several states to a situation) picks, per situation, a move best
+    /// in each of them, which it needs the metric for. The default
+    /// writes `rules` as they are.
+    fn write_for(
+        &self,
+        rules: &[RuleOf<Self::Option>],
+        reward: &dyn Fn(&[i64]) -> f64,
+    ) -> Option<Vec<(String, ParamValue)>> {
+        let _ = reward;
+        self.write(rules)
+    }
 }

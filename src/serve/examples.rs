@@ -251,6 +251,31 @@ const ENSEMBLE_KEY_EXAMPLES: &[Example] = &[Example {
     source: "docs/src/gateway.md",
 }];
 
+const WRENCH: &[Form] = &[
+    Form {
+        form: "\"greedy\" | \"deny\" | \"none\"",
+        doc: "A named wrench: greedy spends venture where it changes the outcome, cheapest first; deny greedy, then the rest on any legal use; none never.",
+    },
+    Form {
+        form: "[{ use = \"…\", when = { … } }, …, { use = \"hold\" }]",
+        doc: "Rules read one use at a time: the first whose `when` holds and whose use is open is spent, then the rules are read again; hold, or no rule that applies, ends the wrench. use: \"hold\", \"close\", \"gotta\", \"good\", \"serious\", \"not-as-bad\". when: { failures_at_least | failures_at_most | risk_short_at_least | risk_short_at_most | venture_at_least | venture_at_most | dice_at_least | dice_at_most = n } (risk_short: what the risk total still lacks; dice: difficulty dice on the table). The form best play writes.",
+    },
+    NAMED,
+];
+
+const WRENCH_EXAMPLES: &[Example] = &[
+    Example {
+        label: "greedy",
+        value: "\"greedy\"",
+        source: "scenarios/cgg-difficulty.toml",
+    },
+    Example {
+        label: "gotta on the last venture, serious when clear, close for the risk",
+        value: "[\n  { use = \"gotta\", when = { failures_at_least = 1, venture_at_most = 1 } },\n  { use = \"serious\", when = { failures_at_most = 0, risk_short_at_least = 6 } },\n  { use = \"close\", when = { risk_short_at_least = 1 } },\n  { use = \"hold\" },\n]",
+        source: "docs/src/cgg.md",
+    },
+];
+
 /// The forms of a policy parameter (none: not a policy).
 pub fn forms(mechanic: &str, key: &str) -> &'static [Form] {
     match (mechanic, key) {
@@ -264,6 +289,7 @@ pub fn forms(mechanic: &str, key: &str) -> &'static [Form] {
         ) => PARTING_SHOT,
         ("questworlds.group_sequence", "assist") => ASSIST,
         ("questworlds.wagered", "pc.wager") => PC_WAGER,
+        ("cgg.action" | "cgg.tension" | "cgg.session", "policy.wrench") => WRENCH,
         _ => &[],
     }
 }
@@ -287,6 +313,7 @@ pub fn examples(mechanic: &str, key: &str) -> &'static [Example] {
         ) => PARTING_EXAMPLES,
         ("questworlds.group_sequence", "assist") => ASSIST_EXAMPLES,
         ("questworlds.wagered", "pc.wager") => PC_WAGER_EXAMPLES,
+        ("cgg.action" | "cgg.tension" | "cgg.session", "policy.wrench") => WRENCH_EXAMPLES,
         _ => &[],
     }
 }

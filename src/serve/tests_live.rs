@@ -252,7 +252,7 @@ fn every_policy_has_forms_and_examples_from_its_sources() {
             }
         }
     }
-    assert_eq!(policies.len(), 14, "{policies:?}");
+    assert_eq!(policies.len(), 17, "{policies:?}");
     assert!(checked >= 20, "{checked}");
 }
 

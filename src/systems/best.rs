@@ -117,6 +117,7 @@ pub fn replaces(mechanic: &str) -> &'static [&'static str] {
         "cortex.contested" => &["policy.give_in", "policy.give_in_at"],
         "questworlds.wagered" => &["pc.wager", "pc.desperation_stake"],
         "statements.statement" => &["luck"],
+        "cgg.action" => &["policy.wrench"],
         _ => &[],
     }
 }
@@ -129,7 +130,10 @@ pub fn unwritten(mechanic: &str) -> String {
             "best play's wager by both sides' AP needs more than {} `pc.wager` rules; the rules above say it in words",
             super::policy::MAX_RULES
         ),
-        "cgg.action" => "policy.wrench names three fixed policies (none, greedy, deny) and best play decides each use on the failures, the risk still short, the venture left and the dice on the table; a wrench written as rules would make the action's rule keys, which key its sampling tables, a list (see the manual's chapter on best play); the rules above say it in words".into(),
+        "cgg.action" => format!(
+            "best play's wrench tells apart boards that `policy.wrench` rules see alike (which uses are spent, the dice by face), where no order of uses is best on all of them, or needs more than {} rules; the rules above say it in words",
+            super::policy::MAX_RULES
+        ),
         _ => format!(
             "best play here needs conditions {mechanic}'s policy language cannot say (or more than {} rules); the rules above say it in words",
             super::policy::MAX_RULES

@@ -299,7 +299,7 @@ impl<P: Choose> Solve for P {
             .iter()
             .map(|b| (b.ranges.clone(), solved.options[b.option].clone()))
             .collect();
-        let written = self.write(&typed);
+        let written = self.write_for(&typed, reward);
         let Solved {
             value,
             given,

@@ -7,6 +7,7 @@ use super::super::super::ScenarioError;
 use super::super::entry::Entry;
 use super::{Knob, KnobKind, Known, MAX_KNOB_VALUES};
 use crate::scenario::ctx::Ctx;
+use crate::systems::cgg::action::wrench::EXPECTS as WRENCH_EXPECTS;
 use crate::systems::questworlds::rating::{RATING_EXPECTS, Rating, rating_of};
 use crate::systems::{ParamKind, ParamSpec, ParamValue};
 
@@ -93,6 +94,8 @@ fn walk_kind(spec: &ParamSpec) -> Option<KnobKind> {
         ParamKind::Int { .. } | ParamKind::IntOrName { .. } => Some(KnobKind::Int),
         ParamKind::Ordered(_) => Some(KnobKind::Ordered),
         ParamKind::Custom { expects } if expects == RATING_EXPECTS => Some(KnobKind::Rating),
+        // Policies: names and rules, no order.
+        ParamKind::Custom { expects } if expects == WRENCH_EXPECTS => None,
         // A parameter of its own notation that takes plain integers (a
         // sum of factors): walked as integers over a range the file gives.
         ParamKind::Custom { .. } => Some(KnobKind::Int),

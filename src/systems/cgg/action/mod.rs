@@ -18,11 +18,13 @@ mod keys;
 pub mod rules;
 pub mod table;
 pub mod venture;
+pub mod wrench;
 
 pub use best::WrenchChoice;
 pub use exact::exec_laws;
 pub use venture::{ExecDice, Hammer, Rolled, Use, Wrench};
 use venture::{RngDraw, class_of};
+pub use wrench::WrenchPolicy;
 
 use super::risk::roll as risk_roll;
 use super::{Comparison, DieCode};
@@ -110,7 +112,7 @@ pub const HIGHEST_KEPT: u32 = 3;
 pub struct Rules {
     pub risk_base: RiskBase,
     pub failure: FailureRule,
-    pub wrench: Wrench,
+    pub wrench: WrenchPolicy,
     pub hammer: Hammer,
     pub comparison: Comparison,
 }
@@ -120,7 +122,7 @@ impl Default for Rules {
         Rules {
             risk_base: RiskBase::Table,
             failure: FailureRule::Procedure,
-            wrench: Wrench::Greedy,
+            wrench: WrenchPolicy::Named(Wrench::Greedy),
             hammer: Hammer::Always,
             comparison: Comparison::Ge,
         }

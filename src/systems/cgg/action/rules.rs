@@ -3,7 +3,7 @@
 //! [`Action`].
 
 use super::super::{Comparison, DieCode};
-use super::{Action, BASE_NAMES, FailureRule, Hammer, RiskBase, Rules, Wrench};
+use super::{Action, BASE_NAMES, FailureRule, Hammer, RiskBase, Rules, WrenchPolicy};
 use crate::model::Given;
 use crate::systems::{Choice, Lit, ParamError, ParamKind, ParamSpec};
 
@@ -207,9 +207,11 @@ pub const RULE_PARAMS: [ParamSpec; 15] = [
     },
     ParamSpec {
         path: "policy.wrench",
-        kind: ParamKind::Choice(Wrench::NAMES),
+        kind: ParamKind::Custom {
+            expects: super::wrench::EXPECTS,
+        },
         default: Lit::Str("greedy"),
-        doc: "Player: \"greedy\" spends venture where it changes the outcome, cheapest first; \"deny\" greedy, then the rest on any legal use so the Exec gets as little as possible; \"none\" never.",
+        doc: "Player: \"greedy\" spends venture where it changes the outcome, cheapest first; \"deny\" greedy, then the rest on any legal use so the Exec gets as little as possible; \"none\" never. Or rules `{ use = \"…\", when = { … } }` on the failures, the risk still short, the venture left and the dice on the table, one use at a time (the form best play writes).",
     },
     ParamSpec {
         path: "policy.hammer",
@@ -237,7 +239,7 @@ pub struct RuleKeys {
     pub comparison: Given<Comparison>,
     pub risk_base: Given<RiskBase>,
     pub failure: Given<FailureRule>,
-    pub wrench: Given<Wrench>,
+    pub wrench: Given<WrenchPolicy>,
     pub hammer: Given<Hammer>,
 }
 
@@ -341,7 +343,7 @@ macro_rules! rule_params {
             #[serde(rename = "variant.failure")]
             pub variant_failure: $crate::model::Given<$crate::systems::cgg::action::FailureRule>,
             #[serde(rename = "policy.wrench")]
-            pub policy_wrench: $crate::model::Given<$crate::systems::cgg::action::Wrench>,
+            pub policy_wrench: $crate::model::Given<$crate::systems::cgg::action::WrenchPolicy>,
             #[serde(rename = "policy.hammer")]
             pub policy_hammer: $crate::model::Given<$crate::systems::cgg::action::Hammer>,
             $($(#[$fmeta])* pub $field: $ty,)*

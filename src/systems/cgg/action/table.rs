@@ -170,7 +170,7 @@ mod tests {
             rules: Rules {
                 risk_base: RiskBase::Table,
                 failure: FailureRule::Half,
-                wrench,
+                wrench: wrench.into(),
                 hammer,
                 comparison: Comparison::Ge,
             },

@@ -258,6 +258,11 @@ impl Board {
     pub fn dice(&self) -> u32 {
         self.dice.dice()
     }
+
+    /// Uses spent so far, either side's: one more with every use.
+    pub fn uses(&self) -> u32 {
+        self.used.iter().filter(|&&u| u).count() as u32
+    }
 }
 
 impl Action {
@@ -321,8 +326,8 @@ impl Action {
     /// cheap uses do not need; greedy only where the cheap uses cannot
     /// settle the roll (two or more failures, or a risk "That was close!"
     /// cannot save), deny wherever legal.
-    fn two_cost<D: Draw>(&self, b: &mut Board, draw: &mut D) {
-        let deny = self.rules.wrench == Wrench::Deny;
+    fn two_cost<D: Draw>(&self, named: Wrench, b: &mut Board, draw: &mut D) {
+        let deny = named == Wrench::Deny;
         for u in [Use::Serious, Use::NotAsBad] {
             let spare = b.left.saturating_sub(self.reserve(b));
             if spare < u.cost() || b.used[u as usize] {
@@ -447,13 +452,13 @@ impl Action {
         }
     }
 
-    /// The player's wrench policy from `b` on (uses already spent stay
-    /// spent).
-    pub fn wrench<D: Draw>(&self, b: &mut Board, draw: &mut D) {
-        if self.rules.wrench != Wrench::None && b.left > 0 {
-            self.two_cost(b, draw);
+    /// A named wrench policy from `b` on (uses already spent stay spent);
+    /// [`Action::wrench`] plays either kind.
+    pub fn named_wrench<D: Draw>(&self, named: Wrench, b: &mut Board, draw: &mut D) {
+        if named != Wrench::None && b.left > 0 {
+            self.two_cost(named, b, draw);
             self.cheap(b, draw);
-            if self.rules.wrench == Wrench::Deny {
+            if named == Wrench::Deny {
                 self.burn(b, draw);
             }
         }

@@ -209,7 +209,7 @@ fn tension_of(p: &TensionParams) -> Result<Tension, ParamError> {
         .map(|e| {
             let mut a = action_from(&rules, e.code.dice(), e.risk_code, 0)?;
             if let Some(w) = e.wrench {
-                a.rules.wrench = w;
+                a.rules.wrench = w.into();
             }
             Ok(a)
         })

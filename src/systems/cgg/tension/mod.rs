@@ -319,7 +319,7 @@ impl Tension {
         };
         a.hours_before = stunt as u32;
         if s.crisis {
-            a.rules.wrench = super::action::Wrench::None;
+            a.rules.wrench = super::action::Wrench::None.into();
         }
         a
     }

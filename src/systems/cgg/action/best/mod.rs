@@ -8,12 +8,11 @@
 //! the given policy is [`Action::wrench`] from the board on, so the value
 //! of the given wrench here is the exact solver's answer.
 
-use std::fmt;
-
 use super::exact::{branches, rolls};
 use super::venture::{Board, Use};
+pub use super::wrench::{Spend, use_name};
 use super::{Action, Outcome};
-use crate::model::{After, Choose};
+use crate::model::{After, Choose, ParamValue, RuleOf};
 
 /// The action with the player's wrench left open.
 pub struct WrenchChoice {
@@ -41,35 +40,6 @@ pub enum Next {
     Board(Board),
     /// The wrench is over and the Exec has hammered.
     End(Outcome),
-}
-
-/// The player's move: one more wrench use, or stop spending.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Spend {
-    /// Stop: what is left goes to the hammer.
-    Hold,
-    Wrench(Use),
-}
-
-/// A wrench use's name, as its outcome field has it.
-pub fn use_name(u: Use) -> &'static str {
-    match u {
-        Use::Close => "close",
-        Use::Gotta => "gotta",
-        Use::Good => "good",
-        Use::Serious => "serious",
-        Use::NotAsBad => "not-as-bad",
-        _ => "hammer",
-    }
-}
-
-impl fmt::Display for Spend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Spend::Hold => write!(f, "hold"),
-            Spend::Wrench(u) => write!(f, "{}", use_name(*u)),
-        }
-    }
 }
 
 impl Choose for WrenchChoice {
@@ -149,12 +119,7 @@ impl Choose for WrenchChoice {
     /// on the table.
     fn features(&self, _: usize, s: &Step, out: &mut Vec<i64>) {
         if let Step::Board(b) = s {
-            out.extend([
-                i64::from(b.failures()),
-                self.action.short(b),
-                i64::from(b.left()),
-                i64::from(b.dice()),
-            ]);
+            out.extend(super::wrench::seen(&self.action, b));
         }
     }
 
@@ -166,7 +131,22 @@ impl Choose for WrenchChoice {
             Spend::Wrench(u) => vec![use_name(*u).into(), "wrench".into()],
         }
     }
+
+    /// `policy.wrench` rules, a move best in every board of each
+    /// situation ([`write::written`]); `None` past the rule limit.
+    fn write_for(
+        &self,
+        _: &[RuleOf<Spend>],
+        reward: &dyn Fn(&[i64]) -> f64,
+    ) -> Option<Vec<(String, ParamValue)>> {
+        Some(vec![(
+            "policy.wrench".into(),
+            write::written(self, reward)?,
+        )])
+    }
 }
+
+mod write;
 
 #[cfg(test)]
 mod tests;

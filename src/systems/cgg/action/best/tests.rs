@@ -109,3 +109,46 @@ fn uses_that_cannot_help_are_dominated() {
     let hold = s.dominance.iter().find(|d| d.tag == "hold").unwrap();
     assert!(hold.loss.abs() < 1e-12, "{hold:?}");
 }
+
+#[test]
+fn written_rules_sample_as_they_solve() {
+    // Best play for success at difficult against the "always" hammer,
+    // written as rules: the action's tables, built by the same settling,
+    // sample them as the exact solver plays them (every metric and every
+    // field's law within 5 standard errors, fixed seed).
+    let a = action(&[("difficulty.base", "difficult")]);
+    let p = WrenchChoice::new(a);
+    let written = p.write_for(&[], &success).expect("written");
+    let (key, rules) = &written[0];
+    assert_eq!(key, "policy.wrench");
+    let mut values =
+        ParamMap::from_pairs(&[("difficulty.base", ParamValue::Str("difficult".into()))]);
+    values.set("policy.wrench", rules.clone());
+    let m = crate::systems::find("cgg.action").unwrap();
+    let model = m.prepare(&values).unwrap();
+    let exact = model.exact().unwrap();
+    let best = best(&p, &success, false, BestLimits::default()).unwrap();
+    let replayed = exact.share(field::SUCCESS, crate::model::Pred::Eq(1));
+    assert!(
+        (replayed - best.value).abs() < 1e-9,
+        "{replayed} vs {}",
+        best.value
+    );
+    crate::systems::testing::assert_agrees_with(
+        &*model,
+        &exact,
+        crate::systems::testing::Sample::seed(5),
+        "written wrench",
+    );
+    // And they are no named policy in disguise.
+    for named in ["none", "greedy", "deny"] {
+        values.set("policy.wrench", ParamValue::Str(named.into()));
+        let v = m
+            .prepare(&values)
+            .unwrap()
+            .exact()
+            .unwrap()
+            .share(field::SUCCESS, crate::model::Pred::Eq(1));
+        assert!(v < replayed - 1e-3, "{named}: {v} vs {replayed}");
+    }
+}
