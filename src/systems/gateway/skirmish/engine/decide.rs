@@ -30,16 +30,23 @@ impl SkirmishRounds {
     }
 
     pub(super) fn view(&self, i: usize, s: &State, round: usize) -> View {
-        self.view_seen(i, s, round, self.sight(i, s))
+        self.view_seen(i, s, round, self.sight(i, s), true)
     }
 
-    /// The same with `i`'s opponents and lines found already.
+    /// The same with `i`'s opponents and lines found already. `edge`:
+    /// the view's edge is read (by a rule's condition); else it is found
+    /// only where Climax and Anticlimax need it (a line to every
+    /// opponent), and left 0 otherwise.
     #[inline(always)]
-    fn view_seen(&self, i: usize, s: &State, round: usize, seen: Sight) -> View {
+    fn view_seen(&self, i: usize, s: &State, round: usize, seen: Sight, edge: bool) -> View {
         let ladder = s.ladder as i64;
         let Sight { opp, lined } = seen;
         let all = opp != 0 && lined == opp;
-        let (lo, hi) = self.edges_over(s, i, lined);
+        let (lo, hi) = if all || edge {
+            self.edges_over(s, i, lined)
+        } else {
+            (0, 0)
+        };
         // A passenger shares its lead's initiative, but neither climaxes
         // nor blocks.
         let rider = s.aboard >> i & 1 == 1;
@@ -211,6 +218,7 @@ impl SkirmishRounds {
                     return None;
                 }
                 aims.find = Some(j as u8);
+                aims.one |= 1 << j;
             }
             if m.has(Move::Recruit) {
                 // Its own recruit, in play (or found by this same roll),
@@ -221,6 +229,7 @@ impl SkirmishRounds {
                     return None;
                 }
                 aims.recruit = Some(j as u8);
+                aims.one |= 1 << j;
             }
         }
         if act.to != NONE {
@@ -237,7 +246,9 @@ impl SkirmishRounds {
             if free == 0 {
                 return None;
             }
-            aims.man = Some(free.trailing_zeros() as u8);
+            let j = free.trailing_zeros();
+            aims.man = Some(j as u8);
+            aims.one |= 1 << j;
         }
         let after = lined | aims.man.map_or(0, |j| 1 << j);
         let start = |j: usize| self.start_edge(s, i, j, aims.man);
@@ -260,6 +271,7 @@ impl SkirmishRounds {
         if m.has(Move::Disengage) {
             let j = bits(lined & fit).min_by_key(|&j| (self.edge(s, i, j), j))?;
             aims.dis = Some(j as u8);
+            aims.one |= 1 << j;
         }
         if m.has(Move::Eliminate) {
             // A minor opponent on a line, or a passenger riding with one
@@ -278,13 +290,19 @@ impl SkirmishRounds {
                     best = Some((gap, j as u8));
                 }
             }
-            aims.elim = Some(best?.1);
+            let (gap, j) = best?;
+            aims.elim = Some(j);
+            aims.one |= 1 << j;
+            // Each point the edge falls short costs a raise (the
+            // "raises" reading; with the other, `gap` is never negative).
+            aims.short = (-gap).clamp(0, u16::MAX as i64) as u16;
         }
         Some(aims)
     }
 
     /// `i`'s edge over `j` as an action that may open a line to `man`
     /// first sees it (over a passenger: over its lead).
+    #[inline(always)]
     fn start_edge(&self, s: &State, i: usize, j: usize, man: Option<u8>) -> i64 {
         let a = self.anchor(s, j);
         if man == Some(a as u8) {
@@ -357,17 +375,13 @@ impl SkirmishRounds {
         let i = self.actor(s);
         let me = &self.sk.members[i].entity;
         let seen = self.sight(i, s);
-        let v = self.view_seen(i, s, round, seen);
+        let v = self.view_seen(i, s, round, seen, self.conditional >> i & 1 == 1);
         let (act, aims) = self.decide_seen(i, s, &v, seen);
         let m = act.moves;
         // Each effect beyond the first, and handing a Set-up over, cost
         // a raise; so does each point an Eliminate's edge falls short
         // (the "raises" reading).
-        let short = aims.elim.map_or(0, |j| {
-            let j = j as usize;
-            let e = self.start_edge(s, i, j, aims.man);
-            (self.sk.members[j].significance as i64 - e).max(0) as u32
-        });
+        let short = aims.short as u32;
         let hand_over = act.to != NONE && m.has(Move::Setup);
         // A Search: one raise per point of significance over 1 (or per
         // point, `search_cost = "significance"`).
@@ -378,7 +392,7 @@ impl SkirmishRounds {
                 SearchCost::Significance => sig,
             }
         });
-        let mut needed = m.len().saturating_sub(1) + u32::from(hand_over) + short + search;
+        let mut needed = act.extra as u32 + u32::from(hand_over) + short + search;
         if m.has(Move::Press) {
             needed += s.accel.iter().map(|&l| l as u32).sum::<u32>();
         }
@@ -426,13 +440,7 @@ impl SkirmishRounds {
         } else {
             0
         };
-        let targets = aims.per_line
-            | surprised
-            | aims.every
-            | [aims.man, aims.dis, aims.elim, aims.find, aims.recruit]
-                .iter()
-                .flatten()
-                .fold(0u16, |a, &j| a | 1 << j);
+        let targets = aims.per_line | surprised | aims.every | aims.one;
         t.targets = targets;
         let a = self.anchor(s, i);
         // Who spends essence resisting this roll, while points last

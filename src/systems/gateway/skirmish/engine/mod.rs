@@ -55,6 +55,10 @@ pub struct Act {
     /// The trait category whose essence pool the roll draws, or [`NONE`]
     /// for the entity's own.
     pub cat: u8,
+    /// Effects beyond the first (each costs a raise), counted once when
+    /// the policy is compiled: a popcount is a dozen instructions on the
+    /// baseline x86-64 target, and every action paid it.
+    extra: u8,
 }
 
 impl Act {
@@ -66,6 +70,7 @@ impl Act {
         to: NONE,
         ent: NONE,
         cat: NONE,
+        extra: 0,
     };
 }
 
@@ -79,6 +84,7 @@ fn act_of(p: &Play, to: Option<usize>, ent: Option<usize>) -> Act {
         to: to.map_or(NONE, |a| a as u8),
         ent: ent.map_or(NONE, |a| a as u8),
         cat: p.category.map_or(NONE, |c| c as u8),
+        extra: p.moves.len().saturating_sub(1) as u8,
     }
 }
 
@@ -95,6 +101,12 @@ struct Aims {
     /// The entity a Search finds, a Recruit boards.
     find: Option<u8>,
     recruit: Option<u8>,
+    /// The one-target effects' targets (`man`, `dis`, `elim`, `find`,
+    /// `recruit`) as a mask, gathered as they are aimed.
+    one: u16,
+    /// The points an Eliminate's edge falls short of its target's
+    /// significance (0 when it reaches), found as it is aimed.
+    short: u16,
 }
 
 /// One decided action with the numbers its roll is made with.
@@ -192,6 +204,9 @@ pub struct SkirmishRounds {
     /// take (allies and entities as indices), so that a decision walks
     /// plain `Act`s, not `Play`s with names and options.
     policies: Vec<Vec<(Option<When>, Act)>>,
+    /// Bit i: some rule of `i`'s policy has a condition (only those read
+    /// the view's edge when `i` lacks a line to some opponent).
+    conditional: u16,
     fallback: Vec<Act>,
     /// A riding passenger's default: Eliminate when allowed, else Aid
     /// Another.
@@ -332,7 +347,7 @@ impl SkirmishRounds {
             .chain(default_policy().rules.into_iter().map(|r| r.choice))
             .map(|p| act_of(&p, None, None))
             .collect();
-        let policies = sk
+        let policies: Vec<Vec<(Option<When>, Act)>> = sk
             .members
             .iter()
             .map(|m| {
@@ -342,6 +357,11 @@ impl SkirmishRounds {
                     .collect()
             })
             .collect();
+        let conditional = policies
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.iter().any(|(w, _)| w.is_some()))
+            .fold(0u16, |a, (i, _)| a | 1 << i);
         let minors = sk
             .members
             .iter()
@@ -409,6 +429,7 @@ impl SkirmishRounds {
             lead,
             riders,
             policies,
+            conditional,
             fallback,
             rider_fallback: [Move::Eliminate, Move::Aid]
                 .map(|m| act_of(&Play::new(&[m], 0), None, None))
