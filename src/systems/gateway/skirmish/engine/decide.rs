@@ -372,6 +372,15 @@ impl SkirmishRounds {
     }
 
     pub fn turn(&self, round: usize, s: &State) -> Turn {
+        self.turn_here(round, s)
+    }
+
+    /// [`Self::turn`], inlined into the sampler's loop
+    /// ([`SkirmishRounds::play`]), where the `Turn` is then built in the
+    /// loop's own frame and read back from there by the roll and
+    /// [`SkirmishRounds::advance`], not returned through memory twice.
+    #[inline(always)]
+    pub(super) fn turn_here(&self, round: usize, s: &State) -> Turn {
         let i = self.actor(s);
         let me = &self.sk.members[i].entity;
         let seen = self.sight(i, s);

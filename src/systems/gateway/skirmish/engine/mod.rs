@@ -454,7 +454,7 @@ impl SkirmishRounds {
         let mut s = self.start();
         let mut round = 1;
         loop {
-            let roll = self.roll(round, &s, rng);
+            let roll = self.roll_here(round, &s, rng);
             match self.advance(round, &mut s, &roll) {
                 Step::Roll => {}
                 Step::Round => round += 1,
