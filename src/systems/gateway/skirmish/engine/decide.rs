@@ -9,6 +9,31 @@ use super::{Act, Aims, Bits, MAX_DICE, N, NONE, SkirmishRounds, Turn};
 use crate::systems::gateway::scene::edged;
 use crate::systems::gateway::scene::rules::View;
 
+/// The cheap refusals ([`SkirmishRounds::closed`]), a bit each.
+const CLOSED_CLIMAX: u8 = 1;
+const CLOSED_ANTICLIMAX: u8 = 2;
+const CLOSED_BLOCK: u8 = 4;
+const CLOSED_MANOEUVRE: u8 = 8;
+const CLOSED_ELIMINATE: u8 = 16;
+
+/// The cheap refusals an action with the effects `m` is subject to (none
+/// for a Surprise, which opens lines before the rest is judged).
+pub(super) fn refusals(m: Moves) -> u8 {
+    if m.has(Move::Surprise) {
+        return 0;
+    }
+    [
+        (Move::Climax, CLOSED_CLIMAX),
+        (Move::Anticlimax, CLOSED_ANTICLIMAX),
+        (Move::Block, CLOSED_BLOCK),
+        (Move::Manoeuvre, CLOSED_MANOEUVRE),
+        (Move::Eliminate, CLOSED_ELIMINATE),
+    ]
+    .iter()
+    .filter(|(mv, _)| m.has(*mv))
+    .fold(0, |a, (_, bit)| a | bit)
+}
+
 /// What every rule an actor's policy tries reads first, found once per
 /// decision: its opponents taking part and those it has a line with.
 #[derive(Clone, Copy)]
@@ -312,28 +337,35 @@ impl SkirmishRounds {
         }
     }
 
-    /// Whether [`Self::aims`] would turn `act` away, told cheaply from
-    /// the view and the sight alone for the usual refusals (a Climax or
-    /// an Anticlimax without every line or short of the ladder, a Block
-    /// out of turn, a Manoeuvre with every line open, an Eliminate with
-    /// no minor opponent left), so that most rules a policy passes over
-    /// cost a few tests, not a call. `false` only means "ask `aims`".
+    /// Which of the cheap refusals are closed now (`CLOSED_*` bits), told
+    /// from the view and the sight alone: no Climax or Anticlimax (a line
+    /// missing, or short of the ladder), no Block (out of turn), no
+    /// Manoeuvre (every line open), no Eliminate (no minor opponent
+    /// left). Found once a decision; each rule then tests its own
+    /// [`Act::refuse`] against them, so that most rules a policy passes
+    /// over cost one test, not a call of [`Self::aims`].
     #[inline(always)]
-    fn refused(&self, i: usize, s: &State, v: &View, seen: Sight, m: Moves) -> bool {
-        // A Surprise opens lines before the rest is judged.
-        !m.has(Move::Surprise)
-            && ((m.has(Move::Climax) && !v.can_climax)
-                || (m.has(Move::Anticlimax) && !v.can_anticlimax)
-                || (m.has(Move::Block) && !v.can_block)
-                || (m.has(Move::Manoeuvre) && seen.opp & !seen.lined == 0)
-                || (m.has(Move::Eliminate) && self.foes[i] & s.alive & self.minors == 0))
+    fn closed(&self, i: usize, s: &State, v: &View, seen: Sight) -> u8 {
+        u8::from(!v.can_climax) * CLOSED_CLIMAX
+            | u8::from(!v.can_anticlimax) * CLOSED_ANTICLIMAX
+            | u8::from(!v.can_block) * CLOSED_BLOCK
+            | u8::from(seen.opp & !seen.lined == 0) * CLOSED_MANOEUVRE
+            | u8::from(self.foes[i] & s.alive & self.minors == 0) * CLOSED_ELIMINATE
     }
 
     /// `act`'s aims, or `None` when it is not allowed: the cheap refusals
-    /// first ([`Self::refused`]), then [`Self::aims`].
+    /// first ([`Self::closed`]), then [`Self::aims`].
     #[inline(always)]
-    fn try_act(&self, i: usize, s: &State, v: &View, seen: Sight, act: &Act) -> Option<Aims> {
-        if self.refused(i, s, v, seen, act.moves) {
+    fn try_act(
+        &self,
+        i: usize,
+        s: &State,
+        v: &View,
+        seen: Sight,
+        closed: u8,
+        act: &Act,
+    ) -> Option<Aims> {
+        if act.refuse & closed != 0 {
             debug_assert!(self.aims(i, s, v, seen, act).is_none(), "{act:?}");
             return None;
         }
@@ -349,9 +381,10 @@ impl SkirmishRounds {
     /// The same with `i`'s opponents and lines found already.
     #[inline(always)]
     fn decide_seen(&self, i: usize, s: &State, v: &View, seen: Sight) -> (Act, Aims) {
+        let closed = self.closed(i, s, v, seen);
         for (when, act) in &self.policies[i] {
             if when.as_ref().is_none_or(|w| v.holds(w)) {
-                if let Some(a) = self.try_act(i, s, v, seen, act) {
+                if let Some(a) = self.try_act(i, s, v, seen, closed, act) {
                     return (*act, a);
                 }
             }
@@ -362,7 +395,7 @@ impl SkirmishRounds {
             &self.fallback
         };
         for act in fallback {
-            if let Some(a) = self.try_act(i, s, v, seen, act) {
+            if let Some(a) = self.try_act(i, s, v, seen, closed, act) {
                 return (*act, a);
             }
         }

@@ -59,6 +59,9 @@ pub struct Act {
     /// the policy is compiled: a popcount is a dozen instructions on the
     /// baseline x86-64 target, and every action paid it.
     extra: u8,
+    /// The cheap refusals that apply to it (`decide::CLOSED_*` bits): a
+    /// rule is passed over when one of them is closed now.
+    refuse: u8,
 }
 
 impl Act {
@@ -71,6 +74,7 @@ impl Act {
         ent: NONE,
         cat: NONE,
         extra: 0,
+        refuse: 0,
     };
 }
 
@@ -85,6 +89,7 @@ fn act_of(p: &Play, to: Option<usize>, ent: Option<usize>) -> Act {
         ent: ent.map_or(NONE, |a| a as u8),
         cat: p.category.map_or(NONE, |c| c as u8),
         extra: p.moves.len().saturating_sub(1) as u8,
+        refuse: decide::refusals(p.moves),
     }
 }
 

@@ -237,6 +237,9 @@ impl SkirmishRounds {
     /// [`Rounds::after`] in place: `s` becomes the state that follows
     /// `roll`, so the sampler's loop ([`SkirmishRounds::play`]) copies
     /// no state (when the scene ends, what is left in `s` is spent).
+    /// Inlined into that loop, where it reads the turn from the loop's
+    /// frame.
+    #[inline(always)]
     pub(super) fn advance(&self, round: usize, s: &mut State, roll: &Roll) -> Step {
         let t = &roll.turn;
         let i = t.actor as usize;
