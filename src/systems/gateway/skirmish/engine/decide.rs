@@ -139,6 +139,9 @@ impl SkirmishRounds {
     }
 
     /// Whom `act` is declared against, or `None` when it is not allowed.
+    /// Inlined where a decision tries its rules: its answer then stays in
+    /// registers, not written to memory and read back per rule tried.
+    #[inline(always)]
     pub(super) fn aims(
         &self,
         i: usize,
