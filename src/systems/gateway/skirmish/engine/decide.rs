@@ -349,11 +349,12 @@ impl SkirmishRounds {
     /// over cost one test, not a call of [`Self::aims`].
     #[inline(always)]
     fn closed(&self, i: usize, s: &State, v: &View, seen: Sight) -> u8 {
-        u8::from(!v.can_climax) * CLOSED_CLIMAX
-            | u8::from(!v.can_anticlimax) * CLOSED_ANTICLIMAX
-            | u8::from(!v.can_block) * CLOSED_BLOCK
-            | u8::from(seen.opp & !seen.lined == 0) * CLOSED_MANOEUVRE
-            | u8::from(self.foes[i] & s.alive & self.minors == 0) * CLOSED_ELIMINATE
+        let shut = |closed: bool, bit: u8| if closed { bit } else { 0 };
+        shut(!v.can_climax, CLOSED_CLIMAX)
+            | shut(!v.can_anticlimax, CLOSED_ANTICLIMAX)
+            | shut(!v.can_block, CLOSED_BLOCK)
+            | shut(seen.opp & !seen.lined == 0, CLOSED_MANOEUVRE)
+            | shut(self.foes[i] & s.alive & self.minors == 0, CLOSED_ELIMINATE)
     }
 
     /// `act`'s aims, or `None` when it is not allowed: the cheap refusals
