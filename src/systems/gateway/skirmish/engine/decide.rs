@@ -9,6 +9,31 @@ use super::{Act, Aims, Bits, MAX_DICE, N, NONE, SkirmishRounds, Turn};
 use crate::systems::gateway::scene::edged;
 use crate::systems::gateway::scene::rules::View;
 
+/// The cheap refusals ([`SkirmishRounds::closed`]), a bit each.
+const CLOSED_CLIMAX: u8 = 1;
+const CLOSED_ANTICLIMAX: u8 = 2;
+const CLOSED_BLOCK: u8 = 4;
+const CLOSED_MANOEUVRE: u8 = 8;
+const CLOSED_ELIMINATE: u8 = 16;
+
+/// The cheap refusals an action with the effects `m` is subject to (none
+/// for a Surprise, which opens lines before the rest is judged).
+pub(super) fn refusals(m: Moves) -> u8 {
+    if m.has(Move::Surprise) {
+        return 0;
+    }
+    [
+        (Move::Climax, CLOSED_CLIMAX),
+        (Move::Anticlimax, CLOSED_ANTICLIMAX),
+        (Move::Block, CLOSED_BLOCK),
+        (Move::Manoeuvre, CLOSED_MANOEUVRE),
+        (Move::Eliminate, CLOSED_ELIMINATE),
+    ]
+    .iter()
+    .filter(|(mv, _)| m.has(*mv))
+    .fold(0, |a, (_, bit)| a | bit)
+}
+
 /// What every rule an actor's policy tries reads first, found once per
 /// decision: its opponents taking part and those it has a line with.
 #[derive(Clone, Copy)]
@@ -30,16 +55,23 @@ impl SkirmishRounds {
     }
 
     pub(super) fn view(&self, i: usize, s: &State, round: usize) -> View {
-        self.view_seen(i, s, round, self.sight(i, s))
+        self.view_seen(i, s, round, self.sight(i, s), true)
     }
 
-    /// The same with `i`'s opponents and lines found already.
+    /// The same with `i`'s opponents and lines found already. `edge`:
+    /// the view's edge is read (by a rule's condition); else it is found
+    /// only where Climax and Anticlimax need it (a line to every
+    /// opponent), and left 0 otherwise.
     #[inline(always)]
-    fn view_seen(&self, i: usize, s: &State, round: usize, seen: Sight) -> View {
+    fn view_seen(&self, i: usize, s: &State, round: usize, seen: Sight, edge: bool) -> View {
         let ladder = s.ladder as i64;
         let Sight { opp, lined } = seen;
         let all = opp != 0 && lined == opp;
-        let (lo, hi) = self.edges_over(s, i, lined);
+        let (lo, hi) = if all || edge {
+            self.edges_over(s, i, lined)
+        } else {
+            (0, 0)
+        };
         // A passenger shares its lead's initiative, but neither climaxes
         // nor blocks.
         let rider = s.aboard >> i & 1 == 1;
@@ -107,6 +139,9 @@ impl SkirmishRounds {
     }
 
     /// Whom `act` is declared against, or `None` when it is not allowed.
+    /// Inlined where a decision tries its rules: its answer then stays in
+    /// registers, not written to memory and read back per rule tried.
+    #[inline(always)]
     pub(super) fn aims(
         &self,
         i: usize,
@@ -211,6 +246,7 @@ impl SkirmishRounds {
                     return None;
                 }
                 aims.find = Some(j as u8);
+                aims.one |= 1 << j;
             }
             if m.has(Move::Recruit) {
                 // Its own recruit, in play (or found by this same roll),
@@ -221,6 +257,7 @@ impl SkirmishRounds {
                     return None;
                 }
                 aims.recruit = Some(j as u8);
+                aims.one |= 1 << j;
             }
         }
         if act.to != NONE {
@@ -237,7 +274,9 @@ impl SkirmishRounds {
             if free == 0 {
                 return None;
             }
-            aims.man = Some(free.trailing_zeros() as u8);
+            let j = free.trailing_zeros();
+            aims.man = Some(j as u8);
+            aims.one |= 1 << j;
         }
         let after = lined | aims.man.map_or(0, |j| 1 << j);
         let start = |j: usize| self.start_edge(s, i, j, aims.man);
@@ -260,6 +299,7 @@ impl SkirmishRounds {
         if m.has(Move::Disengage) {
             let j = bits(lined & fit).min_by_key(|&j| (self.edge(s, i, j), j))?;
             aims.dis = Some(j as u8);
+            aims.one |= 1 << j;
         }
         if m.has(Move::Eliminate) {
             // A minor opponent on a line, or a passenger riding with one
@@ -278,13 +318,19 @@ impl SkirmishRounds {
                     best = Some((gap, j as u8));
                 }
             }
-            aims.elim = Some(best?.1);
+            let (gap, j) = best?;
+            aims.elim = Some(j);
+            aims.one |= 1 << j;
+            // Each point the edge falls short costs a raise (the
+            // "raises" reading; with the other, `gap` is never negative).
+            aims.short = (-gap).clamp(0, u16::MAX as i64) as u16;
         }
         Some(aims)
     }
 
     /// `i`'s edge over `j` as an action that may open a line to `man`
     /// first sees it (over a passenger: over its lead).
+    #[inline(always)]
     fn start_edge(&self, s: &State, i: usize, j: usize, man: Option<u8>) -> i64 {
         let a = self.anchor(s, j);
         if man == Some(a as u8) {
@@ -294,28 +340,36 @@ impl SkirmishRounds {
         }
     }
 
-    /// Whether [`Self::aims`] would turn `act` away, told cheaply from
-    /// the view and the sight alone for the usual refusals (a Climax or
-    /// an Anticlimax without every line or short of the ladder, a Block
-    /// out of turn, a Manoeuvre with every line open, an Eliminate with
-    /// no minor opponent left), so that most rules a policy passes over
-    /// cost a few tests, not a call. `false` only means "ask `aims`".
+    /// Which of the cheap refusals are closed now (`CLOSED_*` bits), told
+    /// from the view and the sight alone: no Climax or Anticlimax (a line
+    /// missing, or short of the ladder), no Block (out of turn), no
+    /// Manoeuvre (every line open), no Eliminate (no minor opponent
+    /// left). Found once a decision; each rule then tests its own
+    /// [`Act::refuse`] against them, so that most rules a policy passes
+    /// over cost one test, not a call of [`Self::aims`].
     #[inline(always)]
-    fn refused(&self, i: usize, s: &State, v: &View, seen: Sight, m: Moves) -> bool {
-        // A Surprise opens lines before the rest is judged.
-        !m.has(Move::Surprise)
-            && ((m.has(Move::Climax) && !v.can_climax)
-                || (m.has(Move::Anticlimax) && !v.can_anticlimax)
-                || (m.has(Move::Block) && !v.can_block)
-                || (m.has(Move::Manoeuvre) && seen.opp & !seen.lined == 0)
-                || (m.has(Move::Eliminate) && self.foes[i] & s.alive & self.minors == 0))
+    fn closed(&self, i: usize, s: &State, v: &View, seen: Sight) -> u8 {
+        let shut = |closed: bool, bit: u8| if closed { bit } else { 0 };
+        shut(!v.can_climax, CLOSED_CLIMAX)
+            | shut(!v.can_anticlimax, CLOSED_ANTICLIMAX)
+            | shut(!v.can_block, CLOSED_BLOCK)
+            | shut(seen.opp & !seen.lined == 0, CLOSED_MANOEUVRE)
+            | shut(self.foes[i] & s.alive & self.minors == 0, CLOSED_ELIMINATE)
     }
 
     /// `act`'s aims, or `None` when it is not allowed: the cheap refusals
-    /// first ([`Self::refused`]), then [`Self::aims`].
+    /// first ([`Self::closed`]), then [`Self::aims`].
     #[inline(always)]
-    fn try_act(&self, i: usize, s: &State, v: &View, seen: Sight, act: &Act) -> Option<Aims> {
-        if self.refused(i, s, v, seen, act.moves) {
+    fn try_act(
+        &self,
+        i: usize,
+        s: &State,
+        v: &View,
+        seen: Sight,
+        closed: u8,
+        act: &Act,
+    ) -> Option<Aims> {
+        if act.refuse & closed != 0 {
             debug_assert!(self.aims(i, s, v, seen, act).is_none(), "{act:?}");
             return None;
         }
@@ -331,9 +385,10 @@ impl SkirmishRounds {
     /// The same with `i`'s opponents and lines found already.
     #[inline(always)]
     fn decide_seen(&self, i: usize, s: &State, v: &View, seen: Sight) -> (Act, Aims) {
+        let closed = self.closed(i, s, v, seen);
         for (when, act) in &self.policies[i] {
             if when.as_ref().is_none_or(|w| v.holds(w)) {
-                if let Some(a) = self.try_act(i, s, v, seen, act) {
+                if let Some(a) = self.try_act(i, s, v, seen, closed, act) {
                     return (*act, a);
                 }
             }
@@ -344,7 +399,7 @@ impl SkirmishRounds {
             &self.fallback
         };
         for act in fallback {
-            if let Some(a) = self.try_act(i, s, v, seen, act) {
+            if let Some(a) = self.try_act(i, s, v, seen, closed, act) {
                 return (*act, a);
             }
         }
@@ -354,20 +409,25 @@ impl SkirmishRounds {
     }
 
     pub fn turn(&self, round: usize, s: &State) -> Turn {
+        self.turn_here(round, s)
+    }
+
+    /// [`Self::turn`], inlined into the sampler's loop
+    /// ([`SkirmishRounds::play`]), where the `Turn` is then built in the
+    /// loop's own frame and read back from there by the roll and
+    /// [`SkirmishRounds::advance`], not returned through memory twice.
+    #[inline(always)]
+    pub(super) fn turn_here(&self, round: usize, s: &State) -> Turn {
         let i = self.actor(s);
         let me = &self.sk.members[i].entity;
         let seen = self.sight(i, s);
-        let v = self.view_seen(i, s, round, seen);
+        let v = self.view_seen(i, s, round, seen, self.conditional >> i & 1 == 1);
         let (act, aims) = self.decide_seen(i, s, &v, seen);
         let m = act.moves;
         // Each effect beyond the first, and handing a Set-up over, cost
         // a raise; so does each point an Eliminate's edge falls short
         // (the "raises" reading).
-        let short = aims.elim.map_or(0, |j| {
-            let j = j as usize;
-            let e = self.start_edge(s, i, j, aims.man);
-            (self.sk.members[j].significance as i64 - e).max(0) as u32
-        });
+        let short = aims.short as u32;
         let hand_over = act.to != NONE && m.has(Move::Setup);
         // A Search: one raise per point of significance over 1 (or per
         // point, `search_cost = "significance"`).
@@ -378,7 +438,7 @@ impl SkirmishRounds {
                 SearchCost::Significance => sig,
             }
         });
-        let mut needed = m.len().saturating_sub(1) + u32::from(hand_over) + short + search;
+        let mut needed = act.extra as u32 + u32::from(hand_over) + short + search;
         if m.has(Move::Press) {
             needed += s.accel.iter().map(|&l| l as u32).sum::<u32>();
         }
@@ -426,13 +486,7 @@ impl SkirmishRounds {
         } else {
             0
         };
-        let targets = aims.per_line
-            | surprised
-            | aims.every
-            | [aims.man, aims.dis, aims.elim, aims.find, aims.recruit]
-                .iter()
-                .flatten()
-                .fold(0u16, |a, &j| a | 1 << j);
+        let targets = aims.per_line | surprised | aims.every | aims.one;
         t.targets = targets;
         let a = self.anchor(s, i);
         // Who spends essence resisting this roll, while points last

@@ -14,19 +14,19 @@
 //! (a test holds the two equal).
 
 mod bits;
+mod build;
 mod decide;
 mod resolve;
 mod round;
 mod split;
 
-use super::cast::{BlockRule, Entry, EssenceRule, Kind, MAX_ENTITIES, MAX_SIDE, PCS, Skirmish};
-use super::moves::{Aim, Move, Moves, Play, default_policy};
+use super::cast::{BlockRule, Entry, EssenceRule, MAX_ENTITIES, PCS, Skirmish};
+use super::moves::{Aim, Moves};
 use super::state::*;
 use crate::dice::DiceRng;
 use crate::exact::{Limits, solve};
 use crate::model::{Marginals, Rounds};
 use crate::systems::gateway::scene::MAX_STATES;
-use crate::systems::gateway::scene::Spend;
 use crate::systems::gateway::scene::rules::When;
 use bits::{Bits, Bits64};
 
@@ -55,6 +55,13 @@ pub struct Act {
     /// The trait category whose essence pool the roll draws, or [`NONE`]
     /// for the entity's own.
     pub cat: u8,
+    /// Effects beyond the first (each costs a raise), counted once when
+    /// the policy is compiled: a popcount is a dozen instructions on the
+    /// baseline x86-64 target, and every action paid it.
+    extra: u8,
+    /// The cheap refusals that apply to it (`decide::CLOSED_*` bits): a
+    /// rule is passed over when one of them is closed now.
+    refuse: u8,
 }
 
 impl Act {
@@ -66,20 +73,9 @@ impl Act {
         to: NONE,
         ent: NONE,
         cat: NONE,
+        extra: 0,
+        refuse: 0,
     };
-}
-
-/// A policy's `Play` as the action it takes, its ally (`to`) and entity
-/// resolved to indices.
-fn act_of(p: &Play, to: Option<usize>, ent: Option<usize>) -> Act {
-    Act {
-        moves: p.moves,
-        raises: p.raises,
-        aim: p.aim,
-        to: to.map_or(NONE, |a| a as u8),
-        ent: ent.map_or(NONE, |a| a as u8),
-        cat: p.category.map_or(NONE, |c| c as u8),
-    }
 }
 
 /// Whom an action's effects are declared against (bits by entity).
@@ -95,6 +91,12 @@ struct Aims {
     /// The entity a Search finds, a Recruit boards.
     find: Option<u8>,
     recruit: Option<u8>,
+    /// The one-target effects' targets (`man`, `dis`, `elim`, `find`,
+    /// `recruit`) as a mask, gathered as they are aimed.
+    one: u16,
+    /// The points an Eliminate's edge falls short of its target's
+    /// significance (0 when it reaches), found as it is aimed.
+    short: u16,
 }
 
 /// One decided action with the numbers its roll is made with.
@@ -192,6 +194,9 @@ pub struct SkirmishRounds {
     /// take (allies and entities as indices), so that a decision walks
     /// plain `Act`s, not `Play`s with names and options.
     policies: Vec<Vec<(Option<When>, Act)>>,
+    /// Bit i: some rule of `i`'s policy has a condition (only those read
+    /// the view's edge when `i` lacks a line to some opponent).
+    conditional: u16,
     fallback: Vec<Act>,
     /// A riding passenger's default: Eliminate when allowed, else Aid
     /// Another.
@@ -227,213 +232,13 @@ pub struct SkirmishRounds {
 }
 
 impl SkirmishRounds {
-    pub fn new(sk: Skirmish) -> SkirmishRounds {
-        let n = sk.members.len();
-        assert!((2..=N).contains(&n));
-        let mut pmf = vec![[0.0; 9]; MAX_DICE + 1];
-        let mut cdf = vec![[0.0; 9]; MAX_DICE + 1];
-        for k in 1..=MAX_DICE {
-            for x in 0..=8 {
-                cdf[k][x] = (x as f64 / 8.0).powi(k as i32);
-                if x > 0 {
-                    pmf[k][x] = cdf[k][x] - cdf[k][x - 1];
-                }
-            }
-        }
-        let mut side = [0u8; N];
-        let mut sidx = [0u8; N];
-        let mut count = [0u8; 2];
-        let mut base = [[0; N]; N];
-        let mut aid = [0; N];
-        let mut lead = [NONE; N];
-        let mut riders = [0u16; N];
-        for (i, m) in sk.members.iter().enumerate() {
-            if let Some(l) = m.lead {
-                lead[i] = l as u8;
-                riders[l] |= 1 << i;
-            }
-            side[i] = m.side;
-            sidx[i] = count[m.side as usize];
-            count[m.side as usize] += 1;
-            aid[i] = m.entity.aid_raises();
-            for (j, t) in sk.members.iter().enumerate() {
-                base[i][j] = m.entity.pool.bonus - t.entity.guard() - 2 * m.entity.forced as i64;
-            }
-        }
-        assert!(count.iter().all(|&c| (1..=MAX_SIDE as u8).contains(&c)));
-        let mut pairs = [[0u8; N]; N];
-        let mut foes = [0u16; N];
-        for i in 0..n {
-            for j in 0..n {
-                let (p, g) = if side[i] == PCS { (i, j) } else { (j, i) };
-                pairs[i][j] = (sidx[p] as usize * MAX_SIDE + sidx[g] as usize) as u8;
-                foes[i] |= u16::from(side[j] != side[i]) << j;
-            }
-        }
-        // Passengers act just before their lead ("Passenger actions are
-        // always resolved before the lead entity's action"), in scene
-        // order among themselves.
-        let ride = |o: Vec<u8>| -> Vec<u8> {
-            o.iter()
-                .filter(|&&x| lead[x as usize] == NONE)
-                .flat_map(|&x| {
-                    (0..n as u8)
-                        .filter(move |&p| riders[x as usize] >> p & 1 == 1)
-                        .chain([x])
-                })
-                .collect()
-        };
-        // A passive entity never acts: it has no place in any order.
-        let passive = |o: Vec<u8>| -> Vec<u8> {
-            o.into_iter()
-                .filter(|&x| !sk.members[x as usize].passive)
-                .collect()
-        };
-        let orders = (0..n)
-            .map(|h| {
-                let custom = sk.members[h].order.clone();
-                let others: Vec<u8> = (0..n).filter(|&i| i != h).map(|i| i as u8).collect();
-                let first: Vec<u8> = std::iter::once(h as u8).chain(others.clone()).collect();
-                match custom {
-                    Some(o) => {
-                        let o: Vec<u8> = o.iter().map(|&i| i as u8).collect();
-                        let lead = std::iter::once(h as u8)
-                            .chain(o.iter().copied().filter(|&i| i as usize != h))
-                            .collect();
-                        [o, lead]
-                    }
-                    None if sk.members[h].entity.first => [first.clone(), first],
-                    None => {
-                        let last = others.into_iter().chain([h as u8]).collect();
-                        [last, first]
-                    }
-                }
-                .map(ride)
-                .map(passive)
-            })
-            .collect();
-        let absent = sk
-            .members
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.absent)
-            .fold(0u16, |a, (i, _)| a | 1 << i);
-        let entries = sk
-            .members
-            .iter()
-            .enumerate()
-            .filter_map(|(i, m)| m.enters.map(|e| (i as u8, e)))
-            .collect();
-        // An entrant's default begins with a Surprise on every opponent
-        // (only when the scene has one: the rule is never allowed else).
-        let surprise = (absent != 0).then(|| Play::new(&[Move::Surprise], 0));
-        let fallback = surprise
-            .into_iter()
-            .chain(default_policy().rules.into_iter().map(|r| r.choice))
-            .map(|p| act_of(&p, None, None))
-            .collect();
-        let policies = sk
-            .members
-            .iter()
-            .map(|m| {
-                m.policy
-                    .iter()
-                    .map(|(rule, to, ent)| (rule.when, act_of(&rule.choice, *to, *ent)))
-                    .collect()
-            })
-            .collect();
-        let minors = sk
-            .members
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.kind == Kind::Minor)
-            .fold(0u16, |a, (i, _)| a | 1 << i);
-        let mut fit = [0u16; 3];
-        fit[Aim::All as usize] = u16::MAX;
-        fit[Aim::Key as usize] = !minors;
-        fit[Aim::Minor as usize] = minors;
-        let mut sig = [0i64; N];
-        let mut dice = [0u32; N];
-        let mut own_pool = [0u8; N];
-        let (mut spend_always, mut spend_climax) = (0u16, 0u16);
-        for (k, m) in sk.members.iter().enumerate() {
-            sig[k] = m.significance as i64;
-            dice[k] = m.entity.pool.dice;
-            own_pool[k] = match sk.variants.essence {
-                EssenceRule::One => 0,
-                EssenceRule::Four => m.category as u8,
-            };
-            match m.entity.spend {
-                Spend::Never => {}
-                Spend::Climax => spend_climax |= 1 << k,
-                Spend::Always => spend_always |= 1 << k,
-            }
-        }
-        let mut reach = [u16::MAX; N];
-        let mut sub_of = [0u8; N];
-        let subs: Vec<(u8, u16)> = sk.split.iter().map(|b| (b.key as u8, b.members)).collect();
-        if !subs.is_empty() {
-            for (i, r) in reach.iter_mut().enumerate().take(n) {
-                let me = sk.members[i].lead.unwrap_or(i);
-                *r = 0;
-                for (k, &(_, mask)) in subs.iter().enumerate() {
-                    if mask >> me & 1 == 1 {
-                        sub_of[i] |= 1 << k;
-                        *r |= mask;
-                    }
-                }
-                // Its lead's passengers are in the lead's sub-scenes.
-                for (p, m) in sk.members.iter().enumerate() {
-                    if m.lead.is_some_and(|l| *r >> l & 1 == 1) {
-                        *r |= 1 << p;
-                    }
-                }
-            }
-        }
-        let all_subs = ((1u16 << subs.len()) - 1) as u8;
-        SkirmishRounds {
-            reach,
-            subs,
-            sub_of,
-            all_subs,
-            n,
-            side,
-            pairs,
-            foes,
-            minors,
-            pmf,
-            cdf,
-            orders,
-            base,
-            aid,
-            lead,
-            riders,
-            policies,
-            fallback,
-            rider_fallback: [Move::Eliminate, Move::Aid]
-                .map(|m| act_of(&Play::new(&[m], 0), None, None))
-                .to_vec(),
-            fit,
-            sig,
-            dice,
-            own_pool,
-            spend_always,
-            spend_climax,
-            absent,
-            entries,
-            countdown: sk.bomb.map_or(0, |b| b.countdown),
-            trigger: sk.bomb.map_or(0, |b| b.trigger),
-            sk,
-        }
-    }
-
     /// One scene, roll by roll, as [`crate::model::play`] plays it (the
     /// same draws), with the state changed in place.
     pub fn play(&self, rng: &mut DiceRng) -> Outcome {
         let mut s = self.start();
         let mut round = 1;
         loop {
-            let roll = self.roll(round, &s, rng);
+            let roll = self.roll_here(round, &s, rng);
             match self.advance(round, &mut s, &roll) {
                 Step::Roll => {}
                 Step::Round => round += 1,

@@ -203,17 +203,7 @@ impl Rounds for SkirmishRounds {
     /// sends through the chain (2026-11-28; see `Trial::simulate` of
     /// `SkirmishModel`). The chain is its oracle (`tests/chain.rs`).
     fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
-        let t = self.turn(round, s);
-        if t.act.moves.no_roll() {
-            return Roll { beat: 0, turn: t };
-        }
-        let top = rng.d8_keep_highest(t.dice as u32) as i16;
-        let mut beat = 0u16;
-        for j in Bits(t.targets) {
-            let theirs = rng.d8_keep_highest(t.tdice[j] as u32) as i16;
-            beat |= ((top - theirs >= t.need[j]) as u16) << j;
-        }
-        Roll { beat, turn: t }
+        self.roll_here(round, s, rng)
     }
 
     fn after(&self, round: usize, s: &State, roll: &Roll) -> After<State, Outcome> {
@@ -227,9 +217,29 @@ impl Rounds for SkirmishRounds {
 }
 
 impl SkirmishRounds {
+    /// [`Rounds::roll`], inlined into the sampler's loop
+    /// ([`SkirmishRounds::play`]) with the decision it rolls for.
+    #[inline(always)]
+    pub(super) fn roll_here(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
+        let t = self.turn_here(round, s);
+        if t.act.moves.no_roll() {
+            return Roll { beat: 0, turn: t };
+        }
+        let top = rng.d8_keep_highest(t.dice as u32) as i16;
+        let mut beat = 0u16;
+        for j in Bits(t.targets) {
+            let theirs = rng.d8_keep_highest(t.tdice[j] as u32) as i16;
+            beat |= ((top - theirs >= t.need[j]) as u16) << j;
+        }
+        Roll { beat, turn: t }
+    }
+
     /// [`Rounds::after`] in place: `s` becomes the state that follows
     /// `roll`, so the sampler's loop ([`SkirmishRounds::play`]) copies
     /// no state (when the scene ends, what is left in `s` is spent).
+    /// Inlined into that loop, where it reads the turn from the loop's
+    /// frame.
+    #[inline(always)]
     pub(super) fn advance(&self, round: usize, s: &mut State, roll: &Roll) -> Step {
         let t = &roll.turn;
         let i = t.actor as usize;

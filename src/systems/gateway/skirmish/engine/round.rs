@@ -5,7 +5,7 @@
 use super::super::cast::{PCS, PressAccelerate, TieRule};
 use super::super::moves::Move;
 use super::super::state::*;
-use super::{Bits64, N, SkirmishRounds, Step};
+use super::{Bits, Bits64, N, SkirmishRounds, Step};
 use crate::systems::gateway::scene::Tie;
 
 impl SkirmishRounds {
@@ -125,24 +125,25 @@ impl SkirmishRounds {
     /// The holder of next round's initiative.
     pub(super) fn initiative(&self, s: &State, press: bool, accel: bool) -> usize {
         let holder = s.holder as usize;
-        let alive = |i: usize| s.alive >> i & 1 == 1;
         // Who may hold it: in the scene, no passenger riding, not one
-        // that lost it by a one-effect Block.
-        let able = |i: usize| alive(i) && (s.aboard | s.forfeit) >> i & 1 == 0;
-        let mut rank = s.ranks;
-        for (i, r) in rank.iter_mut().enumerate().take(self.n) {
+        // that lost it by a one-effect Block (a mask, walked by its bits;
+        // the others rank 0).
+        let able_now = s.alive & !(s.aboard | s.forfeit);
+        let able = |i: usize| able_now >> i & 1 == 1;
+        let mut rank = [0u8; N];
+        let mut best = 0;
+        for i in Bits(able_now) {
+            let mut r = s.ranks[i];
             if press && s.pressed >> i & 1 == 1 {
-                *r = (*r).max(Move::Press.rank());
+                r = r.max(Move::Press.rank());
             }
             if accel && s.accel[i] > 0 {
-                *r = (*r).max(Move::Accelerate.rank());
+                r = r.max(Move::Accelerate.rank());
             }
-            if !able(i) {
-                *r = 0;
-            }
+            rank[i] = r;
+            best = best.max(r);
         }
         let order = self.order(s);
-        let best = rank[..self.n].iter().copied().max().unwrap_or(0);
         if best == 0 {
             // Nobody successful: the holder keeps it; a holder that lost
             // it by its Block hands it to the other side.
@@ -157,15 +158,17 @@ impl SkirmishRounds {
                     .unwrap_or(holder)
             };
         }
+        // Only those able rank above 0, and `best` is above 0 here.
         let mut tied = 0u16;
-        for (i, &r) in rank.iter().enumerate().take(self.n) {
-            tied |= u16::from(r == best) << i;
+        for i in Bits(able_now) {
+            tied |= u16::from(rank[i] == best) << i;
         }
         // A giver tied with the ally it handed its free raises to: the
-        // ally takes it.
-        for g in 0..self.n {
+        // ally takes it (givers in the scene's order, each judged against
+        // the ties left by those before it).
+        for g in Bits(tied) {
             let r = s.gave[g];
-            if tied >> g & 1 == 1 && r != 0 && tied >> (r - 1) & 1 == 1 {
+            if r != 0 && tied >> (r - 1) & 1 == 1 {
                 tied &= !(1 << g);
             }
         }

@@ -1,0 +1,233 @@
+//! A skirmish made ready to play: the tables a decision and a roll read
+//! many times a scene (line slots, opponents, dice, pools, acting orders,
+//! each entity's policy compiled into plain actions), built once from the
+//! [`Skirmish`].
+
+use super::super::cast::{EssenceRule, Kind, MAX_SIDE, PCS, Skirmish};
+use super::super::moves::{Aim, Move, Play, default_policy};
+use super::{Act, MAX_DICE, N, NONE, SkirmishRounds, decide};
+use crate::systems::gateway::scene::Spend;
+use crate::systems::gateway::scene::rules::When;
+
+/// A policy's `Play` as the action it takes, its ally (`to`) and entity
+/// resolved to indices.
+fn act_of(p: &Play, to: Option<usize>, ent: Option<usize>) -> Act {
+    Act {
+        moves: p.moves,
+        raises: p.raises,
+        aim: p.aim,
+        to: to.map_or(NONE, |a| a as u8),
+        ent: ent.map_or(NONE, |a| a as u8),
+        cat: p.category.map_or(NONE, |c| c as u8),
+        extra: p.moves.len().saturating_sub(1) as u8,
+        refuse: decide::refusals(p.moves),
+    }
+}
+
+impl SkirmishRounds {
+    pub fn new(sk: Skirmish) -> SkirmishRounds {
+        let n = sk.members.len();
+        assert!((2..=N).contains(&n));
+        let mut pmf = vec![[0.0; 9]; MAX_DICE + 1];
+        let mut cdf = vec![[0.0; 9]; MAX_DICE + 1];
+        for k in 1..=MAX_DICE {
+            for x in 0..=8 {
+                cdf[k][x] = (x as f64 / 8.0).powi(k as i32);
+                if x > 0 {
+                    pmf[k][x] = cdf[k][x] - cdf[k][x - 1];
+                }
+            }
+        }
+        let mut side = [0u8; N];
+        let mut sidx = [0u8; N];
+        let mut count = [0u8; 2];
+        let mut base = [[0; N]; N];
+        let mut aid = [0; N];
+        let mut lead = [NONE; N];
+        let mut riders = [0u16; N];
+        for (i, m) in sk.members.iter().enumerate() {
+            if let Some(l) = m.lead {
+                lead[i] = l as u8;
+                riders[l] |= 1 << i;
+            }
+            side[i] = m.side;
+            sidx[i] = count[m.side as usize];
+            count[m.side as usize] += 1;
+            aid[i] = m.entity.aid_raises();
+            for (j, t) in sk.members.iter().enumerate() {
+                base[i][j] = m.entity.pool.bonus - t.entity.guard() - 2 * m.entity.forced as i64;
+            }
+        }
+        assert!(count.iter().all(|&c| (1..=MAX_SIDE as u8).contains(&c)));
+        let mut pairs = [[0u8; N]; N];
+        let mut foes = [0u16; N];
+        for i in 0..n {
+            for j in 0..n {
+                let (p, g) = if side[i] == PCS { (i, j) } else { (j, i) };
+                pairs[i][j] = (sidx[p] as usize * MAX_SIDE + sidx[g] as usize) as u8;
+                foes[i] |= u16::from(side[j] != side[i]) << j;
+            }
+        }
+        // Passengers act just before their lead ("Passenger actions are
+        // always resolved before the lead entity's action"), in scene
+        // order among themselves.
+        let ride = |o: Vec<u8>| -> Vec<u8> {
+            o.iter()
+                .filter(|&&x| lead[x as usize] == NONE)
+                .flat_map(|&x| {
+                    (0..n as u8)
+                        .filter(move |&p| riders[x as usize] >> p & 1 == 1)
+                        .chain([x])
+                })
+                .collect()
+        };
+        // A passive entity never acts: it has no place in any order.
+        let passive = |o: Vec<u8>| -> Vec<u8> {
+            o.into_iter()
+                .filter(|&x| !sk.members[x as usize].passive)
+                .collect()
+        };
+        let orders = (0..n)
+            .map(|h| {
+                let custom = sk.members[h].order.clone();
+                let others: Vec<u8> = (0..n).filter(|&i| i != h).map(|i| i as u8).collect();
+                let first: Vec<u8> = std::iter::once(h as u8).chain(others.clone()).collect();
+                match custom {
+                    Some(o) => {
+                        let o: Vec<u8> = o.iter().map(|&i| i as u8).collect();
+                        let lead = std::iter::once(h as u8)
+                            .chain(o.iter().copied().filter(|&i| i as usize != h))
+                            .collect();
+                        [o, lead]
+                    }
+                    None if sk.members[h].entity.first => [first.clone(), first],
+                    None => {
+                        let last = others.into_iter().chain([h as u8]).collect();
+                        [last, first]
+                    }
+                }
+                .map(ride)
+                .map(passive)
+            })
+            .collect();
+        let absent = sk
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.absent)
+            .fold(0u16, |a, (i, _)| a | 1 << i);
+        let entries = sk
+            .members
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| m.enters.map(|e| (i as u8, e)))
+            .collect();
+        // An entrant's default begins with a Surprise on every opponent
+        // (only when the scene has one: the rule is never allowed else).
+        let surprise = (absent != 0).then(|| Play::new(&[Move::Surprise], 0));
+        let fallback = surprise
+            .into_iter()
+            .chain(default_policy().rules.into_iter().map(|r| r.choice))
+            .map(|p| act_of(&p, None, None))
+            .collect();
+        let policies: Vec<Vec<(Option<When>, Act)>> = sk
+            .members
+            .iter()
+            .map(|m| {
+                m.policy
+                    .iter()
+                    .map(|(rule, to, ent)| (rule.when, act_of(&rule.choice, *to, *ent)))
+                    .collect()
+            })
+            .collect();
+        let conditional = policies
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.iter().any(|(w, _)| w.is_some()))
+            .fold(0u16, |a, (i, _)| a | 1 << i);
+        let minors = sk
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.kind == Kind::Minor)
+            .fold(0u16, |a, (i, _)| a | 1 << i);
+        let mut fit = [0u16; 3];
+        fit[Aim::All as usize] = u16::MAX;
+        fit[Aim::Key as usize] = !minors;
+        fit[Aim::Minor as usize] = minors;
+        let mut sig = [0i64; N];
+        let mut dice = [0u32; N];
+        let mut own_pool = [0u8; N];
+        let (mut spend_always, mut spend_climax) = (0u16, 0u16);
+        for (k, m) in sk.members.iter().enumerate() {
+            sig[k] = m.significance as i64;
+            dice[k] = m.entity.pool.dice;
+            own_pool[k] = match sk.variants.essence {
+                EssenceRule::One => 0,
+                EssenceRule::Four => m.category as u8,
+            };
+            match m.entity.spend {
+                Spend::Never => {}
+                Spend::Climax => spend_climax |= 1 << k,
+                Spend::Always => spend_always |= 1 << k,
+            }
+        }
+        let mut reach = [u16::MAX; N];
+        let mut sub_of = [0u8; N];
+        let subs: Vec<(u8, u16)> = sk.split.iter().map(|b| (b.key as u8, b.members)).collect();
+        if !subs.is_empty() {
+            for (i, r) in reach.iter_mut().enumerate().take(n) {
+                let me = sk.members[i].lead.unwrap_or(i);
+                *r = 0;
+                for (k, &(_, mask)) in subs.iter().enumerate() {
+                    if mask >> me & 1 == 1 {
+                        sub_of[i] |= 1 << k;
+                        *r |= mask;
+                    }
+                }
+                // Its lead's passengers are in the lead's sub-scenes.
+                for (p, m) in sk.members.iter().enumerate() {
+                    if m.lead.is_some_and(|l| *r >> l & 1 == 1) {
+                        *r |= 1 << p;
+                    }
+                }
+            }
+        }
+        let all_subs = ((1u16 << subs.len()) - 1) as u8;
+        SkirmishRounds {
+            reach,
+            subs,
+            sub_of,
+            all_subs,
+            n,
+            side,
+            pairs,
+            foes,
+            minors,
+            pmf,
+            cdf,
+            orders,
+            base,
+            aid,
+            lead,
+            riders,
+            policies,
+            conditional,
+            fallback,
+            rider_fallback: [Move::Eliminate, Move::Aid]
+                .map(|m| act_of(&Play::new(&[m], 0), None, None))
+                .to_vec(),
+            fit,
+            sig,
+            dice,
+            own_pool,
+            spend_always,
+            spend_climax,
+            absent,
+            entries,
+            countdown: sk.bomb.map_or(0, |b| b.countdown),
+            trigger: sk.bomb.map_or(0, |b| b.trigger),
+            sk,
+        }
+    }
+}
