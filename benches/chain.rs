@@ -25,8 +25,10 @@ use oddsmith::systems::cortex::fight::{self, FightAction, FightRounds};
 use oddsmith::systems::cortex::timed::{self, TimedAction};
 use oddsmith::systems::gateway::scene::{EnsembleMechanic, SceneMechanic, state};
 use oddsmith::systems::gateway::skirmish::{self, SkirmishMechanic};
+use oddsmith::systems::questworlds::chained::ChainedSequence;
 use oddsmith::systems::questworlds::scored::ScoredSequence;
-use oddsmith::systems::questworlds::sequence::Capped;
+use oddsmith::systems::questworlds::sequence::{Capped, Sequence, Sequenced};
+use oddsmith::systems::questworlds::wagered::WageredSequence;
 use oddsmith::systems::testing::{example, table};
 
 /// Trials per measured iteration.
@@ -132,7 +134,11 @@ fn samplers(c: &mut Criterion) {
         },
         &|rng, n| {
             let mut t = Tally::new(fight::FIELDS);
-            Chain::new(&rounds, fight::FIELDS).simulate::<{ fight::FIELDS }>(rng, n, &mut t);
+            // Drawn from the law: the solver's states carry no rating for
+            // the bespoke roll's rating phase, so its loose states (a
+            // class gone loose) could not be drawn by it.
+            Chain::new(&LawOnly(&rounds), fight::FIELDS)
+                .simulate::<{ fight::FIELDS }>(rng, n, &mut t);
         },
     );
 
@@ -232,29 +238,84 @@ fn henchmen_scene() -> ParamMap {
         .values
 }
 
-/// questworlds.scored: its memo against the chain, on the sequence
-/// itself (the example has no augment, so one arm).
+/// A mechanic's rounds keyed per (round, state): the chain as it was
+/// before `Rounds::homogeneous`, the measure of that declaration.
+struct ByRound<'a, R>(&'a R);
+
+impl<R: Rounds> Rounds for ByRound<'_, R> {
+    type State = R::State;
+    type Roll = R::Roll;
+    type Outcome = R::Outcome;
+
+    fn start(&self) -> R::State {
+        self.0.start()
+    }
+
+    fn law(&self, round: usize, state: &R::State, out: &mut Vec<(R::Roll, f64)>) {
+        self.0.law(round, state, out)
+    }
+
+    fn roll(&self, round: usize, state: &R::State, rng: &mut DiceRng) -> R::Roll {
+        self.0.roll(round, state, rng)
+    }
+
+    fn after(&self, round: usize, state: &R::State, roll: &R::Roll) -> After<R::State, R::Outcome> {
+        self.0.after(round, state, roll)
+    }
+
+    fn pack(&self, state: &R::State) -> Option<u64> {
+        self.0.pack(state)
+    }
+}
+
+/// The QuestWorlds sequences at the registry's examples: the mechanic's
+/// own path, the chain of the capped sequence (one node per state, its
+/// rules declared the same in every round) and the same chain keyed per
+/// (round, state). The examples have no augment, so one arm.
 fn sequences(c: &mut Criterion) {
-    let trial = ScoredSequence.trial(&example(&ScoredSequence)).unwrap();
-    let schema = Mechanic::schema_of(&ScoredSequence, &example(&ScoredSequence)).unwrap();
+    sequence(c, ScoredSequence);
+    sequence(c, WageredSequence);
+    sequence(c, ChainedSequence);
+}
+
+fn sequence<D, Q, const N: usize>(c: &mut Criterion, d: D)
+where
+    D: Define<Trial = Sequenced<Q, N>> + Mechanic,
+    Q: Sequence,
+{
+    let trial = d.trial(&example(&d)).unwrap();
+    let schema = Mechanic::schema_of(&d, &example(&d)).unwrap();
     let arms: Vec<_> = trial.sequence.arms().collect();
     assert_eq!(arms.len(), 1, "the example has no augment");
     let capped = Capped {
         sequence: arms[0].2,
         max_rounds: trial.max_rounds,
     };
-    pair(
-        c,
-        "questworlds.scored",
-        &|rng, n| {
+    let mut group = c.benchmark_group(format!("chain_{}", D::NAME));
+    group.throughput(Throughput::Elements(TRIALS));
+    group.sample_size(10);
+    group.bench_function("own", |b| {
+        let mut rng = DiceRng::from_u64(1);
+        b.iter(|| {
             let mut t = Tally::for_schema(&schema);
-            trial.simulate(rng, n, &mut t);
-        },
-        &|rng, n| {
-            let mut t = Tally::new(6);
-            Chain::new(&capped, 6).simulate::<6>(rng, n, &mut t);
-        },
-    );
+            trial.simulate(&mut rng, TRIALS, &mut t);
+        })
+    });
+    group.bench_function("chain", |b| {
+        let mut rng = DiceRng::from_u64(1);
+        b.iter(|| {
+            let mut t = Tally::new(N);
+            Chain::new(&capped, N).simulate::<N>(&mut rng, TRIALS, &mut t);
+        })
+    });
+    group.bench_function("chain_by_round", |b| {
+        let mut rng = DiceRng::from_u64(1);
+        b.iter(|| {
+            let mut t = Tally::new(N);
+            Chain::new(&ByRound(&capped), N).simulate::<N>(&mut rng, TRIALS, &mut t);
+        })
+    });
+    group.finish();
 }
 
 /// The shipped tension scenario's scene (scenarios/cgg-tension.toml: ann

@@ -82,6 +82,17 @@ pub trait Rounds: Sync {
         let _ = state;
         None
     }
+
+    /// `Some(cap)` for rules that are the same in every round: `law`
+    /// never reads its round, and `after` reads it only to write it into
+    /// an ending (a `rounds` field) and, from round `cap` on, to end a
+    /// trial where a round would follow (a stalemate at a round cap;
+    /// `usize::MAX` for none). `sim::Chain::simulate` then keeps one node
+    /// per state, not per (round, state), and counts the rounds itself.
+    /// `None` (the default): the round may change anything.
+    fn homogeneous(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// Signed values packed into one word, each `(value, bits)` in its own

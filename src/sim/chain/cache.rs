@@ -53,12 +53,18 @@ fn class(round: usize) -> usize {
     round.min(CLASSES - 1)
 }
 
-/// What follows one value of a node's law, in a word: a node's number,
-/// [`END`] with an ending's number, or [`UNKNOWN`] (not drawn yet, or
-/// leading to a state no node keeps).
+/// What follows one value of a node's law, in a word: a node's number
+/// (with [`ROUND`] set when a new round starts there, for rules the same
+/// in every round), [`END`] with an ending's number, or [`UNKNOWN`] (not
+/// drawn yet, or leading to a state no node keeps).
 type Link = u32;
 const UNKNOWN: Link = u32::MAX;
 const END: Link = 1 << 31;
+const ROUND: Link = 1 << 30;
+
+/// Rounds whose endings a homogeneous chain keeps, per ending (past
+/// them, `after` is asked again at each such ending).
+const ENDING_ROUNDS: usize = 1 << 12;
 
 /// A node's part of the flat arrays, read at every roll.
 #[derive(Clone, Copy)]
@@ -83,6 +89,13 @@ struct Column {
 struct Cold<S> {
     round: usize,
     state: S,
+}
+
+/// An ending of rules the same in every round (a value of a node's law
+/// that ends the trial): its outcome at each round met so far, as the
+/// round may be written into it.
+struct Ending<O> {
+    by_round: Vec<Option<O>>,
 }
 
 /// A class's hit rate, measured window by window.
@@ -112,6 +125,11 @@ pub(super) struct Cache<R: Rounds> {
     cold: Vec<Cold<R::State>>,
     index: StateIndex<R>,
     ends: Vec<R::Outcome>,
+    /// `Rounds::homogeneous`: `Some(cap)` keeps one node per state (all
+    /// of class 0), its rounds counted along the walk, its endings in
+    /// `timed`.
+    cap: Option<usize>,
+    timed: Vec<Ending<R::Outcome>>,
     rates: [Rate; CLASSES],
     /// Values of laws kept, against [`CACHE_ENTRIES`].
     pub(super) kept: usize,
@@ -124,7 +142,7 @@ pub(super) struct Cache<R: Rounds> {
 }
 
 impl<R: Rounds> Cache<R> {
-    pub(super) fn new(_: &R) -> Self {
+    pub(super) fn new(rounds: &R) -> Self {
         Cache {
             hot: Vec::new(),
             columns: Vec::new(),
@@ -133,6 +151,8 @@ impl<R: Rounds> Cache<R> {
             cold: Vec::new(),
             index: StateIndex::new(),
             ends: Vec::new(),
+            cap: rounds.homogeneous(),
+            timed: Vec::new(),
             rates: [Rate::default(); CLASSES],
             kept: 0,
             start: None,
@@ -147,10 +167,34 @@ impl<R: Rounds> Cache<R> {
         self.hot.len()
     }
 
+    /// The most rounds at which one ending of a homogeneous chain is kept.
+    #[cfg(test)]
+    pub(super) fn ending_rounds(&self) -> usize {
+        self.timed
+            .iter()
+            .map(|e| e.by_round.len())
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Whether new states of round `round` are still kept.
     #[cfg(test)]
     pub(super) fn caches(&self, round: usize) -> bool {
-        !self.rates[class(round)].off
+        !self.rates[self.class(round)].off
+    }
+
+    /// The class of a state of round `round`: 0 for every state of rules
+    /// the same in every round.
+    #[inline(always)]
+    fn class(&self, round: usize) -> usize {
+        if self.cap.is_some() { 0 } else { class(round) }
+    }
+
+    /// The round a state of round `round` is keyed by: none (0) for
+    /// rules the same in every round.
+    #[inline(always)]
+    fn key(&self, round: usize) -> usize {
+        if self.cap.is_some() { 0 } else { round }
     }
 }
 
@@ -162,6 +206,9 @@ where
     /// One trial: [`crate::model::play`]'s loop, draw for draw.
     #[inline]
     pub(super) fn play(&mut self, rounds: &R, rng: &mut DiceRng) -> R::Outcome {
+        if let Some(cap) = self.cap {
+            return self.play_homogeneous(rounds, cap, rng);
+        }
         let mut at = match self.start {
             Some(id) => id,
             None => match self.at(rounds, 1, rounds.start()) {
@@ -170,7 +217,7 @@ where
                     id
                 }
                 At::Loose(round, state) => match self.walk_loose(rounds, round, state, rng) {
-                    Ok(id) => id,
+                    Ok((id, _)) => id,
                     Err(outcome) => return outcome,
                 },
             },
@@ -203,13 +250,159 @@ where
             }
             let next = match self.follow(rounds, at, value) {
                 Ok(At::Node(id)) => Ok(id),
-                Ok(At::Loose(round, state)) => self.walk_loose(rounds, round, state, rng),
+                Ok(At::Loose(round, state)) => {
+                    self.walk_loose(rounds, round, state, rng).map(|(id, _)| id)
+                }
                 Err(outcome) => Err(outcome),
             };
             match next {
                 Ok(id) => at = id,
                 Err(outcome) => return outcome,
             }
+        }
+    }
+
+    /// One trial of rules the same in every round (`cap` from
+    /// [`Rounds::homogeneous`]): the loop of [`Cache::play`] over one node
+    /// per state, counting the rounds as it goes. A link into a new round
+    /// at the cap, and an ending not met yet at this round, are asked of
+    /// `after` at the round itself, so the draws and outcomes are
+    /// [`crate::model::play`]'s.
+    #[inline]
+    fn play_homogeneous(&mut self, rounds: &R, cap: usize, rng: &mut DiceRng) -> R::Outcome {
+        let mut round = 1;
+        // Rolls and unknown links of this trial, counted into the class's
+        // rate at its end (one class: no store a roll).
+        let (mut rolled, mut missed) = (0u32, 0u32);
+        let mut at = match self.start {
+            Some(id) => id,
+            None => match self.at(rounds, 1, rounds.start()) {
+                At::Node(id) => {
+                    self.start = Some(id);
+                    id
+                }
+                At::Loose(_, state) => match self.walk_loose(rounds, 1, state, rng) {
+                    Ok((id, r)) => {
+                        round = r;
+                        id
+                    }
+                    Err(outcome) => return outcome,
+                },
+            },
+        };
+        loop {
+            let hot = self.hot[at as usize];
+            let m = rng.next_u64() as u128 * hot.columns as u128;
+            let column = self.columns[hot.first as usize + (m >> 64) as usize];
+            let value = if (m as u64) < column.threshold {
+                column.own
+            } else {
+                column.alias
+            };
+            let link = self.links[value as usize];
+            rolled += 1;
+            if link < END && (link & ROUND == 0 || round < cap) {
+                round += (link >> 30) as usize;
+                at = link & !ROUND;
+                continue;
+            }
+            if link != UNKNOWN
+                && link >= END
+                && let Some(Some(outcome)) = self.timed[(link - END) as usize].by_round.get(round)
+            {
+                let outcome = outcome.clone();
+                self.count(rolled, missed);
+                return outcome;
+            }
+            missed += (link == UNKNOWN) as u32;
+            match self.follow_homogeneous(rounds, cap, at, value, round, rng) {
+                Ok((id, r)) => (at, round) = (id, r),
+                Err(outcome) => {
+                    self.count(rolled, missed);
+                    return outcome;
+                }
+            }
+        }
+    }
+
+    /// A homogeneous trial's rolls and unknown links, into its class's
+    /// rate.
+    #[inline]
+    fn count(&mut self, rolled: u32, missed: u32) {
+        let rate = &mut self.rates[0];
+        rate.rolls += rolled;
+        rate.hits += rolled - missed;
+        if rate.rolls >= WINDOW {
+            judge(rate);
+        }
+    }
+
+    /// Value `value` of node `id` drawn at round `round` where its link
+    /// does not say what follows at this round: asked of `after`, and
+    /// linked (or its ending kept at this round) where that holds at
+    /// every round. Below the cap a round that follows follows at every
+    /// round; at the cap `after` may end the trial instead, so only a
+    /// roll within the round is linked there.
+    #[cold]
+    fn follow_homogeneous(
+        &mut self,
+        rounds: &R,
+        cap: usize,
+        id: u32,
+        value: u32,
+        round: usize,
+        rng: &mut DiceRng,
+    ) -> Result<(u32, usize), R::Outcome> {
+        let state = &self.cold[id as usize].state;
+        let (round, at, link) = match rounds.after(round, state, &self.rolls[value as usize]) {
+            After::Roll(next) => {
+                let (at, link) = self.linked(rounds, round, next);
+                (round, at, link)
+            }
+            After::Round(next) => {
+                let (at, link) = self.linked(rounds, round + 1, next);
+                let link = if link == UNKNOWN || round >= cap {
+                    UNKNOWN
+                } else {
+                    link | ROUND
+                };
+                (round + 1, at, link)
+            }
+            After::End(outcome) => {
+                self.keep_ending(cap, value, round, &outcome);
+                return Err(outcome);
+            }
+        };
+        if link != UNKNOWN {
+            self.links[value as usize] = link;
+        }
+        match at {
+            At::Node(id) => Ok((id, round)),
+            At::Loose(round, state) => self.walk_loose(rounds, round, state, rng),
+        }
+    }
+
+    /// Keep `outcome`, the ending of value `value` (of some node) at round
+    /// `round`: linked as an ending if it is the first met below the cap.
+    fn keep_ending(&mut self, cap: usize, value: u32, round: usize, outcome: &R::Outcome) {
+        let link = self.links[value as usize];
+        let ending = if link != UNKNOWN && link >= END {
+            (link - END) as usize
+        } else if link == UNKNOWN && round < cap && self.timed.len() < (END - 1) as usize {
+            self.links[value as usize] = END + self.timed.len() as u32;
+            self.timed.push(Ending {
+                by_round: Vec::new(),
+            });
+            self.timed.len() - 1
+        } else {
+            return;
+        };
+        let by_round = &mut self.timed[ending].by_round;
+        if round < ENDING_ROUNDS {
+            if by_round.len() <= round {
+                by_round.resize(round + 1, None);
+            }
+            by_round[round] = Some(outcome.clone());
         }
     }
 
@@ -247,10 +440,10 @@ where
         // A class gone loose is not looked up: its states hardly recur, so
         // the lookup (a hash or pack of the whole state, and a probe) would
         // mostly miss, at every roll. Its nodes stay in use where linked.
-        if self.rates[class(round)].off {
+        if self.rates[self.class(round)].off {
             return At::Loose(round, state);
         }
-        if let Some(id) = self.index.get(rounds, round, &state) {
+        if let Some(id) = self.index.get(rounds, self.key(round), &state) {
             return At::Node(id);
         }
         if self.full {
@@ -259,20 +452,20 @@ where
         let mut law = std::mem::take(&mut self.law);
         law.clear();
         rounds.law(round, &state, &mut law);
-        if self.kept + law.len() > CACHE_ENTRIES || self.hot.len() >= (END - 1) as usize {
+        if self.kept + law.len() > CACHE_ENTRIES || self.hot.len() >= (ROUND - 1) as usize {
             self.law = law;
             self.full = true;
             return At::Loose(round, state);
         }
         self.kept += law.len();
         let id = self.hot.len() as u32;
-        self.index.insert(rounds, round, &state, id);
+        self.index.insert(rounds, self.key(round), &state, id);
         let base = self.links.len() as u32;
         let table = law_table(&law);
         self.hot.push(Hot {
             first: self.columns.len() as u32,
             columns: table.columns().len() as u32,
-            class: class(round) as u32,
+            class: self.class(round) as u32,
         });
         self.columns
             .extend(table.columns().map(|(threshold, own, alias)| Column {
@@ -297,7 +490,7 @@ where
         mut round: usize,
         mut state: R::State,
         rng: &mut DiceRng,
-    ) -> Result<u32, R::Outcome> {
+    ) -> Result<(u32, usize), R::Outcome> {
         loop {
             let roll = rounds.roll(round, &state, rng);
             state = match rounds.after(round, &state, &roll) {
@@ -310,11 +503,11 @@ where
             };
             // A class gone loose stays loose: on without a lookup (see
             // `at`), the state never moved out and back.
-            if self.rates[class(round)].off {
+            if self.rates[self.class(round)].off {
                 continue;
             }
             match self.at(rounds, round, state) {
-                At::Node(id) => return Ok(id),
+                At::Node(id) => return Ok((id, round)),
                 At::Loose(r, s) => (round, state) = (r, s),
             }
         }

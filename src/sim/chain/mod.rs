@@ -12,7 +12,9 @@
 //!   same states recur from trial to trial, so neither the law nor the
 //!   rules are worked out twice, and a walk along known links hashes
 //!   nothing; states are looked up by their packed word
-//!   ([`Rounds::pack`]) where the mechanic packs. A class of states that
+//!   ([`Rounds::pack`]) where the mechanic packs. Rules the same in every
+//!   round but for a cap ([`Rounds::homogeneous`]) keep one node per
+//!   state, the round counted along the walk. A class of states that
 //!   hardly recurs is measured and then drawn by [`Rounds::roll`]
 //!   ([`cache`]). Draw for draw it is [`crate::model::play`] with the
 //!   provided `roll`, so a mechanic whose `roll` is not overridden
@@ -269,6 +271,67 @@ mod tests {
             assert_eq!(packed.play(&PackedRuin, &mut a), hashed.play(&Ruin, &mut b));
         }
         assert_eq!(packed.len(), hashed.len());
+    }
+
+    /// Ruin with the flips counted by the round, not the state: the same
+    /// rules every round but for the cap (12 rounds, then a draw) and the
+    /// count written into the ending, so it declares itself homogeneous.
+    struct Timed {
+        homogeneous: bool,
+    }
+
+    impl Rounds for Timed {
+        type State = i64;
+        type Roll = i64;
+        type Outcome = [i64; 2];
+
+        fn start(&self) -> i64 {
+            2
+        }
+
+        fn law(&self, _: usize, _: &i64, out: &mut Vec<(i64, f64)>) {
+            out.extend([(-1, 0.5), (1, 0.5)]);
+        }
+
+        fn after(&self, round: usize, &s: &i64, &r: &i64) -> After<i64, [i64; 2]> {
+            match s + r {
+                0 => After::End([0, round as i64]),
+                5 => After::End([1, round as i64]),
+                _ if round >= 12 => After::End([2, round as i64]),
+                s => After::Round(s),
+            }
+        }
+
+        fn homogeneous(&self) -> Option<usize> {
+            self.homogeneous.then_some(12)
+        }
+    }
+
+    #[test]
+    fn a_homogeneous_chain_keeps_a_node_per_state() {
+        let (mut a, mut b, mut c) = (
+            DiceRng::from_u64(3),
+            DiceRng::from_u64(3),
+            DiceRng::from_u64(3),
+        );
+        let timed = Timed { homogeneous: true };
+        let by_round = Timed { homogeneous: false };
+        let mut cache = Cache::new(&timed);
+        let mut per_round = Cache::new(&by_round);
+        for k in 0..20_000 {
+            let plain = play(&timed, &mut a);
+            assert_eq!(cache.play(&timed, &mut b), plain, "trial {k}");
+            assert_eq!(per_round.play(&by_round, &mut c), plain, "trial {k}");
+        }
+        // Stakes 1 to 4, whatever the round; per round, up to 48.
+        assert_eq!(cache.len(), 4);
+        assert!(per_round.len() > 12, "{}", per_round.len());
+        // The cap's draws and the endings at every round were met.
+        assert!(cache.ending_rounds() > 12);
+        let (walked, _) = enumerate(&timed, 2, 12);
+        let exact = Chain::new(&timed, 2).exact(Limits::default()).unwrap();
+        assert_eq!(walked.field(1).len(), exact.field(1).len());
+        assert!(walked.field(0)[&2] > 0.0, "a draw at the cap");
     }
 
     /// A walk whose every state is new (a counter of the rolls so far, a

@@ -21,12 +21,15 @@
 //! impl is here too (its exact answer is the chain of each arm of the
 //! augment): the sequence module below sees no memo.
 //!
-//! It stays because it pays: 1.38× the rate of `sim::Chain::simulate`
-//! (each roll drawn from its law's table, the next state linked) on
-//! `questworlds.scored`'s example, one thread (`benches/chain.rs`,
-//! 2026-11-28: 1.87 ms against 2.58 ms for 16,384 sequences): it keys a
-//! state without its round, where the chain keeps one node per (round,
-//! state).
+//! It stays because it pays: 1.43× the rate of `sim::Chain::simulate`
+//! (each roll drawn from its law's table, the next state linked, one node
+//! per state since the capped sequence declares its rules the same in
+//! every round, `Rounds::homogeneous`) on `questworlds.scored`'s example,
+//! one thread (`benches/chain.rs`, 2026-11-28: 0.716 ms against 1.03 ms
+//! for 16,384 sequences; wagered 1.80×, chained 1.26×). Keying the chain
+//! by state alone gained it little (1.07 → 1.03 ms): what the memo saves
+//! is a load a roll (the chain reads its node, then the alias column,
+//! then the link; the memo reads the cell's key, then the link).
 
 use std::collections::BTreeMap;
 

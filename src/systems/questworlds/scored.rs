@@ -230,10 +230,11 @@ impl Rounds for Scored {
 
     /// The contest's own table ([`Sequence::contest`]), the draw the
     /// sequence memo reads (one word a round). With the memo it pays:
-    /// 1.38× the rate of `sim::Chain::simulate` of the capped sequence on
+    /// 1.43× the rate of `sim::Chain::simulate` of the capped sequence on
     /// `questworlds.scored`'s example, one thread (`benches/chain.rs`,
-    /// 2026-11-28: 1.87 ms against 2.58 ms for 16,384 sequences). The
-    /// chain is its oracle (`assert_capped_is_enumeration`).
+    /// 2026-11-28: 0.716 ms against 1.03 ms for 16,384 sequences; wagered
+    /// 1.80×, chained 1.26×). The chain is its oracle
+    /// (`assert_capped_is_enumeration`).
     #[inline]
     fn roll(&self, _: usize, phase: &Phase, rng: &mut DiceRng) -> Exchange {
         self.contest(phase).sample(rng)

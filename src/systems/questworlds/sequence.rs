@@ -341,6 +341,12 @@ impl<Q: Sequence> Rounds for Capped<'_, Q> {
         self.sequence.pack(state)
     }
 
+    /// A sequence's rules are the same in every round ([`Sequence`]'s
+    /// promise): the round only caps it and counts its `rounds`.
+    fn homogeneous(&self) -> Option<usize> {
+        Some(self.max_rounds)
+    }
+
     /// The sequence's own draw (not the provided one, which would ignore
     /// it).
     #[inline]

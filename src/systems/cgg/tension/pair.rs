@@ -21,12 +21,12 @@
 //! play the same scenes turn by turn and rolling every die, and all must
 //! agree.
 //!
-//! It stays because it pays: 77× the rate of `sim::Chain::simulate` of
+//! It stays because it pays: 94× the rate of `sim::Chain::simulate` of
 //! the scene's [`SceneRounds`](super::SceneRounds) on the registry's
 //! example (two 3d explorers), one thread (`benches/chain.rs`,
 //! 2026-11-28, the chain linking states and drawing loose classes
-//! straight from their laws: 11.1 ms against 854 ms for 16,384 scenes
-//! on a loaded machine). The chain is
+//! straight from their laws: 2.00 ms against 187 ms for 16,384 scenes,
+//! measured again after the chain's packed keys). The chain is
 //! its oracle: the tests in `rounds.rs` hold its counts to the chain's
 //! exact law on short scenes and to the chain's sampler on long ones.
 

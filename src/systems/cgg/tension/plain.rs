@@ -19,11 +19,11 @@
 //! and the two must agree. The Monte Carlo of a scene of two explorers
 //! goes further, a round a draw ([`pair`](super::pair)).
 //!
-//! It stays because it pays: 81× the rate of `sim::Chain::simulate` of
+//! It stays because it pays: 60× the rate of `sim::Chain::simulate` of
 //! the scene's [`SceneRounds`](super::SceneRounds) on the shipped
 //! scenario's scene without its turn policy (three explorers), one
-//! thread (`benches/chain.rs`, 2026-11-28, a loaded machine: 8.95 ms
-//! against 723 ms for 16,384 scenes). The chain is its oracle (the tests in `rounds.rs`).
+//! thread (`benches/chain.rs`, 2026-11-28, measured again after the
+//! chain's packed keys: 2.50 ms against 151 ms for 16,384 scenes). The chain is its oracle (the tests in `rounds.rs`).
 
 use std::sync::OnceLock;
 

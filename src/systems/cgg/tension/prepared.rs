@@ -12,12 +12,12 @@
 //! Both are [`Rolls`]; the tests play the same scenes rolling every die
 //! instead, and the two must agree.
 //!
-//! The general loop drawing from these tables stays because it pays: 29×
+//! The general loop drawing from these tables stays because it pays: 20×
 //! the rate of `sim::Chain::simulate` of the scene's
 //! [`SceneRounds`](super::SceneRounds), which draws each roll from the
 //! same laws, on the shipped scenario's scene (its turn policy kept),
-//! one thread (`benches/chain.rs`, 2026-11-28, a loaded machine: 51.1 ms
-//! against 1.47 s for 16,384 scenes). A scene's sums of hours make most
+//! one thread (`benches/chain.rs`, 2026-11-28, measured again after the
+//! chain's packed keys: 7.12 ms against 144 ms for 16,384 scenes). A scene's sums of hours make most
 //! of its states new, so the chain builds a turn's law at nearly every
 //! roll where these tables are built once. The
 //! chain is the loop's oracle: it samples as the loop does, and its exact

@@ -300,6 +300,19 @@ impl Rounds for Wagered {
     type Roll = Exchange;
     type Outcome = Fields;
 
+    /// Both AP totals, then the kind of exchange with its second wager in
+    /// one value (8 × wager + 4 × leader + kind: one to one, as leader and
+    /// kind take less than 8).
+    fn pack(&self, phase: &Phase) -> Option<u64> {
+        let (kind, ap, (leader, wager)) = match phase.state {
+            WageredState::Round(ap) => (0, ap, (Leader::Pc, 0)),
+            WageredState::Second { ap, second } => (1, ap, second),
+            WageredState::Returned { ap, second } => (2, ap, second),
+        };
+        let second = wager.checked_mul(8)? + 4 * (leader == Leader::Opponent) as i64 + kind;
+        phase.pack([ap.0, ap.1, second])
+    }
+
     #[inline]
     fn start(&self) -> Phase {
         Phased::start(WageredState::Round((
@@ -314,10 +327,11 @@ impl Rounds for Wagered {
 
     /// The contest's own table ([`Sequence::contest`]), the draw the
     /// sequence memo reads (one word a round). With the memo it pays:
-    /// 1.38× the rate of `sim::Chain::simulate` of the capped sequence on
+    /// 1.43× the rate of `sim::Chain::simulate` of the capped sequence on
     /// `questworlds.scored`'s example, one thread (`benches/chain.rs`,
-    /// 2026-11-28: 1.87 ms against 2.58 ms for 16,384 sequences). The
-    /// chain is its oracle (`assert_capped_is_enumeration`).
+    /// 2026-11-28: 0.716 ms against 1.03 ms for 16,384 sequences; wagered
+    /// 1.80×, chained 1.26×). The chain is its oracle
+    /// (`assert_capped_is_enumeration`).
     #[inline]
     fn roll(&self, _: usize, phase: &Phase, rng: &mut DiceRng) -> Exchange {
         self.contest(phase).sample(rng)
