@@ -207,6 +207,7 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
         solved,
         rules: boxes,
         written,
+        opposing_rules: _,
     } = played;
     let seen = rules::spans(&solved.decisions, solved.features.len());
     let visits = solved.visits.max(f64::MIN_POSITIVE);
