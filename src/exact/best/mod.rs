@@ -415,58 +415,56 @@ impl<P: Choose> Solve for P {
 
 /// A solve with its options as words and its policies written out.
 fn words<P: Choose>(p: &P, solved: Solved<P::Option>) -> Result<Played, BestError> {
-    {
-        let rules = group(&solved.decisions, solved.features.len());
-        let written = p.write(&typed(&rules, &solved.options));
-        let opposing_rules = group(&solved.opposing, solved.features.len());
-        // Both sides' policies or none: the deciding side's alone would
-        // replay against the opposing side's given policy, not its best.
-        let written = match (written, solved.one_sided.is_some()) {
-            (w, false) => w,
-            (Some(mut w), true) => p
-                .write_opposing(&typed(&opposing_rules, &solved.opposing_options))
-                .map(|b| {
-                    w.extend(b);
-                    w
-                }),
-            (None, true) => None,
-        };
-        let Solved {
+    let rules = group(&solved.decisions, solved.features.len());
+    let written = p.write(&typed(&rules, &solved.options));
+    let opposing_rules = group(&solved.opposing, solved.features.len());
+    // Both sides' policies or none: the deciding side's alone would
+    // replay against the opposing side's given policy, not its best.
+    let written = match (written, solved.one_sided.is_some()) {
+        (w, false) => w,
+        (Some(mut w), true) => p
+            .write_opposing(&typed(&opposing_rules, &solved.opposing_options))
+            .map(|b| {
+                w.extend(b);
+                w
+            }),
+        (None, true) => None,
+    };
+    let Solved {
+        value,
+        given,
+        replayed,
+        options,
+        features,
+        decisions,
+        one_sided,
+        opposing_options,
+        opposing,
+        usage,
+        dominance,
+        visits,
+        states,
+        rounds,
+    } = solved;
+    Ok(Played {
+        solved: Solved {
             value,
             given,
             replayed,
-            options,
+            options: options.iter().map(ToString::to_string).collect(),
             features,
             decisions,
             one_sided,
-            opposing_options,
+            opposing_options: opposing_options.iter().map(ToString::to_string).collect(),
             opposing,
             usage,
             dominance,
             visits,
             states,
             rounds,
-        } = solved;
-        Ok(Played {
-            solved: Solved {
-                value,
-                given,
-                replayed,
-                options: options.iter().map(ToString::to_string).collect(),
-                features,
-                decisions,
-                one_sided,
-                opposing_options: opposing_options.iter().map(ToString::to_string).collect(),
-                opposing,
-                usage,
-                dominance,
-                visits,
-                states,
-                rounds,
-            },
-            rules,
-            written,
-            opposing_rules,
-        })
-    }
+        },
+        rules,
+        written,
+        opposing_rules,
+    })
 }
