@@ -154,12 +154,14 @@ fn decisions<P: Choose>(p: &P) -> BTreeSet<(usize, P::State)> {
     sides(p, false).0
 }
 
+/// Decision points: (round, state).
+type Points<S> = BTreeSet<(usize, S)>;
+/// A deterministic policy: the option at each decision point.
+type Table<S, O> = BTreeMap<(usize, S), O>;
+
 /// Every (round, state) where the deciding side decides, and (when
 /// `both`) where the opposing side does, under some choices of both.
-fn sides<P: Choose>(
-    p: &P,
-    both: bool,
-) -> (BTreeSet<(usize, P::State)>, BTreeSet<(usize, P::State)>) {
+fn sides<P: Choose>(p: &P, both: bool) -> (Points<P::State>, Points<P::State>) {
     let mut out = BTreeSet::new();
     let mut theirs = BTreeSet::new();
     let mut seen = BTreeSet::new();
@@ -279,7 +281,7 @@ fn policies<P: Choose>(
     points: &BTreeSet<(usize, P::State)>,
     menu: impl Fn(usize, &P::State, &mut Vec<P::Option>),
     limit: usize,
-) -> Vec<BTreeMap<(usize, P::State), P::Option>> {
+) -> Vec<Table<P::State, P::Option>> {
     let points: Vec<&(usize, P::State)> = points.iter().collect();
     let opts: Vec<Vec<P::Option>> = points
         .iter()

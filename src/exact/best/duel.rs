@@ -106,8 +106,11 @@ impl Choose for Tug {
     }
 }
 
+/// A metric of an outcome.
+type Metric = fn(&[i64]) -> f64;
+
 /// P(A wins), and A's wins less B's.
-fn metrics() -> [(&'static str, fn(&[i64]) -> f64); 2] {
+fn metrics() -> [(&'static str, Metric); 2] {
     [
         ("p_a_wins", |o| f64::from(o[0] == 1)),
         ("net", |o| o[0] as f64),

@@ -589,6 +589,9 @@ pub fn solve<P: Choose>(
 
 type Table = BTreeMap<(Vec<i64>, usize), f64>;
 
+/// A side's options taken, and its visits per (what it sees, option).
+type Taken<O> = (Vec<O>, Table);
+
 /// Push the trial's probability forward under the best choices; returns
 /// the metric summed from the outcomes and, per side (the deciding
 /// side's, then the opposing side's in a duel), the options taken and
@@ -601,7 +604,7 @@ fn forward<P: Choose>(
     end: &Worth<'_>,
     choices: &[Vec<u16>],
     every: &[P::Option],
-) -> (f64, Vec<(Vec<P::Option>, Table)>) {
+) -> (f64, Vec<Taken<P::Option>>) {
     // Visits per (round, graph, node, option id): a node of a repeating
     // round's graph is seen in each round it is met in (a side may tell
     // the rounds apart). A round meets each of its nodes once, so the
@@ -647,7 +650,7 @@ fn forward<P: Choose>(
         std::mem::swap(&mut start, &mut next);
     }
     debug_assert!(visits.windows(2).all(|w| w[0].0 < w[1].0));
-    let mut sides: Vec<(Vec<P::Option>, Table)> = vec![(Vec::new(), Table::new()); 2];
+    let mut sides: Vec<Taken<P::Option>> = vec![(Vec::new(), Table::new()); 2];
     let mut f = Vec::new();
     for ((round, gi, node, id), v) in visits {
         let g = &graphs[gi];
