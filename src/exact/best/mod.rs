@@ -33,13 +33,13 @@
 
 #[cfg(test)]
 pub mod check;
-#[cfg(test)]
-mod duel;
 mod graph;
 pub mod layered;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tug;
 
 use std::collections::BTreeMap;
 
