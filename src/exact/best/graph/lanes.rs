@@ -109,7 +109,7 @@ impl<S> Graph<S> {
         }
         // The opposing side's decision (a duel): the least of all its
         // options in every lane (dominance forbids the deciding side's).
-        if self.min[i] {
+        if self.any_min && self.min[i] {
             top.fill(f64::INFINITY);
             for s in sums.chunks_exact(n) {
                 for (t, &v) in top.iter_mut().zip(s) {

@@ -54,8 +54,10 @@ struct Graph<S> {
     edges: Vec<(f64, u32)>,
     /// The round a node was last reached in (for the rounds' lists).
     stamp: Vec<u32>,
-    /// Whether a node is the opposing side's decision (in a duel).
+    /// Whether a node is the opposing side's decision (in a duel), and
+    /// whether any is (so one-sided walks need not read `min`).
     min: Vec<bool>,
+    any_min: bool,
     /// Node i's distinct targets (nodes and states of the next round,
     /// never outcomes) are `kids[kid_span[i]..kid_span[i + 1]]`: what
     /// a round's reach follows, once each however many laws lead there.
@@ -98,8 +100,11 @@ impl<P: Choose> Builder<'_, P> {
         let mine = side == Side::Max;
         if let Some((_, ids)) = self.menus.iter().find(|(m, _)| m[..] == *menu) {
             let ids = ids.clone();
-            for &i in &ids {
-                self.mine[i as usize] |= mine;
+            // One-sided, every option is the deciding side's already.
+            if self.both && mine {
+                for &i in &ids {
+                    self.mine[i as usize] = true;
+                }
             }
             return ids;
         }
@@ -205,6 +210,7 @@ impl<P: Choose> Builder<'_, P> {
         g.states.push(s.clone());
         g.stamp.push(0);
         g.min.push(side == Side::Min);
+        g.any_min |= side == Side::Min;
         let i = (g.states.len() - 1) as u32;
         g.memo.insert(s.clone(), i);
         Ok(i)
@@ -223,6 +229,7 @@ impl<S> Graph<S> {
             edges: Vec::new(),
             stamp: Vec::new(),
             min: Vec::new(),
+            any_min: false,
             kid_span: vec![0],
             kids: Vec::new(),
         }
@@ -293,10 +300,9 @@ impl<S> Graph<S> {
 
     /// The value of node `i`: at a decision, the best allowed option (all,
     /// when none is) and its place in the menu (0 for the given law);
-    /// with no `allowed`, the given law. At the opposing side's decision
-    /// (a duel): the least of its options when `duel`, else the given law.
+    /// with no `allowed`, the given law. Not for the opposing side's
+    /// decisions ([`Graph::value_min`]).
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     fn value(
         &self,
         i: usize,
@@ -304,7 +310,6 @@ impl<S> Graph<S> {
         next: &[f64],
         end: &[f64],
         allowed: Option<&[bool]>,
-        duel: bool,
         found: &mut Vec<(usize, f64)>,
     ) -> (f64, u16) {
         let sum = |law: usize| -> f64 {
@@ -323,25 +328,6 @@ impl<S> Graph<S> {
         let Some(allowed) = allowed.filter(|_| b - a > 1) else {
             return (sum(a), 0);
         };
-        if self.min[i] {
-            if !duel {
-                return (sum(a), 0);
-            }
-            // Ties go to the option listed first, as at the other side's.
-            found.clear();
-            let mut low = f64::INFINITY;
-            for l in a + 1..b {
-                let v = sum(l);
-                low = low.min(v);
-                found.push((l, v));
-            }
-            let eps = 1e-12 * low.abs().max(1.0);
-            let (l, _) = *found
-                .iter()
-                .find(|(_, v)| *v <= low + eps)
-                .expect("an option");
-            return (low, (l - a) as u16);
-        }
         let open = (a + 1..b).any(|l| allowed[self.laws[l].0 as usize]);
         found.clear();
         let mut top = f64::NEG_INFINITY;
@@ -360,6 +346,54 @@ impl<S> Graph<S> {
             .find(|(_, v)| *v >= top - eps)
             .expect("an option");
         (top, (l - a) as u16)
+    }
+}
+
+impl<S> Graph<S> {
+    /// The value of the opposing side's decision `i` (in a duel): the
+    /// least of its options and its place in the menu when `duel`, else
+    /// the given law. Apart from [`Graph::value`], so a one-sided walk
+    /// runs the code it always ran.
+    #[inline(never)]
+    fn value_min(
+        &self,
+        i: usize,
+        vals: &[f64],
+        next: &[f64],
+        end: &[f64],
+        duel: bool,
+        found: &mut Vec<(usize, f64)>,
+    ) -> (f64, u16) {
+        let sum = |law: usize| -> f64 {
+            let mut v = 0.0;
+            for &(q, t) in self.edges(law) {
+                let x = match t & !INDEX {
+                    0 => vals[t as usize],
+                    NEXT => next[(t & INDEX) as usize],
+                    _ => end[(t & INDEX) as usize],
+                };
+                v += q * x;
+            }
+            v
+        };
+        let (a, b) = (self.span[i] as usize, self.span[i + 1] as usize);
+        if !duel {
+            return (sum(a), 0);
+        }
+        // Ties go to the option listed first, as at the other side's.
+        found.clear();
+        let mut low = f64::INFINITY;
+        for l in a + 1..b {
+            let v = sum(l);
+            low = low.min(v);
+            found.push((l, v));
+        }
+        let eps = 1e-12 * low.abs().max(1.0);
+        let (l, _) = *found
+            .iter()
+            .find(|(_, v)| *v <= low + eps)
+            .expect("an option");
+        (low, (l - a) as u16)
     }
 }
 
@@ -468,8 +502,13 @@ fn walk<S>(
         let vals = &mut vals[d.graph];
         let mut choice = Vec::new();
         for &i in &d.nodes {
-            let (v, c) = g.value(i as usize, vals, &next, &ends, allowed, duel, &mut found);
-            vals[i as usize] = v;
+            let i = i as usize;
+            let (v, c) = if g.any_min && g.min[i] && allowed.is_some() {
+                g.value_min(i, vals, &next, &ends, duel, &mut found)
+            } else {
+                g.value(i, vals, &next, &ends, allowed, &mut found)
+            };
+            vals[i] = v;
             if choices.is_some() {
                 choice.push(c);
             }
