@@ -18,7 +18,7 @@
 //! forbidden. In a duel (`both`) the opposing side's decisions are nodes
 //! too, marked to take the least of their options.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use foldhash::fast::FixedState;
@@ -26,7 +26,10 @@ use foldhash::fast::FixedState;
 use super::{BestError, BestLimits, Raw, Side, Solved, assemble, go_on, menu};
 use crate::model::{After, Choose, Repeats};
 
+mod forward;
 mod lanes;
+mod min;
+use forward::forward;
 use lanes::{LANES, walk_lanes};
 
 /// An edge's target: a node of the round, a state of the next round (by
@@ -349,54 +352,6 @@ impl<S> Graph<S> {
     }
 }
 
-impl<S> Graph<S> {
-    /// The value of the opposing side's decision `i` (in a duel): the
-    /// least of its options and its place in the menu when `duel`, else
-    /// the given law. Apart from [`Graph::value`], so a one-sided walk
-    /// runs the code it always ran.
-    #[inline(never)]
-    fn value_min(
-        &self,
-        i: usize,
-        vals: &[f64],
-        next: &[f64],
-        end: &[f64],
-        duel: bool,
-        found: &mut Vec<(usize, f64)>,
-    ) -> (f64, u16) {
-        let sum = |law: usize| -> f64 {
-            let mut v = 0.0;
-            for &(q, t) in self.edges(law) {
-                let x = match t & !INDEX {
-                    0 => vals[t as usize],
-                    NEXT => next[(t & INDEX) as usize],
-                    _ => end[(t & INDEX) as usize],
-                };
-                v += q * x;
-            }
-            v
-        };
-        let (a, b) = (self.span[i] as usize, self.span[i + 1] as usize);
-        if !duel {
-            return (sum(a), 0);
-        }
-        // Ties go to the option listed first, as at the other side's.
-        found.clear();
-        let mut low = f64::INFINITY;
-        for l in a + 1..b {
-            let v = sum(l);
-            low = low.min(v);
-            found.push((l, v));
-        }
-        let eps = 1e-12 * low.abs().max(1.0);
-        let (l, _) = *found
-            .iter()
-            .find(|(_, v)| *v <= low + eps)
-            .expect("an option");
-        (low, (l - a) as u16)
-    }
-}
-
 /// Moves the distinct values of a sorted slice to its front; returns how
 /// many there are.
 fn dedup(xs: &mut [u32]) -> usize {
@@ -624,93 +579,4 @@ pub fn solve<P: Choose>(
         }
         Ok(values)
     })
-}
-
-type Table = BTreeMap<(Vec<i64>, usize), f64>;
-
-/// A side's options taken, and its visits per (what it sees, option).
-type Taken<O> = (Vec<O>, Table);
-
-/// Push the trial's probability forward under the best choices; returns
-/// the metric summed from the outcomes and, per side (the deciding
-/// side's, then the opposing side's in a duel), the options taken and
-/// the visits per (what the side sees, option).
-fn forward<P: Choose>(
-    p: &P,
-    graphs: &[Graph<P::State>],
-    rounds: &[Round],
-    between: usize,
-    end: &Worth<'_>,
-    choices: &[Vec<u16>],
-    every: &[P::Option],
-) -> (f64, Vec<Taken<P::Option>>) {
-    // Visits per (round, graph, node, option id): a node of a repeating
-    // round's graph is seen in each round it is met in (a side may tell
-    // the rounds apart). A round meets each of its nodes once, so the
-    // keys are distinct, and ascending once each round's run (walked
-    // from its last node down) is turned round.
-    let mut visits: Vec<((usize, usize, u32, u32), f64)> = Vec::new();
-    let mut total = 0.0;
-    let mut start = vec![0.0; between];
-    let mut next = vec![0.0; between];
-    start[rounds[0].layer[0] as usize] = 1.0;
-    let mut mass: Vec<Vec<f64>> = graphs.iter().map(|g| vec![0.0; g.states.len()]).collect();
-    for (r, d) in rounds.iter().enumerate() {
-        let g = &graphs[d.graph];
-        let ends = end(r + 1);
-        let mass = &mut mass[d.graph];
-        for &i in &d.nodes {
-            mass[i as usize] = 0.0;
-        }
-        for (&u, &root) in d.layer.iter().zip(&d.roots) {
-            mass[root as usize] += start[u as usize];
-            start[u as usize] = 0.0;
-        }
-        let met = visits.len();
-        for (k, &i) in d.nodes.iter().enumerate().rev() {
-            let m = mass[i as usize];
-            if m == 0.0 {
-                continue;
-            }
-            let c = choices[r][k] as usize;
-            let law = g.span[i as usize] as usize + c;
-            if c > 0 {
-                visits.push(((r + 1, d.graph, i, g.laws[law].0), m));
-            }
-            for &(q, t) in g.edges(law) {
-                match t & !INDEX {
-                    0 => mass[t as usize] += m * q,
-                    NEXT => next[(t & INDEX) as usize] += m * q,
-                    _ => total += m * q * ends[(t & INDEX) as usize],
-                }
-            }
-        }
-        visits[met..].reverse();
-        std::mem::swap(&mut start, &mut next);
-    }
-    debug_assert!(visits.windows(2).all(|w| w[0].0 < w[1].0));
-    let mut sides: Vec<Taken<P::Option>> = vec![(Vec::new(), Table::new()); 2];
-    let mut f = Vec::new();
-    for ((round, gi, node, id), v) in visits {
-        let g = &graphs[gi];
-        let o = &every[id as usize];
-        let min = g.min[node as usize];
-        let (options, table) = &mut sides[usize::from(min)];
-        let k = match options.iter().position(|x| x == o) {
-            Some(k) => k,
-            None => {
-                options.push(o.clone());
-                options.len() - 1
-            }
-        };
-        f.clear();
-        let s = &g.states[node as usize];
-        if min {
-            p.opposing_features(round, s, &mut f);
-        } else {
-            p.features(round, s, &mut f);
-        }
-        *table.entry((f.clone(), k)).or_insert(0.0) += v;
-    }
-    (total, sides)
 }
