@@ -17,6 +17,7 @@ fn question(pairs: &[(&str, ParamValue)], dominance: bool) -> BestQuestion {
         params: ParamMap::from_pairs(pairs),
         metric: "p_a_wins".into(),
         dominance,
+        opponent: Default::default(),
     }
 }
 

@@ -67,6 +67,7 @@ fn check_solves_every_config_as_the_library_does() {
             params: s.config(i).values,
             metric: "expected_raises".into(),
             dominance: true,
+            opponent: Default::default(),
         })
         .unwrap();
         let cell = |k: &str| row[k].parse::<f64>().unwrap();

@@ -269,6 +269,7 @@ fn best_json(
         params,
         metric,
         dominance,
+        opponent: Default::default(),
     };
     let answer = watch::interruptible(py, move |_| {
         best(&q).map_err(|e| match e {

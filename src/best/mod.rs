@@ -11,6 +11,12 @@
 //! of options, and the best policy written as the mechanic's own keys,
 //! replayed through the mechanic's ordinary exact solver (so `run` and
 //! `check` reproduce it).
+//!
+//! Against an opponent that plays best too ([`Opponent::Best`], where the
+//! mechanic has a second deciding side, `systems::duel`): a zero-sum duel
+//! for a metric the duel is played for, solved exactly (the sides decide
+//! in turn); the answer is the game's value, both sides' policies, and
+//! one-sided best play's value beside it.
 
 pub mod report;
 pub mod sweep;
@@ -19,7 +25,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::exact::best::{BestLimits, Played, rules};
+use crate::exact::best::{BestLimits, Decision, Played, RuleBox, rules};
 use crate::model::{Marginals, Mechanic, MetricKind, ParamError, ParamMap, ParamValue, Schema};
 use crate::systems;
 
@@ -34,6 +40,19 @@ pub struct BestQuestion {
     /// Also work out what forbidding each group of options costs (one
     /// more solve per group).
     pub dominance: bool,
+    /// What the other side plays: its given policy, or best play too.
+    pub opponent: Opponent,
+}
+
+/// What the other side plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Opponent {
+    /// The policy the values give it (one-sided best play).
+    #[default]
+    Given,
+    /// Best play too, minimising the metric (a zero-sum duel).
+    Best,
 }
 
 /// Why a question has no answer.
@@ -85,6 +104,27 @@ pub struct BestAnswer {
     pub states: usize,
     pub rounds: usize,
     pub seconds: f64,
+    /// Against an opponent playing best too: `best` is the duel's value,
+    /// `given` both given policies', `rules` the deciding side's policy
+    /// in the duel, `policy` both sides' keys.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duel: Option<DuelAnswer>,
+}
+
+/// What a duel adds to the answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DuelAnswer {
+    /// What the opposing side chooses.
+    pub decision: String,
+    /// The deciding side's best against the opposing side's given policy
+    /// (one-sided best play): at least the duel's value.
+    pub one_sided: f64,
+    /// `one_sided − best`: what the opponent's best play takes back.
+    pub taken_back: f64,
+    /// The opposing side's best policy as rules, most visited first.
+    pub rules: Vec<RuleAnswer>,
+    /// Its decisions per trial.
+    pub decisions: f64,
 }
 
 /// One rule of the best policy.
@@ -195,59 +235,56 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
         return Err(BestError::Unsolved(systems::best::why_not(name)));
     };
     let (reward, probability) = reward(&schema, &q.metric).map_err(BestError::Metric)?;
-    let process = process?;
-    let played = process
-        .play(&*reward, q.dominance, BestLimits::default())
-        .map_err(|e| {
-            BestError::Unsolved(format!(
-                "{name} has no exact best play for these values: {e}"
-            ))
-        })?;
+    let duel = q.opponent == Opponent::Best;
+    let process = if duel {
+        let Some(opposed) = systems::duel::process(name, &q.params) else {
+            return Err(BestError::Unsolved(systems::duel::why_not(name)));
+        };
+        let allowed = systems::duel::zero_sum(name);
+        if !allowed.contains(&q.metric.as_str()) {
+            return Err(BestError::Metric(format!(
+                "--metric {} is not zero-sum in {name} (what one side gains the other loses), so a duel cannot be played for it; allowed with --against best: {}",
+                q.metric,
+                allowed.join(", ")
+            )));
+        }
+        drop(process);
+        opposed?
+    } else {
+        process?
+    };
+    let limits = BestLimits::default();
+    let played = if duel {
+        process.play_duel(&*reward, q.dominance, limits)
+    } else {
+        process.play(&*reward, q.dominance, limits)
+    };
+    let played = played.map_err(|e| {
+        BestError::Unsolved(format!(
+            "{name} has no exact best play for these values: {e}"
+        ))
+    })?;
     let Played {
         solved,
         rules: boxes,
         written,
+        opposing_rules,
     } = played;
-    let seen = rules::spans(&solved.decisions, solved.features.len());
-    let visits = solved.visits.max(f64::MIN_POSITIVE);
-    // Each rule says only what tells it from situations where best play
-    // chooses otherwise (the last features dropped first): two rules
-    // that then read alike are one.
-    let typed: Vec<(Vec<(i64, i64)>, usize)> =
-        boxes.iter().map(|b| (b.ranges.clone(), b.option)).collect();
-    let order: Vec<usize> = (0..solved.features.len()).rev().collect();
-    let wide = rules::widen(&typed, &seen, &order);
-    let mut shown: Vec<RuleAnswer> = Vec::new();
-    for (b, ranges) in boxes.iter().zip(wide) {
-        let when = rules::condition(
-            &rules::Box {
-                ranges,
-                ..b.clone()
-            },
+    let rules = shown(&boxes, &solved.decisions, &solved.features, &solved.options);
+    let duel = solved.one_sided.map(|one_sided| DuelAnswer {
+        decision: systems::duel::opposing(name)
+            .unwrap_or_default()
+            .to_string(),
+        one_sided,
+        taken_back: one_sided - solved.value,
+        rules: shown(
+            &opposing_rules,
+            &solved.opposing,
             &solved.features,
-            &seen,
-        );
-        let choice = solved.options[b.option].clone();
-        let share = b.visits / visits;
-        match shown
-            .iter_mut()
-            .find(|r| r.when == when && r.choice == choice)
-        {
-            Some(r) => {
-                r.agree = (r.agree * r.share + b.agree * share)
-                    / (r.share + share).max(f64::MIN_POSITIVE);
-                r.share += share;
-            }
-            None => shown.push(RuleAnswer {
-                when,
-                choice,
-                share,
-                agree: b.agree,
-            }),
-        }
-    }
-    shown.sort_by(|a, b| b.share.total_cmp(&a.share));
-    let rules = shown;
+            &solved.opposing_options,
+        ),
+        decisions: solved.opposing.iter().map(|d| d.visits).sum(),
+    });
     let mut options: Vec<OptionAnswer> = solved
         .options
         .iter()
@@ -295,7 +332,61 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
         states: solved.states,
         rounds: solved.rounds,
         seconds: started.elapsed().as_secs_f64(),
+        duel,
     })
+}
+
+/// A side's best policy as rules in the designer's terms, most visited
+/// first: each rule says only what tells it from situations where best
+/// play chooses otherwise (the last features dropped first), and two
+/// rules that then read alike are one.
+fn shown(
+    boxes: &[RuleBox],
+    decisions: &[Decision],
+    features: &[&'static str],
+    options: &[String],
+) -> Vec<RuleAnswer> {
+    let seen = rules::spans(decisions, features.len());
+    let visits = decisions
+        .iter()
+        .map(|d| d.visits)
+        .sum::<f64>()
+        .max(f64::MIN_POSITIVE);
+    let typed: Vec<(Vec<(i64, i64)>, usize)> =
+        boxes.iter().map(|b| (b.ranges.clone(), b.option)).collect();
+    let order: Vec<usize> = (0..features.len()).rev().collect();
+    let wide = rules::widen(&typed, &seen, &order);
+    let mut shown: Vec<RuleAnswer> = Vec::new();
+    for (b, ranges) in boxes.iter().zip(wide) {
+        let when = rules::condition(
+            &rules::Box {
+                ranges,
+                ..b.clone()
+            },
+            features,
+            &seen,
+        );
+        let choice = options[b.option].clone();
+        let share = b.visits / visits;
+        match shown
+            .iter_mut()
+            .find(|r| r.when == when && r.choice == choice)
+        {
+            Some(r) => {
+                r.agree = (r.agree * r.share + b.agree * share)
+                    / (r.share + share).max(f64::MIN_POSITIVE);
+                r.share += share;
+            }
+            None => shown.push(RuleAnswer {
+                when,
+                choice,
+                share,
+                agree: b.agree,
+            }),
+        }
+    }
+    shown.sort_by(|a, b| b.share.total_cmp(&a.share));
+    shown
 }
 
 /// The values with the best policy written in.
@@ -316,7 +407,15 @@ fn replay(
     keys: &[(String, ParamValue)],
     schema: &Schema,
 ) -> Result<Option<f64>, BestError> {
-    let values = with_policy(&q.params, q.mechanic.name(), keys);
+    let mut values = q.params.clone();
+    if q.opponent == Opponent::Best {
+        // Both sides' policies are written: the second side's given
+        // keys go too.
+        for k in systems::duel::replaces(q.mechanic.name()) {
+            values.remove(k);
+        }
+    }
+    let values = with_policy(&values, q.mechanic.name(), keys);
     q.mechanic.check(&values)?;
     let model = q.mechanic.prepare(&values)?;
     Ok(model.exact().and_then(|m| metric_of(&m, schema, &q.metric)))

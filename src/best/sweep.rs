@@ -145,6 +145,7 @@ pub fn best_scenario(scenario: &Scenario) -> Result<BestRun, ScenarioError> {
                 params: config.values,
                 metric: spec.metric.clone(),
                 dominance: spec.dominance,
+                opponent: Default::default(),
             };
             let row = BestRow {
                 row: i,

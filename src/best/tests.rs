@@ -11,6 +11,7 @@ fn ask(mechanic: &str, pairs: &[(&str, ParamValue)], metric: &str) -> BestAnswer
         params: ParamMap::from_pairs(pairs),
         metric: metric.into(),
         dominance: true,
+        opponent: Default::default(),
     })
     .unwrap()
 }
@@ -69,6 +70,7 @@ fn an_uncovered_mechanic_says_why() {
         params: ParamMap::new(),
         metric: "p_success".into(),
         dominance: false,
+        opponent: Default::default(),
     })
     .unwrap_err();
     assert!(e.to_string().contains("no exact best play"), "{e}");
@@ -103,6 +105,7 @@ fn best_play_beats_every_shipped_strategy() {
             params: v.clone(),
             metric: "p_a_wins".into(),
             dominance: false,
+            opponent: Default::default(),
         })
         .unwrap();
         for g in givens {
@@ -246,6 +249,7 @@ fn the_written_duel_policy_replays_to_best_play() {
             params: ParamMap::from_pairs(&pairs),
             metric: metric.into(),
             dominance: false,
+            opponent: Default::default(),
         })
         .unwrap();
         let policy = a
@@ -300,6 +304,7 @@ fn the_written_wrench_replays_best_play() {
             params: v.clone(),
             metric: (*metric).into(),
             dominance: false,
+            opponent: Opponent::Given,
         })
         .unwrap();
         let policy = a.policy.clone().unwrap_or_default();
@@ -332,4 +337,105 @@ fn the_written_wrench_replays_best_play() {
     // Today 48 of the 54 (the six left: a 2d explorer rolling 4d for
     // risk, where whether "Gotta make it!" is spent decides).
     assert!(written >= 48, "{written} of {} written", cases.len());
+}
+
+/// Both sides' best play in a small duel, asked as the library does.
+fn duel(pairs: &[(&str, ParamValue)], metric: &str) -> Result<BestAnswer, BestError> {
+    best(&BestQuestion {
+        mechanic: systems::find("gateway.scene").unwrap(),
+        params: ParamMap::from_pairs(pairs),
+        metric: metric.into(),
+        dominance: false,
+        opponent: Opponent::Best,
+    })
+}
+
+#[test]
+fn both_sides_best_replays_to_the_duel_value() {
+    let pairs = [
+        ("ladder", Int(4)),
+        ("round_cap", Int(8)),
+        ("initiative", Str("random".into())),
+        ("a.background", Int(2)),
+        ("b.background", Int(2)),
+    ];
+    let d = duel(&pairs, "p_a_wins").unwrap();
+    let one = ask("gateway.scene", &pairs, "p_a_wins");
+    let x = d.duel.as_ref().expect("a duel");
+    // One-sided best play is the same solve's, bit for bit; B playing
+    // best takes some of it back.
+    assert_eq!(x.one_sided, one.best);
+    assert_eq!(d.given, one.given);
+    assert!(
+        d.best <= x.one_sided + 1e-12,
+        "{} vs {}",
+        d.best,
+        x.one_sided
+    );
+    assert!(x.taken_back > 1e-3, "{x:?}");
+    assert!(!x.rules.is_empty() && x.decisions > 1.0);
+    // Both policies written as `a.policy` and `b.policy` replay through
+    // the duel's own exact solver to the duel's value.
+    let policy = d.policy.as_deref().expect("both policies written");
+    assert!(policy.contains("\"a.policy\"") && policy.contains("\"b.policy\""));
+    let replayed = d.replayed.unwrap();
+    assert!((replayed - d.best).abs() < 1e-9, "{replayed} vs {}", d.best);
+    // Against B's policy in the duel, A's best reply is worth at least
+    // the duel's value (A's duel policy gets it already).
+    let v = ParamMap::from_pairs(&pairs);
+    let m = systems::find("gateway.scene").unwrap();
+    let (reward, _) = reward(&m.schema_of(&v).unwrap(), "p_a_wins").unwrap();
+    let played = systems::duel::process("gateway.scene", &v)
+        .unwrap()
+        .unwrap()
+        .play_duel(&*reward, false, BestLimits::default())
+        .unwrap();
+    let (_, b) = played
+        .written
+        .unwrap()
+        .into_iter()
+        .find(|(k, _)| k == "b.policy")
+        .unwrap();
+    let mut v = v;
+    v.set("b.policy".to_string(), b);
+    let reply = best(&BestQuestion {
+        mechanic: systems::find("gateway.scene").unwrap(),
+        params: v,
+        metric: "p_a_wins".into(),
+        dominance: false,
+        opponent: Opponent::Given,
+    })
+    .unwrap();
+    assert!(reply.best >= d.best - 1e-9, "{} vs {}", reply.best, d.best);
+}
+
+#[test]
+fn a_duel_is_refused_where_it_is_not_a_duel() {
+    let e = duel(&[("ladder", Int(4))], "p_b_wins").unwrap_err();
+    let BestError::Metric(m) = e else {
+        panic!("{e}")
+    };
+    assert!(
+        m.contains("not zero-sum") && m.contains("allowed with --against best: p_a_wins"),
+        "{m}"
+    );
+    let e = best(&BestQuestion {
+        mechanic: systems::find("cortex.contested").unwrap(),
+        params: ParamMap::new(),
+        metric: "p_win".into(),
+        dominance: false,
+        opponent: Opponent::Best,
+    })
+    .unwrap_err();
+    let BestError::Unsolved(m) = e else {
+        panic!("{e}")
+    };
+    assert!(
+        m.contains("no best play for both sides") && m.contains("gateway.scene"),
+        "{m}"
+    );
+    // B acting last when it holds the initiative leaves its lead a
+    // decision of its own.
+    let e = duel(&[("b.initiative_order", Str("last".into()))], "p_a_wins").unwrap_err();
+    assert!(e.to_string().contains("b.initiative_order"), "{e}");
 }

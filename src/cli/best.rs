@@ -5,10 +5,10 @@
 use std::fmt::Write as _;
 
 use anyhow::{anyhow, bail};
-use oddsmith::best::{self, BestAnswer, BestError, BestQuestion};
+use oddsmith::best::{self, BestAnswer, BestError, BestQuestion, Opponent};
 
 use super::odds::{ask_error, fixed, mechanic_named};
-use super::{BestArgs, BestFormat, Outcome};
+use super::{Against, BestArgs, BestFormat, Outcome};
 
 pub fn best(args: BestArgs) -> anyhow::Result<Outcome> {
     let Some(m) = mechanic_named(&args.mechanic) else {
@@ -18,7 +18,11 @@ pub fn best(args: BestArgs) -> anyhow::Result<Outcome> {
             oddsmith::systems::best::covered().join(", ")
         );
     };
-    let q = question(m, &args.params, args.metric.clone(), !args.no_dominance)?;
+    let mut q = question(m, &args.params, args.metric.clone(), !args.no_dominance)?;
+    q.opponent = match args.against {
+        Against::Given => Opponent::Given,
+        Against::Best => Opponent::Best,
+    };
     let a = answer(&q)?;
     match args.format {
         BestFormat::Json => println!("{}", serde_json::to_string_pretty(&a)?),
@@ -56,6 +60,7 @@ pub fn question(
         params,
         metric,
         dominance,
+        opponent: Opponent::Given,
     })
 }
 
@@ -80,44 +85,33 @@ fn diff(a: &BestAnswer, x: f64) -> String {
 /// The answer as a report for people.
 pub fn text(a: &BestAnswer) -> String {
     let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "{}: best play for {} ({})",
-        a.mechanic, a.metric, a.decision
-    );
-    let _ = writeln!(o, "  best play      {}", show(a, a.best));
-    let _ = writeln!(o, "  given policy   {}", show(a, a.given));
-    let _ = writeln!(o, "  gap            {}", diff(a, a.gap));
-    let _ = writeln!(
-        o,
-        "\nbest policy ({:.2} decisions a trial; share of them, and how often the rule's choice is best play's there):",
-        a.decisions
-    );
-    let width = a
-        .rules
-        .iter()
-        .map(|r| r.when.chars().count())
-        .max()
-        .unwrap_or(0);
-    for r in &a.rules {
-        let pad = width - r.when.chars().count();
-        let _ = write!(
-            o,
-            "  {}:{} {:<22} {:>6.1}%",
-            r.when,
-            " ".repeat(pad),
-            r.choice,
-            100.0 * r.share
-        );
-        if r.agree < 1.0 - 1e-9 {
-            let _ = write!(o, "  (agrees {:.0}%)", 100.0 * r.agree);
-        }
-        o.push('\n');
-    }
-    if !a.dominance.is_empty() {
+    if let Some(d) = &a.duel {
+        duel_text(a, d, &mut o);
+    } else {
         let _ = writeln!(
             o,
-            "\ndominance (forbid one option: what best play loses, and how often it uses it):"
+            "{}: best play for {} ({})",
+            a.mechanic, a.metric, a.decision
+        );
+        let _ = writeln!(o, "  best play      {}", show(a, a.best));
+        let _ = writeln!(o, "  given policy   {}", show(a, a.given));
+        let _ = writeln!(o, "  gap            {}", diff(a, a.gap));
+        let _ = writeln!(
+            o,
+            "\nbest policy ({:.2} decisions a trial; share of them, and how often the rule's choice is best play's there):",
+            a.decisions
+        );
+        rules_text(&a.rules, &mut o);
+    }
+    if !a.dominance.is_empty() {
+        let against = if a.duel.is_some() {
+            " against an opponent still playing best"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            o,
+            "\ndominance (forbid one option{against}: what best play loses, and how often it uses it):"
         );
         let width = a
             .dominance
@@ -168,6 +162,62 @@ pub fn text(a: &BestAnswer) -> String {
         a.states, a.rounds, a.seconds
     );
     o
+}
+
+/// A side's rules, one a line.
+fn rules_text(rules: &[best::RuleAnswer], o: &mut String) {
+    let width = rules
+        .iter()
+        .map(|r| r.when.chars().count())
+        .max()
+        .unwrap_or(0);
+    for r in rules {
+        let pad = width - r.when.chars().count();
+        let _ = write!(
+            o,
+            "  {}:{} {:<22} {:>6.1}%",
+            r.when,
+            " ".repeat(pad),
+            r.choice,
+            100.0 * r.share
+        );
+        if r.agree < 1.0 - 1e-9 {
+            let _ = write!(o, "  (agrees {:.0}%)", 100.0 * r.agree);
+        }
+        o.push('\n');
+    }
+}
+
+/// A duel's values and both sides' policies.
+fn duel_text(a: &BestAnswer, d: &best::DuelAnswer, o: &mut String) {
+    let _ = writeln!(
+        o,
+        "{}: both sides' best play for {} (a zero-sum duel: A maximises it, B minimises it)",
+        a.mechanic, a.metric
+    );
+    let _ = writeln!(o, "  A chooses {}", a.decision);
+    let _ = writeln!(o, "  B chooses {}", d.decision);
+    let _ = writeln!(o, "  both best (the duel)     {}", show(a, a.best));
+    let _ = writeln!(
+        o,
+        "  A best, B given          {}   (one-sided best play; B's best takes back {})",
+        show(a, d.one_sided),
+        diff(a, d.taken_back).replacen('+', "", 1)
+    );
+    let _ = writeln!(o, "  both given               {}", show(a, a.given));
+    let _ = writeln!(o, "  duel vs both given       {}", diff(a, a.gap));
+    let _ = writeln!(
+        o,
+        "\nA's best policy ({:.2} decisions a trial; share of them, and how often the rule's choice is best play's there):",
+        a.decisions
+    );
+    rules_text(&a.rules, o);
+    let _ = writeln!(
+        o,
+        "\nB's best policy ({:.2} decisions a trial; B's own view: its edge, its initiative …):",
+        d.decisions
+    );
+    rules_text(&d.rules, o);
 }
 
 /// Whether `dir` holds a best-play scenario's outputs (its manifest says

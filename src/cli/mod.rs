@@ -81,6 +81,13 @@ enum Command {
     /// option costs, how often best play uses it), and the best policy as
     /// the mechanic's own keys where its policy language can say it
     /// (replayed through the exact solver, as `run` and `check` would).
+    ///
+    /// `--against best`: both sides play best (a zero-sum duel, exact:
+    /// the sides decide in turn). `oddsmith best gateway.scene ladder=6
+    /// --against best` prints the duel's value (A maximises P(A wins), B
+    /// minimises it), one-sided best play's value beside it, and both
+    /// sides' policies. Only for mechanics with a second deciding side
+    /// (gateway.scene) and a zero-sum metric (p_a_wins).
     Best(BestArgs),
     /// Run scenarios and check every `[[expect]]` balance assertion: exit 0
     /// when all hold, 1 when any fails, 2 on bad input. For CI.
@@ -163,9 +170,21 @@ struct BestArgs {
     /// Skip the dominance table (one solve per option group).
     #[arg(long)]
     no_dominance: bool,
+    /// What the other side plays: given (its policy from the values;
+    /// best play for one side) or best (it plays best too, minimising the
+    /// metric: a zero-sum duel, for gateway.scene and p_a_wins).
+    #[arg(long, value_enum, default_value_t = Against::Given)]
+    against: Against,
     /// text: a report for people; json: the library's answer.
     #[arg(long, value_enum, default_value_t = BestFormat::Text)]
     format: BestFormat,
+}
+
+/// What the other side plays in `best`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Against {
+    Given,
+    Best,
 }
 
 /// How `best` prints its answer.

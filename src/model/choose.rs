@@ -113,4 +113,29 @@ pub trait Choose: Sync {
         let _ = reward;
         self.write(rules)
     }
+
+    /// What the opposing side may do at the next roll where it decides,
+    /// for a duel where it plays best too (minimising what the deciding
+    /// side maximises); [`Choose::law`] with one of them is the roll's law
+    /// when the opposing side takes it. Only asked where
+    /// [`Choose::options`] is empty: the sides decide in turn, never at
+    /// once (so the duel has perfect information and pure best play).
+    /// Empty (the default): the opposing side only plays its given policy,
+    /// and only one-sided best play is offered.
+    fn opposing(&self, round: usize, state: &Self::State, out: &mut Vec<Self::Option>) {
+        let _ = (round, state, out);
+    }
+
+    /// What the opposing side sees at its decision, one value per
+    /// [`Choose::feature_names`] (read from its side: its own edge …).
+    fn opposing_features(&self, round: usize, state: &Self::State, out: &mut Vec<i64>) {
+        self.features(round, state, out);
+    }
+
+    /// The opposing side's best policy written as the mechanic's own
+    /// parameter values, as [`Choose::write`] does for the deciding side.
+    fn write_opposing(&self, rules: &[RuleOf<Self::Option>]) -> Option<Vec<(String, ParamValue)>> {
+        let _ = rules;
+        None
+    }
 }

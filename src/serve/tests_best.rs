@@ -31,6 +31,7 @@ fn best_play_is_the_librarys_answer() {
         params,
         metric: "expected_raises".into(),
         dominance: true,
+        opponent: Default::default(),
     })
     .unwrap();
     assert_eq!(v["best"].as_f64().unwrap().to_bits(), a.best.to_bits());

@@ -11,6 +11,7 @@ pub mod best;
 pub mod cgg;
 pub mod cortex;
 pub mod dice;
+pub mod duel;
 pub mod gateway;
 pub mod questworlds;
 pub mod statements;

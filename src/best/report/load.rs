@@ -158,6 +158,7 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
                 policy,
                 replayed: replayed.get(i),
                 unwritten,
+                duel: None,
                 decisions,
                 states: states as usize,
                 rounds: 0,

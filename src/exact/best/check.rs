@@ -14,14 +14,34 @@ pub fn graph_is_layered<P: Choose>(p: &P, reward: &dyn Fn(&[i64]) -> f64, what: 
 where
     P::Option: std::fmt::Debug,
 {
+    sides_agree(p, reward, false, what);
+}
+
+/// As [`graph_is_layered`], for both sides' best play (a duel): also
+/// the one-sided value and the opposing side's decisions.
+pub fn duel_graph_is_layered<P: Choose>(p: &P, reward: &dyn Fn(&[i64]) -> f64, what: &str)
+where
+    P::Option: std::fmt::Debug,
+{
+    sides_agree(p, reward, true, what);
+}
+
+fn sides_agree<P: Choose>(p: &P, reward: &dyn Fn(&[i64]) -> f64, both: bool, what: &str)
+where
+    P::Option: std::fmt::Debug,
+{
     let rep = p.repeats().expect("the rounds repeat");
     let limits = BestLimits::default();
-    let fast: Solved<P::Option> = graph::solve(p, rep, reward, true, limits).unwrap();
-    let slow: Solved<P::Option> = layered::solve(p, reward, true, limits).unwrap();
+    let fast: Solved<P::Option> = graph::solve(p, rep, reward, true, limits, both).unwrap();
+    let slow: Solved<P::Option> = layered::solve(p, reward, true, limits, both).unwrap();
     let close = |a: f64, b: f64, name: &str| {
         assert!((a - b).abs() < 1e-9, "{what}: {name} {a} vs {b}");
     };
     close(fast.value, slow.value, "value");
+    assert_eq!(fast.one_sided.is_some(), both, "{what}");
+    if let (Some(a), Some(b)) = (fast.one_sided, slow.one_sided) {
+        close(a, b, "one-sided");
+    }
     close(fast.given, slow.given, "given");
     close(fast.replayed, slow.replayed, "replayed");
     close(fast.replayed, fast.value, "replayed vs value");
@@ -38,27 +58,34 @@ where
         close(a.usage, b.usage, &a.tag);
     }
     // The same visits per (situation, option), whatever the order the
-    // options were met in.
-    let table = |s: &Solved<P::Option>| {
-        let mut t: Vec<(Vec<i64>, String, f64)> = s
-            .decisions
-            .iter()
-            .map(|d| {
-                (
-                    d.features.clone(),
-                    format!("{:?}", s.options[d.option]),
-                    d.visits,
-                )
-            })
-            .collect();
-        t.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-        t
-    };
-    let (a, b) = (table(&fast), table(&slow));
-    assert_eq!(a.len(), b.len(), "{what}: decisions");
-    for (x, y) in a.iter().zip(&b) {
-        assert_eq!((&x.0, &x.1), (&y.0, &y.1), "{what}");
-        close(x.2, y.2, "visits");
+    // options were met in: the deciding side's, then the opposing side's.
+    for opposing in [false, true] {
+        let table = |s: &Solved<P::Option>| {
+            let (rows, options) = if opposing {
+                (&s.opposing, &s.opposing_options)
+            } else {
+                (&s.decisions, &s.options)
+            };
+            let mut t: Vec<(Vec<i64>, String, f64)> = rows
+                .iter()
+                .map(|d| {
+                    (
+                        d.features.clone(),
+                        format!("{:?}", options[d.option]),
+                        d.visits,
+                    )
+                })
+                .collect();
+            t.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+            t
+        };
+        let (a, b) = (table(&fast), table(&slow));
+        assert_eq!(a.len(), b.len(), "{what}: decisions");
+        assert!(both || a.is_empty() || !opposing, "{what}");
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!((&x.0, &x.1), (&y.0, &y.1), "{what}");
+            close(x.2, y.2, "visits");
+        }
     }
 }
 
@@ -108,11 +135,35 @@ where
     ) -> Option<Vec<(String, crate::model::ParamValue)>> {
         self.0.write(rules)
     }
+    fn opposing(&self, round: usize, s: &P::State, out: &mut Vec<P::Option>) {
+        self.0.opposing(round, s, out)
+    }
+    fn opposing_features(&self, round: usize, s: &P::State, out: &mut Vec<i64>) {
+        self.0.opposing_features(round, s, out)
+    }
+    fn write_opposing(
+        &self,
+        rules: &[RuleOf<P::Option>],
+    ) -> Option<Vec<(String, crate::model::ParamValue)>> {
+        self.0.write_opposing(rules)
+    }
 }
 
 /// Every (round, state) where `p` decides, under some choices.
 fn decisions<P: Choose>(p: &P) -> BTreeSet<(usize, P::State)> {
+    sides(p, false).0
+}
+
+/// Decision points: (round, state).
+type Points<S> = BTreeSet<(usize, S)>;
+/// A deterministic policy: the option at each decision point.
+type Table<S, O> = BTreeMap<(usize, S), O>;
+
+/// Every (round, state) where the deciding side decides, and (when
+/// `both`) where the opposing side does, under some choices of both.
+fn sides<P: Choose>(p: &P, both: bool) -> (Points<P::State>, Points<P::State>) {
     let mut out = BTreeSet::new();
+    let mut theirs = BTreeSet::new();
     let mut seen = BTreeSet::new();
     let mut stack = vec![(1, p.start())];
     let (mut opts, mut law) = (Vec::new(), Vec::new());
@@ -120,10 +171,14 @@ fn decisions<P: Choose>(p: &P) -> BTreeSet<(usize, P::State)> {
         if !seen.insert((round, s.clone())) {
             continue;
         }
-        opts.clear();
-        p.options(round, &s, &mut opts);
-        if !opts.is_empty() {
-            out.insert((round, s.clone()));
+        match super::menu(p, both, round, &s, &mut opts) {
+            super::Side::Max => {
+                out.insert((round, s.clone()));
+            }
+            super::Side::Min => {
+                theirs.insert((round, s.clone()));
+            }
+            super::Side::Nobody => {}
         }
         let choices: Vec<Option<&P::Option>> = if opts.is_empty() {
             vec![None]
@@ -145,7 +200,7 @@ fn decisions<P: Choose>(p: &P) -> BTreeSet<(usize, P::State)> {
             }
         }
     }
-    out
+    (out, theirs)
 }
 
 /// The metric of `p` played by `table` from `(round, s)`, walking every
@@ -218,4 +273,93 @@ pub fn best_is_brute_force<P: Choose>(
     assert!((solved.replayed - solved.value).abs() < 1e-12, "{what}");
     assert!(solved.given <= solved.value + 1e-12, "{what}");
     all.len()
+}
+
+/// Every deterministic policy of each side at its decision points (one
+/// option per point), as tables; at most `limit` per side.
+fn policies<P: Choose>(
+    points: &BTreeSet<(usize, P::State)>,
+    menu: impl Fn(usize, &P::State, &mut Vec<P::Option>),
+    limit: usize,
+) -> Vec<Table<P::State, P::Option>> {
+    let points: Vec<&(usize, P::State)> = points.iter().collect();
+    let opts: Vec<Vec<P::Option>> = points
+        .iter()
+        .map(|(r, s)| {
+            let mut o = Vec::new();
+            menu(*r, s, &mut o);
+            o
+        })
+        .collect();
+    let total: usize = opts.iter().map(Vec::len).product();
+    assert!(total <= limit, "{total} policies");
+    (0..total)
+        .map(|mut k| {
+            let mut table = BTreeMap::new();
+            for (point, o) in points.iter().zip(&opts) {
+                table.insert((*point).clone(), o[k % o.len()].clone());
+                k /= o.len();
+            }
+            table
+        })
+        .collect()
+}
+
+/// Both sides' best play (a duel) against brute force over every pair of
+/// deterministic policies (at most `most` per side), to `1e-12`: the
+/// game's value is max over the deciding side's policies of the min over
+/// the opposing side's, equal to min over max (a saddle point in pure
+/// policies: the sides decide in turn); the value summed forward agrees;
+/// it is at most one-sided best play (the opposing side's given policy
+/// is one of its policies here) and one-sided best play is brute force's
+/// best against the given policy. Returns the number of pairs.
+pub fn duel_is_brute_force<P: Choose>(
+    p: &P,
+    reward: &dyn Fn(&[i64]) -> f64,
+    most: usize,
+    what: &str,
+) -> usize {
+    let (mine, theirs) = sides(p, true);
+    let a = policies::<P>(&mine, |r, s, o| p.options(r, s, o), most);
+    let b = policies::<P>(&theirs, |r, s, o| p.opposing(r, s, o), most);
+    // values[i][j]: A's policy i against B's policy j.
+    let values: Vec<Vec<f64>> = a
+        .iter()
+        .map(|ta| {
+            b.iter()
+                .map(|tb| {
+                    let mut t = ta.clone();
+                    t.extend(tb.iter().map(|(k, v)| (k.clone(), v.clone())));
+                    walk(p, &t, reward, 1, &p.start())
+                })
+                .collect()
+        })
+        .collect();
+    let max_min = values
+        .iter()
+        .map(|row| row.iter().copied().fold(f64::INFINITY, f64::min))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let min_max = (0..b.len())
+        .map(|j| {
+            values
+                .iter()
+                .map(|row| row[j])
+                .fold(f64::NEG_INFINITY, f64::max)
+        })
+        .fold(f64::INFINITY, f64::min);
+    let solved = super::duel(p, reward, true, BestLimits::default()).unwrap();
+    let close = |x: f64, y: f64, name: &str| {
+        assert!((x - y).abs() < 1e-12, "{what}: {name}: {x} vs {y}");
+    };
+    close(solved.value, max_min, "duel vs max-min");
+    close(max_min, min_max, "max-min vs min-max");
+    close(solved.replayed, solved.value, "replayed");
+    let one_sided = solved.one_sided.expect("a duel");
+    let alone = super::best(p, reward, false, BestLimits::default()).unwrap();
+    close(one_sided, alone.value, "one-sided in the duel vs alone");
+    assert!(
+        solved.value <= one_sided + 1e-12,
+        "{what}: the duel beats one-sided"
+    );
+    a.len() * b.len()
 }

@@ -7,40 +7,49 @@ use std::collections::{BTreeMap, HashMap};
 
 use foldhash::fast::FixedState;
 
-use super::{BestError, BestLimits, Play, Raw, Solved, assemble, go_on};
+use super::{BestError, BestLimits, Play, Raw, Side, Solved, assemble, go_on, menu};
 use crate::model::{After, Choose};
 
-/// Best play round by round.
+/// Best play round by round; for both sides when `both` (a duel, see
+/// [`super::duel`]).
 pub fn solve<P: Choose>(
     p: &P,
     reward: &dyn Fn(&[i64]) -> f64,
     dominance: bool,
     limits: BestLimits,
+    both: bool,
 ) -> Result<Solved<P::Option>, BestError> {
-    let layers = reach(p, limits)?;
+    let layers = reach_sides(p, both, limits)?;
     let all = |_: &P::Option| true;
-    let values = backward(p, &layers, reward, Play::Best(&all))?;
-    let given = backward(p, &layers, reward, Play::Given)?;
-    let mut options: Vec<P::Option> = Vec::new();
-    let mut table: BTreeMap<(Vec<i64>, usize), f64> = BTreeMap::new();
-    let replayed = forward(p, &layers, &values, reward, &mut options, &mut table);
+    let values = backward(p, &layers, reward, Play::Best(&all), both)?;
+    let given = backward(p, &layers, reward, Play::Given, false)?;
+    let one_sided = if both {
+        Some(backward(p, &layers, reward, Play::Best(&all), false)?[0][0])
+    } else {
+        None
+    };
+    let mut tables = Tables::default();
+    let replayed = forward(p, &layers, &values, reward, both, &mut tables);
     let raw = Raw {
         value: values[0][0],
         given: given[0][0],
         replayed,
-        options,
-        table,
+        options: tables.options,
+        table: tables.table,
+        one_sided,
+        opposing_options: tables.opposing_options,
+        opposing_table: tables.opposing_table,
         states: layers.iter().map(Vec::len).sum(),
         rounds: layers.len(),
     };
     let every = if dominance {
-        all_options(p, &layers)
+        all_options(p, &layers, both)
     } else {
         Vec::new()
     };
     assemble(p, raw, dominance, &every, |sets| {
         sets.iter()
-            .map(|allowed| Ok(backward(p, &layers, reward, Play::Best(*allowed))?[0][0]))
+            .map(|allowed| Ok(backward(p, &layers, reward, Play::Best(*allowed), both)?[0][0]))
             .collect()
     })
 }
@@ -48,6 +57,15 @@ pub fn solve<P: Choose>(
 /// The states between rounds reachable under some choice of options,
 /// one sorted layer per round (layer 0: round 1, the start alone).
 pub fn reach<P: Choose>(p: &P, limits: BestLimits) -> Result<Vec<Vec<P::State>>, BestError> {
+    reach_sides(p, false, limits)
+}
+
+/// As [`reach`], with the opposing side's options too when `both`.
+fn reach_sides<P: Choose>(
+    p: &P,
+    both: bool,
+    limits: BestLimits,
+) -> Result<Vec<Vec<P::State>>, BestError> {
     let mut layers = vec![vec![p.start()]];
     let mut opts = Vec::new();
     let mut law = Vec::new();
@@ -58,8 +76,7 @@ pub fn reach<P: Choose>(p: &P, limits: BestLimits) -> Result<Vec<Vec<P::State>>,
         let mut next: HashMap<P::State, (), FixedState> = HashMap::default();
         let mut stack: Vec<P::State> = layers[round - 1].clone();
         while let Some(s) = stack.pop() {
-            opts.clear();
-            p.options(round, &s, &mut opts);
+            menu(p, both, round, &s, &mut opts);
             let choices: Vec<Option<&P::Option>> = if opts.is_empty() {
                 vec![None]
             } else {
@@ -101,8 +118,9 @@ pub fn reach<P: Choose>(p: &P, limits: BestLimits) -> Result<Vec<Vec<P::State>>,
     }
 }
 
-/// Every option open at some reachable decision, in the order met.
-fn all_options<P: Choose>(p: &P, layers: &[Vec<P::State>]) -> Vec<P::Option> {
+/// Every option open to the deciding side at some reachable decision, in
+/// the order met.
+fn all_options<P: Choose>(p: &P, layers: &[Vec<P::State>], both: bool) -> Vec<P::Option> {
     let mut out: Vec<P::Option> = Vec::new();
     let mut opts = Vec::new();
     let mut law = Vec::new();
@@ -111,11 +129,11 @@ fn all_options<P: Choose>(p: &P, layers: &[Vec<P::State>]) -> Vec<P::Option> {
         let mut seen: HashMap<P::State, (), FixedState> = HashMap::default();
         let mut stack = layer.clone();
         while let Some(s) = stack.pop() {
-            opts.clear();
-            p.options(round, &s, &mut opts);
-            for o in &opts {
-                if !out.contains(o) {
-                    out.push(o.clone());
+            if menu(p, both, round, &s, &mut opts) == Side::Max {
+                for o in &opts {
+                    if !out.contains(o) {
+                        out.push(o.clone());
+                    }
                 }
             }
             let choices: Vec<Option<&P::Option>> = if opts.is_empty() {
@@ -140,12 +158,14 @@ fn all_options<P: Choose>(p: &P, layers: &[Vec<P::State>]) -> Vec<P::Option> {
     out
 }
 
-/// Each layer's values under `play`, aligned with the layer's states.
+/// Each layer's values under `play` (and, when `both`, the opposing
+/// side's best at its decisions), aligned with the layer's states.
 fn backward<P: Choose>(
     p: &P,
     layers: &[Vec<P::State>],
     reward: &dyn Fn(&[i64]) -> f64,
     play: Play<'_, P::Option>,
+    both: bool,
 ) -> Result<Vec<Vec<f64>>, BestError> {
     let mut values: Vec<Vec<f64>> = vec![Vec::new(); layers.len()];
     for r in (0..layers.len()).rev() {
@@ -154,32 +174,54 @@ fn backward<P: Choose>(
         let next = layers
             .get(r + 1)
             .map(|l| (&l[..], &later.first().expect("a layer")[..]));
-        let mut round = Round::new(p, r + 1, next, reward, play);
+        let mut round = Round::new(p, r + 1, next, reward, play, both);
         now[r] = layers[r].iter().map(|s| round.value(s)).collect();
     }
     Ok(values)
 }
 
-/// Push the trial's probability forward under the best choices, noting
-/// each decision met; returns the metric summed from the outcomes.
+/// The options each side's best play takes, in the order met, and the
+/// visits per (what the side sees, index into them).
+struct Tables<O> {
+    options: Vec<O>,
+    table: BTreeMap<(Vec<i64>, usize), f64>,
+    opposing_options: Vec<O>,
+    opposing_table: BTreeMap<(Vec<i64>, usize), f64>,
+}
+
+// By hand: a derive would ask `O: Default`.
+impl<O> Default for Tables<O> {
+    fn default() -> Self {
+        Tables {
+            options: Vec::new(),
+            table: BTreeMap::new(),
+            opposing_options: Vec::new(),
+            opposing_table: BTreeMap::new(),
+        }
+    }
+}
+
+/// Push the trial's probability forward under the best choices (both
+/// sides' when `both`), noting each decision met; returns the metric
+/// summed from the outcomes.
 fn forward<P: Choose>(
     p: &P,
     layers: &[Vec<P::State>],
     values: &[Vec<f64>],
     reward: &dyn Fn(&[i64]) -> f64,
-    options: &mut Vec<P::Option>,
-    table: &mut BTreeMap<(Vec<i64>, usize), f64>,
+    both: bool,
+    tables: &mut Tables<P::Option>,
 ) -> f64 {
     let all = |_: &P::Option| true;
     let mut mass = vec![1.0];
     let mut total = 0.0;
     for r in 0..layers.len() {
         let next = layers.get(r + 1).map(|l| (&l[..], &values[r + 1][..]));
-        let mut round = Round::new(p, r + 1, next, reward, Play::Best(&all));
+        let mut round = Round::new(p, r + 1, next, reward, Play::Best(&all), both);
         let mut next_mass = vec![0.0; layers.get(r + 1).map_or(0, Vec::len)];
         for (s, &m) in layers[r].iter().zip(&mass) {
             if m > 0.0 {
-                total += round.push(s, m, &mut next_mass, options, table);
+                total += round.push(s, m, &mut next_mass, tables);
             }
         }
         mass = next_mass;
@@ -195,6 +237,8 @@ struct Round<'a, P: Choose> {
     next: Option<(&'a [P::State], &'a [f64])>,
     reward: &'a dyn Fn(&[i64]) -> f64,
     play: Play<'a, P::Option>,
+    /// Whether the opposing side plays best at its decisions.
+    both: bool,
     memo: HashMap<P::State, f64, FixedState>,
 }
 
@@ -205,6 +249,7 @@ impl<'a, P: Choose> Round<'a, P> {
         next: Option<(&'a [P::State], &'a [f64])>,
         reward: &'a dyn Fn(&[i64]) -> f64,
         play: Play<'a, P::Option>,
+        both: bool,
     ) -> Self {
         Round {
             p,
@@ -212,6 +257,7 @@ impl<'a, P: Choose> Round<'a, P> {
             next,
             reward,
             play,
+            both,
             memo: HashMap::default(),
         }
     }
@@ -229,7 +275,7 @@ impl<'a, P: Choose> Round<'a, P> {
             return v;
         }
         let v = match self.decide(s) {
-            Some((_, _, v)) => v,
+            Some((_, _, v, _)) => v,
             None => self.expect(s, None),
         };
         self.memo.insert(s.clone(), v);
@@ -237,15 +283,26 @@ impl<'a, P: Choose> Round<'a, P> {
     }
 
     /// At a decision under [`Play::Best`]: the options, the best one's
-    /// index and its value; `None` elsewhere.
-    fn decide(&mut self, s: &P::State) -> Option<(Vec<P::Option>, usize, f64)> {
+    /// index, its value and whose decision it is; `None` elsewhere.
+    fn decide(&mut self, s: &P::State) -> Option<(Vec<P::Option>, usize, f64, Side)> {
         let Play::Best(allowed) = self.play else {
             return None;
         };
         let mut opts = Vec::new();
-        self.p.options(self.round, s, &mut opts);
-        if opts.is_empty() {
-            return None;
+        match menu(self.p, self.both, self.round, s, &mut opts) {
+            Side::Nobody => return None,
+            Side::Max => {}
+            Side::Min => {
+                // The opposing side: every option, the least value.
+                let vals: Vec<f64> = opts.iter().map(|o| self.expect(s, Some(o))).collect();
+                let low = vals.iter().copied().fold(f64::INFINITY, f64::min);
+                let eps = 1e-12 * low.abs().max(1.0);
+                let k = vals
+                    .iter()
+                    .position(|&v| v <= low + eps)
+                    .expect("an option");
+                return Some((opts, k, low, Side::Min));
+            }
         }
         let open: Vec<usize> = {
             let some: Vec<usize> = (0..opts.len()).filter(|&i| allowed(&opts[i])).collect();
@@ -265,7 +322,7 @@ impl<'a, P: Choose> Round<'a, P> {
             .iter()
             .position(|&v| v >= top - eps)
             .expect("an option");
-        Some((opts, open[k], top))
+        Some((opts, open[k], top, Side::Max))
     }
 
     fn expect(&mut self, s: &P::State, o: Option<&P::Option>) -> f64 {
@@ -296,11 +353,20 @@ impl<'a, P: Choose> Round<'a, P> {
         s: &P::State,
         m: f64,
         next_mass: &mut [f64],
-        options: &mut Vec<P::Option>,
-        table: &mut BTreeMap<(Vec<i64>, usize), f64>,
+        tables: &mut Tables<P::Option>,
     ) -> f64 {
-        let choice = self.decide(s).map(|(opts, k, _)| opts[k].clone());
-        if let Some(o) = &choice {
+        let decided = self
+            .decide(s)
+            .map(|(opts, k, _, side)| (opts[k].clone(), side));
+        if let Some((o, side)) = &decided {
+            let mut f = Vec::new();
+            let (options, table) = if *side == Side::Min {
+                self.p.opposing_features(self.round, s, &mut f);
+                (&mut tables.opposing_options, &mut tables.opposing_table)
+            } else {
+                self.p.features(self.round, s, &mut f);
+                (&mut tables.options, &mut tables.table)
+            };
             let id = match options.iter().position(|x| x == o) {
                 Some(i) => i,
                 None => {
@@ -308,10 +374,9 @@ impl<'a, P: Choose> Round<'a, P> {
                     options.len() - 1
                 }
             };
-            let mut f = Vec::new();
-            self.p.features(self.round, s, &mut f);
             *table.entry((f, id)).or_insert(0.0) += m;
         }
+        let choice = decided.map(|(o, _)| o);
         let mut law = Vec::new();
         self.p.law(self.round, s, choice.as_ref(), &mut law);
         let mut total = 0.0;
@@ -320,7 +385,7 @@ impl<'a, P: Choose> Round<'a, P> {
                 continue;
             }
             match self.p.after(self.round, s, roll) {
-                After::Roll(n) => total += self.push(&n, m * q, next_mass, options, table),
+                After::Roll(n) => total += self.push(&n, m * q, next_mass, tables),
                 After::Round(n) => next_mass[self.index(&n)] += m * q,
                 After::End(out) => total += m * q * (self.reward)(out.as_ref()),
             }

@@ -20,6 +20,16 @@
 //! solves again: the value lost is what the rules would lose without it
 //! (0: never needed). Where every option at a decision has the tag, that
 //! decision keeps them all (a side always does something).
+//!
+//! **A duel** ([`duel`]): where the mechanic gives the opposing side's
+//! options too ([`Choose::opposing`]), the opposing side plays best as
+//! well, minimising what the deciding side maximises, at its own
+//! decisions. The sides decide in turn (never at the same roll), so the
+//! zero-sum game has perfect information: backward induction with the
+//! max at one side's decisions and the min at the other's is its exact
+//! value, and best play is pure (no mixed strategies). Dominance then
+//! forbids the deciding side's options against an opposing side that
+//! still plays best.
 
 #[cfg(test)]
 pub mod check;
@@ -28,6 +38,8 @@ pub mod layered;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tug;
 
 use std::collections::BTreeMap;
 
@@ -52,6 +64,40 @@ impl Default for BestLimits {
             max_states: 200_000,
         }
     }
+}
+
+/// Who decides at a roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    /// Nobody: the dice, or the given policy.
+    Nobody,
+    /// The deciding side (it maximises).
+    Max,
+    /// The opposing side, in a duel (it minimises).
+    Min,
+}
+
+/// The options at the next roll of `round` in `s` into `out` (cleared),
+/// and whose they are: the opposing side's only in a duel (`both`).
+fn menu<P: Choose>(
+    p: &P,
+    both: bool,
+    round: usize,
+    s: &P::State,
+    out: &mut Vec<P::Option>,
+) -> Side {
+    out.clear();
+    p.options(round, s, out);
+    if !out.is_empty() {
+        return Side::Max;
+    }
+    if both {
+        p.opposing(round, s, out);
+        if !out.is_empty() {
+            return Side::Min;
+        }
+    }
+    Side::Nobody
 }
 
 /// Why there is no exact best play.
@@ -114,6 +160,14 @@ pub struct Solved<O> {
     /// Per (what it sees, option taken): the expected number of times
     /// per trial best play meets that situation and takes that option.
     pub decisions: Vec<Decision>,
+    /// In a duel: the deciding side's best value against the opposing
+    /// side's given policy (one-sided best play); `None` otherwise.
+    pub one_sided: Option<f64>,
+    /// In a duel: every option the opposing side's best play takes, in
+    /// the order first met, and its decisions as [`Solved::decisions`]
+    /// (what it sees, index into these options); empty otherwise.
+    pub opposing_options: Vec<O>,
+    pub opposing: Vec<Decision>,
     /// Per option: its share of the deciding side's decisions under best
     /// play (by expected visits).
     pub usage: Vec<f64>,
@@ -161,8 +215,25 @@ pub fn best<P: Choose>(
     limits: BestLimits,
 ) -> Result<Solved<P::Option>, BestError> {
     match p.repeats() {
-        Some(r) => graph::solve(p, r, reward, dominance, limits),
-        None => layered::solve(p, reward, dominance, limits),
+        Some(r) => graph::solve(p, r, reward, dominance, limits, false),
+        None => layered::solve(p, reward, dominance, limits, false),
+    }
+}
+
+/// Best play for both sides (a zero-sum duel): the deciding side
+/// maximises `reward`'s expectation at its decisions, the opposing side
+/// ([`Choose::opposing`]) minimises it at its own. `value` is the game's
+/// value, `given` both given policies', `one_sided` the deciding side's
+/// best against the opposing side's given policy.
+pub fn duel<P: Choose>(
+    p: &P,
+    reward: &dyn Fn(&[i64]) -> f64,
+    dominance: bool,
+    limits: BestLimits,
+) -> Result<Solved<P::Option>, BestError> {
+    match p.repeats() {
+        Some(r) => graph::solve(p, r, reward, dominance, limits, true),
+        None => layered::solve(p, reward, dominance, limits, true),
     }
 }
 
@@ -175,8 +246,25 @@ struct Raw<O> {
     /// side sees, index into them) the expected visits.
     options: Vec<O>,
     table: BTreeMap<(Vec<i64>, usize), f64>,
+    /// In a duel: one-sided best play's value, and the opposing side's
+    /// options and visits as `options` and `table`.
+    one_sided: Option<f64>,
+    opposing_options: Vec<O>,
+    opposing_table: BTreeMap<(Vec<i64>, usize), f64>,
     states: usize,
     rounds: usize,
+}
+
+/// Rows of a table of visits.
+fn rows(table: BTreeMap<(Vec<i64>, usize), f64>) -> Vec<Decision> {
+    table
+        .into_iter()
+        .map(|((features, option), visits)| Decision {
+            features,
+            option,
+            visits,
+        })
+        .collect()
 }
 
 /// Which options a solve may take.
@@ -198,6 +286,9 @@ fn assemble<P: Choose>(
         replayed,
         options,
         table,
+        one_sided,
+        opposing_options,
+        opposing_table,
         states,
         rounds,
     } = raw;
@@ -208,14 +299,7 @@ fn assemble<P: Choose>(
         // rounding may leave -0.0, which prints as "-0.0%".
         usage[*o] += (v / visits.max(f64::MIN_POSITIVE)).max(0.0);
     }
-    let decisions = table
-        .into_iter()
-        .map(|((features, option), visits)| Decision {
-            features,
-            option,
-            visits,
-        })
-        .collect();
+    let decisions = rows(table);
     let mut dominance_rows = Vec::new();
     if dominance {
         let mut tags: Vec<String> = Vec::new();
@@ -255,6 +339,9 @@ fn assemble<P: Choose>(
         options,
         features: p.feature_names(),
         decisions,
+        one_sided,
+        opposing_options,
+        opposing: rows(opposing_table),
         usage,
         dominance: dominance_rows,
         visits,
@@ -272,8 +359,12 @@ pub struct Played {
     /// `solved.options`.
     pub rules: Vec<RuleBox>,
     /// The rules as the mechanic's own parameter values, when its policy
-    /// language can say them.
+    /// language can say them (in a duel: both sides', when it can say
+    /// both).
     pub written: Option<Vec<(String, crate::model::ParamValue)>>,
+    /// In a duel: the opposing side's best policy as rules (options
+    /// index `solved.opposing_options`); empty otherwise.
+    pub opposing_rules: Vec<RuleBox>,
 }
 
 /// A [`Choose`] mechanic with its types erased.
@@ -284,6 +375,22 @@ pub trait Solve: Sync {
         dominance: bool,
         limits: BestLimits,
     ) -> Result<Played, BestError>;
+
+    /// Best play for both sides ([`duel`]).
+    fn play_duel(
+        &self,
+        reward: &dyn Fn(&[i64]) -> f64,
+        dominance: bool,
+        limits: BestLimits,
+    ) -> Result<Played, BestError>;
+}
+
+/// The typed rules of `boxes` over `options`.
+fn typed<O: Clone>(boxes: &[RuleBox], options: &[O]) -> Vec<crate::model::RuleOf<O>> {
+    boxes
+        .iter()
+        .map(|b| (b.ranges.clone(), options[b.option].clone()))
+        .collect()
 }
 
 impl<P: Choose> Solve for P {
@@ -293,42 +400,75 @@ impl<P: Choose> Solve for P {
         dominance: bool,
         limits: BestLimits,
     ) -> Result<Played, BestError> {
-        let solved = best(self, reward, dominance, limits)?;
-        let rules = group(&solved.decisions, solved.features.len());
-        let typed: Vec<crate::model::RuleOf<P::Option>> = rules
-            .iter()
-            .map(|b| (b.ranges.clone(), solved.options[b.option].clone()))
-            .collect();
-        let written = self.write_for(&typed, reward);
-        let Solved {
+        words(self, best(self, reward, dominance, limits)?, reward)
+    }
+
+    fn play_duel(
+        &self,
+        reward: &dyn Fn(&[i64]) -> f64,
+        dominance: bool,
+        limits: BestLimits,
+    ) -> Result<Played, BestError> {
+        words(self, duel(self, reward, dominance, limits)?, reward)
+    }
+}
+
+/// A solve with its options as words and its policies written out.
+fn words<P: Choose>(
+    p: &P,
+    solved: Solved<P::Option>,
+    reward: &dyn Fn(&[i64]) -> f64,
+) -> Result<Played, BestError> {
+    let rules = group(&solved.decisions, solved.features.len());
+    let written = p.write_for(&typed(&rules, &solved.options), reward);
+    let opposing_rules = group(&solved.opposing, solved.features.len());
+    // Both sides' policies or none: the deciding side's alone would
+    // replay against the opposing side's given policy, not its best.
+    let written = match (written, solved.one_sided.is_some()) {
+        (w, false) => w,
+        (Some(mut w), true) => p
+            .write_opposing(&typed(&opposing_rules, &solved.opposing_options))
+            .map(|b| {
+                w.extend(b);
+                w
+            }),
+        (None, true) => None,
+    };
+    let Solved {
+        value,
+        given,
+        replayed,
+        options,
+        features,
+        decisions,
+        one_sided,
+        opposing_options,
+        opposing,
+        usage,
+        dominance,
+        visits,
+        states,
+        rounds,
+    } = solved;
+    Ok(Played {
+        solved: Solved {
             value,
             given,
             replayed,
-            options,
+            options: options.iter().map(ToString::to_string).collect(),
             features,
             decisions,
+            one_sided,
+            opposing_options: opposing_options.iter().map(ToString::to_string).collect(),
+            opposing,
             usage,
             dominance,
             visits,
             states,
             rounds,
-        } = solved;
-        Ok(Played {
-            solved: Solved {
-                value,
-                given,
-                replayed,
-                options: options.iter().map(ToString::to_string).collect(),
-                features,
-                decisions,
-                usage,
-                dominance,
-                visits,
-                states,
-                rounds,
-            },
-            rules,
-            written,
-        })
-    }
+        },
+        rules,
+        written,
+        opposing_rules,
+    })
 }

@@ -107,6 +107,17 @@ impl<S> Graph<S> {
         for (l, out) in (a + 1..b).zip(sums.chunks_exact_mut(n)) {
             self.sum_lanes(l, vals, next, end, out);
         }
+        // The opposing side's decision (a duel): the least of all its
+        // options in every lane (dominance forbids the deciding side's).
+        if self.any_min && self.min[i] {
+            top.fill(f64::INFINITY);
+            for s in sums.chunks_exact(n) {
+                for (t, &v) in top.iter_mut().zip(s) {
+                    *t = if v < *t { v } else { *t };
+                }
+            }
+            return;
+        }
         // A lane that allows none of the options here keeps them all.
         let open = (a + 1..b).fold(0, |m, l| m | allows[self.laws[l].0 as usize]);
         top.fill(f64::NEG_INFINITY);

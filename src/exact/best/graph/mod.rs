@@ -15,17 +15,21 @@
 //! arithmetic, every round from the last down to the first: the sums of
 //! the round-by-round solve (`layered`), so its values exactly, not to a
 //! tolerance. Dominance walks the same lists again with options
-//! forbidden.
+//! forbidden. In a duel (`both`) the opposing side's decisions are nodes
+//! too, marked to take the least of their options.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use foldhash::fast::FixedState;
 
-use super::{BestError, BestLimits, Raw, Solved, assemble, go_on};
+use super::{BestError, BestLimits, Raw, Side, Solved, assemble, go_on, menu};
 use crate::model::{After, Choose, Repeats};
 
+mod forward;
 mod lanes;
+mod min;
+use forward::forward;
 use lanes::{LANES, walk_lanes};
 
 /// An edge's target: a node of the round, a state of the next round (by
@@ -53,6 +57,10 @@ struct Graph<S> {
     edges: Vec<(f64, u32)>,
     /// The round a node was last reached in (for the rounds' lists).
     stamp: Vec<u32>,
+    /// Whether a node is the opposing side's decision (in a duel), and
+    /// whether any is (so one-sided walks need not read `min`).
+    min: Vec<bool>,
+    any_min: bool,
     /// Node i's distinct targets (nodes and states of the next round,
     /// never outcomes) are `kids[kid_span[i]..kid_span[i + 1]]`: what
     /// a round's reach follows, once each however many laws lead there.
@@ -74,9 +82,12 @@ struct Round {
 /// rounds met.
 struct Builder<'a, P: Choose> {
     p: &'a P,
+    /// Whether the opposing side's decisions are nodes too (a duel).
+    both: bool,
     round_field: Option<usize>,
-    /// Every option met, by id.
+    /// Every option met, by id, and whether the deciding side has it.
     options: Vec<P::Option>,
+    mine: Vec<bool>,
     /// Menus met, with their options' ids.
     menus: Vec<(Vec<P::Option>, Vec<u32>)>,
     /// Every outcome met (its round field set to 0), by id.
@@ -88,16 +99,28 @@ struct Builder<'a, P: Choose> {
 }
 
 impl<P: Choose> Builder<'_, P> {
-    fn ids(&mut self, menu: &[P::Option]) -> Vec<u32> {
+    fn ids(&mut self, menu: &[P::Option], side: Side) -> Vec<u32> {
+        let mine = side == Side::Max;
         if let Some((_, ids)) = self.menus.iter().find(|(m, _)| m[..] == *menu) {
-            return ids.clone();
+            let ids = ids.clone();
+            // One-sided, every option is the deciding side's already.
+            if self.both && mine {
+                for &i in &ids {
+                    self.mine[i as usize] = true;
+                }
+            }
+            return ids;
         }
         let ids: Vec<u32> = menu
             .iter()
             .map(|o| match self.options.iter().position(|x| x == o) {
-                Some(i) => i as u32,
+                Some(i) => {
+                    self.mine[i] |= mine;
+                    i as u32
+                }
                 None => {
                     self.options.push(o.clone());
+                    self.mine.push(mine);
                     (self.options.len() - 1) as u32
                 }
             })
@@ -140,11 +163,11 @@ impl<P: Choose> Builder<'_, P> {
             go_on(round, g.states.len())?;
         }
         let mut menu = Vec::new();
-        self.p.options(round, s, &mut menu);
+        let side = self::menu(self.p, self.both, round, s, &mut menu);
         let ids = if menu.is_empty() {
             Vec::new()
         } else {
-            self.ids(&menu)
+            self.ids(&menu, side)
         };
         let mut laws: Vec<(u32, Vec<(f64, u32)>)> = Vec::with_capacity(menu.len() + 1);
         let mut law = Vec::new();
@@ -189,6 +212,8 @@ impl<P: Choose> Builder<'_, P> {
         g.span.push(g.laws.len() as u32);
         g.states.push(s.clone());
         g.stamp.push(0);
+        g.min.push(side == Side::Min);
+        g.any_min |= side == Side::Min;
         let i = (g.states.len() - 1) as u32;
         g.memo.insert(s.clone(), i);
         Ok(i)
@@ -206,6 +231,8 @@ impl<S> Graph<S> {
             laws: Vec::new(),
             edges: Vec::new(),
             stamp: Vec::new(),
+            min: Vec::new(),
+            any_min: false,
             kid_span: vec![0],
             kids: Vec::new(),
         }
@@ -276,7 +303,8 @@ impl<S> Graph<S> {
 
     /// The value of node `i`: at a decision, the best allowed option (all,
     /// when none is) and its place in the menu (0 for the given law);
-    /// with no `allowed`, the given law.
+    /// with no `allowed`, the given law. Not for the opposing side's
+    /// decisions ([`Graph::value_min`]).
     #[inline]
     fn value(
         &self,
@@ -402,14 +430,16 @@ fn build<P: Choose>(
 type Worth<'a> = dyn Fn(usize) -> Rc<Vec<f64>> + 'a;
 
 /// Backward induction over every round under `allowed` (the given
-/// policy when `None`): the value at the start; with `choices`, the
-/// choice at every node of every round (aligned with its list).
+/// policy when `None`; the opposing side's best too when `duel`): the
+/// value at the start; with `choices`, the choice at every node of every
+/// round (aligned with its list).
 fn walk<S>(
     graphs: &[Graph<S>],
     rounds: &[Round],
     between: usize,
     end: &Worth<'_>,
     allowed: Option<&[bool]>,
+    duel: bool,
     mut choices: Option<&mut Vec<Vec<u16>>>,
 ) -> Result<f64, BestError> {
     let mut next = vec![0.0; between];
@@ -427,8 +457,13 @@ fn walk<S>(
         let vals = &mut vals[d.graph];
         let mut choice = Vec::new();
         for &i in &d.nodes {
-            let (v, c) = g.value(i as usize, vals, &next, &ends, allowed, &mut found);
-            vals[i as usize] = v;
+            let i = i as usize;
+            let (v, c) = if g.any_min && g.min[i] && allowed.is_some() {
+                g.value_min(i, vals, &next, &ends, duel, &mut found)
+            } else {
+                g.value(i, vals, &next, &ends, allowed, &mut found)
+            };
+            vals[i] = v;
             if choices.is_some() {
                 choice.push(c);
             }
@@ -444,18 +479,22 @@ fn walk<S>(
     Ok(next[rounds[0].layer[0] as usize])
 }
 
-/// Best play over the rounds' graphs.
+/// Best play over the rounds' graphs; for both sides when `both` (a
+/// duel, see [`super::duel`]).
 pub fn solve<P: Choose>(
     p: &P,
     rep: Repeats,
     reward: &dyn Fn(&[i64]) -> f64,
     dominance: bool,
     limits: BestLimits,
+    both: bool,
 ) -> Result<Solved<P::Option>, BestError> {
     let mut b = Builder {
         p,
+        both,
         round_field: rep.round_field,
         options: Vec::new(),
+        mine: Vec::new(),
         menus: Vec::new(),
         outcomes: Vec::new(),
         outcome_ids: HashMap::default(),
@@ -488,20 +527,45 @@ pub fn solve<P: Choose>(
     let n = b.between.len();
     let all = vec![true; b.options.len()];
     let mut choices = Vec::new();
-    let value = walk(&graphs, &rounds, n, &worth, Some(&all), Some(&mut choices))?;
-    let given = walk(&graphs, &rounds, n, &worth, None, None)?;
-    let (replayed, options, table) = forward(p, &graphs, &rounds, n, &worth, &choices, &b.options);
+    let value = walk(
+        &graphs,
+        &rounds,
+        n,
+        &worth,
+        Some(&all),
+        both,
+        Some(&mut choices),
+    )?;
+    let given = walk(&graphs, &rounds, n, &worth, None, false, None)?;
+    let one_sided = if both {
+        Some(walk(&graphs, &rounds, n, &worth, Some(&all), false, None)?)
+    } else {
+        None
+    };
+    let (replayed, mut tables) = forward(p, &graphs, &rounds, n, &worth, &choices, &b.options);
+    let (opposing_options, opposing_table) = tables.pop().expect("two sides");
+    let (options, table) = tables.pop().expect("two sides");
     let raw = Raw {
         value,
         given,
         replayed,
         options,
         table,
+        one_sided,
+        opposing_options,
+        opposing_table,
         states: rounds.iter().map(|r| r.layer.len()).sum(),
         rounds: rounds.len(),
     };
     let every = b.options.clone();
-    assemble(p, raw, dominance, &every, |sets| {
+    // Dominance forbids the deciding side's options only.
+    let mine: Vec<P::Option> = every
+        .iter()
+        .zip(&b.mine)
+        .filter(|(_, m)| **m)
+        .map(|(o, _)| o.clone())
+        .collect();
+    assemble(p, raw, dominance, &mine, |sets| {
         let masks: Vec<Vec<bool>> = sets
             .iter()
             .map(|allowed| every.iter().map(allowed).collect())
@@ -515,83 +579,4 @@ pub fn solve<P: Choose>(
         }
         Ok(values)
     })
-}
-
-type Table = BTreeMap<(Vec<i64>, usize), f64>;
-
-/// Push the trial's probability forward under the best choices; returns
-/// the metric summed from the outcomes, the options taken and the
-/// visits per (what the side sees, option).
-fn forward<P: Choose>(
-    p: &P,
-    graphs: &[Graph<P::State>],
-    rounds: &[Round],
-    between: usize,
-    end: &Worth<'_>,
-    choices: &[Vec<u16>],
-    every: &[P::Option],
-) -> (f64, Vec<P::Option>, Table) {
-    // Visits per (round, graph, node, option id): a node of a repeating
-    // round's graph is seen in each round it is met in (a side may tell
-    // the rounds apart). A round meets each of its nodes once, so the
-    // keys are distinct, and ascending once each round's run (walked
-    // from its last node down) is turned round.
-    let mut visits: Vec<((usize, usize, u32, u32), f64)> = Vec::new();
-    let mut total = 0.0;
-    let mut start = vec![0.0; between];
-    let mut next = vec![0.0; between];
-    start[rounds[0].layer[0] as usize] = 1.0;
-    let mut mass: Vec<Vec<f64>> = graphs.iter().map(|g| vec![0.0; g.states.len()]).collect();
-    for (r, d) in rounds.iter().enumerate() {
-        let g = &graphs[d.graph];
-        let ends = end(r + 1);
-        let mass = &mut mass[d.graph];
-        for &i in &d.nodes {
-            mass[i as usize] = 0.0;
-        }
-        for (&u, &root) in d.layer.iter().zip(&d.roots) {
-            mass[root as usize] += start[u as usize];
-            start[u as usize] = 0.0;
-        }
-        let met = visits.len();
-        for (k, &i) in d.nodes.iter().enumerate().rev() {
-            let m = mass[i as usize];
-            if m == 0.0 {
-                continue;
-            }
-            let c = choices[r][k] as usize;
-            let law = g.span[i as usize] as usize + c;
-            if c > 0 {
-                visits.push(((r + 1, d.graph, i, g.laws[law].0), m));
-            }
-            for &(q, t) in g.edges(law) {
-                match t & !INDEX {
-                    0 => mass[t as usize] += m * q,
-                    NEXT => next[(t & INDEX) as usize] += m * q,
-                    _ => total += m * q * ends[(t & INDEX) as usize],
-                }
-            }
-        }
-        visits[met..].reverse();
-        std::mem::swap(&mut start, &mut next);
-    }
-    debug_assert!(visits.windows(2).all(|w| w[0].0 < w[1].0));
-    let mut options: Vec<P::Option> = Vec::new();
-    let mut table = Table::new();
-    let mut f = Vec::new();
-    for ((round, gi, node, id), v) in visits {
-        let g = &graphs[gi];
-        let o = &every[id as usize];
-        let k = match options.iter().position(|x| x == o) {
-            Some(k) => k,
-            None => {
-                options.push(o.clone());
-                options.len() - 1
-            }
-        };
-        f.clear();
-        p.features(round, &g.states[node as usize], &mut f);
-        *table.entry((f.clone(), k)).or_insert(0.0) += v;
-    }
-    (total, options, table)
 }

@@ -9,6 +9,11 @@
 //! 0..=[`MAX_RAISES`] raises, where the rules allow it (Climax when the
 //! edge reaches the ladder, Anticlimax behind at ladder 0, Block for the
 //! holder before anyone acts).
+//!
+//! In a duel (both sides best, [`DuelChoice::both`]) B has the same menu
+//! at its own turns ([`Choose::opposing`]) and sees the duel from its
+//! side; the two never act at the same roll (one actor a roll, in the
+//! round's order), so best play for both is pure and exact.
 
 use super::duel::{Duel, fields};
 use super::effect::{Action, Effect};
@@ -19,8 +24,9 @@ use crate::systems::policy::MAX_RULES;
 
 /// The most raises A's menu takes on one action.
 pub const MAX_RAISES: u32 = 3;
-/// A in the engine.
+/// A and B in the engine.
 const A: usize = 1;
+const B: usize = super::state::KEY;
 
 /// The duel with A's action left open.
 pub struct DuelChoice {
@@ -40,6 +46,24 @@ impl DuelChoice {
                 "best play needs \"first\" (A's Block is declared as the round starts; acting last would make the lead a decision of its own)",
             ));
         }
+        Ok(Self::menu(duel))
+    }
+
+    /// Best play for both sides (a duel): as [`DuelChoice::new`], and B
+    /// needs to act first when it holds the initiative, for the same
+    /// reason.
+    pub fn both(duel: Duel) -> Result<DuelChoice, ParamError> {
+        if !duel.drama().entities[B].first {
+            return Err(ParamError::new(
+                "b.initiative_order",
+                "best play for both sides needs \"first\" (B's Block is declared as the round starts; acting last would make the lead a decision of its own)",
+            ));
+        }
+        Self::new(duel)
+    }
+
+    /// Every action either side's menu may hold.
+    fn menu(duel: Duel) -> DuelChoice {
         use Effect::*;
         let singles = [Edge, Climax, Anticlimax, Setup, Press, Accelerate, Block];
         let pairable = [Edge, Setup, Press, Accelerate, Block];
@@ -58,7 +82,31 @@ impl DuelChoice {
                 }
             }
         }
-        Ok(DuelChoice { duel, menu })
+        DuelChoice { duel, menu }
+    }
+
+    /// `who`'s menu at `s`: empty unless it acts there.
+    fn open(&self, who: usize, round: usize, s: &State, out: &mut Vec<Action>) {
+        let r = &self.duel.rounds;
+        if s.coin || r.actor(s) != who {
+            return;
+        }
+        let view = r.view(who, s, round);
+        out.extend(self.menu.iter().filter(|a| view.allows(a)));
+    }
+
+    /// What `who` sees at `s`, as [`Choose::feature_names`] lists it.
+    fn seen(&self, who: usize, round: usize, s: &State, out: &mut Vec<i64>) {
+        let v = self.duel.rounds.view(who, s, round);
+        out.extend([
+            i64::from(v.can_climax),
+            v.ladder,
+            v.edge,
+            i64::from(v.holds_initiative),
+            i64::from(v.free > 0),
+            i64::from(v.opponent_succeeded),
+            round as i64,
+        ]);
     }
 }
 
@@ -73,12 +121,11 @@ impl Choose for DuelChoice {
     }
 
     fn options(&self, round: usize, s: &State, out: &mut Vec<Action>) {
-        let r = &self.duel.rounds;
-        if s.coin || r.actor(s) != A {
-            return;
-        }
-        let view = r.view(A, s, round);
-        out.extend(self.menu.iter().filter(|a| view.allows(a)));
+        self.open(A, round, s, out);
+    }
+
+    fn opposing(&self, round: usize, s: &State, out: &mut Vec<Action>) {
+        self.open(B, round, s, out);
     }
 
     fn law(&self, round: usize, s: &State, o: Option<&Action>, out: &mut Vec<(Roll, f64)>) {
@@ -106,16 +153,11 @@ impl Choose for DuelChoice {
     }
 
     fn features(&self, round: usize, s: &State, out: &mut Vec<i64>) {
-        let v = self.duel.rounds.view(A, s, round);
-        out.extend([
-            i64::from(v.can_climax),
-            v.ladder,
-            v.edge,
-            i64::from(v.holds_initiative),
-            i64::from(v.free > 0),
-            i64::from(v.opponent_succeeded),
-            round as i64,
-        ]);
+        self.seen(A, round, s, out);
+    }
+
+    fn opposing_features(&self, round: usize, s: &State, out: &mut Vec<i64>) {
+        self.seen(B, round, s, out);
     }
 
     fn tags(&self, a: &Action) -> Vec<String> {
@@ -164,38 +206,48 @@ impl Choose for DuelChoice {
     /// Edge with no raises are left to the policy's own fallback. At most
     /// [`MAX_RULES`] rules.
     fn write(&self, rules: &[RuleOf<Action>]) -> Option<Vec<(String, ParamValue)>> {
-        let span = |d: usize| {
-            let lo = rules.iter().map(|r| r.0[d].0).min().unwrap_or(0);
-            let hi = rules.iter().map(|r| r.0[d].1).max().unwrap_or(0);
-            (lo, hi)
-        };
-        let spans: Vec<(i64, i64)> = (0..FEATURES).map(span).collect();
-        // The round and the flags first: the ladder falls with the
-        // rounds, so most rules can say one and leave the other.
-        let wide = crate::exact::best::rules::widen(rules, &spans, &[6, 5, 4, 3, 0, 2, 1]);
-        let mut out: Vec<ParamValue> = rules
-            .iter()
-            .zip(&wide)
-            .filter(|((_, a), _)| *a != Action::EDGE)
-            .map(|((_, action), ranges)| rule(action, when(ranges, &spans)))
-            .collect();
-        // Widened boxes of one option may come out the same.
-        let mut seen = Vec::new();
-        out.retain(|r| {
-            let new = !seen.contains(r);
-            if new {
-                seen.push(r.clone());
-            }
-            new
-        });
-        if out.is_empty() {
-            out.push(rule(&Action::EDGE, None));
-        }
-        if out.len() > MAX_RULES {
-            return None;
-        }
-        Some(vec![("a.policy".into(), ParamValue::List(out))])
+        written(rules, "a.policy")
     }
+
+    /// `b.policy`, as `a.policy` is written.
+    fn write_opposing(&self, rules: &[RuleOf<Action>]) -> Option<Vec<(String, ParamValue)>> {
+        written(rules, "b.policy")
+    }
+}
+
+/// A side's policy, under `key`, as [`DuelChoice`]'s `write` says it.
+fn written(rules: &[RuleOf<Action>], key: &str) -> Option<Vec<(String, ParamValue)>> {
+    let span = |d: usize| {
+        let lo = rules.iter().map(|r| r.0[d].0).min().unwrap_or(0);
+        let hi = rules.iter().map(|r| r.0[d].1).max().unwrap_or(0);
+        (lo, hi)
+    };
+    let spans: Vec<(i64, i64)> = (0..FEATURES).map(span).collect();
+    // The round and the flags first: the ladder falls with the
+    // rounds, so most rules can say one and leave the other.
+    let wide = crate::exact::best::rules::widen(rules, &spans, &[6, 5, 4, 3, 0, 2, 1]);
+    let mut out: Vec<ParamValue> = rules
+        .iter()
+        .zip(&wide)
+        .filter(|((_, a), _)| *a != Action::EDGE)
+        .map(|((_, action), ranges)| rule(action, when(ranges, &spans)))
+        .collect();
+    // Widened boxes of one option may come out the same.
+    let mut seen = Vec::new();
+    out.retain(|r| {
+        let new = !seen.contains(r);
+        if new {
+            seen.push(r.clone());
+        }
+        new
+    });
+    if out.is_empty() {
+        out.push(rule(&Action::EDGE, None));
+    }
+    if out.len() > MAX_RULES {
+        return None;
+    }
+    Some(vec![(key.into(), ParamValue::List(out))])
 }
 
 /// Features [`DuelChoice`] sees, in order: can-climax?, ladder, edge,

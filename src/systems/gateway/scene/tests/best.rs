@@ -3,7 +3,7 @@
 //! that reads the round an outcome records among them).
 
 use super::*;
-use crate::exact::best::check::graph_is_layered;
+use crate::exact::best::check::{duel_graph_is_layered, graph_is_layered};
 use crate::model::Define;
 use crate::systems::gateway::Scene;
 
@@ -65,6 +65,39 @@ fn repeating_rounds_solve_as_round_by_round() {
             ("mean rounds", &mean_rounds),
         ] {
             graph_is_layered(&p, reward, &format!("{what}, {name}"));
+        }
+    }
+}
+
+#[test]
+fn both_sides_best_over_the_graph_is_round_by_round() {
+    let a_wins = |o: &[i64]| f64::from(o[0] == A_CLIMAX);
+    let rounds_le_3 = |o: &[i64]| f64::from(o[1] <= 3);
+    for (what, pairs) in [
+        (
+            "defaults, short",
+            vec![("ladder", Int(3)), ("round_cap", Int(6))],
+        ),
+        (
+            "coin and backgrounds",
+            vec![
+                ("ladder", Int(2)),
+                ("round_cap", Int(5)),
+                ("initiative", s("random")),
+                ("a.background", Int(2)),
+                ("b.background", Int(2)),
+            ],
+        ),
+    ] {
+        let v = values(&pairs);
+        let p = Scene.read(&v).unwrap();
+        Define::check(&Scene, &p).unwrap();
+        let p = DuelChoice::both(Scene.build(p)).unwrap();
+        for (name, reward) in [
+            ("a wins", &a_wins as &dyn Fn(&[i64]) -> f64),
+            ("rounds ≤ 3", &rounds_le_3),
+        ] {
+            duel_graph_is_layered(&p, reward, &format!("{what}, {name}"));
         }
     }
 }

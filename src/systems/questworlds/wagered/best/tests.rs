@@ -150,6 +150,7 @@ fn a_written_wager_replays_best_play() {
             params: values(pairs),
             metric: metric.into(),
             dominance: false,
+            opponent: Default::default(),
         })
         .unwrap()
     };
