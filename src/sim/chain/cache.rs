@@ -203,6 +203,21 @@ where
     R: Rounds,
     R::Outcome: Clone,
 {
+    /// One roll at node `at`: `Alias::pick` over the node's columns in the
+    /// flat array, with the node's entry.
+    #[inline(always)]
+    fn pick(&self, at: u32, rng: &mut DiceRng) -> (Hot, u32) {
+        let hot = self.hot[at as usize];
+        let m = rng.next_u64() as u128 * hot.columns as u128;
+        let column = self.columns[hot.first as usize + (m >> 64) as usize];
+        let value = if (m as u64) < column.threshold {
+            column.own
+        } else {
+            column.alias
+        };
+        (hot, value)
+    }
+
     /// One trial: [`crate::model::play`]'s loop, draw for draw.
     #[inline]
     pub(super) fn play(&mut self, rounds: &R, rng: &mut DiceRng) -> R::Outcome {
@@ -223,15 +238,7 @@ where
             },
         };
         loop {
-            // `Alias::pick`, over the node's columns in the flat array.
-            let hot = self.hot[at as usize];
-            let m = rng.next_u64() as u128 * hot.columns as u128;
-            let column = self.columns[hot.first as usize + (m >> 64) as usize];
-            let value = if (m as u64) < column.threshold {
-                column.own
-            } else {
-                column.alias
-            };
+            let (hot, value) = self.pick(at, rng);
             let link = self.links[value as usize];
             let rate = &mut self.rates[hot.class as usize];
             rate.rolls += 1;
@@ -291,14 +298,7 @@ where
             },
         };
         loop {
-            let hot = self.hot[at as usize];
-            let m = rng.next_u64() as u128 * hot.columns as u128;
-            let column = self.columns[hot.first as usize + (m >> 64) as usize];
-            let value = if (m as u64) < column.threshold {
-                column.own
-            } else {
-                column.alias
-            };
+            let (_, value) = self.pick(at, rng);
             let link = self.links[value as usize];
             rolled += 1;
             if link < END && (link & ROUND == 0 || round < cap) {

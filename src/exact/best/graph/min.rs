@@ -2,7 +2,7 @@
 //! deciding side's ([`Graph::value`](super::Graph)), so a one-sided walk
 //! runs the code it always ran.
 
-use super::{Graph, INDEX, NEXT};
+use super::Graph;
 
 impl<S> Graph<S> {
     /// The value of the opposing side's decision `i` (in a duel): the
@@ -19,18 +19,7 @@ impl<S> Graph<S> {
         duel: bool,
         found: &mut Vec<(usize, f64)>,
     ) -> (f64, u16) {
-        let sum = |law: usize| -> f64 {
-            let mut v = 0.0;
-            for &(q, t) in self.edges(law) {
-                let x = match t & !INDEX {
-                    0 => vals[t as usize],
-                    NEXT => next[(t & INDEX) as usize],
-                    _ => end[(t & INDEX) as usize],
-                };
-                v += q * x;
-            }
-            v
-        };
+        let sum = |law: usize| self.expect(law, vals, next, end);
         let (a, b) = (self.span[i] as usize, self.span[i + 1] as usize);
         if !duel {
             return (sum(a), 0);

@@ -238,6 +238,22 @@ impl<S> Graph<S> {
         }
     }
 
+    /// The expected value of law `law` given the values of this round's
+    /// nodes (`vals`), the next round's (`next`) and the endings (`end`).
+    #[inline(always)]
+    pub(super) fn expect(&self, law: usize, vals: &[f64], next: &[f64], end: &[f64]) -> f64 {
+        let mut v = 0.0;
+        for &(q, t) in self.edges(law) {
+            let x = match t & !INDEX {
+                0 => vals[t as usize],
+                NEXT => next[(t & INDEX) as usize],
+                _ => end[(t & INDEX) as usize],
+            };
+            v += q * x;
+        }
+        v
+    }
+
     fn edges(&self, law: usize) -> &[(f64, u32)] {
         let end = self
             .laws
@@ -315,18 +331,7 @@ impl<S> Graph<S> {
         allowed: Option<&[bool]>,
         found: &mut Vec<(usize, f64)>,
     ) -> (f64, u16) {
-        let sum = |law: usize| -> f64 {
-            let mut v = 0.0;
-            for &(q, t) in self.edges(law) {
-                let x = match t & !INDEX {
-                    0 => vals[t as usize],
-                    NEXT => next[(t & INDEX) as usize],
-                    _ => end[(t & INDEX) as usize],
-                };
-                v += q * x;
-            }
-            v
-        };
+        let sum = |law: usize| self.expect(law, vals, next, end);
         let (a, b) = (self.span[i] as usize, self.span[i + 1] as usize);
         let Some(allowed) = allowed.filter(|_| b - a > 1) else {
             return (sum(a), 0);
