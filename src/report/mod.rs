@@ -32,6 +32,7 @@ pub use balance::{Finding, Status, Verdict};
 pub use collect::{Collect, CollectError, Collected, collect};
 pub use digests::{Words, check_digests, scenario_copy};
 pub(crate) use document::{STYLE, code_spans, esc, warnings_html, warnings_md};
+pub(crate) use load::bad as bad_file;
 pub(crate) use load::quietly;
 pub use load::{LoadError, Loaded, each_config, load, load_head, redraw};
 use long::LONG_FILES;

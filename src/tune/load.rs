@@ -11,15 +11,9 @@ use polars::prelude::*;
 
 use super::report::{DATA_FILES, TuneManifest};
 use super::{Estimate, Method, TuneRow, Tuned};
+use crate::report::bad_file as bad;
 use crate::report::{LoadError, Manifest, Words, check_digests, quietly, scenario_copy};
 use crate::scenario::{KnobKind, Scenario};
-
-fn bad(path: &Path, message: impl Into<String>) -> LoadError {
-    LoadError::Bad {
-        path: path.display().to_string(),
-        message: message.into(),
-    }
-}
 
 /// How the checks name a tune's directory.
 const WORDS: Words = Words {

@@ -13,16 +13,10 @@ use polars::prelude::*;
 use super::super::sweep::{BestRow, BestRun};
 use super::super::{BestAnswer, DominanceAnswer, RuleAnswer};
 use super::{BestManifest, DATA_FILES};
+use crate::report::bad_file as bad;
 use crate::report::{LoadError, Manifest, Words, check_digests, quietly, scenario_copy};
 use crate::scenario::Scenario;
 use crate::systems;
-
-fn bad(path: &Path, message: impl Into<String>) -> LoadError {
-    LoadError::Bad {
-        path: path.display().to_string(),
-        message: message.into(),
-    }
-}
 
 /// How the checks name a best-play directory.
 const WORDS: Words = Words {

@@ -39,7 +39,9 @@ pub enum LoadError {
     Bad { path: String, message: String },
 }
 
-fn bad(path: &Path, message: impl Into<String>) -> LoadError {
+/// Bad input: the file at `path`, and what is wrong with it. Shared by
+/// every reader of an output directory (a run, a tune, best play).
+pub(crate) fn bad(path: &Path, message: impl Into<String>) -> LoadError {
     LoadError::Bad {
         path: path.display().to_string(),
         message: message.into(),
