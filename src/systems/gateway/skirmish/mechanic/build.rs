@@ -361,6 +361,23 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
         None => Vec::new(),
         Some(v) => super::split::split_of(v, &mut members, &names, &index)?,
     };
+    // An entity meets only the entities of its sub-scenes (a recruit is
+    // in its lead's): a line across them could never be played.
+    let home = |i: usize| members[i].lead.unwrap_or(i);
+    if let Some(&(a, b, _)) = lines.iter().find(|&&(a, b, _)| {
+        !split.is_empty()
+            && !split
+                .iter()
+                .any(|s| s.members >> home(a) & 1 == 1 && s.members >> home(b) & 1 == 1)
+    }) {
+        return Err(ParamError::new(
+            "lines",
+            format!(
+                "the line {} – {} joins entities of different sub-scenes; in a split scene an entity meets only the entities of its own (`split`)",
+                names[a], names[b]
+            ),
+        ));
+    }
     if p.squad_aid.given && members.iter().all(|m| m.squad == 0) {
         return Err(ParamError::new(
             "squad_aid",

@@ -156,6 +156,17 @@ fn bad_split_tables_are_refused_by_name() {
         sub("spy", &["ann"], "b"),
     ]));
     assert!(e.contains("unknown key `who`"), "{e}");
+    // Tom is at the base, the spy at the mine: they never meet.
+    let e = skirmish_from(&split_pairs(vec![line("tom", "spy", 0)], vec![]))
+        .err()
+        .expect("refused");
+    assert_eq!(e.key, "lines");
+    let e = e.to_string();
+    assert!(
+        e.contains("tom – spy joins entities of different sub-scenes"),
+        "{e}"
+    );
+    assert!(skirmish_from(&split_pairs(vec![line("tom", "boss", 1)], vec![])).is_ok());
 }
 
 /// Tom against the boss, who has a squad of five guards (scale 2,
