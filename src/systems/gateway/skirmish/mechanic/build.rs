@@ -189,11 +189,7 @@ pub fn skirmish_from_params(p: &SkirmishParams) -> Result<Skirmish, ParamError> 
     let mut members = Vec::new();
     for r in &raws {
         let mut m = r.member.clone();
-        let key = match m.kind {
-            Kind::Pc => "pcs",
-            Kind::Key => "key",
-            Kind::Minor => "minors",
-        };
+        let key = kind_key(m.kind);
         for rule in &r.policy.rules {
             let to = match &rule.choice.to {
                 None => None,
@@ -432,11 +428,7 @@ fn entity_checks(
     index: &dyn Fn(&str, &'static str) -> Result<usize, ParamError>,
 ) -> Result<(), ParamError> {
     for (i, r) in raws.iter().enumerate() {
-        let key = match members[i].kind {
-            Kind::Pc => "pcs",
-            Kind::Key => "key",
-            Kind::Minor => "minors",
-        };
+        let key = kind_key(members[i].kind);
         let who = &names[i];
         if let Some(v) = &r.enters {
             let entries = table_entries(v, "`enters`").map_err(|e| ParamError::new(key, e))?;
@@ -475,11 +467,7 @@ fn entity_checks(
         }
     }
     for i in 0..members.len() {
-        let key = match members[i].kind {
-            Kind::Pc => "pcs",
-            Kind::Key => "key",
-            Kind::Minor => "minors",
-        };
+        let key = kind_key(members[i].kind);
         for (rule, _, ent) in &members[i].policy {
             let Some(j) = *ent else { continue };
             let m = rule.choice.moves;
@@ -567,4 +555,13 @@ fn bomb_of(
         }
     }
     Ok(bomb)
+}
+
+/// The scene table an entity of `kind` is given in.
+fn kind_key(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Pc => "pcs",
+        Kind::Key => "key",
+        Kind::Minor => "minors",
+    }
 }
