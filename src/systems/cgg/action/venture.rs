@@ -259,6 +259,11 @@ impl Board {
         self.dice.dice()
     }
 
+    /// Whether `u` is spent this roll.
+    pub fn spent(&self, u: Use) -> bool {
+        self.used[u as usize]
+    }
+
     /// Uses spent so far, either side's: one more with every use.
     pub fn uses(&self) -> u32 {
         self.used.iter().filter(|&&u| u).count() as u32
