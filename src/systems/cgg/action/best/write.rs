@@ -357,9 +357,17 @@ fn as_rules(layers: &[Vec<Ranged<Move>>]) -> Option<ParamValue> {
                     .filter(|(_, x)| bit(x))
                     .fold(0u8, |m, (i, _)| m | 1 << i)
             };
+            // A rule's own use is unspent wherever it is open: not said.
+            let own = match m {
+                Spend::Wrench(u) => wrench::USES
+                    .iter()
+                    .position(|x| x == u)
+                    .map_or(0, |i| 1 << i),
+                Spend::Hold => 0,
+            };
             let when = When {
                 spent: mask(|x| x.0 == Some(1)),
-                unspent: mask(|x| x.1 == Some(0)),
+                unspent: mask(|x| x.1 == Some(0)) & !own,
                 ..When::of([b[0], b[1], b[2], b[3]])
             };
             wrench::rule(*m, Some(&when))

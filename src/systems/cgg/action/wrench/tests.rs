@@ -43,6 +43,9 @@ impl Draw for NoDraw {
     fn d6(&mut self) -> u32 {
         unreachable!("no risk die")
     }
+    fn still_fails(&mut self, _: u32, _: u32) -> bool {
+        unreachable!("no re-roll")
+    }
 }
 
 #[test]
