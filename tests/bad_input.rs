@@ -462,6 +462,54 @@ fn wrench_rules() {
             ],
         ),
         (
+            "\"policy.wrench\" = [{ use = \"close\", when = { failures = 1, failures_at_least = 1 } }]",
+            vec![
+                "bad.toml:3",
+                "rule 1: `when`: `failures` = 1 and `failures_at_least` both bound the failures",
+                "allowed: `failures` alone, or `failures_at_least` / `failures_at_most`",
+            ],
+        ),
+        (
+            "\"policy.wrench\" = [{ use = \"close\", when = { venture = -2 } }]",
+            vec![
+                "rule 1: `when`: `venture` = -2 is out of range",
+                "0 or more",
+            ],
+        ),
+        (
+            "\"policy.wrench\" = [{ use = \"hold\" }, { use = \"close\", when = { spent = [\"gota\"] } }]",
+            vec![
+                "bad.toml:3",
+                "`policy.wrench`",
+                "rule 2: `when`: `spent`: \"gota\" is not a wrench use",
+                "allowed: close, gotta, good, serious, not-as-bad",
+            ],
+        ),
+        (
+            "\"policy.wrench\" = [{ use = \"close\", when = { unspent = 1 } }]",
+            vec![
+                "rule 1: `when`: `unspent` = 1 is not a list of uses",
+                "a list of one or more of close, gotta",
+            ],
+        ),
+        (
+            "\"policy.wrench\" = [{ use = \"serious\", when = { spent = [\"good\"], unspent = [\"good\"] } }]",
+            vec![
+                "rule 1: `when`: \"good\" is in both `spent` and `unspent`, so the rule never holds",
+            ],
+        ),
+        (
+            "\"policy.wrench\" = [{ use = \"gotta\", when = { spent = [\"gotta\"] } }]",
+            vec![
+                "rule 1: `when`: `spent` names \"gotta\", the rule's own use",
+                "never applies",
+            ],
+        ),
+        (
+            "\"policy.wrench\" = [{ use = \"close\", when = { open = [\"gotta\"] } }]",
+            vec!["rule 1: `when`", "open", "spent, unspent (lists of uses"],
+        ),
+        (
             "\"policy.wrench\" = [{ spend = \"close\" }]",
             vec!["rule 1: unknown key `spend`", "allowed: use, when"],
         ),

@@ -258,7 +258,7 @@ const WRENCH: &[Form] = &[
     },
     Form {
         form: "[{ use = \"…\", when = { … } }, …, { use = \"hold\" }]",
-        doc: "Rules read one use at a time: the first whose `when` holds and whose use is open is spent, then the rules are read again; hold, or no rule that applies, ends the wrench. use: \"hold\", \"close\", \"gotta\", \"good\", \"serious\", \"not-as-bad\". when: { failures_at_least | failures_at_most | risk_short_at_least | risk_short_at_most | venture_at_least | venture_at_most | dice_at_least | dice_at_most = n } (risk_short: what the risk total still lacks; dice: difficulty dice on the table). The form best play writes.",
+        doc: "Rules read one use at a time: the first whose `when` holds and whose use is open is spent, then the rules are read again; hold, or no rule that applies, ends the wrench. use: \"hold\", \"close\", \"gotta\", \"good\", \"serious\", \"not-as-bad\". when: { failures_at_least | failures_at_most | risk_short_at_least | risk_short_at_most | venture_at_least | venture_at_most | dice_at_least | dice_at_most = n } (risk_short: what the risk total still lacks; dice: difficulty dice on the table); failures | risk_short | venture | dice = n for exactly n; spent = [\"gotta\", …] (every use named spent this roll) | unspent = [ … ] (none of them yet), uses \"close\", \"gotta\", \"good\", \"serious\", \"not-as-bad\". Every key must hold. The form best play writes.",
     },
     NAMED,
 ];
@@ -270,8 +270,8 @@ const WRENCH_EXAMPLES: &[Example] = &[
         source: "scenarios/cgg-difficulty.toml",
     },
     Example {
-        label: "gotta on the last venture, serious when clear, close for the risk",
-        value: "[\n  { use = \"gotta\", when = { failures_at_least = 1, venture_at_most = 1 } },\n  { use = \"serious\", when = { failures_at_most = 0, risk_short_at_least = 6 } },\n  { use = \"close\", when = { risk_short_at_least = 1 } },\n  { use = \"hold\" },\n]",
+        label: "gotta on the last venture, serious when clear or once gotta is spent, close for the risk",
+        value: "[\n  { use = \"gotta\", when = { failures_at_least = 1, venture_at_most = 1 } },\n  { use = \"serious\", when = { failures = 0, risk_short_at_least = 6 } },\n  { use = \"serious\", when = { failures = 1, spent = [\"gotta\"] } },\n  { use = \"close\", when = { risk_short_at_least = 1 } },\n  { use = \"hold\" },\n]",
         source: "docs/src/cgg.md",
     },
 ];

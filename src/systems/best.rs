@@ -131,7 +131,7 @@ pub fn unwritten(mechanic: &str) -> String {
             super::policy::MAX_RULES
         ),
         "cgg.action" => format!(
-            "best play's wrench tells apart boards that `policy.wrench` rules see alike (which uses are spent, the dice by face), where no order of uses is best on all of them, or needs more than {} rules; the rules above say it in words",
+            "best play's wrench tells apart boards that `policy.wrench` rules see alike (the dice by face), where no order of uses is best on all of them even with the uses spent in sight, or needs more than {} rules; the rules above say it in words",
             super::policy::MAX_RULES
         ),
         _ => format!(

@@ -94,6 +94,9 @@ impl Draw for NoMoreDice {
     fn d6(&mut self) -> u32 {
         panic!("the example rolls no more risk dice")
     }
+    fn still_fails(&mut self, _: u32, _: u32) -> bool {
+        panic!("the example re-rolls no failure")
+    }
 }
 
 /// QuestWorlds: one side's d20 showing `face` against `rating`.

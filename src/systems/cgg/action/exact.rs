@@ -147,6 +147,11 @@ impl Draw for Replay<'_> {
     fn d6(&mut self) -> u32 {
         self.take(&D6)
     }
+
+    fn still_fails(&mut self, failing: u32, of: u32) -> bool {
+        let p = f64::from(failing) / f64::from(of);
+        self.take(&[(1, p), (0, 1.0 - p)]) == 1
+    }
 }
 
 /// Every outcome of settling `rolled`, with its probability given the
@@ -214,5 +219,54 @@ pub fn rolls(a: &Action) -> Vec<(Rolled, f64)> {
 pub fn outcomes(a: &Action, mut emit: impl FnMut(&Outcome, f64)) {
     for (rolled, p) in rolls(a) {
         settle_all(a, &rolled, |o, q| emit(o, p * q));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::cgg::action::venture::{ExecDice, Use};
+    use crate::systems::cgg::action::{FailureRule, Rules};
+
+    #[test]
+    fn a_die_set_aside_after_a_re_roll_fails_as_re_rolled() {
+        // Two dice showing 4 or 5 (failures under the half rule), "I'm
+        // that good!" re-rolls both, then "get serious" sets one aside:
+        // what is left is one re-rolled die, failing half the time.
+        let a = Action {
+            success_dice: 2,
+            risk_code: None,
+            base: 4,
+            adjust: 0,
+            impaired: false,
+            risk_extra: 0,
+            hours_before: 0,
+            rules: Rules {
+                failure: FailureRule::Half,
+                ..Rules::default()
+            },
+        };
+        let board = a.board(&Rolled {
+            dice: ExecDice([0, 0, 0, 2, 0]),
+            venture: 3,
+            total: 0,
+        });
+        let mut law = [0.0; 3];
+        branches(
+            |draw| {
+                let mut b = board.clone();
+                a.wrench_use(&mut b, Use::Good, draw);
+                a.wrench_use(&mut b, Use::Serious, draw);
+                (b.dice(), b.failures())
+            },
+            |(dice, failures), p| {
+                assert_eq!(dice, 1);
+                law[failures as usize] += p;
+            },
+        );
+        assert!(
+            (law[0] - 0.5).abs() < 1e-15 && (law[1] - 0.5).abs() < 1e-15,
+            "{law:?}"
+        );
     }
 }

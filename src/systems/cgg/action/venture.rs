@@ -18,7 +18,9 @@
 //! A die set aside is one of the Exec's dice at random: an action counted
 //! with one difficulty die fewer has exactly the law of one rolled with
 //! one die fewer. "I'm that good!" re-rolls the failing dice for the
-//! failure count only: the risk target stays as rolled.
+//! failure count only: the risk target stays as rolled, and a die set
+//! aside after it, of those rolled failing, fails as re-rolled (each of
+//! them alike).
 
 use super::{Action, field};
 use crate::dice::DiceRng;
@@ -178,6 +180,10 @@ pub trait Draw {
     fn set_aside(&mut self, dice: &ExecDice) -> usize;
     /// One more risk d6.
     fn d6(&mut self) -> u32;
+    /// Whether a die set aside from the failing faces, after "I'm that
+    /// good!" re-rolled them, fails as it lies now: `failing` of the `of`
+    /// dice rolled failing still do.
+    fn still_fails(&mut self, failing: u32, of: u32) -> bool;
 }
 
 /// Draws from a generator.
@@ -204,6 +210,11 @@ impl Draw for RngDraw<'_> {
     #[inline]
     fn d6(&mut self) -> u32 {
         self.0.die(6)
+    }
+
+    #[inline]
+    fn still_fails(&mut self, failing: u32, of: u32) -> bool {
+        self.0.die(of) <= failing
     }
 }
 
@@ -259,6 +270,11 @@ impl Board {
         self.dice.dice()
     }
 
+    /// Whether `u` is spent this roll.
+    pub fn spent(&self, u: Use) -> bool {
+        self.used[u as usize]
+    }
+
     /// Uses spent so far, either side's: one more with every use.
     pub fn uses(&self) -> u32 {
         self.used.iter().filter(|&&u| u).count() as u32
@@ -311,8 +327,15 @@ impl Action {
         b.aside += 1;
         if self.dice_after(b.aside) < b.dice.dice() {
             let c = draw.set_aside(&b.dice);
+            // The dice keep the faces they were rolled with (the risk
+            // target stays as rolled); once "I'm that good!" has re-rolled
+            // them, only `failing` of those rolled failing still fail, and
+            // the one set aside is any of them.
+            let of = b.dice.failing();
+            let fails = c != PASS
+                && (b.failing == of || (b.failing > 0 && draw.still_fails(b.failing, of)));
             b.dice.0[c] -= 1;
-            b.failing -= (c != PASS) as u32;
+            b.failing -= fails as u32;
             b.raise -= if c < FAIL_ONLY { c as i64 + 1 } else { 0 };
         }
     }

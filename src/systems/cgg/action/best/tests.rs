@@ -152,3 +152,50 @@ fn written_rules_sample_as_they_solve() {
         assert!(v < replayed - 1e-3, "{named}: {v} vs {replayed}");
     }
 }
+
+#[test]
+fn written_rules_with_uses_spent_sample_as_they_solve() {
+    // A 2d explorer rolling 4d for risk on the half rule, for a clean
+    // success against no hammer: the rules need the uses spent, and "get
+    // serious" sets dice aside; the sampler's tables play them as the
+    // exact solver does.
+    let pairs = [
+        ("explorer.code", "2d"),
+        ("explorer.risk_code", "4d"),
+        ("variant.failure", "half"),
+        ("policy.hammer", "none"),
+    ];
+    let p = WrenchChoice::new(action(&pairs));
+    let written = p.write_for(&[], &clean).expect("written");
+    let ParamValue::List(rules) = &written[0].1 else {
+        panic!("{:?}", written[0].1)
+    };
+    let text = format!("{rules:?}");
+    assert!(text.contains("\"spent\"") || text.contains("\"unspent\""));
+    let mut values = ParamMap::from_pairs(
+        &pairs
+            .iter()
+            .map(|(k, v)| (*k, ParamValue::Str((*v).into())))
+            .collect::<Vec<_>>(),
+    );
+    values.set("policy.wrench", written[0].1.clone());
+    let model = crate::systems::find("cgg.action")
+        .unwrap()
+        .prepare(&values)
+        .unwrap();
+    let exact = model.exact().unwrap();
+    let best = best(&p, &clean, false, BestLimits::default()).unwrap();
+    let replayed = exact.share(field::CLEAN, crate::model::Pred::Eq(1));
+    assert!(
+        (replayed - best.value).abs() < 1e-9,
+        "{replayed} vs {}",
+        best.value
+    );
+    assert!(exact.share(field::SERIOUS, crate::model::Pred::Eq(1)) > 0.0);
+    crate::systems::testing::assert_agrees_with(
+        &*model,
+        &exact,
+        crate::systems::testing::Sample::seed(6),
+        "written wrench with uses spent",
+    );
+}

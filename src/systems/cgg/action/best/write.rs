@@ -11,6 +11,10 @@
 //! open there is a best one ([`Situation::order`]): a rule whose use is
 //! spent, or has nothing to act on, is passed over, which is how the
 //! rules tell "Gotta make it!" still to come from "Gotta make it!" spent.
+//! Where that is not enough (a situation with no such order, or rules
+//! that miss a best move), the situations are keyed again by which uses
+//! are spent too, and the rules may say so (`spent`, `unspent`); the
+//! widening tries those bounds first, so they stay only where needed.
 //!
 //! Each situation's first moves are one layer of rules, its second moves
 //! the next, and so on; each layer is grouped as best play's rules are
@@ -30,6 +34,7 @@ use crate::exact::best::rules as bounds;
 use crate::exact::best::{Decision, group};
 use crate::model::policy::MAX_RULES;
 use crate::model::{After, Choose, ParamValue};
+use crate::systems::cgg::action::venture::Board;
 use crate::systems::cgg::action::wrench::{self, Spend, When, WrenchPolicy};
 
 /// Two values this close (relative) are one.
@@ -138,18 +143,39 @@ type Move = (Spend, bool);
 /// One rule before it is written: a range per feature, and its move.
 type Ranged<M> = (Vec<(i64, i64)>, M);
 
+/// One decision best play meets, as the writer reads it.
+struct Met {
+    board: Board,
+    /// What the rules see there.
+    seen: Vec<i64>,
+    /// The wrench uses spent ([`wrench::spent`]).
+    spent: u8,
+    /// The moves open there, and the best of them.
+    moves: (Vec<Spend>, Vec<Spend>),
+    /// Best play's own move (its tie-break: the first best), and how
+    /// often it is made.
+    first: Spend,
+    mass: f64,
+}
+
 /// Best play's moves as `policy.wrench` rules; `None` where a situation
 /// has no order of moves that is best on all its boards, or past the
-/// rule limit.
+/// rule limit. Rules on the four quantities alone where they do; else
+/// with which uses are spent in sight too.
 pub fn written(p: &WrenchChoice, reward: &dyn Fn(&[i64]) -> f64) -> Option<ParamValue> {
+    let met = walk(p, reward);
+    compose(p, &met, false).or_else(|| compose(p, &met, true))
+}
+
+/// Every decision best play can meet, following every best move from
+/// the rolls on.
+fn walk(p: &WrenchChoice, reward: &dyn Fn(&[i64]) -> f64) -> Vec<Met> {
     let mut values = Values {
         p,
         reward,
         memo: HashMap::new(),
     };
-    let mut situations: BTreeMap<Vec<i64>, Situation> = BTreeMap::new();
-    // Every decision met, and its best moves, to check the rules on.
-    let mut met: Vec<(Step, Vec<Spend>)> = Vec::new();
+    let mut met: Vec<Met> = Vec::new();
     // Boards in order of the uses spent (every use adds one), so a board's
     // visits are all in before it is taken; boards only some other best
     // move reaches come in with no visits.
@@ -162,23 +188,20 @@ pub fn written(p: &WrenchChoice, reward: &dyn Fn(&[i64]) -> f64) -> Option<Param
         let best: Vec<usize> = (0..moves.len())
             .filter(|&i| worths[i] >= v - TIE * v.abs().max(1.0))
             .collect();
-        if let Some(Some(_)) = moves.first() {
-            let mut f = Vec::new();
-            p.features(1, &s, &mut f);
-            let sit = situations.entry(f).or_default();
-            let board: (Vec<Spend>, Vec<Spend>) = (
-                moves.iter().filter_map(|m| *m).collect(),
-                best.iter().filter_map(|&i| moves[i]).collect(),
-            );
-            met.push((s.clone(), board.1.clone()));
-            if !sit.boards.contains(&board) {
-                sit.boards.push(board);
-            }
-            let first = moves[best[0]].expect("a move");
-            match sit.taken.iter_mut().find(|(m, _)| *m == first) {
-                Some((_, w)) => *w += mass,
-                None => sit.taken.push((first, mass)),
-            }
+        if let (Step::Board(b), Some(Some(_))) = (&s, moves.first()) {
+            let mut seen = Vec::new();
+            p.features(1, &s, &mut seen);
+            met.push(Met {
+                board: b.clone(),
+                seen,
+                spent: wrench::spent(b),
+                moves: (
+                    moves.iter().filter_map(|m| *m).collect(),
+                    best.iter().filter_map(|&i| moves[i]).collect(),
+                ),
+                first: moves[best[0]].expect("a move"),
+                mass,
+            });
         }
         for (k, &i) in best.iter().enumerate() {
             let w = if k == 0 { mass } else { 0.0 };
@@ -190,6 +213,34 @@ pub fn written(p: &WrenchChoice, reward: &dyn Fn(&[i64]) -> f64) -> Option<Param
         }
         at = frontier.pop_first();
     }
+    met
+}
+
+/// The features a situation is keyed by: what the rules see, and with
+/// `spent` one more per wrench use (1: spent this roll).
+fn key(m: &Met, spent: bool) -> Vec<i64> {
+    let mut k = m.seen.clone();
+    if spent {
+        k.extend((0..wrench::USES.len()).map(|i| i64::from(m.spent >> i & 1)));
+    }
+    k
+}
+
+/// The rules of the decisions `met`, situations keyed by what the rules
+/// see (and with `spent`, which uses are spent).
+fn compose(p: &WrenchChoice, met: &[Met], spent: bool) -> Option<ParamValue> {
+    let mut situations: BTreeMap<Vec<i64>, Situation> = BTreeMap::new();
+    for m in met {
+        let sit = situations.entry(key(m, spent)).or_default();
+        if !sit.boards.contains(&m.moves) {
+            sit.boards.push(m.moves.clone());
+        }
+        match sit.taken.iter_mut().find(|(t, _)| *t == m.first) {
+            Some((_, w)) => *w += m.mass,
+            None => sit.taken.push((m.first, m.mass)),
+        }
+    }
+    let features = key(met.first()?, spent).len();
     // Each situation's moves in order, the k-th of every situation in
     // layer k.
     let mut moves: Vec<Move> = Vec::new();
@@ -219,7 +270,7 @@ pub fn written(p: &WrenchChoice, reward: &dyn Fn(&[i64]) -> f64) -> Option<Param
     // The fallback: the first layer's most visited move with nothing
     // after it. Later layers are grouped with its situations in sight
     // (as a move of their own), so that no rule of theirs spans one.
-    let first = group(layers.first()?, 4);
+    let first = group(layers.first()?, features);
     // (Hold, where every move has others after it: no rule that applies
     // is hold.)
     let fallback = first
@@ -241,7 +292,7 @@ pub fn written(p: &WrenchChoice, reward: &dyn Fn(&[i64]) -> f64) -> Option<Param
             let boxes = if k == 0 {
                 first.clone()
             } else {
-                group(&[&l[..], &stands[..]].concat(), 4)
+                group(&[&l[..], &stands[..]].concat(), features)
             };
             boxes
                 .into_iter()
@@ -255,20 +306,16 @@ pub fn written(p: &WrenchChoice, reward: &dyn Fn(&[i64]) -> f64) -> Option<Param
     let Ok(WrenchPolicy::Rules(r)) = wrench::parse(&out) else {
         return None;
     };
-    for (s, best) in &met {
-        if let Step::Board(b) = s {
-            if !best.contains(&r.choose(&p.action, b)) {
-                return None;
-            }
-        }
-    }
-    Some(out)
+    met.iter()
+        .all(|m| m.moves.1.contains(&r.choose(&p.action, &m.board)))
+        .then_some(out)
 }
 
 /// Layers of rules, most visited first in each, as `policy.wrench`. The
 /// first layer's most visited move, where nothing follows it, is the
 /// last rule, without `when`; every later layer's rules keep clear of
 /// the situations it stands for (they are the first layer's there).
+/// Ranges past the four quantities are the uses spent (1) or not (0).
 fn as_rules(layers: &[Vec<Ranged<Move>>]) -> Option<ParamValue> {
     let every: Vec<Ranged<Move>> = layers.concat();
     let spans = bounds::spans_of(&every);
@@ -278,15 +325,17 @@ fn as_rules(layers: &[Vec<Ranged<Move>>]) -> Option<ParamValue> {
         .find(|r| !r.1.1)
         .map_or((Spend::Hold, false), |r| r.1);
     let stands: Vec<Ranged<Move>> = first.iter().filter(|r| r.1 == fallback).cloned().collect();
+    // The uses spent first (dropped wherever the rules do without
+    // them), then the dice on the table, then the venture left: best
+    // play reads the failures and the risk most.
+    let order: Vec<usize> = (0..spans.len()).rev().collect();
     let mut out: Vec<ParamValue> = Vec::new();
     for (k, layer) in layers.iter().enumerate() {
         let mut with = layer.clone();
         if k > 0 {
             with.extend(stands.iter().cloned());
         }
-        // The dice on the table first, then the venture left: best play
-        // reads the failures and the risk most.
-        let wide = bounds::widen(&with, &spans, &[3, 2, 1, 0]);
+        let wide = bounds::widen(&with, &spans, &order);
         let kept: Vec<Ranged<Spend>> = wide
             .into_iter()
             .zip(layer)
@@ -301,7 +350,27 @@ fn as_rules(layers: &[Vec<Ranged<Move>>]) -> Option<ParamValue> {
                     ((lo > min).then_some(lo), (hi < max).then_some(hi))
                 })
                 .collect();
-            wrench::rule(*m, Some(&When::of([b[0], b[1], b[2], b[3]])))
+            let mask = |bit: fn(&(Option<i64>, Option<i64>)) -> bool| {
+                b[4..]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| bit(x))
+                    .fold(0u8, |m, (i, _)| m | 1 << i)
+            };
+            // A rule's own use is unspent wherever it is open: not said.
+            let own = match m {
+                Spend::Wrench(u) => wrench::USES
+                    .iter()
+                    .position(|x| x == u)
+                    .map_or(0, |i| 1 << i),
+                Spend::Hold => 0,
+            };
+            let when = When {
+                spent: mask(|x| x.0 == Some(1)),
+                unspent: mask(|x| x.1 == Some(0)) & !own,
+                ..When::of([b[0], b[1], b[2], b[3]])
+            };
+            wrench::rule(*m, Some(&when))
         }));
     }
     out.push(wrench::rule(fallback.0, None));

@@ -7,11 +7,17 @@
 //! ```toml
 //! "policy.wrench" = [
 //!   { use = "gotta", when = { failures_at_least = 1, venture_at_most = 1 } },
-//!   { use = "serious", when = { failures_at_most = 0, risk_short_at_least = 6 } },
+//!   { use = "serious", when = { failures = 0, risk_short_at_least = 6 } },
+//!   { use = "serious", when = { failures = 1, spent = ["gotta"] } },
 //!   { use = "close" },
 //!   { use = "hold" },
 //! ]
 //! ```
+//!
+//! A `when` bounds the four quantities the player sees (`failures`,
+//! `risk_short`, `venture`, `dice`: `_at_least`, `_at_most`, or `= n`
+//! for both) and may ask which uses are `spent` this roll or `unspent`
+//! yet; every key must hold.
 //!
 //! The player spends one use at a time: the first rule whose `when` holds
 //! and whose use is open (venture enough, not spent this roll, something
@@ -36,6 +42,7 @@ use super::venture::{Board, Draw, Use};
 use super::{Action, Wrench};
 use crate::systems::policy::{self, Rule, RuleSyntax};
 use crate::systems::{Choice, ParamValue};
+pub use when::{When, spent};
 
 /// The player's move: one more wrench use, or stop spending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,95 +113,6 @@ pub fn seen(a: &Action, b: &Board) -> Seen {
     ]
 }
 
-/// A rule's condition on what the player sees: every key set must hold.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct When {
-    pub failures_at_least: Option<i64>,
-    pub failures_at_most: Option<i64>,
-    pub risk_short_at_least: Option<i64>,
-    pub risk_short_at_most: Option<i64>,
-    pub venture_at_least: Option<i64>,
-    pub venture_at_most: Option<i64>,
-    pub dice_at_least: Option<i64>,
-    pub dice_at_most: Option<i64>,
-}
-
-/// The keys of a `when` table, in [`Seen`]'s order (least, most).
-const KEYS: [(&str, &str); 4] = [
-    ("failures_at_least", "failures_at_most"),
-    ("risk_short_at_least", "risk_short_at_most"),
-    ("venture_at_least", "venture_at_most"),
-    ("dice_at_least", "dice_at_most"),
-];
-
-const WHEN_KEYS: &str = "failures_at_least, failures_at_most, risk_short_at_least, risk_short_at_most, venture_at_least, venture_at_most, dice_at_least, dice_at_most (risk_short: how far the risk total is short of the target, 0 when the risk is avoided; dice: the difficulty dice on the table)";
-
-impl When {
-    /// The bounds as (least, most) pairs, in [`Seen`]'s order.
-    pub fn bounds(&self) -> [(Option<i64>, Option<i64>); 4] {
-        [
-            (self.failures_at_least, self.failures_at_most),
-            (self.risk_short_at_least, self.risk_short_at_most),
-            (self.venture_at_least, self.venture_at_most),
-            (self.dice_at_least, self.dice_at_most),
-        ]
-    }
-
-    /// The condition of these bounds (`None`: no bound), in [`Seen`]'s
-    /// order.
-    pub fn of(b: [(Option<i64>, Option<i64>); 4]) -> When {
-        When {
-            failures_at_least: b[0].0,
-            failures_at_most: b[0].1,
-            risk_short_at_least: b[1].0,
-            risk_short_at_most: b[1].1,
-            venture_at_least: b[2].0,
-            venture_at_most: b[2].1,
-            dice_at_least: b[3].0,
-            dice_at_most: b[3].1,
-        }
-    }
-
-    #[inline]
-    pub fn holds(&self, s: &Seen) -> bool {
-        self.bounds()
-            .iter()
-            .zip(s)
-            .all(|((lo, hi), x)| lo.is_none_or(|n| *x >= n) && hi.is_none_or(|n| *x <= n))
-    }
-
-    /// The keys that are set, as a table (for a written policy).
-    pub fn table(&self) -> Vec<(String, ParamValue)> {
-        KEYS.iter()
-            .zip(self.bounds())
-            .flat_map(|(&(lk, hk), (lo, hi))| [(lk, lo), (hk, hi)])
-            .filter_map(|(k, v)| v.map(|n| (k.to_string(), ParamValue::Int(n))))
-            .collect()
-    }
-}
-
-impl fmt::Display for When {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names = ["failures", "risk_short", "venture", "dice"];
-        let mut parts = Vec::new();
-        for (name, (lo, hi)) in names.iter().zip(self.bounds()) {
-            match (lo, hi) {
-                (Some(l), Some(h)) if l == h => parts.push(format!("{name}={l}")),
-                _ => {
-                    if let Some(l) = lo {
-                        parts.push(format!("{name}≥{l}"));
-                    }
-                    if let Some(h) = hi {
-                        parts.push(format!("{name}≤{h}"));
-                    }
-                }
-            }
-        }
-        f.write_str(&parts.join(" & "))
-    }
-}
-
 /// One rule as a scenario writes it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -217,23 +135,16 @@ impl RuleSyntax for UseRule {
                 self.spend
             )
         })?;
-        let when: Option<When> = policy::when(self.when, WHEN_KEYS)?;
-        if let Some(w) = &when {
-            for ((lo, hi), (lk, hk)) in w.bounds().iter().zip(KEYS) {
-                if let Some(n) = lo.iter().chain(hi).find(|n| **n < 0) {
-                    let k = if *lo == Some(*n) { lk } else { hk };
-                    return Err(format!(
-                        "`when`: `{k}` = {n} is out of range; allowed: 0 or more"
-                    ));
-                }
-                if let (Some(l), Some(h)) = (lo, hi)
-                    && l > h
-                {
-                    return Err(format!(
-                        "`when`: `{lk}` = {l} is more than `{hk}` = {h}, so the rule never holds; allowed: {lk} ≤ {hk}"
-                    ));
-                }
-            }
+        let when = when::read(self.when)?;
+        // A use spent is never open: a rule for it that asks it spent
+        // would never apply.
+        if let (Spend::Wrench(u), Some(w)) = (choice, &when)
+            && w.spent_uses().any(|s| s == u)
+        {
+            return Err(format!(
+                "`when`: `spent` names \"{0}\", the rule's own use, which is spent once a roll, so the rule never applies; allowed: `spent` without \"{0}\"",
+                use_name(u)
+            ));
         }
         Ok(Rule { when, choice })
     }
@@ -295,9 +206,10 @@ impl Rules {
     #[inline]
     pub fn choose(&self, a: &Action, b: &Board) -> Spend {
         let s = seen(a, b);
+        let spent = spent(b);
         self.0
             .choose(
-                |w| w.holds(&s),
+                |w| w.holds(&s, spent),
                 |m| match m {
                     Spend::Hold => true,
                     Spend::Wrench(u) => a.may_wrench(b, *u),
@@ -362,7 +274,7 @@ impl fmt::Display for WrenchPolicy {
 }
 
 /// What `policy.wrench` accepts, in words.
-pub const EXPECTS: &str = "\"greedy\", \"deny\" or \"none\", or a list of rules { use = \"…\", when = { … } } tried in order, one use at a time (no rule that applies: hold); `use`: hold, close, gotta, good, serious, not-as-bad; `when` keys: failures_at_least, failures_at_most, risk_short_at_least, risk_short_at_most, venture_at_least, venture_at_most, dice_at_least, dice_at_most";
+pub const EXPECTS: &str = "\"greedy\", \"deny\" or \"none\", or a list of rules { use = \"…\", when = { … } } tried in order, one use at a time (no rule that applies: hold); `use`: hold, close, gotta, good, serious, not-as-bad; `when` keys: failures_at_least, failures_at_most, risk_short_at_least, risk_short_at_most, venture_at_least, venture_at_most, dice_at_least, dice_at_most; failures, risk_short, venture, dice (= n); spent, unspent (lists of uses)";
 
 /// `policy.wrench`: a named policy, or rules.
 pub fn parse(v: &ParamValue) -> Result<WrenchPolicy, String> {
@@ -398,3 +310,8 @@ pub fn rule(spend: Spend, when: Option<&When>) -> ParamValue {
     }
     ParamValue::Table(t)
 }
+
+mod when;
+
+#[cfg(test)]
+mod tests;
