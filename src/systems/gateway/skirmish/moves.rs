@@ -166,6 +166,24 @@ impl Moves {
         Moves(moves.iter().fold(0, |m, e| m | e.bit()))
     }
 
+    /// [`Moves::of`] at compile time: a set the hot paths test against
+    /// in one instruction.
+    pub const fn union(moves: &[Move]) -> Self {
+        let mut bits = 0u16;
+        let mut k = 0;
+        while k < moves.len() {
+            bits |= 1 << moves[k] as u16;
+            k += 1;
+        }
+        Moves(bits)
+    }
+
+    /// Some effect of `self` is one of `other`.
+    #[inline(always)]
+    pub fn any(self, other: Moves) -> bool {
+        self.0 & other.0 != 0
+    }
+
     #[inline]
     pub fn has(self, m: Move) -> bool {
         self.0 & m.bit() != 0

@@ -15,7 +15,9 @@ impl Iterator for Bits {
         if self.0 == 0 {
             return None;
         }
-        let j = self.0.trailing_zeros() as usize;
+        // Masked: the compiler then knows the entity is below 16, and a
+        // table 16 wide (`W`) is read without a bounds check.
+        let j = (self.0.trailing_zeros() & 15) as usize;
         self.0 &= self.0 - 1;
         Some(j)
     }

@@ -5,7 +5,7 @@
 
 use super::super::cast::{EssenceRule, Kind, MAX_SIDE, PCS, Skirmish};
 use super::super::moves::{Aim, Move, Play, default_policy};
-use super::{Act, MAX_DICE, N, NONE, SkirmishRounds, decide};
+use super::{Act, MAX_DICE, N, NONE, Order, SkirmishRounds, W, decide};
 use crate::systems::gateway::scene::Spend;
 use crate::systems::gateway::scene::rules::When;
 
@@ -21,6 +21,7 @@ fn act_of(p: &Play, to: Option<usize>, ent: Option<usize>) -> Act {
         cat: p.category.map_or(NONE, |c| c as u8),
         extra: p.moves.len().saturating_sub(1) as u8,
         refuse: decide::refusals(p.moves),
+        no_roll: p.moves.no_roll(),
     }
 }
 
@@ -38,12 +39,12 @@ impl SkirmishRounds {
                 }
             }
         }
-        let mut side = [0u8; N];
+        let mut side = [0u8; W];
         let mut sidx = [0u8; N];
         let mut count = [0u8; 2];
-        let mut base = [[0; N]; N];
+        let mut base = [[0; W]; W];
         let mut aid = [0; N];
-        let mut lead = [NONE; N];
+        let mut lead = [NONE; W];
         let mut riders = [0u16; N];
         for (i, m) in sk.members.iter().enumerate() {
             if let Some(l) = m.lead {
@@ -59,8 +60,29 @@ impl SkirmishRounds {
             }
         }
         assert!(count.iter().all(|&c| (1..=MAX_SIDE as u8).contains(&c)));
-        let mut pairs = [[0u8; N]; N];
-        let mut foes = [0u16; N];
+        let mut pairs = [[0u8; W]; W];
+        let mut foes = [0u16; W];
+        // A PC-side entity's slots are a row (its index × 6 onward), a
+        // GM-side entity's a column (every 6th slot from its index).
+        let mut slot_shift = [0u8; W];
+        let (mut row_ents, mut col_ents) = ([0u16; 64], [0u16; 64]);
+        for i in 0..n {
+            slot_shift[i] = if side[i] == PCS {
+                sidx[i] * MAX_SIDE as u8
+            } else {
+                sidx[i]
+            };
+            let by_index = if side[i] == PCS {
+                &mut col_ents
+            } else {
+                &mut row_ents
+            };
+            for (k, e) in by_index.iter_mut().enumerate() {
+                if k >> sidx[i] & 1 == 1 {
+                    *e |= 1 << i;
+                }
+            }
+        }
         for i in 0..n {
             for j in 0..n {
                 let (p, g) = if side[i] == PCS { (i, j) } else { (j, i) };
@@ -87,7 +109,7 @@ impl SkirmishRounds {
                 .filter(|&x| !sk.members[x as usize].passive)
                 .collect()
         };
-        let orders = (0..n)
+        let orders_by: Vec<[Vec<u8>; 2]> = (0..n)
             .map(|h| {
                 let custom = sk.members[h].order.clone();
                 let others: Vec<u8> = (0..n).filter(|&i| i != h).map(|i| i as u8).collect();
@@ -110,6 +132,14 @@ impl SkirmishRounds {
                 .map(passive)
             })
             .collect();
+        let mut orders = [[Order::default(); 2]; W];
+        for (h, pair) in orders_by.iter().enumerate() {
+            for (lead, o) in pair.iter().enumerate() {
+                let slot = &mut orders[h][lead];
+                slot.ents[..o.len()].copy_from_slice(o);
+                slot.len = o.len() as u8;
+            }
+        }
         let absent = sk
             .members
             .iter()
@@ -140,6 +170,10 @@ impl SkirmishRounds {
                     .collect()
             })
             .collect();
+        let mut open_from = [[0u8; 32]; W];
+        for (o, p) in open_from.iter_mut().zip(&policies) {
+            *o = decide::open_from(p);
+        }
         let conditional = policies
             .iter()
             .enumerate()
@@ -155,9 +189,9 @@ impl SkirmishRounds {
         fit[Aim::All as usize] = u16::MAX;
         fit[Aim::Key as usize] = !minors;
         fit[Aim::Minor as usize] = minors;
-        let mut sig = [0i64; N];
-        let mut dice = [0u32; N];
-        let mut own_pool = [0u8; N];
+        let mut sig = [0i64; W];
+        let mut dice = [0u32; W];
+        let mut own_pool = [0u8; W];
         let (mut spend_always, mut spend_climax) = (0u16, 0u16);
         for (k, m) in sk.members.iter().enumerate() {
             sig[k] = m.significance as i64;
@@ -172,7 +206,7 @@ impl SkirmishRounds {
                 Spend::Always => spend_always |= 1 << k,
             }
         }
-        let mut reach = [u16::MAX; N];
+        let mut reach = [u16::MAX; W];
         let mut sub_of = [0u8; N];
         let subs: Vec<(u8, u16)> = sk.split.iter().map(|b| (b.key as u8, b.members)).collect();
         if !subs.is_empty() {
@@ -194,7 +228,8 @@ impl SkirmishRounds {
             }
         }
         let all_subs = ((1u16 << subs.len()) - 1) as u8;
-        SkirmishRounds {
+        let mut r = SkirmishRounds {
+            initial: None,
             reach,
             subs,
             sub_of,
@@ -204,6 +239,9 @@ impl SkirmishRounds {
             pairs,
             foes,
             minors,
+            slot_shift,
+            row_ents,
+            col_ents,
             pmf,
             cdf,
             orders,
@@ -212,6 +250,7 @@ impl SkirmishRounds {
             lead,
             riders,
             policies,
+            open_from,
             conditional,
             fallback,
             rider_fallback: [Move::Eliminate, Move::Aid]
@@ -228,6 +267,8 @@ impl SkirmishRounds {
             countdown: sk.bomb.map_or(0, |b| b.countdown),
             trigger: sk.bomb.map_or(0, |b| b.trigger),
             sk,
-        }
+        };
+        r.initial = Some(r.fresh());
+        r
     }
 }

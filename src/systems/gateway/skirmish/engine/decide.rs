@@ -5,9 +5,8 @@
 use super::super::cast::{SearchCost, SetupFree, Shortfall, SurpriseLines};
 use super::super::moves::{Aim, Move, Moves};
 use super::super::state::*;
-use super::{Act, Aims, Bits, MAX_DICE, N, NONE, SkirmishRounds, Turn};
-use crate::systems::gateway::scene::edged;
-use crate::systems::gateway::scene::rules::View;
+use super::{Act, Aims, Bits, MAX_DICE, N, NONE, SkirmishRounds, Turn, W};
+use crate::systems::gateway::scene::rules::{View, When};
 
 /// The cheap refusals ([`SkirmishRounds::closed`]), a bit each.
 const CLOSED_CLIMAX: u8 = 1;
@@ -15,6 +14,21 @@ const CLOSED_ANTICLIMAX: u8 = 2;
 const CLOSED_BLOCK: u8 = 4;
 const CLOSED_MANOEUVRE: u8 = 8;
 const CLOSED_ELIMINATE: u8 = 16;
+
+/// Every cheap refusal's bit.
+pub(super) const CLOSED_ALL: u8 = 31;
+
+/// For each set of cheap refusals closed (a `CLOSED_*` mask), the first
+/// rule of `policy` that a decision must try: the rules before it have
+/// no condition and a refusal in the set.
+pub(super) fn open_from(policy: &[(Option<When>, Act)]) -> [u8; 32] {
+    std::array::from_fn(|closed| {
+        policy
+            .iter()
+            .position(|(when, act)| when.is_some() || act.refuse & closed as u8 == 0)
+            .unwrap_or(policy.len()) as u8
+    })
+}
 
 /// The cheap refusals an action with the effects `m` is subject to (none
 /// for a Surprise, which opens lines before the rest is judged).
@@ -32,6 +46,14 @@ pub(super) fn refusals(m: Moves) -> u8 {
     .iter()
     .filter(|(mv, _)| m.has(*mv))
     .fold(0, |a, (_, bit)| a | bit)
+}
+
+/// Whether a rule's condition holds in the view `v`, given a copy: out of
+/// line and by value, so that only a rule with a condition puts the view
+/// in memory; a decision with none keeps it in registers.
+#[inline(never)]
+fn holds(w: &When, v: View) -> bool {
+    v.holds(w)
 }
 
 /// What every rule an actor's policy tries reads first, found once per
@@ -127,6 +149,10 @@ impl SkirmishRounds {
     /// Nobody but `i`'s own passengers has acted before it this round: a
     /// Block, declared before the opponent rolls, is still possible.
     fn first_to_act(&self, s: &State, i: usize) -> bool {
+        // Without passengers, only the first in the order.
+        if s.pos == 0 || self.riders[i] == 0 {
+            return s.pos == 0;
+        }
         self.order(s)[..s.pos as usize]
             .iter()
             .all(|&x| self.lead[x as usize] == i as u8)
@@ -151,6 +177,7 @@ impl SkirmishRounds {
         act: &Act,
     ) -> Option<Aims> {
         let m = act.moves;
+        const NO_ROLL: Moves = Moves::union(&[Move::Aid, Move::Disembark]);
         // A passenger may only Eliminate, Set-up, Aid Another or
         // Disembark; only Aid Another when its lead holds the initiative
         // and interrupts. Nobody else may Aid or Disembark.
@@ -159,111 +186,127 @@ impl SkirmishRounds {
             if !m.passenger_may() || (interrupted && m != Moves::of(&[Move::Aid])) {
                 return None;
             }
-        } else if m.has(Move::Aid) || m.has(Move::Disembark) {
+            if m.any(NO_ROLL) {
+                return Some(Aims::default());
+            }
+        } else if m.any(NO_ROLL) {
             return None;
-        }
-        if m.has(Move::Aid) || m.has(Move::Disembark) {
-            return Some(Aims::default());
         }
         let opp = seen.opp;
         let mut aims = Aims::default();
         let mut lined = seen.lined;
-        let me = &self.sk.members[i];
-        if m.has(Move::Surprise) {
-            // Only in the round it entered, and opening a line to someone.
-            if !me.absent || s.entered[i] as usize != v.round {
-                return None;
-            }
-            let free = opp & !lined;
-            aims.sur = if act.ent == NONE {
-                free
-            } else {
-                free & 1 << act.ent
-            };
-            if aims.sur == 0 {
-                return None;
-            }
-            lined |= aims.sur;
-        }
-        let every = m.needs_every_line();
-        let countdown = self.countdown >> i & 1 == 1;
-        if every {
-            let lo_all = || {
-                (0..self.n)
-                    .filter(|&j| lined >> j & 1 == 1 && aims.sur >> j & 1 == 0)
-                    .map(|j| self.edge(s, i, j))
-                    .chain((aims.sur != 0).then_some(0))
-                    .min()
-                    .unwrap_or(0)
-            };
-            if m.has(Move::Climax) && countdown {
-                // The bomb: a line to the trigger alone.
-                if self
-                    .bomb_edge(s, i, aims.sur)
-                    .is_none_or(|lo| lo < v.ladder)
-                {
+        // The effects with checks of their own before anyone is aimed at:
+        // one test for all of them, since most rules tried have none.
+        const CHECKED: Moves = Moves::union(&[
+            Move::Surprise,
+            Move::Climax,
+            Move::Anticlimax,
+            Move::Press,
+            Move::Accelerate,
+            Move::Block,
+            Move::Search,
+            Move::Recruit,
+        ]);
+        if m.any(CHECKED) || act.to != NONE {
+            if m.has(Move::Surprise) {
+                // Only in the round it entered, and opening a line to someone.
+                if !self.sk.members[i].absent || s.entered[i] as usize != v.round {
                     return None;
                 }
-                aims.every = self.trigger & (s.alive | s.absent);
-            } else if (self.countdown | self.trigger) != 0
-                && !m.has(Move::Climax)
-                && !m.has(Move::Anticlimax)
-                && (opp == 0 || lined != opp)
+                let free = opp & !lined;
+                aims.sur = if act.ent == NONE {
+                    free
+                } else {
+                    free & 1 << act.ent
+                };
+                if aims.sur == 0 {
+                    return None;
+                }
+                lined |= aims.sur;
+            }
+            let every = m.needs_every_line();
+            let countdown = self.countdown >> i & 1 == 1;
+            if every {
+                let sur = aims.sur;
+                let lo_all = move || {
+                    (0..self.n)
+                        .filter(|&j| lined >> j & 1 == 1 && sur >> j & 1 == 0)
+                        .map(|j| self.edge(s, i, j))
+                        .chain((sur != 0).then_some(0))
+                        .min()
+                        .unwrap_or(0)
+                };
+                if m.has(Move::Climax) && countdown {
+                    // The bomb: a line to the trigger alone.
+                    if self
+                        .bomb_edge(s, i, aims.sur)
+                        .is_none_or(|lo| lo < v.ladder)
+                    {
+                        return None;
+                    }
+                    aims.every = self.trigger & (s.alive | s.absent);
+                } else if (self.countdown | self.trigger) != 0
+                    && !m.has(Move::Climax)
+                    && !m.has(Move::Anticlimax)
+                    && (opp == 0 || lined != opp)
+                {
+                    // Press or Accelerate in a ticking bomb: a line to the
+                    // trigger or a countdown entity is enough.
+                    let tc = (self.countdown | self.trigger) & opp & lined;
+                    if tc == 0 {
+                        return None;
+                    }
+                    aims.every = tc;
+                } else {
+                    if opp == 0 || lined != opp {
+                        return None;
+                    }
+                    if m.has(Move::Climax) && !self.subs.is_empty() && !self.keys_in_play(s, i) {
+                        return None;
+                    }
+                    if m.has(Move::Climax)
+                        && !(if aims.sur != 0 {
+                            lo_all() >= v.ladder
+                        } else {
+                            v.can_climax
+                        })
+                    {
+                        return None;
+                    }
+                    aims.every = opp;
+                }
+            }
+            if (m.has(Move::Anticlimax) && !v.can_anticlimax)
+                || (m.has(Move::Block) && !v.can_block)
             {
-                // Press or Accelerate in a ticking bomb: a line to the
-                // trigger or a countdown entity is enough.
-                let tc = (self.countdown | self.trigger) & opp & lined;
-                if tc == 0 {
-                    return None;
-                }
-                aims.every = tc;
-            } else {
-                if opp == 0 || lined != opp {
-                    return None;
-                }
-                if m.has(Move::Climax) && !self.subs.is_empty() && !self.keys_in_play(s, i) {
-                    return None;
-                }
-                if m.has(Move::Climax)
-                    && !(if aims.sur != 0 {
-                        lo_all() >= v.ladder
-                    } else {
-                        v.can_climax
-                    })
-                {
-                    return None;
-                }
-                aims.every = opp;
-            }
-        }
-        if (m.has(Move::Anticlimax) && !v.can_anticlimax) || (m.has(Move::Block) && !v.can_block) {
-            return None;
-        }
-        if m.has(Move::Search) || m.has(Move::Recruit) {
-            let j = act.ent as usize;
-            if m.has(Move::Search) {
-                if s.absent >> j & 1 == 0 {
-                    return None;
-                }
-                aims.find = Some(j as u8);
-                aims.one |= 1 << j;
-            }
-            if m.has(Move::Recruit) {
-                // Its own recruit, in play (or found by this same roll),
-                // not yet aboard.
-                let t = &self.sk.members[j];
-                let here = s.alive >> j & 1 == 1 || aims.find.is_some();
-                if !t.recruit || t.lead != Some(i) || !here || s.aboard >> j & 1 == 1 {
-                    return None;
-                }
-                aims.recruit = Some(j as u8);
-                aims.one |= 1 << j;
-            }
-        }
-        if act.to != NONE {
-            let a = act.to as usize;
-            if a == i || s.alive >> a & 1 == 0 || self.side[a] != self.side[i] {
                 return None;
+            }
+            if m.has(Move::Search) || m.has(Move::Recruit) {
+                let j = act.ent as usize;
+                if m.has(Move::Search) {
+                    if s.absent >> j & 1 == 0 {
+                        return None;
+                    }
+                    aims.find = Some(j as u8);
+                    aims.one |= 1 << j;
+                }
+                if m.has(Move::Recruit) {
+                    // Its own recruit, in play (or found by this same roll),
+                    // not yet aboard.
+                    let t = &self.sk.members[j];
+                    let here = s.alive >> j & 1 == 1 || aims.find.is_some();
+                    if !t.recruit || t.lead != Some(i) || !here || s.aboard >> j & 1 == 1 {
+                        return None;
+                    }
+                    aims.recruit = Some(j as u8);
+                    aims.one |= 1 << j;
+                }
+            }
+            if act.to != NONE {
+                let a = act.to as usize;
+                if a == i || s.alive >> a & 1 == 0 || self.side[a] != self.side[i] {
+                    return None;
+                }
             }
         }
         let bits = Bits;
@@ -279,8 +322,11 @@ impl SkirmishRounds {
             aims.one |= 1 << j;
         }
         let after = lined | aims.man.map_or(0, |j| 1 << j);
-        let start = |j: usize| self.start_edge(s, i, j, aims.man);
-        let sig = |j: usize| self.sig[j];
+        // Copies, not borrows of `aims`: a closure holding a reference
+        // would keep `aims` in memory through the whole decision.
+        let man = aims.man;
+        let start = move |j: usize| self.start_edge(s, i, j, man);
+        let sig = move |j: usize| self.sig[j];
         if m.per_line() {
             let set = after & fit;
             let set = if act.aim == Aim::Minor {
@@ -386,8 +432,11 @@ impl SkirmishRounds {
     #[inline(always)]
     fn decide_seen(&self, i: usize, s: &State, v: &View, seen: Sight) -> (Act, Aims) {
         let closed = self.closed(i, s, v, seen);
-        for (when, act) in &self.policies[i] {
-            if when.as_ref().is_none_or(|w| v.holds(w)) {
+        // The rules the cheap refusals close, up to the first that may
+        // hold, are passed over at once.
+        let from = self.open_from[i & (W - 1)][closed as usize & (CLOSED_ALL as usize)] as usize;
+        for (when, act) in &self.policies[i][from..] {
+            if when.as_ref().is_none_or(|w| holds(w, *v)) {
                 if let Some(a) = self.try_act(i, s, v, seen, closed, act) {
                     return (*act, a);
                 }
@@ -409,17 +458,20 @@ impl SkirmishRounds {
     }
 
     pub fn turn(&self, round: usize, s: &State) -> Turn {
-        self.turn_here(round, s)
+        self.turn_here(round, s, true).0
     }
 
     /// [`Self::turn`], inlined into the sampler's loop
     /// ([`SkirmishRounds::play`]), where the `Turn` is then built in the
     /// loop's own frame and read back from there by the roll and
     /// [`SkirmishRounds::advance`], not returned through memory twice.
+    /// `dts`: the targets' dice and DTs are filled in; the sampler's loop
+    /// leaves them out and finds each as it rolls against it
+    /// ([`SkirmishRounds::roll_fused`]), with the raises paid (uncapped)
+    /// returned beside the turn for it.
     #[inline(always)]
-    pub(super) fn turn_here(&self, round: usize, s: &State) -> Turn {
+    pub(super) fn turn_here(&self, round: usize, s: &State, dts: bool) -> (Turn, u32) {
         let i = self.actor(s);
-        let me = &self.sk.members[i].entity;
         let seen = self.sight(i, s);
         let v = self.view_seen(i, s, round, seen, self.conditional >> i & 1 == 1);
         let (act, aims) = self.decide_seen(i, s, &v, seen);
@@ -446,7 +498,7 @@ impl SkirmishRounds {
             needed += 1;
         }
         // Aid Another and Disembark: no roll, nothing paid or spent.
-        let no_roll = m.no_roll();
+        let no_roll = act.no_roll;
         let total = if no_roll { 0 } else { needed + act.raises };
         let free = if no_roll { 0 } else { v.free };
         let paid = total.saturating_sub(free);
@@ -457,7 +509,9 @@ impl SkirmishRounds {
         };
         let climax = m.has(Move::Climax);
         let pool = self.pool_of(i, act.cat);
-        let spends = !no_roll && me.spends(climax, s.essence[i][pool]);
+        // `Entity::spends`, read from the tables made once a scene (the
+        // pool only for an entity that would spend).
+        let spends = !no_roll && self.spenders(climax) >> i & 1 == 1 && s.essence[i][pool] > 0;
         let gives = match self.sk.variants.setup_free {
             SetupFree::One => 1,
             SetupFree::PerRaise => 1 + effect_raises,
@@ -471,7 +525,7 @@ impl SkirmishRounds {
             used: cap(needed + effect_raises),
             paid: cap(paid),
             gives: cap(gives),
-            dice: (me.pool.dice + spends as u32).min(MAX_DICE as u32) as u8,
+            dice: (self.dice[i & (W - 1)] + spends as u32).min(MAX_DICE as u32) as u8,
             spends,
             pool: pool as u8,
             targets: 0,
@@ -488,25 +542,16 @@ impl SkirmishRounds {
         };
         let targets = aims.per_line | surprised | aims.every | aims.one;
         t.targets = targets;
-        let a = self.anchor(s, i);
-        // Who spends essence resisting this roll, while points last
-        // (`Entity::spends`, read from the tables made once a scene).
-        let spenders = self.spend_always | if climax { self.spend_climax } else { 0 };
-        for j in Bits(targets) {
-            let left = s.essence[j][self.own_pool[j] as usize];
-            let resists = spenders >> j & 1 == 1 && left > 0;
-            t.resists |= (resists as u16) << j;
-            t.tdice[j] = (self.dice[j] + resists as u32).min(MAX_DICE as u32) as u8;
-            // The edge on the line between their anchors, if open.
-            let p = self.pair(a, self.anchor(s, j));
-            let adv = if s.lines >> p & 1 == 1 {
-                self.signed(a, s.edges[p])
-            } else {
-                0
-            };
-            let rest = self.base[i][j] - 2 * paid as i64;
-            t.need[j] = (-edged(rest, adv)).clamp(-99, 99) as i16;
+        if dts {
+            let a = self.anchor(s, i);
+            let spenders = self.spenders(climax);
+            for j in Bits(targets) {
+                let (resists, dice, need) = self.dt(s, i, a, j, spenders, paid);
+                t.resists |= (resists as u16) << j;
+                t.tdice[j] = dice;
+                t.need[j] = need.clamp(-99, 99) as i16;
+            }
         }
-        t
+        (t, paid)
     }
 }

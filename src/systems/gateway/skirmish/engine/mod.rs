@@ -31,6 +31,11 @@ use crate::systems::gateway::scene::rules::When;
 use bits::{Bits, Bits64};
 
 const N: usize = MAX_ENTITIES;
+/// The width of the per-entity tables read on every action: a power of
+/// two above [`N`], so that an index masked by `W - 1` (as [`Bits`] and
+/// the table lookups here do) needs no bounds check.
+const W: usize = 16;
+const _: () = assert!(W >= N && W.is_power_of_two());
 /// Most dice a roll may have (a trait of 6, three essence points).
 const MAX_DICE: usize = 9;
 const NONE: u8 = u8::MAX;
@@ -39,6 +44,13 @@ const NONE: u8 = u8::MAX;
 /// dimension of the chain's state, and a fourth entity brings two or three
 /// more (a sweep would spend minutes finding out that it is too big).
 pub const MAX_EXACT_ENTITIES: usize = 3;
+
+/// One acting order: the entities in turn, and how many.
+#[derive(Clone, Copy, Debug, Default)]
+struct Order {
+    ents: [u8; W],
+    len: u8,
+}
 
 /// A decided action in compact form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,6 +74,9 @@ pub struct Act {
     /// The cheap refusals that apply to it (`decide::CLOSED_*` bits): a
     /// rule is passed over when one of them is closed now.
     refuse: u8,
+    /// Made without a roll ([`Moves::no_roll`]), found once: the turn,
+    /// the roll and `advance` all ask.
+    no_roll: bool,
 }
 
 impl Act {
@@ -75,6 +90,7 @@ impl Act {
         cat: NONE,
         extra: 0,
         refuse: 0,
+        no_roll: true,
     };
 }
 
@@ -172,28 +188,42 @@ pub(super) enum Step {
 pub struct SkirmishRounds {
     pub sk: Skirmish,
     n: usize,
-    side: [u8; N],
+    side: [u8; W],
     /// `pairs[i][j]`: the line slot between `i` and `j` ([`Self::pair`]),
     /// a table because every decision asks for it many times.
-    pairs: [[u8; N]; N],
+    pairs: [[u8; W]; W],
     /// Bit j of `foes[i]`: `j` is on the other side from `i`.
-    foes: [u16; N],
+    foes: [u16; W],
     /// Bit j: `j` is a minor entity (the only ones Eliminate takes).
     minors: u16,
+    /// Where entity `a`'s line slots start in the line mask: its side's
+    /// index times 6 on the PC side (a row of 6 slots), its side's index
+    /// on the GM side (a column, every 6th slot); see [`Self::lined_to`].
+    slot_shift: [u8; W],
+    /// The entities of the other side by their side's index (bit k: the
+    /// entity of index k), the GM side's for a PC's row of slots, the PC
+    /// side's for a GM entity's column.
+    row_ents: [u16; 64],
+    col_ents: [u16; 64],
     pmf: Vec<[f64; 9]>,
     cdf: Vec<[f64; 9]>,
-    /// `orders[holder][lead]`.
-    orders: Vec<[Vec<u8>; 2]>,
-    base: [[i64; N]; N],
+    /// `orders[holder][lead]`, in fixed arrays: every action reads one
+    /// (who acts, and whether the round is over).
+    orders: [[Order; 2]; W],
+    base: [[i64; W]; W],
     aid: [u32; N],
     /// Each passenger's lead, [`NONE`] for the others.
-    lead: [u8; N],
+    lead: [u8; W],
     /// Bit p of `riders[i]`: p is a passenger of i.
     riders: [u16; N],
     /// Each entity's policy compiled once into the actions its rules
     /// take (allies and entities as indices), so that a decision walks
     /// plain `Act`s, not `Play`s with names and options.
     policies: Vec<Vec<(Option<When>, Act)>>,
+    /// `open_from[i][closed]`: where a decision of `i` starts walking its
+    /// policy when the cheap refusals `closed` are closed
+    /// ([`decide::open_from`]).
+    open_from: [[u8; 32]; W],
     /// Bit i: some rule of `i`'s policy has a condition (only those read
     /// the view's edge when `i` lacks a line to some opponent).
     conditional: u16,
@@ -205,13 +235,13 @@ pub struct SkirmishRounds {
     /// discriminant), so that aiming is a mask, not a test per entity.
     fit: [u16; 3],
     /// Each entity's significance, read at every Eliminate tried.
-    sig: [i64; N],
+    sig: [i64; W],
     /// Each entity's dice, its own essence pool ([`Self::pool_of`] with
     /// no category), and those that spend essence on every roll and on
     /// Climax rolls only (bits): what a target's roll reads, once an
     /// action per target.
-    dice: [u32; N],
-    own_pool: [u8; N],
+    dice: [u32; W],
+    own_pool: [u8; W],
     spend_always: u16,
     spend_climax: u16,
     /// Entities out of play at the start, and those of them that enter
@@ -223,12 +253,14 @@ pub struct SkirmishRounds {
     trigger: u16,
     /// Whom each entity may meet: the entities of its sub-scenes in a
     /// split scene (a passenger: its lead's), everyone else.
-    reach: [u16; N],
+    reach: [u16; W],
     /// A split scene's sub-scenes (key entity, entities), the sub-scenes
     /// each entity is in (bit k), and all of them.
     subs: Vec<(u8, u16)>,
     sub_of: [u8; N],
     all_subs: u8,
+    /// The first state of every scene ([`Self::fresh`]), made once.
+    initial: Option<State>,
 }
 
 impl SkirmishRounds {
@@ -236,15 +268,19 @@ impl SkirmishRounds {
     /// same draws), with the state changed in place.
     pub fn play(&self, rng: &mut DiceRng) -> Outcome {
         let mut s = self.start();
-        let mut round = 1;
-        loop {
-            let roll = self.roll_here(round, &s, rng);
-            match self.advance(round, &mut s, &roll) {
-                Step::Roll => {}
-                Step::Round => round += 1,
-                Step::End(o) => return o,
+        // The generator on this frame: its state need not be stored back
+        // after every draw.
+        rng.on_this_frame(|rng| {
+            let mut round = 1;
+            loop {
+                let roll = self.roll_fused(round, &s, rng);
+                match self.advance(round, &mut s, &roll) {
+                    Step::Roll => {}
+                    Step::Round => round += 1,
+                    Step::End(o) => return o,
+                }
             }
-        }
+        })
     }
 
     pub fn entities(&self) -> usize {
@@ -268,7 +304,7 @@ impl SkirmishRounds {
     /// The line slot between `i` and `j` (opposed).
     #[inline(always)]
     pub fn pair(&self, i: usize, j: usize) -> usize {
-        self.pairs[i][j] as usize
+        self.pairs[i & (W - 1)][j & (W - 1)] as usize
     }
 
     /// Who `i` stands for on the lines: its lead while it rides as a
@@ -277,7 +313,7 @@ impl SkirmishRounds {
     #[inline(always)]
     fn anchor(&self, s: &State, i: usize) -> usize {
         if s.aboard >> i & 1 == 1 {
-            self.lead[i] as usize
+            self.lead[i & (W - 1)] as usize
         } else {
             i
         }
@@ -299,7 +335,7 @@ impl SkirmishRounds {
     /// A slot's edge (kept from the PC side's entity) as `a`'s.
     #[inline(always)]
     fn signed(&self, a: usize, e: i16) -> i64 {
-        if self.side[a] == PCS {
+        if self.side[a & (W - 1)] == PCS {
             e as i64
         } else {
             -(e as i64)
@@ -311,7 +347,7 @@ impl SkirmishRounds {
     /// it, and a Climax needs none to it).
     #[inline(always)]
     fn opponents(&self, s: &State, i: usize) -> u16 {
-        self.foes[i] & s.alive & !s.aboard & self.reach[i]
+        self.foes[i & (W - 1)] & s.alive & !s.aboard & self.reach[i & (W - 1)]
     }
 
     /// Those of them `i` (or its lead) has a line with.
@@ -319,10 +355,27 @@ impl SkirmishRounds {
     fn lined(&self, s: &State, i: usize) -> u16 {
         // An opponent taking part rides with nobody: it is its own
         // anchor.
-        let a = self.anchor(s, i);
-        Bits(self.opponents(s, i))
-            .filter(|&j| s.lines >> self.pair(a, j) & 1 == 1)
-            .fold(0, |m, j| m | 1 << j)
+        self.opponents(s, i) & self.lined_to(s.lines, self.anchor(s, i))
+    }
+
+    /// The entities `a` has an open line with in `lines`, read off its
+    /// row (PC side) or column (GM side) of slots at once: a shift, a
+    /// mask and a table, not a test per opponent, because every decision
+    /// asks.
+    #[inline(always)]
+    fn lined_to(&self, lines: u64, a: usize) -> u16 {
+        let a = a & (W - 1);
+        let x = lines >> self.slot_shift[a];
+        if self.side[a] == PCS {
+            self.row_ents[(x & 63) as usize]
+        } else {
+            // Bits 0, 6, …, 30 (one per PC-side index) gathered into bits
+            // 30..36 by one multiplication: each partial product lands on
+            // a bit of its own, so nothing carries into them.
+            const COL: u64 = 0x4104_1041;
+            const GATHER: u64 = 1 << 30 | 1 << 25 | 1 << 20 | 1 << 15 | 1 << 10 | 1 << 5;
+            self.col_ents[((x & COL).wrapping_mul(GATHER) >> 30 & 63) as usize]
+        }
     }
 
     /// The essence pool entity `i` draws on with the category `cat`
@@ -351,6 +404,7 @@ impl SkirmishRounds {
 
     /// The edge a Manoeuvre opens `i`'s line to `j` at: 0, or last
     /// round's edge moved one step toward `j`.
+    #[inline]
     fn reopened(&self, s: &State, i: usize, j: usize) -> i64 {
         // Open at the end of last round, or during it, or broken this
         // round (it was open when this round began).
@@ -384,5 +438,47 @@ impl SkirmishRounds {
             hi = hi.max(e);
         }
         (lo, hi)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::ParamMap;
+    use crate::systems::ParamValue::{Int, List, Str};
+    use crate::systems::testing::table as t;
+
+    /// [`SkirmishRounds::lined_to`] reads a row or a column of slots at
+    /// once: the same entities as testing each opponent's slot, on a
+    /// scene of six a side (every slot in use).
+    #[test]
+    fn lined_to_is_each_opponents_slot() {
+        let named = |n: &str| t(&[("name", Str(n.into()))]);
+        let minor = |n: &str| t(&[("name", Str(n.into())), ("significance", Int(1))]);
+        let mut m = ParamMap::new();
+        m.set(
+            "pcs",
+            List(["a", "b", "c", "d", "e", "f"].map(named).to_vec()),
+        );
+        m.set("key", named("k"));
+        m.set(
+            "minors",
+            List(["m", "n", "o", "p", "q"].map(minor).to_vec()),
+        );
+        let r = super::super::skirmish_from(&m).unwrap().rounds;
+        assert_eq!(r.n, N);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let lines = x & ((1 << PAIRS) - 1);
+            for a in 0..r.n {
+                let each = (0..r.n)
+                    .filter(|&j| r.side[j] != r.side[a] && lines >> r.pair(a, j) & 1 == 1)
+                    .fold(0u16, |m, j| m | 1 << j);
+                assert_eq!(r.lined_to(lines, a), each, "lines {lines:#x}, entity {a}");
+            }
+        }
     }
 }

@@ -5,18 +5,125 @@
 use super::super::cast::{
     Disembark, Entry, EssenceRule, GM, PCS, PassengerSetup, SetupFree, SurpriseLines,
 };
-use super::super::moves::Move;
+use super::super::moves::{Move, Moves};
 use super::super::state::*;
-use super::{Bits, N, NONE, Roll, SkirmishRounds, Step};
-use crate::dice::DiceRng;
+use super::{Bits, MAX_DICE, N, NONE, Roll, SkirmishRounds, Step, W};
+use crate::dice::{DiceRng, PACKED_D8_MAX, d8_highest_packed};
 use crate::model::{After, Rounds};
+use crate::systems::gateway::scene::edged;
+
+/// The highest of `n` d8, as [`DiceRng::d8_keep_highest`] rolls it (the
+/// same draws), with the usual pool of four dice or fewer read in one
+/// lookup, not through its loop over packs of four.
+#[inline(always)]
+fn keep_highest(rng: &mut DiceRng, n: u32) -> u32 {
+    if (1..=PACKED_D8_MAX).contains(&n) {
+        d8_highest_packed(n, rng.bits(3 * n))
+    } else {
+        rng.d8_keep_highest(n)
+    }
+}
 
 impl SkirmishRounds {
+    /// Who spends essence resisting a roll (a Climax's or another),
+    /// while points last (`Entity::spends`, read from the tables made
+    /// once a scene).
+    #[inline(always)]
+    pub(super) fn spenders(&self, climax: bool) -> u16 {
+        self.spend_always | if climax { self.spend_climax } else { 0 }
+    }
+
+    /// Target `j`'s side of a roll by `i` (whose anchor is `a`), `paid`
+    /// raises paid: whether it spends essence resisting, its dice, and
+    /// the least difference of top dice that beats its DT (unclamped: a
+    /// difference of top dice lies in -7..=7).
+    #[inline(always)]
+    pub(super) fn dt(
+        &self,
+        s: &State,
+        i: usize,
+        a: usize,
+        j: usize,
+        spenders: u16,
+        paid: u32,
+    ) -> (bool, u8, i64) {
+        // Its essence is read only when it would spend.
+        let resists = spenders >> j & 1 == 1 && s.essence[j][self.own_pool[j] as usize] > 0;
+        let dice = (self.dice[j] + resists as u32).min(MAX_DICE as u32) as u8;
+        // The edge on the line between their anchors, if open.
+        let p = self.pair(a, self.anchor(s, j));
+        let adv = if s.lines >> p & 1 == 1 {
+            self.signed(a, s.edges[p])
+        } else {
+            0
+        };
+        let rest = self.base[i & (W - 1)][j] - 2 * paid as i64;
+        (resists, dice, -edged(rest, adv))
+    }
+
+    /// The scene's first state, built: its entities' essence, squads,
+    /// passengers and opening lines, and the first round begun.
+    pub(super) fn fresh(&self) -> State {
+        let mut s = State {
+            edges: [0; PAIRS],
+            lines: 0,
+            was: 0,
+            alive: ((1u32 << self.n) - 1) as u16 & !self.absent,
+            aboard: 0,
+            absent: self.absent,
+            entered: [0; N],
+            troop: 0,
+            climaxed: 0,
+            hit: [0; 2],
+            essence: [[0; 4]; N],
+            free: [0; N],
+            ladder: self.sk.ladder.clamp(0, 255) as u8,
+            holder: self.sk.holder as u8,
+            spent: [0; 2],
+            given: 0,
+            lead: true,
+            pos: 0,
+            blocked: 0,
+            ranks: [0; N],
+            used: [0; N],
+            pressed: 0,
+            accel: [0; N],
+            last_pa: 0,
+            gave: [0; N],
+            broke: 0,
+            interrupt: false,
+            shield: [0; N],
+            shielder: [0; N],
+            forfeit: 0,
+        };
+        for (i, m) in self.sk.members.iter().enumerate() {
+            // One pool holds all of it; four hold it by category, an
+            // undivided `essence` in the entity's own category.
+            let pools = m.pools.unwrap_or([0; 4]);
+            match self.sk.variants.essence {
+                EssenceRule::One => s.essence[i][0] = m.entity.essence + pools.iter().sum::<u8>(),
+                EssenceRule::Four => {
+                    s.essence[i] = pools;
+                    s.essence[i][m.category as usize] += m.entity.essence;
+                }
+            }
+            if m.lead.is_some() && !m.recruit {
+                s.aboard |= 1 << i;
+            }
+            s.troop |= (m.squad.min(15) as u64) << (4 * i);
+        }
+        for &(i, j, e) in &self.sk.lines {
+            self.open(&mut s, i, j, e);
+        }
+        self.begin(1, &mut s);
+        s
+    }
+
     /// Open the line between `i` and `j` at `e` (from `i`'s side).
     pub(super) fn open(&self, s: &mut State, i: usize, j: usize, e: i64) {
         let p = self.pair(i, j);
         s.lines |= 1 << p;
-        let e = if self.side[i] == PCS { e } else { -e };
+        let e = if self.side[i & (W - 1)] == PCS { e } else { -e };
         s.edges[p] = e.clamp(-999, 999) as i16;
     }
 
@@ -71,26 +178,26 @@ impl SkirmishRounds {
     }
 
     pub(super) fn eliminate(&self, s: &mut State, j: usize) {
-        // Its passengers go with it (a gang whose leader falls).
-        for p in 0..self.n {
-            if s.aboard >> p & 1 == 1 && self.lead[p] as usize == j {
-                s.alive &= !(1 << p);
-                s.aboard &= !(1 << p);
-                s.free[p] = 0;
-            }
+        // Its passengers go with it (a gang whose leader falls): walked
+        // by mask, the riders aboard and the opposed entities, as an
+        // elimination comes several times a scene.
+        for p in Bits(s.aboard & self.riders[j]) {
+            s.alive &= !(1 << p);
+            s.aboard &= !(1 << p);
+            s.free[p] = 0;
         }
         s.alive &= !(1 << j);
         s.aboard &= !(1 << j);
         s.free[j] = 0;
-        for k in 0..self.n {
-            if self.side[k] != self.side[j] {
-                let p = self.pair(j, k);
-                s.lines &= !(1 << p);
-                s.was &= !(1 << p);
-                s.broke &= !(1 << p);
-                s.edges[p] = 0;
-            }
+        let mut gone = 0u64;
+        for k in Bits(self.foes[j & (W - 1)]) {
+            let p = self.pair(j, k);
+            gone |= 1 << p;
+            s.edges[p] = 0;
         }
+        s.lines &= !gone;
+        s.was &= !gone;
+        s.broke &= !gone;
     }
 }
 
@@ -99,60 +206,13 @@ impl Rounds for SkirmishRounds {
     type Roll = Roll;
     type Outcome = Outcome;
 
+    /// The scene's first state, made once ([`SkirmishRounds::fresh`])
+    /// and copied for every scene.
     fn start(&self) -> State {
-        let mut s = State {
-            edges: [0; PAIRS],
-            lines: 0,
-            was: 0,
-            alive: ((1u32 << self.n) - 1) as u16 & !self.absent,
-            aboard: 0,
-            absent: self.absent,
-            entered: [0; N],
-            troop: 0,
-            climaxed: 0,
-            hit: [0; 2],
-            essence: [[0; 4]; N],
-            free: [0; N],
-            ladder: self.sk.ladder.clamp(0, 255) as u8,
-            holder: self.sk.holder as u8,
-            spent: [0; 2],
-            given: 0,
-            lead: true,
-            pos: 0,
-            blocked: 0,
-            ranks: [0; N],
-            used: [0; N],
-            pressed: 0,
-            accel: [0; N],
-            last_pa: 0,
-            gave: [0; N],
-            broke: 0,
-            interrupt: false,
-            shield: [0; N],
-            shielder: [0; N],
-            forfeit: 0,
-        };
-        for (i, m) in self.sk.members.iter().enumerate() {
-            // One pool holds all of it; four hold it by category, an
-            // undivided `essence` in the entity's own category.
-            let pools = m.pools.unwrap_or([0; 4]);
-            match self.sk.variants.essence {
-                EssenceRule::One => s.essence[i][0] = m.entity.essence + pools.iter().sum::<u8>(),
-                EssenceRule::Four => {
-                    s.essence[i] = pools;
-                    s.essence[i][m.category as usize] += m.entity.essence;
-                }
-            }
-            if m.lead.is_some() && !m.recruit {
-                s.aboard |= 1 << i;
-            }
-            s.troop |= (m.squad.min(15) as u64) << (4 * i);
+        match &self.initial {
+            Some(s) => *s,
+            None => self.fresh(),
         }
-        for &(i, j, e) in &self.sk.lines {
-            self.open(&mut s, i, j, e);
-        }
-        self.begin(1, &mut s);
-        s
     }
 
     fn law(&self, round: usize, s: &State, out: &mut Vec<(Roll, f64)>) {
@@ -217,12 +277,12 @@ impl Rounds for SkirmishRounds {
 }
 
 impl SkirmishRounds {
-    /// [`Rounds::roll`], inlined into the sampler's loop
-    /// ([`SkirmishRounds::play`]) with the decision it rolls for.
-    #[inline(always)]
+    /// [`Rounds::roll`]: the turn with its targets' DTs, the actor's
+    /// keep-highest pool, then each target's.
+    #[inline]
     pub(super) fn roll_here(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
-        let t = self.turn_here(round, s);
-        if t.act.moves.no_roll() {
+        let t = self.turn_here(round, s, true).0;
+        if t.act.no_roll {
             return Roll { beat: 0, turn: t };
         }
         let top = rng.d8_keep_highest(t.dice as u32) as i16;
@@ -231,6 +291,32 @@ impl SkirmishRounds {
             let theirs = rng.d8_keep_highest(t.tdice[j] as u32) as i16;
             beat |= ((top - theirs >= t.need[j]) as u16) << j;
         }
+        Roll { beat, turn: t }
+    }
+
+    /// The same roll (the same draws), inlined into the sampler's loop
+    /// ([`SkirmishRounds::play`]): each target's dice and DT are found as
+    /// it is rolled against, not stored in the turn and read back (the
+    /// turn's `tdice` and `need` stay 0; [`Self::advance`] reads neither).
+    #[inline(always)]
+    pub(super) fn roll_fused(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
+        let (mut t, paid) = self.turn_here(round, s, false);
+        if t.act.no_roll {
+            return Roll { beat: 0, turn: t };
+        }
+        let i = t.actor as usize;
+        let a = self.anchor(s, i);
+        let spenders = self.spenders(t.act.moves.has(Move::Climax));
+        let top = keep_highest(rng, t.dice as u32) as i64;
+        let mut beat = 0u16;
+        let mut resists = 0u16;
+        for j in Bits(t.targets) {
+            let (spends, dice, need) = self.dt(s, i, a, j, spenders, paid);
+            resists |= (spends as u16) << j;
+            let theirs = keep_highest(rng, dice as u32) as i64;
+            beat |= ((top - theirs >= need) as u16) << j;
+        }
+        t.resists = resists;
         Roll { beat, turn: t }
     }
 
@@ -251,7 +337,7 @@ impl SkirmishRounds {
         for j in Bits(t.resists) {
             s.essence[j][self.own_pool[j] as usize] -= 1;
         }
-        let no_roll = m.no_roll();
+        let no_roll = t.act.no_roll;
         let rider = s.aboard >> i & 1 == 1;
         if !no_roll {
             s.free[i] = 0;
@@ -295,39 +381,46 @@ impl SkirmishRounds {
         }
         let mut rank = 0;
         let mut note = |mv: Move| rank = rank.max(mv.rank());
-        if m.has(Move::Surprise) {
-            // The entrant's lines open at once, whatever its roll (or,
-            // `surprise_lines = "on-success"`, those its roll wins).
-            let sure = no_roll || self.sk.variants.surprise_lines == SurpriseLines::Always;
-            let opens = if sure { a.sur } else { a.sur & beat };
-            for j in 0..self.n {
-                if opens >> j & 1 == 1 {
-                    self.open(s, i, j, 0);
-                }
-            }
-            if opens != 0 {
-                note(Move::Surprise);
-            }
-        }
-        if m.has(Move::Aid) {
-            // No roll: a free raise for the lead's action.
-            let l = self.lead[i] as usize;
-            s.free[l] = s.free[l].saturating_add(self.aid_of(s, i)).min(15);
-        }
-        if m.has(Move::Disembark) {
-            // It leaves its lead: a participant from now on, on its
-            // lead's lines at its lead's edges (or on none).
-            let l = self.lead[i] as usize;
-            s.aboard &= !(1 << i);
-            if self.sk.variants.disembark == Disembark::Lines {
+        // Effects most actions lack, tested in groups: one test each
+        // group for the common action.
+        const ENTRY: Moves = Moves::union(&[Move::Surprise, Move::Aid, Move::Disembark]);
+        const REACH: Moves = Moves::union(&[Move::Disengage, Move::Search, Move::Recruit]);
+        const LATE: Moves = Moves::union(&[Move::Press, Move::Accelerate, Move::Block]);
+        if m.any(ENTRY) {
+            if m.has(Move::Surprise) {
+                // The entrant's lines open at once, whatever its roll (or,
+                // `surprise_lines = "on-success"`, those its roll wins).
+                let sure = no_roll || self.sk.variants.surprise_lines == SurpriseLines::Always;
+                let opens = if sure { a.sur } else { a.sur & beat };
                 for j in 0..self.n {
-                    if self.lined(s, l) >> j & 1 == 1 {
-                        let e = self.edge(s, l, j);
-                        self.open(s, i, j, e);
+                    if opens >> j & 1 == 1 {
+                        self.open(s, i, j, 0);
                     }
                 }
+                if opens != 0 {
+                    note(Move::Surprise);
+                }
             }
-            note(Move::Disembark);
+            if m.has(Move::Aid) {
+                // No roll: a free raise for the lead's action.
+                let l = self.lead[i] as usize;
+                s.free[l] = s.free[l].saturating_add(self.aid_of(s, i)).min(15);
+            }
+            if m.has(Move::Disembark) {
+                // It leaves its lead: a participant from now on, on its
+                // lead's lines at its lead's edges (or on none).
+                let l = self.lead[i] as usize;
+                s.aboard &= !(1 << i);
+                if self.sk.variants.disembark == Disembark::Lines {
+                    for j in 0..self.n {
+                        if self.lined(s, l) >> j & 1 == 1 {
+                            let e = self.edge(s, l, j);
+                            self.open(s, i, j, e);
+                        }
+                    }
+                }
+                note(Move::Disembark);
+            }
         }
         if m.has(Move::Manoeuvre) && beats(a.man) {
             let j = a.man.expect("aimed") as usize;
@@ -336,18 +429,23 @@ impl SkirmishRounds {
             note(Move::Manoeuvre);
         }
         let on_line = beat & a.per_line;
+        // Per-line targets are opponents taking part (their own
+        // anchors), so the actor's row or column of slots tells them all.
+        debug_assert!(on_line & s.aboard == 0);
         let on_line = if on_line == 0 {
             0
         } else {
-            let me = self.anchor(s, i);
-            Bits(on_line)
-                .filter(|&j| s.lines >> self.pair(me, self.anchor(s, j)) & 1 == 1)
-                .fold(0u16, |acc, j| acc | 1 << j)
+            on_line & self.lined_to(s.lines, self.anchor(s, i))
         };
         if m.has(Move::Edge) && on_line != 0 {
+            // The actor takes part (a passenger makes no Edge), as do
+            // its targets: each line's slot is moved in place, the line
+            // open already.
+            debug_assert!(s.aboard >> i & 1 == 0);
+            let step = self.signed(i, t.steps as i16);
             for j in Bits(on_line) {
-                let e = self.edge(s, i, j) + t.steps as i64;
-                self.open(s, i, j, e);
+                let p = self.pair(i, j);
+                s.edges[p] = (s.edges[p] as i64 + step).clamp(-999, 999) as i16;
             }
             note(Move::Edge);
         }
@@ -373,24 +471,26 @@ impl SkirmishRounds {
             // see. It ranks in the initiative hierarchy.
             note(Move::Restrict);
         }
-        if m.has(Move::Disengage) && beats(a.dis) {
-            let j = a.dis.expect("aimed") as usize;
-            let p = self.pair(i, j);
-            if s.lines >> p & 1 == 1 {
-                s.lines &= !(1 << p);
-                s.broke |= 1 << p;
+        if m.any(REACH) {
+            if m.has(Move::Disengage) && beats(a.dis) {
+                let j = a.dis.expect("aimed") as usize;
+                let p = self.pair(i, j);
+                if s.lines >> p & 1 == 1 {
+                    s.lines &= !(1 << p);
+                    s.broke |= 1 << p;
+                }
+                note(Move::Disengage);
             }
-            note(Move::Disengage);
-        }
-        if m.has(Move::Search) && beats(a.find) {
-            self.enter(s, a.find.expect("aimed") as usize, round);
-            note(Move::Search);
-        }
-        if m.has(Move::Recruit) && beats(a.recruit) {
-            let j = a.recruit.expect("aimed") as usize;
-            if s.alive >> j & 1 == 1 {
-                self.recruit(s, i, j);
-                note(Move::Recruit);
+            if m.has(Move::Search) && beats(a.find) {
+                self.enter(s, a.find.expect("aimed") as usize, round);
+                note(Move::Search);
+            }
+            if m.has(Move::Recruit) && beats(a.recruit) {
+                let j = a.recruit.expect("aimed") as usize;
+                if s.alive >> j & 1 == 1 {
+                    self.recruit(s, i, j);
+                    note(Move::Recruit);
+                }
             }
         }
         if m.has(Move::Eliminate) && beats(a.elim) {
@@ -400,33 +500,35 @@ impl SkirmishRounds {
             }
             note(Move::Eliminate);
         }
-        if all && m.has(Move::Press) {
-            s.pressed |= 1 << i;
-            s.last_pa = 1;
-        }
-        if all && m.has(Move::Accelerate) {
-            s.accel[i] = s.accel[i].saturating_add(t.steps);
-            s.last_pa = 2;
-        }
-        let blocked = beat & a.per_line;
-        if m.has(Move::Block) && blocked != 0 {
-            if self.one_effect(s, i) {
-                let ally = if t.act.to == NONE { i as u8 } else { t.act.to };
-                for j in 0..self.n {
-                    if blocked >> j & 1 == 1 {
-                        s.shield[j] = ally + 1;
-                        s.shielder[j] = i as u8 + 1;
-                    }
-                }
-            } else {
-                s.blocked |= blocked;
-                for j in 0..self.n {
-                    if blocked >> j & 1 == 1 {
-                        s.free[j] = 0;
-                    }
-                }
+        if m.any(LATE) {
+            if all && m.has(Move::Press) {
+                s.pressed |= 1 << i;
+                s.last_pa = 1;
             }
-            note(Move::Block);
+            if all && m.has(Move::Accelerate) {
+                s.accel[i] = s.accel[i].saturating_add(t.steps);
+                s.last_pa = 2;
+            }
+            let blocked = beat & a.per_line;
+            if m.has(Move::Block) && blocked != 0 {
+                if self.one_effect(s, i) {
+                    let ally = if t.act.to == NONE { i as u8 } else { t.act.to };
+                    for j in 0..self.n {
+                        if blocked >> j & 1 == 1 {
+                            s.shield[j] = ally + 1;
+                            s.shielder[j] = i as u8 + 1;
+                        }
+                    }
+                } else {
+                    s.blocked |= blocked;
+                    for j in 0..self.n {
+                        if blocked >> j & 1 == 1 {
+                            s.free[j] = 0;
+                        }
+                    }
+                }
+                note(Move::Block);
+            }
         }
         // A passenger's Eliminate or Set-up never changes the initiative
         // (its Disembark, made as it leaves, does).
@@ -440,7 +542,7 @@ impl SkirmishRounds {
         }
         s.pos += 1;
         self.skip(s);
-        if s.pos as usize >= self.order(s).len() {
+        if s.pos as usize >= self.order_len(s) {
             self.end_round(round, s)
         } else {
             Step::Roll

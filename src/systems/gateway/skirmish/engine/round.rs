@@ -5,25 +5,39 @@
 use super::super::cast::{PCS, PressAccelerate, TieRule};
 use super::super::moves::Move;
 use super::super::state::*;
-use super::{Bits, Bits64, N, SkirmishRounds, Step};
+use super::{Bits, Bits64, N, Order, SkirmishRounds, Step, W};
 use crate::systems::gateway::scene::Tie;
 
 impl SkirmishRounds {
-    #[inline]
-    pub(super) fn order(&self, s: &State) -> &[u8] {
-        &self.orders[s.holder as usize][s.lead as usize]
+    #[inline(always)]
+    fn order_of(&self, s: &State) -> &Order {
+        &self.orders[s.holder as usize & (W - 1)][s.lead as usize]
     }
 
     #[inline]
+    pub(super) fn order(&self, s: &State) -> &[u8] {
+        let o = self.order_of(s);
+        &o.ents[..o.len as usize]
+    }
+
+    /// Entities in this round's order (acted or not).
+    #[inline(always)]
+    pub(super) fn order_len(&self, s: &State) -> usize {
+        self.order_of(s).len as usize
+    }
+
+    #[inline(always)]
     pub(super) fn actor(&self, s: &State) -> usize {
-        self.order(s)[s.pos as usize] as usize
+        debug_assert!(s.pos < self.order_of(s).len);
+        self.order_of(s).ents[s.pos as usize & (W - 1)] as usize
     }
 
     /// Move `pos` past entities that are gone or blocked.
+    #[inline]
     pub(super) fn skip(&self, s: &mut State) {
-        let order = self.order(s);
-        while (s.pos as usize) < order.len() {
-            let a = order[s.pos as usize];
+        let o = *self.order_of(s);
+        while s.pos < o.len {
+            let a = o.ents[s.pos as usize & (W - 1)];
             if s.alive >> a & 1 == 1 && s.blocked >> a & 1 == 0 {
                 break;
             }
@@ -81,7 +95,12 @@ impl SkirmishRounds {
     }
 
     pub(super) fn end_round(&self, round: usize, s: &mut State) -> Step {
-        let accelerated: i64 = s.accel.iter().map(|&l| l as i64).sum();
+        // Most rounds see no Accelerate: one comparison, not a sum.
+        let accelerated: i64 = if s.accel == [0; N] {
+            0
+        } else {
+            s.accel.iter().map(|&l| l as i64).sum()
+        };
         let both = s.pressed != 0 && accelerated > 0;
         // Which of Press and Accelerate count, and the ladder's drop.
         let (press, accel, drop) = match (both, self.sk.variants.press_accelerate) {
@@ -130,19 +149,23 @@ impl SkirmishRounds {
         // the others rank 0).
         let able_now = s.alive & !(s.aboard | s.forfeit);
         let able = |i: usize| able_now >> i & 1 == 1;
-        let mut rank = [0u8; N];
-        let mut best = 0;
-        for i in Bits(able_now) {
+        // Each one's rank: its best successful effect, a Press or an
+        // Accelerate counted where they count. Most rounds have neither,
+        // and the ranks are then read as they are.
+        let lifted = (press && s.pressed != 0) || (accel && s.accel != [0; N]);
+        let rank = |i: usize| {
             let mut r = s.ranks[i];
-            if press && s.pressed >> i & 1 == 1 {
-                r = r.max(Move::Press.rank());
+            if lifted {
+                if press && s.pressed >> i & 1 == 1 {
+                    r = r.max(Move::Press.rank());
+                }
+                if accel && s.accel[i] > 0 {
+                    r = r.max(Move::Accelerate.rank());
+                }
             }
-            if accel && s.accel[i] > 0 {
-                r = r.max(Move::Accelerate.rank());
-            }
-            rank[i] = r;
-            best = best.max(r);
-        }
+            r
+        };
+        let best = Bits(able_now).map(rank).max().unwrap_or(0);
         let order = self.order(s);
         if best == 0 {
             // Nobody successful: the holder keeps it; a holder that lost
@@ -161,7 +184,7 @@ impl SkirmishRounds {
         // Only those able rank above 0, and `best` is above 0 here.
         let mut tied = 0u16;
         for i in Bits(able_now) {
-            tied |= u16::from(rank[i] == best) << i;
+            tied |= u16::from(rank(i) == best) << i;
         }
         // A giver tied with the ally it handed its free raises to: the
         // ally takes it (givers in the scene's order, each judged against
@@ -172,20 +195,6 @@ impl SkirmishRounds {
                 tied &= !(1 << g);
             }
         }
-        let narrow = |tied: &mut u16, score: &dyn Fn(usize) -> i64| {
-            if tied.count_ones() > 1 {
-                let top = (0..self.n)
-                    .filter(|i| *tied >> i & 1 == 1)
-                    .map(score)
-                    .max()
-                    .unwrap_or(0);
-                for i in 0..self.n {
-                    if score(i) != top {
-                        *tied &= !(1 << i);
-                    }
-                }
-            }
-        };
         let used = |i: usize| s.used[i] as i64;
         let edge_score = |i: usize| self.edge_range(s, i).1.max(0);
         match self.sk.variants.tie {
@@ -193,10 +202,10 @@ impl SkirmishRounds {
                 if tied >> holder & 1 == 1 {
                     return holder;
                 }
-                narrow(&mut tied, &used);
+                narrow(&mut tied, used);
             }
-            TieRule::Scene(Tie::Raises) => narrow(&mut tied, &used),
-            TieRule::Scene(Tie::Edge) => narrow(&mut tied, &edge_score),
+            TieRule::Scene(Tie::Raises) => narrow(&mut tied, used),
+            TieRule::Scene(Tie::Edge) => narrow(&mut tied, edge_score),
         }
         if tied >> holder & 1 == 1 {
             return holder;
@@ -206,5 +215,19 @@ impl SkirmishRounds {
             .map(|&i| i as usize)
             .find(|i| tied >> i & 1 == 1)
             .unwrap_or(holder)
+    }
+}
+
+/// Those of `tied` with the greatest `score`, when more than one is tied
+/// (the others never had a chance, so only the tied are scored).
+#[inline]
+fn narrow(tied: &mut u16, score: impl Fn(usize) -> i64) {
+    if *tied & tied.wrapping_sub(1) != 0 {
+        let top = Bits(*tied).map(&score).max().unwrap_or(0);
+        for i in Bits(*tied) {
+            if score(i) != top {
+                *tied &= !(1 << i);
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@ pub use schema::{
     LINES_OPEN, PCS_ELIMINATED, PCS_SPENT, ROUNDS, WINNER,
 };
 
-use super::cast::{Kind, MAX_ENTITIES, Member, Skirmish};
+use super::cast::{Kind, Member, Skirmish};
 use super::engine::SkirmishRounds;
 use super::moves::Move;
 use super::state::*;
@@ -44,14 +44,21 @@ enum Pick {
     Climaxed(usize),
 }
 
+// Inlined: every scene reads each of its fields through it.
+#[inline]
 fn pick(o: &[i64], p: Pick) -> i64 {
     match p {
         Pick::Field(f) => o[f],
         Pick::Escaped => i64::from(o[F_WINNER] == PCS_ESCAPE || o[F_WINNER] == GM_ESCAPE),
-        Pick::Survivors(mask) => (0..MAX_ENTITIES)
-            .filter(|i| mask >> i & 1 == 1)
-            .map(|i| o[f_survived(i)])
-            .sum(),
+        Pick::Survivors(mask) => {
+            // The group's members only (its mask's bits), not every slot.
+            let (mut m, mut sum) = (mask, 0);
+            while m != 0 {
+                sum += o[f_survived(m.trailing_zeros() as usize)];
+                m &= m - 1;
+            }
+            sum
+        }
         Pick::Entered(i, when) => {
             let r = entered_round(o, i);
             if when { r } else { i64::from(r > 0) }
