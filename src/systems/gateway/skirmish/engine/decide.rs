@@ -284,7 +284,9 @@ impl SkirmishRounds {
             if m.has(Move::Search) || m.has(Move::Recruit) {
                 let j = act.ent as usize;
                 if m.has(Move::Search) {
-                    if s.absent >> j & 1 == 0 {
+                    // Out of play, and of the searcher's sub-scenes: it
+                    // meets no one else (every entity in one scene).
+                    if s.absent >> j & 1 == 0 || self.reach[i & (W - 1)] >> j & 1 == 0 {
                         return None;
                     }
                     aims.find = Some(j as u8);

@@ -380,3 +380,36 @@ fn squad_aid_without_a_squad_is_refused_not_ignored() {
     // With a squad both are read (`squad_model` unwraps its reading).
     squad_model(vec![("squad_aid", s("member"))]);
 }
+
+#[test]
+fn a_search_finds_only_an_entity_of_the_searchers_sub_scenes() {
+    // The boss starts out of play at the base. Both PCs would search for
+    // him first: Tom at the base does, Ann at the mine never meets him
+    // and edges against the spy instead.
+    let searcher = |name: &str| {
+        t(&[
+            ("name", s(name)),
+            (
+                "policy",
+                List(vec![
+                    rule(&["search"], 0, &[("entity", s("boss"))]),
+                    rule(&["edge"], 0, &[]),
+                ]),
+            ),
+        ])
+    };
+    let mut m = split_pairs(vec![line("ann", "spy", 0)], vec![]);
+    m.set("key", t(&[("name", s("boss")), ("in_play", Bool(false))]));
+    m.set("pcs", List(vec![searcher("tom"), searcher("ann")]));
+    let m = skirmish_from(&m).unwrap();
+    let r = &m.rounds;
+    let s0 = r.start();
+    let t0 = r.turn(1, &s0);
+    assert_eq!(t0.actor as usize, TOM);
+    assert!(t0.act.moves.has(moves::Move::Search));
+    let s1 = go(step(r, 1, &s0, 0));
+    let t1 = r.turn(1, &s1);
+    assert_eq!(t1.actor as usize, ANN);
+    assert!(!t1.act.moves.has(moves::Move::Search));
+    assert!(t1.act.moves.has(moves::Move::Edge));
+}
