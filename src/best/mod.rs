@@ -45,7 +45,7 @@ pub struct BestQuestion {
 }
 
 /// What the other side plays.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Opponent {
     /// The policy the values give it (one-sided best play).
