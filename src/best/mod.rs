@@ -44,16 +44,9 @@ pub struct BestQuestion {
     pub opponent: Opponent,
 }
 
-/// What the other side plays.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Opponent {
-    /// The policy the values give it (one-sided best play).
-    #[default]
-    Given,
-    /// Best play too, minimising the metric (a zero-sum duel).
-    Best,
-}
+/// What the other side plays (defined beside the duels, below the
+/// scenario that reads it).
+pub use crate::systems::duel::Opponent;
 
 /// Why a question has no answer.
 #[derive(Debug, thiserror::Error)]

@@ -4,10 +4,23 @@
 //! process with both sides' options. Everything else about the
 //! mechanic's best play is in `best`.
 
+use serde::{Deserialize, Serialize};
+
 use crate::exact::best::Solve;
 use crate::model::{Define, ParamError, ParamMap};
 
 use super::gateway;
+
+/// What the other side plays in a best-play question.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Opponent {
+    /// The policy the values give it (one-sided best play).
+    #[default]
+    Given,
+    /// Best play too, minimising the metric (a zero-sum duel).
+    Best,
+}
 
 /// A mechanic's decision process with both sides' options.
 type Build = fn(&ParamMap) -> Result<Box<dyn Solve>, ParamError>;

@@ -11,9 +11,9 @@ use super::super::error::Problems;
 use super::super::{Axis, ScenarioError};
 use super::entry::{Entry, tables};
 use super::{filter, metric};
-use crate::best::Opponent;
 use crate::model::MetricKind;
 use crate::scenario::ctx::Ctx;
+use crate::systems::duel::Opponent;
 use crate::systems::{self, ParamMap, ParamValue, Schema};
 
 /// What an `[[expect]]` of a best-play scenario bounds.
