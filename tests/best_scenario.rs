@@ -370,6 +370,25 @@ fn a_duel_scenario_is_the_librarys_duel() {
         };
         assert_eq!(of("A"), a.rules.len());
         assert_eq!(of("B"), d.rules.len());
+        // Both sides' dominance: B's options forbidden (A still best)
+        // only ever help A.
+        let dominance = csv_rows(&got.join("dominance.csv"));
+        let side = |side: &str| -> Vec<(String, f64)> {
+            dominance
+                .iter()
+                .filter(|r| r["config_id"] == i.to_string() && r["side"] == side)
+                .map(|r| (r["option"].clone(), r["without"].parse::<f64>().unwrap()))
+                .collect()
+        };
+        assert_eq!(side("A").len(), a.dominance.len());
+        let b = side("B");
+        assert_eq!(b.len(), d.dominance.len());
+        assert!(!b.is_empty());
+        for ((option, without), x) in b.iter().zip(&d.dominance) {
+            assert_eq!(*option, x.option);
+            assert_eq!(without.to_bits(), x.without.to_bits());
+            assert!(x.without >= a.best - 1e-12 && x.loss >= 0.0, "{x:?}");
+        }
     }
     let md = std::fs::read_to_string(got.join("report.md")).unwrap();
     for want in [
@@ -377,6 +396,7 @@ fn a_duel_scenario_is_the_librarys_duel() {
         "## Both sides' best play",
         "B's best play takes back",
         "B's best policy",
+        "B loses if forbidden",
         "\"b.policy\"",
         "✓ B's best play never helps A",
     ] {

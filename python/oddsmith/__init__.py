@@ -311,7 +311,9 @@ def best(
     and ``replayed``; in a duel also ``one_sided``, A's best against B's
     given policy, ``taken_back``, what B's best play takes back, and
     ``opposing_decisions``), ``"dominance"`` (per config and option:
-    ``option``, ``without``, ``loss``, ``usage``) or ``"rules"`` (per
+    ``option``, ``without``, ``loss``, ``usage``; in a duel a ``side``
+    first, B's options forbidden with A still best: ``loss`` is what B's
+    best play loses) or ``"rules"`` (per
     config and rule of the best policy: ``rank``, ``when``, ``choice``,
     ``share``, ``agree``; in a duel a ``side``, ``"A"`` or ``"B"``, first,
     with both sides' rules).
@@ -343,8 +345,10 @@ def best(
                              "opposing_decisions": d["decisions"]})
             items = [item]
         elif table == "dominance":
-            items = [{"option": d["option"], "without": d["without"], "loss": d["loss"], "usage": d["usage"]}
-                     for d in a["dominance"]]
+            sides = [("A", a["dominance"])] + ([("B", a["duel"]["dominance"])] if duel else [])
+            items = [{**({"side": side} if duel else {}), "option": d["option"], "without": d["without"],
+                      "loss": d["loss"], "usage": d["usage"]}
+                     for side, rows in sides for d in rows]
         else:
             sides = [("A", a["rules"])] + ([("B", a["duel"]["rules"])] if duel else [])
             items = [{**({"side": side} if duel else {}), "rank": i + 1, "when": r["when"],

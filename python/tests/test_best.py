@@ -89,6 +89,14 @@ def test_a_duel_is_the_cli_duel(cli):
     rules = oddsmith.best("gateway.scene", metric="p_a_wins", ladder=4, round_cap=6, opponent="best",
                           dominance=False, table="rules")
     assert rules.columns[:2] == ["side", "rank"]
+    dominance = oddsmith.best("gateway.scene", metric="p_a_wins", ladder=4, round_cap=6, opponent="best",
+                              table="dominance")
+    assert dominance.columns[:2] == ["side", "option"]
+    theirs = dominance.filter(pl.col("side") == "B")
+    assert theirs["option"].to_list() == [d["option"] for d in want["duel"]["dominance"]]
+    assert theirs["loss"].to_list() == [d["loss"] for d in want["duel"]["dominance"]]
+    # Forbidding one of B's options never helps B.
+    assert all(w >= row["best"] - 1e-12 for w in theirs["without"].to_list())
     b = rules.filter(pl.col("side") == "B")
     assert b["choice"].to_list() == [r["choice"] for r in want["duel"]["rules"]]
     assert b["rank"].to_list() == list(range(1, len(want["duel"]["rules"]) + 1))

@@ -118,6 +118,10 @@ pub struct DuelAnswer {
     pub rules: Vec<RuleAnswer>,
     /// Its decisions per trial.
     pub decisions: f64,
+    /// Per group of the opposing side's options: the duel's value with
+    /// it forbidden (A still playing best), `loss` what B's best play
+    /// loses (`without − best`: what A gains), and B's use of it.
+    pub dominance: Vec<DominanceAnswer>,
 }
 
 /// One rule of the best policy.
@@ -277,6 +281,16 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
             &solved.opposing_options,
         ),
         decisions: solved.opposing.iter().map(|d| d.visits).sum(),
+        dominance: solved
+            .opposing_dominance
+            .iter()
+            .map(|d| DominanceAnswer {
+                option: d.tag.clone(),
+                without: d.without,
+                loss: d.loss,
+                usage: d.usage,
+            })
+            .collect(),
     });
     let mut options: Vec<OptionAnswer> = solved
         .options

@@ -4,14 +4,14 @@
 //! group: what forbidding it costs, and its use) and `rules` (one row per
 //! config and rule of the best policy). A duel's tables (`opponent =
 //! "best"`) say more: `best` has `one_sided`, `taken_back` and
-//! `opposing_decisions`, and `rules` a `side` (`A` or `B`) with both
-//! sides' rules. Column names and types are a public interface
+//! `opposing_decisions`, and `dominance` and `rules` a `side` (`A` or
+//! `B`) with both sides' rows. Column names and types are a public interface
 //! (docs/src/best.md).
 
 use polars::prelude::*;
 
 use super::super::sweep::{BestRow, BestRun};
-use super::super::{Opponent, RuleAnswer};
+use super::super::{DominanceAnswer, Opponent, RuleAnswer};
 use crate::report::OutputError;
 use crate::report::frames::{self, encode_err, param_column};
 use crate::systems::ParamValue;
@@ -83,26 +83,53 @@ pub fn best(run: &BestRun) -> Result<DataFrame, OutputError> {
     DataFrame::new(n, columns).map_err(|e| encode_err("best", e))
 }
 
-/// `dominance`: one row per config and option group.
+/// A side's dominance rows in a config: A's (the deciding side's), or in
+/// a duel B's too.
+fn side_dominance(r: &BestRow, side: usize) -> &[DominanceAnswer] {
+    match (side, &r.answer.duel) {
+        (0, _) => &r.answer.dominance,
+        (_, Some(d)) => &d.dominance,
+        (_, None) => &[],
+    }
+}
+
+/// `dominance`: one row per config and option group (in a duel, A's
+/// options then B's, with a `side`).
 pub fn dominance(run: &BestRun) -> Result<DataFrame, OutputError> {
-    let each: Vec<(usize, &BestRow)> = run
+    let duel = run.opponent == Opponent::Best;
+    let sides: &[usize] = if duel { &[0, 1] } else { &[0] };
+    let each: Vec<(usize, usize, &BestRow)> = run
         .rows
         .iter()
-        .flat_map(|r| (0..r.answer.dominance.len()).map(move |k| (k, r)))
+        .flat_map(|r| {
+            sides
+                .iter()
+                .flat_map(move |&s| (0..side_dominance(r, s).len()).map(move |k| (k, s, r)))
+        })
         .collect();
     let n = each.len();
-    let d = |f: &dyn Fn(&crate::best::DominanceAnswer) -> f64| {
+    let row = |k: usize, s: usize, r: &BestRow| side_dominance(r, s)[k].clone();
+    let d = |f: &dyn Fn(&DominanceAnswer) -> f64| {
         each.iter()
-            .map(|(k, r)| f(&r.answer.dominance[*k]))
+            .map(|(k, s, r)| f(&row(*k, *s, r)))
             .collect::<Vec<_>>()
     };
-    let mut columns = swept(run, &each);
+    let rows: Vec<(usize, &BestRow)> = each.iter().map(|(k, _, r)| (*k, *r)).collect();
+    let mut columns = swept(run, &rows);
+    columns.push(metric(run, n));
+    if duel {
+        columns.push(Column::new(
+            "side".into(),
+            each.iter()
+                .map(|(_, s, _)| if *s == 0 { "A" } else { "B" })
+                .collect::<Vec<_>>(),
+        ));
+    }
     columns.extend([
-        metric(run, n),
         Column::new(
             "option".into(),
             each.iter()
-                .map(|(k, r)| r.answer.dominance[*k].option.clone())
+                .map(|(k, s, r)| row(*k, *s, r).option)
                 .collect::<Vec<_>>(),
         ),
         Column::new("without".into(), d(&|x| x.without)),

@@ -157,6 +157,7 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
                     taken_back,
                     rules: Vec::new(),
                     decisions,
+                    dominance: Vec::new(),
                 })
             }
         };
@@ -201,6 +202,7 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
     };
     let (ids, option) = (c.int("config_id")?, c.text("option")?);
     let (without, loss, usage) = (c.number("without")?, c.number("loss")?, c.number("usage")?);
+    let side = if duel { Some(c.text("side")?) } else { None };
     for i in 0..df.height() {
         let row = config_of(&path, i, ids.get(i), count)?;
         let (Some(option), Some(without), Some(loss), Some(usage)) =
@@ -208,7 +210,22 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
         else {
             return Err(bad(&path, format!("row {}: has a missing value", i + 1)));
         };
-        rows[row].answer.dominance.push(DominanceAnswer {
+        let answer = &mut rows[row].answer;
+        let list = match (side.as_ref().map(|s| s.get(i)), answer.duel.as_mut()) {
+            (None, _) | (Some(Some("A")), _) => &mut answer.dominance,
+            (Some(Some("B")), Some(d)) => &mut d.dominance,
+            (Some(other), _) => {
+                return Err(bad(
+                    &path,
+                    format!(
+                        "row {}: side {:?} is not A or B",
+                        i + 1,
+                        other.unwrap_or_default()
+                    ),
+                ));
+            }
+        };
+        list.push(DominanceAnswer {
             option: option.to_string(),
             without,
             loss,

@@ -15,7 +15,7 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::sweep::{BestRow, BestRun, BestVerdict, gate_line};
-use super::{DuelAnswer, Opponent, RuleAnswer};
+use super::{BestAnswer, DominanceAnswer, DuelAnswer, Opponent, RuleAnswer};
 use crate::report::{
     Dest, FileEntry, Manifest, OutputError, RunMeta, STYLE, ScenarioDoc, code_spans, digests, esc,
     warnings_html, warnings_md,
@@ -240,6 +240,13 @@ pub fn findings(run: &BestRun) -> Vec<String> {
         ));
         options_findings(run, "A's best play (against a B playing best)", &mut out);
         opposing_findings(run, &mut out);
+        side_findings(
+            run,
+            "B's best play (against an A playing best)",
+            |a| a.duel.as_ref().map_or(&[], |d| &d.dominance),
+            " for B",
+            &mut out,
+        );
         return out;
     }
     out.push(format!(
@@ -333,9 +340,21 @@ fn opposing_findings(run: &BestRun, out: &mut Vec<String>) {
 /// What the dominance tables say of `who`'s options: never used, never
 /// needed, barely worth having, the backbone.
 fn options_findings(run: &BestRun, who: &str, out: &mut Vec<String>) {
+    side_findings(run, who, |a| &a.dominance, "", out);
+}
+
+/// What the dominance tables `pick` chooses say of `who`'s options;
+/// `whose` after "Barely worth having" (" for B").
+fn side_findings(
+    run: &BestRun,
+    who: &str,
+    pick: fn(&BestAnswer) -> &[DominanceAnswer],
+    whose: &str,
+    out: &mut Vec<String>,
+) {
     let mut options: Vec<&str> = Vec::new();
     for r in &run.rows {
-        for d in &r.answer.dominance {
+        for d in pick(&r.answer) {
             if !options.contains(&d.option.as_str()) {
                 options.push(&d.option);
             }
@@ -347,7 +366,7 @@ fn options_findings(run: &BestRun, who: &str, out: &mut Vec<String>) {
     let worst = |o: &str| {
         run.rows
             .iter()
-            .filter_map(|r| r.answer.dominance.iter().find(|d| d.option == o))
+            .filter_map(|r| pick(&r.answer).iter().find(|d| d.option == o))
             .fold((0.0f64, 0.0f64, 1.0f64), |a, d| {
                 (a.0.max(d.loss), a.1.max(d.usage), a.2.min(d.usage))
             })
@@ -398,7 +417,10 @@ fn options_findings(run: &BestRun, who: &str, out: &mut Vec<String>) {
         })
         .collect();
     if !slight.is_empty() {
-        out.push(format!("Barely worth having: {}.", slight.join("; ")));
+        out.push(format!(
+            "Barely worth having{whose}: {}.",
+            slight.join("; ")
+        ));
     }
     let backbone: Vec<String> = options
         .iter()
@@ -409,9 +431,7 @@ fn options_findings(run: &BestRun, who: &str, out: &mut Vec<String>) {
                 "{o} ({})",
                 span(
                     run,
-                    |r| r
-                        .answer
-                        .dominance
+                    |r| pick(&r.answer)
                         .iter()
                         .find(|d| d.option == o)
                         .map_or(0.0, |d| d.usage),
@@ -517,6 +537,43 @@ fn detail(doc: &mut Doc, run: &BestRun, r: &BestRow) {
                 "option",
                 "loss if forbidden",
                 "used by best play",
+                "reading",
+            ]
+            .map(String::from),
+            &rows,
+            &[1, 2],
+        );
+    }
+    if let Some(d) = a.duel.as_ref().filter(|d| !d.dominance.is_empty()) {
+        doc.para("B's options: what B's best play loses with each forbidden (A still playing best; what A gains), and B's use of it.");
+        let rows: Vec<Vec<String>> = d
+            .dominance
+            .iter()
+            .map(|x| {
+                let reading = if x.loss < 1e-12 && x.usage == 0.0 {
+                    "never used: dominated or never needed"
+                } else if x.loss < 1e-12 {
+                    "used, but an equal alternative exists"
+                } else if x.usage == 0.0 {
+                    "never taken, yet needed: without it A steers play to where B would take it"
+                } else if x.usage > 0.5 {
+                    "the backbone of B's best play"
+                } else {
+                    "needed"
+                };
+                vec![
+                    x.option.clone(),
+                    run.loss(x.loss),
+                    run.usage(x.usage),
+                    reading.into(),
+                ]
+            })
+            .collect();
+        doc.table(
+            &[
+                "B's option",
+                "B loses if forbidden",
+                "used by B's best play",
                 "reading",
             ]
             .map(String::from),
