@@ -312,7 +312,10 @@ def run(args, url):
         assert cells[3] == f"{100 * want['given']:.2f}%", (cells, want["given"])
         rules_b = driver.find_elements(By.CSS_SELECTOR, "#best-rules-b tr")
         assert len(rules_b) == len(want["duel"]["rules"]) + 1, (len(rules_b), len(want["duel"]["rules"]))
-        print(f"duel: {cells[0]} (A one-sided {cells[1]}, B takes back {cells[2]}), {len(rules_b) - 1} rules for B")
+        bars_b = driver.find_elements(By.CSS_SELECTOR, "#best-bars-b .best-bar")
+        assert len(bars_b) == len(want["duel"]["dominance"]) > 0, (len(bars_b), want["duel"]["dominance"])
+        print(f"duel: {cells[0]} (A one-sided {cells[1]}, B takes back {cells[2]}), {len(rules_b) - 1} rules and "
+              f"{len(bars_b)} dominance bars for B")
         shot("best-duel", "#best-box", "start")
         # A metric no duel is played for: a message in the panel, no answer.
         Select(driver.find_element(By.ID, "best-metric")).select_by_value("mean_rounds")

@@ -104,21 +104,24 @@ function drawBest(a, asked) {
   }
   out.append(head);
 
-  if (a.dominance.length) {
-    out.append(el("h4", { text: d ? "Dominance of A's options: what forbidding each costs A (B still playing best), and how often A uses it"
-      : "Dominance: what forbidding each option costs, and how often best play uses it" }));
-    const most = Math.max(...a.dominance.map((d) => d.loss), 0);
-    const rows = [...a.dominance].sort((x, y) => y.loss - x.loss || y.usage - x.usage);
-    const bars = el("div", { id: "best-bars", role: "list" });
+  const bars = (id, title, list) => {
+    if (!list.length) return;
+    out.append(el("h4", { text: title }));
+    const most = Math.max(...list.map((d) => d.loss), 0);
+    const rows = [...list].sort((x, y) => y.loss - x.loss || y.usage - x.usage);
+    const box = el("div", { id, class: "best-bars", role: "list" });
     for (const d of rows) {
       const width = most > 0 ? (100 * d.loss) / most : 0;
-      bars.append(el("div", { class: "best-bar", role: "listitem" },
+      box.append(el("div", { class: "best-bar", role: "listitem" },
         el("span", { class: "best-option", text: d.option }),
         el("span", { class: "best-track" }, el("span", { class: "best-fill", style: `width:${width.toFixed(2)}%` })),
         el("span", { class: "best-note", text: `loses ${bestLoss(a, d.loss)} · used ${bestUse(d.usage)}` })));
     }
-    out.append(bars);
-  }
+    out.append(box);
+  };
+  bars("best-bars", d ? "Dominance of A's options: what forbidding each costs A (B still playing best), and how often A uses it"
+    : "Dominance: what forbidding each option costs, and how often best play uses it", a.dominance);
+  if (d) bars("best-bars-b", "B's options: what forbidding each costs B's best play (A still playing best: what A gains), and how often B uses it", d.dominance || []);
 
   const rules = (id, list) => {
     const t = el("table", { id, class: "best-rules" });
