@@ -25,17 +25,17 @@ pub(super) fn walk_lanes<S>(
     // Per option id, the lanes that allow it (bit k: lane k), at the
     // deciding side's decisions and at the opposing side's.
     let options = lanes.first().map_or(0, |l| l.0.len());
-    let allows = |side: fn(&(Vec<bool>, Vec<bool>)) -> &Vec<bool>| -> Vec<u16> {
+    let allows = |second: bool| -> Vec<u16> {
         (0..options)
             .map(|o| {
-                lanes
-                    .iter()
-                    .enumerate()
-                    .fold(0, |m, (k, l)| m | u16::from(side(l)[o]) << k)
+                lanes.iter().enumerate().fold(0, |m, (k, l)| {
+                    let side = if second { &l.1 } else { &l.0 };
+                    m | u16::from(side[o]) << k
+                })
             })
             .collect()
     };
-    let allows = [allows(|l| &l.0), allows(|l| &l.1)];
+    let allows = [allows(false), allows(true)];
     let mut next = vec![0.0; between * n];
     let mut cur = vec![0.0; between * n];
     let mut vals: Vec<Vec<f64>> = graphs
