@@ -28,7 +28,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
 def odds(binary, *words):
@@ -297,6 +297,32 @@ def run(args, url):
         assert len(rules) == len(want["rules"]) + 1, (len(rules), len(want["rules"]))
         print(f"best play: {cells[0]} against {cells[1]} ({cells[2]}), {len(bars)} dominance bars, {len(rules) - 1} rules")
         shot("best", "#best-box", "start")
+        # Both sides best: the duel's value, A's one-sided best, what B's
+        # best play takes back, both given, and B's rules too.
+        driver.find_element(By.ID, "best-duel").click()
+        assert "p_a_wins" in driver.find_element(By.ID, "best-duel-what").text
+        driver.find_element(By.ID, "run-best").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#best-rules-b tr"))
+        want = best(args.bin, "gateway.scene", "ladder=4", "round_cap=8", "initiative=random", "--metric", "p_a_wins",
+                    "--against", "best")
+        cells = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "#best-values td")]
+        assert cells[0] == f"{100 * want['best']:.2f}%", (cells, want["best"])
+        assert cells[1] == f"{100 * want['duel']['one_sided']:.2f}%", (cells, want["duel"])
+        assert cells[2] == f"{100 * want['duel']['taken_back']:.2f} points", (cells, want["duel"])
+        assert cells[3] == f"{100 * want['given']:.2f}%", (cells, want["given"])
+        rules_b = driver.find_elements(By.CSS_SELECTOR, "#best-rules-b tr")
+        assert len(rules_b) == len(want["duel"]["rules"]) + 1, (len(rules_b), len(want["duel"]["rules"]))
+        bars_b = driver.find_elements(By.CSS_SELECTOR, "#best-bars-b .best-bar")
+        assert len(bars_b) == len(want["duel"]["dominance"]) > 0, (len(bars_b), want["duel"]["dominance"])
+        print(f"duel: {cells[0]} (A one-sided {cells[1]}, B takes back {cells[2]}), {len(rules_b) - 1} rules and "
+              f"{len(bars_b)} dominance bars for B")
+        shot("best-duel", "#best-box", "start")
+        # A metric no duel is played for: a message in the panel, no answer.
+        Select(driver.find_element(By.ID, "best-metric")).select_by_value("mean_rounds")
+        assert "not mean_rounds" in driver.find_element(By.ID, "best-duel-what").text
+        driver.find_element(By.ID, "run-best").click()
+        wait.until(lambda d: "not zero-sum" in d.find_element(By.ID, "best-error").text)
+        print("duel refused:", driver.find_element(By.ID, "best-error").text.splitlines()[0][:100])
         driver.get(url + "#m=cortex.basic")
         wait.until(lambda d: d.find_elements(By.NAME, "param:actor.pool"))
         assert not driver.find_element(By.ID, "best-box").is_displayed()

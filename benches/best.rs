@@ -4,10 +4,14 @@
 //! dominance table; the longest duel of scenarios/gateway-scene.toml
 //! (ladder 12, A's trait 4 against B's 3); and the most states of
 //! scenarios/gateway-strategies.toml (ladder 12, both backgrounds 2, a
-//! coin for the first initiative, B stalling with Press).
+//! coin for the first initiative, B stalling with Press). The `duel`
+//! group: both sides' best play (`Opponent::Best`) in the shipped duels of
+//! scenarios/gateway-best-duel.toml (ladder 4, 6, 8, a 12-round cap,
+//! dominance included), each beside one-sided best play of the same
+//! values in the same run, so the ratio is the duel's cost.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use oddsmith::best::{BestQuestion, best};
+use oddsmith::best::{BestQuestion, Opponent, best};
 use oddsmith::model::{ParamMap, ParamValue};
 use oddsmith::systems;
 
@@ -69,5 +73,34 @@ fn duels(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, duels);
+/// The shipped duels of gateway-best-duel.toml, both sides best and A
+/// alone best, one after the other.
+fn both_sides(c: &mut Criterion) {
+    use ParamValue::{Int, Str};
+    let mut group = c.benchmark_group("duel");
+    group.sample_size(10);
+    for ladder in [4, 6, 8] {
+        let pairs = [
+            ("ladder", Int(ladder)),
+            ("initiative", Str("random".into())),
+            ("round_cap", Int(12)),
+            ("a.background", Int(2)),
+            ("b.background", Int(2)),
+        ];
+        let one_sided = question(&pairs, true);
+        let duel = BestQuestion {
+            opponent: Opponent::Best,
+            ..one_sided.clone()
+        };
+        group.bench_function(format!("gateway_best_ladder_{ladder}"), |b| {
+            b.iter(|| best(&duel).unwrap())
+        });
+        group.bench_function(format!("one_sided_ladder_{ladder}"), |b| {
+            b.iter(|| best(&one_sided).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, duels, both_sides);
 criterion_main!(benches);

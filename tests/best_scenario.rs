@@ -291,3 +291,204 @@ fn report_rebuilds_a_best_play_directory_and_refuses_a_damaged_one() {
         "scenario.toml: was changed after best play was solved",
     );
 }
+
+const DUEL: &str = r#"name = "Duel"
+mechanic = "gateway.scene"
+[params]
+round_cap = 6
+[sweep]
+ladder = [3, 4]
+[best]
+metric = "p_a_wins"
+opponent = "best"
+[[expect]]
+of = "taken_back"
+at_least = 0.0
+why = "B's best play never helps A"
+[[expect]]
+of = "one_sided"
+at_least = 0.0
+"#;
+
+/// `opponent = "best"`: every config is the library's duel, the tables
+/// carry its columns and both sides' rules, the report says it is a duel,
+/// and `report DIR` rebuilds it.
+#[test]
+fn a_duel_scenario_is_the_librarys_duel() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = scenario(dir.path(), "duel.toml", DUEL);
+    let out = dir.path().join("out");
+    let o = oddsmith(&[
+        "check",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("2 of 2 assertions hold (best play in 2 configs"));
+    let got = out.join("duel");
+    let s = Scenario::load(&path).unwrap();
+    // The policy cells hold line breaks: read the Parquet table.
+    use polars::prelude::*;
+    let file = std::fs::File::open(got.join("best.parquet")).unwrap();
+    let table = ParquetReader::new(file).finish().unwrap();
+    assert_eq!(table.height(), 2);
+    for i in 0..2 {
+        let a = best(&BestQuestion {
+            mechanic: s.mechanic,
+            params: s.config(i).values,
+            metric: "p_a_wins".into(),
+            dominance: true,
+            opponent: oddsmith::best::Opponent::Best,
+        })
+        .unwrap();
+        let d = a.duel.as_ref().expect("a duel");
+        let cell = |k: &str| table.column(k).unwrap().f64().unwrap().get(i).unwrap();
+        assert_eq!(cell("best").to_bits(), a.best.to_bits());
+        assert_eq!(cell("one_sided").to_bits(), d.one_sided.to_bits());
+        assert_eq!(cell("taken_back").to_bits(), d.taken_back.to_bits());
+        assert_eq!(cell("opposing_decisions").to_bits(), d.decisions.to_bits());
+        // B's best play only takes back: the duel is below A's one-sided
+        // best, and the written policies replay to the duel's value.
+        assert!(cell("one_sided") >= cell("best") - 1e-12);
+        assert!((cell("replayed") - cell("best")).abs() < 1e-9);
+        let policy = table
+            .column("policy")
+            .unwrap()
+            .str()
+            .unwrap()
+            .get(i)
+            .unwrap()
+            .to_string();
+        assert!(policy.contains("\"b.policy\""), "{policy}");
+        let rules = csv_rows(&got.join("rules.csv"));
+        let of = |side: &str| {
+            rules
+                .iter()
+                .filter(|r| r["config_id"] == i.to_string() && r["side"] == side)
+                .count()
+        };
+        assert_eq!(of("A"), a.rules.len());
+        assert_eq!(of("B"), d.rules.len());
+        // Both sides' dominance: B's options forbidden (A still best)
+        // only ever help A.
+        let dominance = csv_rows(&got.join("dominance.csv"));
+        let side = |side: &str| -> Vec<(String, f64)> {
+            dominance
+                .iter()
+                .filter(|r| r["config_id"] == i.to_string() && r["side"] == side)
+                .map(|r| (r["option"].clone(), r["without"].parse::<f64>().unwrap()))
+                .collect()
+        };
+        assert_eq!(side("A").len(), a.dominance.len());
+        let b = side("B");
+        assert_eq!(b.len(), d.dominance.len());
+        assert!(!b.is_empty());
+        for ((option, without), x) in b.iter().zip(&d.dominance) {
+            assert_eq!(*option, x.option);
+            assert_eq!(without.to_bits(), x.without.to_bits());
+            assert!(x.without >= a.best - 1e-12 && x.loss >= 0.0, "{x:?}");
+        }
+    }
+    let md = std::fs::read_to_string(got.join("report.md")).unwrap();
+    for want in [
+        "a zero-sum duel (`opponent = \"best\"`)",
+        "## Both sides' best play",
+        "B's best play takes back",
+        "B's best policy",
+        "B loses if forbidden",
+        "\"b.policy\"",
+        "✓ B's best play never helps A",
+    ] {
+        assert!(md.contains(want), "{want:?} missing:\n{md}");
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(got.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["opponent"], "best");
+    assert_rebuilds(&got);
+}
+
+/// A duel's refusals reach scenario users with the file, line and key:
+/// a bad `opponent`, a mechanic with no second deciding side, a metric
+/// that is not zero-sum, B acting last, a duel's number without a duel.
+#[test]
+fn bad_duels_exit_2_naming_file_line_key_and_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "opponent = \"best\"",
+            "opponent = \"worst\"",
+            &[
+                "duel.toml:9:",
+                "`best.opponent`",
+                "\"worst\"",
+                "allowed: \"given\"",
+            ],
+        ),
+        (
+            "metric = \"p_a_wins\"",
+            "metric = \"mean_rounds\"",
+            &[
+                "duel.toml:8:",
+                "`best.metric`",
+                "not zero-sum",
+                "allowed with opponent = \"best\": p_a_wins",
+            ],
+        ),
+        (
+            "round_cap = 6",
+            "round_cap = 6\n\"b.initiative_order\" = \"last\"",
+            &[
+                "duel.toml:5:",
+                "`b.initiative_order`",
+                "\"last\"",
+                "allowed with opponent = \"best\": \"first\"",
+            ],
+        ),
+        (
+            "ladder = [3, 4]",
+            "ladder = [3, 4]\n\"b.initiative_order\" = [\"first\", \"last\"]",
+            &[
+                "duel.toml:7:",
+                "`b.initiative_order`",
+                "in [sweep]",
+                "\"first\"",
+            ],
+        ),
+    ];
+    for (from, to, want) in cases {
+        let text = DUEL.replacen(from, to, 1);
+        assert_ne!(text, DUEL, "{from:?} not found");
+        let path = scenario(dir.path(), "duel.toml", &text);
+        let o = oddsmith(&["check", path.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{to:?}: {}{err}", stdout(&o));
+        for w in *want {
+            assert!(err.contains(w), "{to:?}: {w:?} missing from:\n{err}");
+        }
+    }
+    // No second side that decides.
+    let text = "name = \"x\"\nmechanic = \"cortex.contested\"\n[best]\nmetric = \"p_win\"\nopponent = \"best\"\n";
+    let path = scenario(dir.path(), "contest.toml", text);
+    let o = oddsmith(&["check", path.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for w in [
+        "contest.toml:5:",
+        "`best.opponent`",
+        "opposition never gives in",
+        "allowed here: \"given\"",
+    ] {
+        assert!(err.contains(w), "{w:?} missing from:\n{err}");
+    }
+    // A duel's number in a one-sided scenario.
+    let text = CHALLENGE.replacen("of = \"gap\"", "of = \"taken_back\"", 1);
+    let path = scenario(dir.path(), "raises.toml", &text);
+    let o = oddsmith(&["check", path.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`expect[1].of`") && err.contains("opponent = \"best\""),
+        "{err}"
+    );
+}

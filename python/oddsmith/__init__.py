@@ -288,6 +288,7 @@ def best(
     *,
     metric: Optional[str] = None,
     dominance: bool = True,
+    opponent: str = "given",
     sweep: Optional[Mapping[str, Sequence[Any]]] = None,
     table: str = "summary",
     **values: Any,
@@ -300,42 +301,66 @@ def best(
     maximised in expectation (default: the mechanic's first); ``params``
     and keyword ``values`` (``ladder=6``) set the values; ``sweep`` asks
     once per combination; ``dominance=False`` skips one solve per option.
+    ``opponent="best"`` (``--against best``) has the other side play best
+    too: a zero-sum duel (``gateway.scene`` for ``p_a_wins``; others raise
+    ParamError saying why).
 
     ``table`` picks the rows, as the scenario outputs name them:
     ``"summary"`` (one row per config: the swept keys, ``metric``,
     ``best``, ``given``, ``gap``, ``decisions``, ``states``, ``policy``
-    and ``replayed``), ``"dominance"`` (per config and option:
-    ``option``, ``without``, ``loss``, ``usage``) or ``"rules"`` (per
+    and ``replayed``; in a duel also ``one_sided``, A's best against B's
+    given policy, ``taken_back``, what B's best play takes back, and
+    ``opposing_decisions``), ``"dominance"`` (per config and option:
+    ``option``, ``without``, ``loss``, ``usage``; in a duel a ``side``
+    first, B's options forbidden with A still best: ``loss`` is what B's
+    best play loses) or ``"rules"`` (per
     config and rule of the best policy: ``rank``, ``when``, ``choice``,
-    ``share``, ``agree``).
+    ``share``, ``agree``; in a duel a ``side``, ``"A"`` or ``"B"``, first,
+    with both sides' rules).
     """
     if table not in ("summary", "dominance", "rules"):
         raise ParamError(f"table={table!r}: allowed: 'summary', 'dominance', 'rules'")
+    if opponent not in ("given", "best"):
+        raise ParamError(
+            f"opponent={opponent!r}: allowed: 'given' (the other side plays its given policy, the default) "
+            "or 'best' (best play too: a zero-sum duel)"
+        )
+    duel = opponent == "best"
     fixed = {**dict(params or {}), **values}
     keys = list((sweep or {}).keys())
     combos = list(itertools.product(*[list(v) for v in (sweep or {}).values()]))
     rows: Dict[str, List[Any]] = {k: [] for k in keys}
     for combo in combos:
         asked = {**fixed, **dict(zip(keys, combo))}
-        a = json.loads(_oddsmith.best_json(mechanic, asked, metric, dominance))
+        a = json.loads(_oddsmith.best_json(mechanic, asked, metric, dominance, opponent))
         if table == "summary":
-            items = [{
+            item = {
                 "metric": a["metric"], "best": a["best"], "given": a["given"], "gap": a["gap"],
                 "decisions": a["decisions"], "states": a["states"],
                 "policy": a["policy"], "replayed": a["replayed"],
-            }]
+            }
+            if duel:
+                d = a["duel"]
+                item.update({"one_sided": d["one_sided"], "taken_back": d["taken_back"],
+                             "opposing_decisions": d["decisions"]})
+            items = [item]
         elif table == "dominance":
-            items = [{"option": d["option"], "without": d["without"], "loss": d["loss"], "usage": d["usage"]}
-                     for d in a["dominance"]]
+            sides = [("A", a["dominance"])] + ([("B", a["duel"]["dominance"])] if duel else [])
+            items = [{**({"side": side} if duel else {}), "option": d["option"], "without": d["without"],
+                      "loss": d["loss"], "usage": d["usage"]}
+                     for side, rows in sides for d in rows]
         else:
-            items = [{"rank": i + 1, "when": r["when"], "choice": r["choice"], "share": r["share"], "agree": r["agree"]}
-                     for i, r in enumerate(a["rules"])]
+            sides = [("A", a["rules"])] + ([("B", a["duel"]["rules"])] if duel else [])
+            items = [{**({"side": side} if duel else {}), "rank": i + 1, "when": r["when"],
+                      "choice": r["choice"], "share": r["share"], "agree": r["agree"]}
+                     for side, rules in sides for i, r in enumerate(rules)]
         for item in items:
             for k, v in zip(keys, combo):
                 rows[k].append(v)
             for k, v in item.items():
                 rows.setdefault(k, []).append(v)
-    schema = {"policy": pl.Utf8, "replayed": pl.Float64, "when": pl.Utf8, "choice": pl.Utf8, "option": pl.Utf8}
+    schema = {"policy": pl.Utf8, "replayed": pl.Float64, "when": pl.Utf8, "choice": pl.Utf8, "option": pl.Utf8,
+              "side": pl.Utf8}
     return pl.DataFrame({k: pl.Series(k, v, dtype=schema.get(k)) for k, v in rows.items()})
 
 

@@ -105,11 +105,12 @@ def best(
     *,
     metric: Optional[str] = None,
     dominance: bool = True,
+    opponent: str = "given",
     sweep: Optional[Mapping[str, Sequence[Any]]] = None,
     table: str = "summary",
     **values: Any,
 ) -> pl.DataFrame:
-    """`oddsmith best MECHANIC key=value … --metric M`: best play, one row per config (summary), per config and option (dominance) or per config and rule (rules)."""
+    """`oddsmith best MECHANIC key=value … --metric M [--against best]`: best play (opponent="best": a zero-sum duel), one row per config (summary), per config and option (dominance) or per config and rule (rules)."""
 
 def run(
     scenario: "str | Path",

@@ -233,19 +233,30 @@ fn tune_json(
     serde_json::to_string(&answer).map_err(|e| param_error(e.to_string()))
 }
 
-/// `best(mechanic, params, metric, dominance)`: the JSON of `oddsmith best
-/// MECHANIC key=value … --metric M --format json` (the library's one
-/// best-play question; the metric defaults to the mechanic's first).
+/// `best(mechanic, params, metric, dominance, opponent)`: the JSON of
+/// `oddsmith best MECHANIC key=value … --metric M --format json` (the
+/// library's one best-play question; the metric defaults to the
+/// mechanic's first; `opponent="best"` is `--against best`, a duel).
 #[pyfunction]
-#[pyo3(signature = (mechanic, params=None, metric=None, dominance=true))]
+#[pyo3(signature = (mechanic, params=None, metric=None, dominance=true, opponent=None))]
 fn best_json(
     py: Python<'_>,
     mechanic: &str,
     params: Option<&Bound<'_, PyAny>>,
     metric: Option<String>,
     dominance: bool,
+    opponent: Option<&str>,
 ) -> PyResult<String> {
-    use oddsmith::best::{BestError, BestQuestion, best};
+    use oddsmith::best::{BestError, BestQuestion, Opponent, best};
+    let opponent = match opponent {
+        None | Some("given") => Opponent::Given,
+        Some("best") => Opponent::Best,
+        Some(other) => {
+            return Err(param_error(format!(
+                "opponent={other:?}: allowed: 'given' (the other side plays its given policy, the default) or 'best' (best play too: a zero-sum duel)"
+            )));
+        }
+    };
     let m = systems::find(mechanic).ok_or_else(|| {
         let names = systems::names();
         param_error(format!(
@@ -269,7 +280,7 @@ fn best_json(
         params,
         metric,
         dominance,
-        opponent: Default::default(),
+        opponent,
     };
     let answer = watch::interruptible(py, move |_| {
         best(&q).map_err(|e| match e {

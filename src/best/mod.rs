@@ -44,16 +44,9 @@ pub struct BestQuestion {
     pub opponent: Opponent,
 }
 
-/// What the other side plays.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Opponent {
-    /// The policy the values give it (one-sided best play).
-    #[default]
-    Given,
-    /// Best play too, minimising the metric (a zero-sum duel).
-    Best,
-}
+/// What the other side plays (defined beside the duels, below the
+/// scenario that reads it).
+pub use crate::systems::duel::Opponent;
 
 /// Why a question has no answer.
 #[derive(Debug, thiserror::Error)]
@@ -125,6 +118,10 @@ pub struct DuelAnswer {
     pub rules: Vec<RuleAnswer>,
     /// Its decisions per trial.
     pub decisions: f64,
+    /// Per group of the opposing side's options: the duel's value with
+    /// it forbidden (A still playing best), `loss` what B's best play
+    /// loses (`without − best`: what A gains), and B's use of it.
+    pub dominance: Vec<DominanceAnswer>,
 }
 
 /// One rule of the best policy.
@@ -284,6 +281,16 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
             &solved.opposing_options,
         ),
         decisions: solved.opposing.iter().map(|d| d.visits).sum(),
+        dominance: solved
+            .opposing_dominance
+            .iter()
+            .map(|d| DominanceAnswer {
+                option: d.tag.clone(),
+                without: d.without,
+                loss: d.loss,
+                usage: d.usage,
+            })
+            .collect(),
     });
     let mut options: Vec<OptionAnswer> = solved
         .options

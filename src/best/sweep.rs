@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{BestAnswer, BestError, BestQuestion, best};
+use super::{BestAnswer, BestError, BestQuestion, Opponent, best};
 use crate::scenario::{BestGate, BestOf, Scenario, ScenarioError};
 use crate::systems::ParamValue;
 
@@ -46,6 +46,11 @@ pub struct BestRun {
     pub decision: String,
     pub metric: String,
     pub probability: bool,
+    /// What the other side plays: with [`Opponent::Best`], every row's
+    /// answer is a duel's (its `duel` holds B's side).
+    pub opponent: Opponent,
+    /// What the opposing side chooses, in a duel (empty otherwise).
+    pub opposing: String,
     pub swept: Vec<String>,
     pub rows: Vec<BestRow>,
     pub seconds: f64,
@@ -145,7 +150,7 @@ pub fn best_scenario(scenario: &Scenario) -> Result<BestRun, ScenarioError> {
                 params: config.values,
                 metric: spec.metric.clone(),
                 dominance: spec.dominance,
-                opponent: Default::default(),
+                opponent: spec.opponent,
             };
             let row = BestRow {
                 row: i,
@@ -175,6 +180,11 @@ pub fn best_scenario(scenario: &Scenario) -> Result<BestRun, ScenarioError> {
         decision: first.map(|a| a.decision.clone()).unwrap_or_default(),
         metric: spec.metric.clone(),
         probability: first.is_some_and(|a| a.probability),
+        opponent: spec.opponent,
+        opposing: first
+            .and_then(|a| a.duel.as_ref())
+            .map(|d| d.decision.clone())
+            .unwrap_or_default(),
         swept,
         rows,
         seconds: started.elapsed().as_secs_f64(),
@@ -224,6 +234,8 @@ pub fn gates(
                 (BestOf::Best, _) => a.best,
                 (BestOf::Given, _) => a.given,
                 (BestOf::Gap, _) => a.gap,
+                (BestOf::OneSided, _) => a.duel.as_ref().map_or(a.best, |d| d.one_sided),
+                (BestOf::TakenBack, _) => a.duel.as_ref().map_or(0.0, |d| d.taken_back),
                 (of, Some(option)) => {
                     let Some(d) = a.dominance.iter().find(|d| d.option == *option) else {
                         let allowed: Vec<&str> =

@@ -113,30 +113,14 @@ pub fn text(a: &BestAnswer) -> String {
             o,
             "\ndominance (forbid one option{against}: what best play loses, and how often it uses it):"
         );
-        let width = a
-            .dominance
-            .iter()
-            .map(|d| d.option.chars().count())
-            .max()
-            .unwrap_or(0);
-        for d in &a.dominance {
-            let pad = width - d.option.chars().count();
-            let note = if d.loss < 1e-12 && d.usage == 0.0 {
-                "  never used"
-            } else if d.loss < 1e-12 {
-                "  never needed"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                o,
-                "  {}{} loses {:>15}  used {:>5.1}%{note}",
-                d.option,
-                " ".repeat(pad),
-                diff(a, -d.loss).replacen('-', "", 1).replacen('+', "", 1),
-                100.0 * d.usage
-            );
-        }
+        dominance_text(a, &a.dominance, &mut o);
+    }
+    if let Some(d) = a.duel.as_ref().filter(|d| !d.dominance.is_empty()) {
+        let _ = writeln!(
+            o,
+            "\nB's dominance (forbid one of B's options, A still playing best: what B's best play loses, which A gains, and how often B uses it):"
+        );
+        dominance_text(a, &d.dominance, &mut o);
     }
     match (&a.policy, &a.unwritten) {
         (Some(p), _) => {
@@ -162,6 +146,33 @@ pub fn text(a: &BestAnswer) -> String {
         a.states, a.rounds, a.seconds
     );
     o
+}
+
+/// A dominance table, one option a line.
+fn dominance_text(a: &BestAnswer, rows: &[best::DominanceAnswer], o: &mut String) {
+    let width = rows
+        .iter()
+        .map(|d| d.option.chars().count())
+        .max()
+        .unwrap_or(0);
+    for d in rows {
+        let pad = width - d.option.chars().count();
+        let note = if d.loss < 1e-12 && d.usage == 0.0 {
+            "  never used"
+        } else if d.loss < 1e-12 {
+            "  never needed"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            o,
+            "  {}{} loses {:>15}  used {:>5.1}%{note}",
+            d.option,
+            " ".repeat(pad),
+            diff(a, -d.loss).replacen('-', "", 1).replacen('+', "", 1),
+            100.0 * d.usage
+        );
+    }
 }
 
 /// A side's rules, one a line.

@@ -26,6 +26,21 @@ impl<'a> Ctx<'a> {
         self.text[..at].bytes().filter(|b| *b == b'\n').count() + 1
     }
 
+    /// An error at a line already known (a `[params]` key's).
+    pub(super) fn invalid_at(
+        &self,
+        line: usize,
+        key: &str,
+        message: impl Into<String>,
+    ) -> ScenarioError {
+        ScenarioError::Invalid {
+            path: self.path.to_path_buf(),
+            line,
+            key: key.to_string(),
+            message: message.into(),
+        }
+    }
+
     pub(super) fn invalid(
         &self,
         span: Option<Range<usize>>,

@@ -276,7 +276,7 @@ pub(super) fn scenario(path: &Path, text: &str) -> Result<Scenario, ScenarioErro
             root,
             mechanic.name(),
             &scenario.sweep,
-            &fixed,
+            (&fixed, &scenario.param_lines),
             schema,
             &mut problems,
         );

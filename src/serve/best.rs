@@ -1,5 +1,6 @@
 //! `POST /api/best`: best play for one config, asked as `oddsmith best
-//! MECHANIC key=value … --metric M` asks it (the command line's question
+//! MECHANIC key=value … --metric M [--against best]` asks it (`"opponent":
+//! "best"` for both sides' best play, a zero-sum duel) (the command line's question
 //! and messages, [`crate::cli::best_question`]), answered by the library's
 //! one best-play question ([`oddsmith::best::best`]).
 //!
@@ -10,7 +11,7 @@
 
 use serde_json::{Map, Value};
 
-use oddsmith::best::BestAnswer;
+use oddsmith::best::{BestAnswer, Opponent};
 use oddsmith::exact::watch;
 use oddsmith::systems;
 
@@ -19,7 +20,14 @@ use super::body::{self, word};
 use super::error::ApiError;
 use super::jobs::{Stopped, Ticket};
 
-const KEYS: [&str; 5] = ["mechanic", "params", "metric", "dominance", "tab"];
+const KEYS: [&str; 6] = [
+    "mechanic",
+    "params",
+    "metric",
+    "dominance",
+    "opponent",
+    "tab",
+];
 
 fn bad(message: impl Into<String>) -> ApiError {
     ApiError::bad(message)
@@ -33,6 +41,8 @@ pub struct BestAsk {
     pub keys: Vec<String>,
     pub metric: Option<String>,
     pub dominance: bool,
+    /// What the other side plays: its given policy, or best play too.
+    pub opponent: Opponent,
     pub tab: Option<String>,
 }
 
@@ -83,6 +93,17 @@ pub fn parse(bytes: &[u8]) -> Result<BestAsk, ApiError> {
             return Err(bad(format!("dominance: {v} is not true or false")).at("dominance"));
         }
     };
+    let opponent = match body.get("opponent") {
+        None => Opponent::Given,
+        Some(Value::String(s)) if s == "given" => Opponent::Given,
+        Some(Value::String(s)) if s == "best" => Opponent::Best,
+        Some(v) => {
+            return Err(bad(format!(
+                "opponent: {v} is not what the other side plays; allowed: \"given\" (its given policy, the default) or \"best\" (best play too: a zero-sum duel)"
+            ))
+            .at("opponent"));
+        }
+    };
     let tab = match body.get("tab") {
         None => None,
         Some(Value::String(s)) => Some(s.clone()),
@@ -94,6 +115,7 @@ pub fn parse(bytes: &[u8]) -> Result<BestAsk, ApiError> {
         keys,
         metric,
         dominance,
+        opponent,
         tab,
     })
 }
@@ -127,6 +149,9 @@ fn field_of(message: &str, ask: &BestAsk) -> Option<String> {
     if message.contains("--metric") {
         return Some("metric".into());
     }
+    if message.contains("no best play for both sides") {
+        return Some("opponent".into());
+    }
     ask.keys
         .iter()
         .find(|k| {
@@ -147,8 +172,10 @@ pub fn answer(ask: &BestAsk, ticket: &Ticket) -> Result<BestAnswer, ApiError> {
         err.field = field_of(&message, ask);
         err
     };
-    let q = crate::cli::best_question(ask.mechanic, &ask.words, ask.metric.clone(), ask.dominance)
-        .map_err(said)?;
+    let mut q =
+        crate::cli::best_question(ask.mechanic, &ask.words, ask.metric.clone(), ask.dominance)
+            .map_err(said)?;
+    q.opponent = ask.opponent;
     ticket.live().asking(ask.mechanic.name(), 1);
     stopped(ticket)?;
     // Best play and the replay of its written policy both poll the

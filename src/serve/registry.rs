@@ -22,6 +22,16 @@ pub struct MechanicInfo {
     /// What best play decides (`POST /api/best`), or null where the
     /// mechanic has no exact best play.
     pub best: Option<&'static str>,
+    /// Where the other side can play best too (`"opponent": "best"`, a
+    /// zero-sum duel): what it decides and the metrics a duel is played
+    /// for; null where the mechanic has no second deciding side.
+    pub duel: Option<DuelInfo>,
+}
+
+#[derive(Serialize)]
+pub struct DuelInfo {
+    pub decision: &'static str,
+    pub metrics: &'static [&'static str],
 }
 
 #[derive(Serialize)]
@@ -108,6 +118,10 @@ pub fn info(m: &dyn Mechanic) -> MechanicInfo {
         system: m.name().split('.').next().unwrap_or_default(),
         summary: m.summary(),
         best: systems::best::decision(m.name()),
+        duel: systems::duel::opposing(m.name()).map(|decision| DuelInfo {
+            decision,
+            metrics: systems::duel::zero_sum(m.name()),
+        }),
         exact: m.has_exact(),
         params: m.params().iter().map(|p| param(m.name(), p)).collect(),
         fields: schema

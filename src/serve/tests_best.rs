@@ -166,3 +166,114 @@ fn the_page_has_the_best_play_panel() {
         .unwrap();
     assert!(basic["best"].is_null());
 }
+
+/// `"opponent": "best"`: both sides' best play, the library's duel; the
+/// registry says which mechanics have one and for which metrics.
+#[test]
+fn a_duel_is_the_librarys_duel() {
+    let app = App::new();
+    let (status, v) = post(
+        &app,
+        "/api/best",
+        json!({"mechanic": "gateway.scene", "params": {"ladder": 4, "round_cap": 6}, "metric": "p_a_wins", "opponent": "best", "dominance": false}),
+    );
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let mut params = ParamMap::default();
+    params.set("ladder".to_string(), ParamValue::Int(4));
+    params.set("round_cap".to_string(), ParamValue::Int(6));
+    let a = best(&BestQuestion {
+        mechanic: systems::find("gateway.scene").unwrap(),
+        params,
+        metric: "p_a_wins".into(),
+        dominance: false,
+        opponent: oddsmith::best::Opponent::Best,
+    })
+    .unwrap();
+    let d = a.duel.as_ref().unwrap();
+    // JSON's decimal numbers read back within an ulp (serde_json's
+    // default float parsing is not always the nearest double).
+    let close = |x: &serde_json::Value, y: f64| (x.as_f64().unwrap() - y).abs() < 1e-15;
+    assert!(close(&v["best"], a.best), "{v}");
+    assert!(close(&v["duel"]["one_sided"], d.one_sided), "{v}");
+    assert!(close(&v["duel"]["taken_back"], d.taken_back), "{v}");
+    assert!(d.taken_back >= 0.0 && d.one_sided >= a.best);
+    assert_eq!(v["duel"]["rules"].as_array().unwrap().len(), d.rules.len());
+    assert!(v["policy"].as_str().unwrap().contains("\"b.policy\""));
+    // One-sided best play has no duel, and is the duel's one-sided value
+    // (the same sums, in another order: within rounding).
+    let (status, v) = post(
+        &app,
+        "/api/best",
+        json!({"mechanic": "gateway.scene", "params": {"ladder": 4, "round_cap": 6}, "opponent": "given", "dominance": false}),
+    );
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert!(v.get("duel").is_none(), "{v}");
+    assert!(
+        (v["best"].as_f64().unwrap() - d.one_sided).abs() < 1e-12,
+        "{v}"
+    );
+    // The registry: the duel's side and metrics, null elsewhere.
+    let rt = runtime();
+    let (_, v) = rt.block_on(super::tests::call(
+        &app,
+        "GET",
+        "/api/mechanics",
+        Vec::new(),
+    ));
+    let of = |name: &str| {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(of("gateway.scene")["duel"]["metrics"], json!(["p_a_wins"]));
+    assert!(
+        of("gateway.scene")["duel"]["decision"]
+            .as_str()
+            .unwrap()
+            .contains("side B")
+    );
+    assert!(of("cortex.contested")["duel"].is_null());
+}
+
+/// A duel the mechanic, metric or values do not allow is a 400 saying
+/// why, naming the field, never a 500.
+#[test]
+fn refused_duels_are_400s_naming_the_field() {
+    let app = App::new();
+    let cases = [
+        (
+            json!({"mechanic": "gateway.scene", "params": {"round_cap": 6}, "opponent": "worst"}),
+            "opponent",
+            "allowed: \"given\"",
+        ),
+        (
+            json!({"mechanic": "gateway.scene", "params": {"round_cap": 6}, "opponent": true}),
+            "opponent",
+            "allowed: \"given\"",
+        ),
+        (
+            json!({"mechanic": "cortex.contested", "opponent": "best"}),
+            "opponent",
+            "no best play for both sides",
+        ),
+        (
+            json!({"mechanic": "gateway.scene", "params": {"round_cap": 6}, "metric": "mean_rounds", "opponent": "best"}),
+            "metric",
+            "not zero-sum",
+        ),
+        (
+            json!({"mechanic": "gateway.scene", "params": {"round_cap": 6, "b.initiative_order": "last"}, "opponent": "best"}),
+            "b.initiative_order",
+            "needs \"first\"",
+        ),
+    ];
+    for (body, field, said) in cases {
+        let (status, v) = post(&app, "/api/best", body.clone());
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert_eq!(v["field"], field, "{body}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(said), "{body}: {v}");
+    }
+}

@@ -4,10 +4,23 @@
 //! process with both sides' options. Everything else about the
 //! mechanic's best play is in `best`.
 
+use serde::{Deserialize, Serialize};
+
 use crate::exact::best::Solve;
 use crate::model::{Define, ParamError, ParamMap};
 
 use super::gateway;
+
+/// What the other side plays in a best-play question.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Opponent {
+    /// The policy the values give it (one-sided best play).
+    #[default]
+    Given,
+    /// Best play too, minimising the metric (a zero-sum duel).
+    Best,
+}
 
 /// A mechanic's decision process with both sides' options.
 type Build = fn(&ParamMap) -> Result<Box<dyn Solve>, ParamError>;
@@ -56,18 +69,38 @@ pub fn process(mechanic: &str, values: &ParamMap) -> Option<Result<Box<dyn Solve
 
 /// Why `mechanic` has no duel.
 pub fn why_not(mechanic: &str) -> String {
-    let reason = match mechanic {
+    format!(
+        "{mechanic} has no best play for both sides: {}; `--against best` covers {}",
+        reason(mechanic),
+        covered().join(", ")
+    )
+}
+
+/// Why `mechanic` has no second side that decides, in a few words (the
+/// command line and a scenario's `opponent` say it their own way).
+pub fn reason(mechanic: &str) -> &'static str {
+    match mechanic {
         "cortex.contested" => {
             "only the actor decides (raise or give in); the opposition never gives in in the rules as modelled, so there is no second side to play best"
         }
         _ => {
             "it has no second side that decides (or its decisions are not written as a decision process)"
         }
-    };
-    format!(
-        "{mechanic} has no best play for both sides: {reason}; `--against best` covers {}",
-        covered().join(", ")
-    )
+    }
+}
+
+/// The values a duel in `mechanic` needs, each with the one value it
+/// allows and why: a scenario checks them before anything is solved
+/// (the solver refuses them too).
+pub fn needs(mechanic: &str) -> &'static [(&'static str, &'static str, &'static str)] {
+    match mechanic {
+        "gateway.scene" => &[(
+            "b.initiative_order",
+            "first",
+            "B's Block is declared as the round starts; acting last would make the lead a decision of its own",
+        )],
+        _ => &[],
+    }
 }
 
 /// The keys of the second side's policy that a written duel replaces.

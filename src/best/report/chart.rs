@@ -105,10 +105,17 @@ fn bars(run: &BestRun) -> Option<Bars> {
         options,
         series,
         title: format!("{}: what each option is worth to best play", run.name),
-        subtitle: format!(
-            "{} — {}; best play maximises {}. Left: what best play loses if the option is forbidden; right: its share of best play's decisions.{more}",
-            run.mechanic, run.decision, run.metric
-        ),
+        subtitle: if run.opponent == crate::best::Opponent::Best {
+            format!(
+                "{} — a duel: {}; A's best play maximises {}, B plays best too. Left: what A's best play loses if the option is forbidden (B still playing best); right: its share of A's decisions.{more}",
+                run.mechanic, run.decision, run.metric
+            )
+        } else {
+            format!(
+                "{} — {}; best play maximises {}. Left: what best play loses if the option is forbidden; right: its share of best play's decisions.{more}",
+                run.mechanic, run.decision, run.metric
+            )
+        },
         probability: run.probability,
     })
 }

@@ -2,12 +2,16 @@
 //! Parquet: `best` (one row per config: the value under best play, under
 //! the given policy, the gap), `dominance` (one row per config and option
 //! group: what forbidding it costs, and its use) and `rules` (one row per
-//! config and rule of the best policy). Column names and types are a
-//! public interface (docs/src/best.md).
+//! config and rule of the best policy). A duel's tables (`opponent =
+//! "best"`) say more: `best` has `one_sided`, `taken_back` and
+//! `opposing_decisions`, and `dominance` and `rules` a `side` (`A` or
+//! `B`) with both sides' rows. Column names and types are a public interface
+//! (docs/src/best.md).
 
 use polars::prelude::*;
 
 use super::super::sweep::{BestRow, BestRun};
+use super::super::{DominanceAnswer, Opponent, RuleAnswer};
 use crate::report::OutputError;
 use crate::report::frames::{self, encode_err, param_column};
 use crate::systems::ParamValue;
@@ -63,29 +67,69 @@ pub fn best(run: &BestRun) -> Result<DataFrame, OutputError> {
                 .collect::<Vec<_>>(),
         ),
     ]);
+    if run.opponent == Opponent::Best {
+        let d = |f: &dyn Fn(&crate::best::DuelAnswer) -> f64| {
+            run.rows
+                .iter()
+                .map(|r| r.answer.duel.as_ref().map(f))
+                .collect::<Vec<_>>()
+        };
+        columns.extend([
+            Column::new("one_sided".into(), d(&|x| x.one_sided)),
+            Column::new("taken_back".into(), d(&|x| x.taken_back)),
+            Column::new("opposing_decisions".into(), d(&|x| x.decisions)),
+        ]);
+    }
     DataFrame::new(n, columns).map_err(|e| encode_err("best", e))
 }
 
-/// `dominance`: one row per config and option group.
+/// A side's dominance rows in a config: A's (the deciding side's), or in
+/// a duel B's too.
+fn side_dominance(r: &BestRow, side: usize) -> &[DominanceAnswer] {
+    match (side, &r.answer.duel) {
+        (0, _) => &r.answer.dominance,
+        (_, Some(d)) => &d.dominance,
+        (_, None) => &[],
+    }
+}
+
+/// `dominance`: one row per config and option group (in a duel, A's
+/// options then B's, with a `side`).
 pub fn dominance(run: &BestRun) -> Result<DataFrame, OutputError> {
-    let each: Vec<(usize, &BestRow)> = run
+    let duel = run.opponent == Opponent::Best;
+    let sides: &[usize] = if duel { &[0, 1] } else { &[0] };
+    let each: Vec<(usize, usize, &BestRow)> = run
         .rows
         .iter()
-        .flat_map(|r| (0..r.answer.dominance.len()).map(move |k| (k, r)))
+        .flat_map(|r| {
+            sides
+                .iter()
+                .flat_map(move |&s| (0..side_dominance(r, s).len()).map(move |k| (k, s, r)))
+        })
         .collect();
     let n = each.len();
-    let d = |f: &dyn Fn(&crate::best::DominanceAnswer) -> f64| {
+    let row = |k: usize, s: usize, r: &BestRow| side_dominance(r, s)[k].clone();
+    let d = |f: &dyn Fn(&DominanceAnswer) -> f64| {
         each.iter()
-            .map(|(k, r)| f(&r.answer.dominance[*k]))
+            .map(|(k, s, r)| f(&row(*k, *s, r)))
             .collect::<Vec<_>>()
     };
-    let mut columns = swept(run, &each);
+    let rows: Vec<(usize, &BestRow)> = each.iter().map(|(k, _, r)| (*k, *r)).collect();
+    let mut columns = swept(run, &rows);
+    columns.push(metric(run, n));
+    if duel {
+        columns.push(Column::new(
+            "side".into(),
+            each.iter()
+                .map(|(_, s, _)| if *s == 0 { "A" } else { "B" })
+                .collect::<Vec<_>>(),
+        ));
+    }
     columns.extend([
-        metric(run, n),
         Column::new(
             "option".into(),
             each.iter()
-                .map(|(k, r)| r.answer.dominance[*k].option.clone())
+                .map(|(k, s, r)| row(*k, *s, r).option)
                 .collect::<Vec<_>>(),
         ),
         Column::new("without".into(), d(&|x| x.without)),
@@ -95,43 +139,70 @@ pub fn dominance(run: &BestRun) -> Result<DataFrame, OutputError> {
     DataFrame::new(n, columns).map_err(|e| encode_err("dominance", e))
 }
 
-/// `rules`: one row per config and rule, most visited first.
+/// A side's rules in a config: A's (the deciding side's), or in a duel
+/// B's too.
+fn side_rules(r: &BestRow, side: usize) -> &[RuleAnswer] {
+    match (side, &r.answer.duel) {
+        (0, _) => &r.answer.rules,
+        (_, Some(d)) => &d.rules,
+        (_, None) => &[],
+    }
+}
+
+/// `rules`: one row per config and rule, most visited first (in a duel,
+/// A's rules then B's, each side ranked on its own).
 pub fn rules(run: &BestRun) -> Result<DataFrame, OutputError> {
-    let each: Vec<(usize, &BestRow)> = run
+    let duel = run.opponent == Opponent::Best;
+    let sides: &[usize] = if duel { &[0, 1] } else { &[0] };
+    // (rank, side, row) for each rule.
+    let each: Vec<(usize, usize, &BestRow)> = run
         .rows
         .iter()
-        .flat_map(|r| (0..r.answer.rules.len()).map(move |k| (k, r)))
+        .flat_map(|r| {
+            sides
+                .iter()
+                .flat_map(move |&s| (0..side_rules(r, s).len()).map(move |k| (k, s, r)))
+        })
         .collect();
     let n = each.len();
-    let mut columns = swept(run, &each);
-    let rule = |k: usize, r: &BestRow| r.answer.rules[k].clone();
+    let rows: Vec<(usize, &BestRow)> = each.iter().map(|(k, _, r)| (*k, *r)).collect();
+    let mut columns = swept(run, &rows);
+    let rule = |k: usize, s: usize, r: &BestRow| side_rules(r, s)[k].clone();
+    if duel {
+        columns.push(Column::new(
+            "side".into(),
+            each.iter()
+                .map(|(_, s, _)| if *s == 0 { "A" } else { "B" })
+                .collect::<Vec<_>>(),
+        ));
+    }
     columns.extend([
         Column::new(
             "rank".into(),
-            each.iter().map(|(k, _)| *k as u64 + 1).collect::<Vec<_>>(),
+            each.iter().map(|(k, ..)| *k as u64 + 1).collect::<Vec<_>>(),
         ),
         Column::new(
             "when".into(),
             each.iter()
-                .map(|(k, r)| rule(*k, r).when)
+                .map(|(k, s, r)| rule(*k, *s, r).when)
                 .collect::<Vec<_>>(),
         ),
         Column::new(
             "choice".into(),
             each.iter()
-                .map(|(k, r)| rule(*k, r).choice)
+                .map(|(k, s, r)| rule(*k, *s, r).choice)
                 .collect::<Vec<_>>(),
         ),
         Column::new(
             "share".into(),
             each.iter()
-                .map(|(k, r)| rule(*k, r).share)
+                .map(|(k, s, r)| rule(*k, *s, r).share)
                 .collect::<Vec<_>>(),
         ),
         Column::new(
             "agree".into(),
             each.iter()
-                .map(|(k, r)| rule(*k, r).agree)
+                .map(|(k, s, r)| rule(*k, *s, r).agree)
                 .collect::<Vec<_>>(),
         ),
     ]);

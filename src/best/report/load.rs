@@ -11,7 +11,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::super::sweep::{BestRow, BestRun};
-use super::super::{BestAnswer, DominanceAnswer, RuleAnswer};
+use super::super::{BestAnswer, DominanceAnswer, DuelAnswer, Opponent, RuleAnswer};
 use super::{BestManifest, DATA_FILES};
 use crate::report::bad_file as bad;
 use crate::report::{LoadError, Manifest, Words, check_digests, quietly, scenario_copy};
@@ -94,6 +94,21 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
     let (best, given, gap) = (c.number("best")?, c.number("given")?, c.number("gap")?);
     let (decisions, states) = (c.number("decisions")?, c.int("states")?);
     let (policy, replayed) = (c.text("policy")?, c.number("replayed")?);
+    let duel = spec.opponent == Opponent::Best;
+    let opposing = systems::duel::opposing(mechanic)
+        .unwrap_or_default()
+        .to_string();
+    // A duel's columns: one-sided best play, what B takes back, B's
+    // decisions a trial.
+    let duels = if duel {
+        Some((
+            c.number("one_sided")?,
+            c.number("taken_back")?,
+            c.number("opposing_decisions")?,
+        ))
+    } else {
+        None
+    };
     if df.height() != count {
         return Err(bad(
             &path,
@@ -128,6 +143,24 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
         ) else {
             return Err(row_bad("has a missing value".into()));
         };
+        let duel = match &duels {
+            None => None,
+            Some((one_sided, taken_back, decisions)) => {
+                let (Some(one_sided), Some(taken_back), Some(decisions)) =
+                    (one_sided.get(i), taken_back.get(i), decisions.get(i))
+                else {
+                    return Err(row_bad("has a missing value".into()));
+                };
+                Some(DuelAnswer {
+                    decision: opposing.clone(),
+                    one_sided,
+                    taken_back,
+                    rules: Vec::new(),
+                    decisions,
+                    dominance: Vec::new(),
+                })
+            }
+        };
         let policy = policy.get(i).map(str::to_string);
         // As the solve says it: a reason wherever no policy is written.
         let unwritten = match policy {
@@ -152,7 +185,7 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
                 policy,
                 replayed: replayed.get(i),
                 unwritten,
-                duel: None,
+                duel,
                 decisions,
                 states: states as usize,
                 rounds: 0,
@@ -169,6 +202,7 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
     };
     let (ids, option) = (c.int("config_id")?, c.text("option")?);
     let (without, loss, usage) = (c.number("without")?, c.number("loss")?, c.number("usage")?);
+    let side = if duel { Some(c.text("side")?) } else { None };
     for i in 0..df.height() {
         let row = config_of(&path, i, ids.get(i), count)?;
         let (Some(option), Some(without), Some(loss), Some(usage)) =
@@ -176,7 +210,22 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
         else {
             return Err(bad(&path, format!("row {}: has a missing value", i + 1)));
         };
-        rows[row].answer.dominance.push(DominanceAnswer {
+        let answer = &mut rows[row].answer;
+        let list = match (side.as_ref().map(|s| s.get(i)), answer.duel.as_mut()) {
+            (None, _) | (Some(Some("A")), _) => &mut answer.dominance,
+            (Some(Some("B")), Some(d)) => &mut d.dominance,
+            (Some(other), _) => {
+                return Err(bad(
+                    &path,
+                    format!(
+                        "row {}: side {:?} is not A or B",
+                        i + 1,
+                        other.unwrap_or_default()
+                    ),
+                ));
+            }
+        };
+        list.push(DominanceAnswer {
             option: option.to_string(),
             without,
             loss,
@@ -193,6 +242,7 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
     let (ids, rank) = (c.int("config_id")?, c.int("rank")?);
     let (when, choice) = (c.text("when")?, c.text("choice")?);
     let (share, agree) = (c.number("share")?, c.number("agree")?);
+    let side = if duel { Some(c.text("side")?) } else { None };
     for i in 0..df.height() {
         let row = config_of(&path, i, ids.get(i), count)?;
         let (Some(when), Some(choice), Some(share), Some(agree)) =
@@ -200,7 +250,21 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
         else {
             return Err(bad(&path, format!("row {}: has a missing value", i + 1)));
         };
-        let rules = &mut rows[row].answer.rules;
+        let answer = &mut rows[row].answer;
+        let rules = match (side.as_ref().map(|s| s.get(i)), answer.duel.as_mut()) {
+            (None, _) | (Some(Some("A")), _) => &mut answer.rules,
+            (Some(Some("B")), Some(d)) => &mut d.rules,
+            (Some(other), _) => {
+                return Err(bad(
+                    &path,
+                    format!(
+                        "row {}: side {:?} is not A or B",
+                        i + 1,
+                        other.unwrap_or_default()
+                    ),
+                ));
+            }
+        };
         if rank.get(i) != Some(rules.len() as u64 + 1) {
             return Err(bad(
                 &path,
@@ -226,6 +290,8 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
         decision,
         metric: spec.metric.clone(),
         probability,
+        opponent: spec.opponent,
+        opposing: if duel { opposing } else { String::new() },
         swept: scenario.swept_names(),
         rows,
         seconds: manifest.wall_seconds,

@@ -15,6 +15,7 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::sweep::{BestRow, BestRun, BestVerdict, gate_line};
+use super::{BestAnswer, DominanceAnswer, DuelAnswer, Opponent, RuleAnswer};
 use crate::report::{
     Dest, FileEntry, Manifest, OutputError, RunMeta, STYLE, ScenarioDoc, code_spans, digests, esc,
     warnings_html, warnings_md,
@@ -48,10 +49,17 @@ pub struct BestManifest {
     pub mechanic: String,
     pub metric: String,
     pub dominance: bool,
+    /// What the other side played: absent (given) in a one-sided run.
+    #[serde(default, skip_serializing_if = "is_given")]
+    pub opponent: Opponent,
     pub configs: usize,
     pub threads: usize,
     pub wall_seconds: f64,
     pub files: BTreeMap<String, FileEntry>,
+}
+
+fn is_given(o: &Opponent) -> bool {
+    *o == Opponent::Given
 }
 
 /// A report's table, written to Markdown and HTML alike.
@@ -109,8 +117,50 @@ impl Doc {
     }
 }
 
+/// A duel's summary table: one row per config.
+fn duel_summary(run: &BestRun) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut head = run.swept.clone();
+    head.extend(
+        [
+            "both best (the duel)",
+            "A best, B given",
+            "B's best takes back",
+            "both given",
+            "A's decisions a trial",
+            "B's decisions a trial",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    let rows = run
+        .rows
+        .iter()
+        .map(|r| {
+            let mut row: Vec<String> = r.swept.iter().map(|v| v.to_string()).collect();
+            let a = &r.answer;
+            let (one_sided, back, b) =
+                a.duel.as_ref().map_or((f64::NAN, f64::NAN, f64::NAN), |d| {
+                    (d.one_sided, d.taken_back, d.decisions)
+                });
+            row.extend([
+                run.show(a.best),
+                run.show(one_sided),
+                run.loss(back),
+                run.show(a.given),
+                format!("{:.2}", a.decisions),
+                format!("{b:.2}"),
+            ]);
+            row
+        })
+        .collect();
+    (head, rows)
+}
+
 /// The summary table: one row per config.
 fn summary(run: &BestRun) -> (Vec<String>, Vec<Vec<String>>) {
+    if run.opponent == Opponent::Best {
+        return duel_summary(run);
+    }
     let mut head = run.swept.clone();
     head.extend(
         ["best play", "given policy", "gap", "decisions a trial"]
@@ -159,7 +209,9 @@ fn span(run: &BestRun, f: impl Fn(&BestRow) -> f64, show: impl Fn(f64) -> String
 }
 
 /// What the answers say, in words: the gap, the options best play never
-/// uses, those barely worth having, and those it leans on.
+/// uses, those barely worth having, and those it leans on (in a duel: the
+/// duel's value beside one-sided best play, what B's best play takes
+/// back, then A's options against a best B and B's choices).
 pub fn findings(run: &BestRun) -> Vec<String> {
     let mut out = Vec::new();
     if run.rows.is_empty() {
@@ -170,27 +222,151 @@ pub fn findings(run: &BestRun) -> Vec<String> {
     } else {
         format!(" (over the {} configs)", run.rows.len())
     };
+    if run.opponent == Opponent::Best {
+        let duel = |f: fn(&DuelAnswer) -> f64| {
+            move |r: &BestRow| r.answer.duel.as_ref().map_or(f64::NAN, f)
+        };
+        out.push(format!(
+            "Both sides playing best (the duel), `{}` is {}; A's best play against B's given policy gets {}, so B's best play takes back {}{configs}.",
+            run.metric,
+            span(run, |r| r.answer.best, |x| run.show(x)),
+            span(run, duel(|d| d.one_sided), |x| run.show(x)),
+            span(run, duel(|d| d.taken_back), |x| run.loss(x)),
+        ));
+        out.push(format!(
+            "Both given policies get {}: the duel is {} from that.",
+            span(run, |r| r.answer.given, |x| run.show(x)),
+            span(run, |r| r.answer.gap, |x| run.diff(x)),
+        ));
+        options_findings(run, "A's best play (against a B playing best)", &mut out);
+        opposing_findings(run, &mut out);
+        side_findings(
+            run,
+            "B's best play (against an A playing best)",
+            |a| a.duel.as_ref().map_or(&[], |d| &d.dominance),
+            " for B",
+            &mut out,
+        );
+        return out;
+    }
     out.push(format!(
         "Best play gets {} against the given policy's {}: a gap of {}{configs}.",
         span(run, |r| r.answer.best, |x| run.show(x)),
         span(run, |r| r.answer.given, |x| run.show(x)),
         span(run, |r| r.answer.gap, |x| run.diff(x)),
     ));
+    options_findings(run, "best play", &mut out);
+    out
+}
+
+/// B's choices in a duel: each with its share of B's decisions, and the
+/// rare ones (under 5% in every config) with the situations B takes them
+/// in.
+fn opposing_findings(run: &BestRun, out: &mut Vec<String>) {
+    // Per config, each choice's share of B's decisions.
+    let mut choices: Vec<String> = Vec::new();
+    let shares: Vec<Vec<(String, f64)>> = run
+        .rows
+        .iter()
+        .map(|r| {
+            let mut by: Vec<(String, f64)> = Vec::new();
+            for x in r.answer.duel.iter().flat_map(|d| &d.rules) {
+                match by.iter_mut().find(|(c, _)| *c == x.choice) {
+                    Some(e) => e.1 += x.share,
+                    None => by.push((x.choice.clone(), x.share)),
+                }
+                if !choices.contains(&x.choice) {
+                    choices.push(x.choice.clone());
+                }
+            }
+            by
+        })
+        .collect();
+    let share = |i: usize, c: &str| {
+        shares[i]
+            .iter()
+            .find(|(x, _)| x == c)
+            .map_or(0.0, |(_, s)| *s)
+    };
+    let most = |c: &str| (0..run.rows.len()).map(|i| share(i, c)).fold(0.0, f64::max);
+    choices.sort_by(|a, b| most(b).total_cmp(&most(a)));
+    if choices.is_empty() {
+        return;
+    }
+    let listed: Vec<String> = choices
+        .iter()
+        .map(|c| {
+            let (lo, hi) = (0..run.rows.len()).fold((f64::INFINITY, 0.0f64), |a, i| {
+                (a.0.min(share(i, c)), a.1.max(share(i, c)))
+            });
+            let (lo, hi) = (run.usage(lo), run.usage(hi));
+            if lo == hi {
+                format!("{c} ({hi})")
+            } else {
+                format!("{c} ({lo} to {hi})")
+            }
+        })
+        .collect();
+    out.push(format!(
+        "B's best play, by choice (its share of B's decisions): {}.",
+        listed.join("; ")
+    ));
+    let rare: Vec<String> = choices
+        .iter()
+        .filter(|c| most(c) < 0.05)
+        .map(|c| {
+            let mut whens: Vec<&str> = Vec::new();
+            for x in run
+                .rows
+                .iter()
+                .flat_map(|r| r.answer.duel.iter().flat_map(|d| &d.rules))
+                .filter(|x| x.choice == *c)
+            {
+                if !whens.contains(&x.when.as_str()) {
+                    whens.push(&x.when);
+                }
+            }
+            format!("{c} when {}", whens.join(", or "))
+        })
+        .collect();
+    if !rare.is_empty() {
+        out.push(format!(
+            "B's rare choices (under 5% of its decisions in every config), and where B takes them: {}.",
+            rare.join("; ")
+        ));
+    }
+}
+
+/// What the dominance tables say of `who`'s options: never used, never
+/// needed, barely worth having, the backbone.
+fn options_findings(run: &BestRun, who: &str, out: &mut Vec<String>) {
+    side_findings(run, who, |a| &a.dominance, "", out);
+}
+
+/// What the dominance tables `pick` chooses say of `who`'s options;
+/// `whose` after "Barely worth having" (" for B").
+fn side_findings(
+    run: &BestRun,
+    who: &str,
+    pick: fn(&BestAnswer) -> &[DominanceAnswer],
+    whose: &str,
+    out: &mut Vec<String>,
+) {
     let mut options: Vec<&str> = Vec::new();
     for r in &run.rows {
-        for d in &r.answer.dominance {
+        for d in pick(&r.answer) {
             if !options.contains(&d.option.as_str()) {
                 options.push(&d.option);
             }
         }
     }
     if options.is_empty() {
-        return out;
+        return;
     }
     let worst = |o: &str| {
         run.rows
             .iter()
-            .filter_map(|r| r.answer.dominance.iter().find(|d| d.option == o))
+            .filter_map(|r| pick(&r.answer).iter().find(|d| d.option == o))
             .fold((0.0f64, 0.0f64, 1.0f64), |a, d| {
                 (a.0.max(d.loss), a.1.max(d.usage), a.2.min(d.usage))
             })
@@ -207,7 +383,7 @@ pub fn findings(run: &BestRun) -> Vec<String> {
         .collect();
     if !never.is_empty() {
         out.push(format!(
-            "Never part of best play{every}, so forbidding it costs nothing: {}.",
+            "Never part of {who}{every}, so forbidding it costs nothing: {}.",
             never.join(", ")
         ));
     }
@@ -218,7 +394,7 @@ pub fn findings(run: &BestRun) -> Vec<String> {
         .collect();
     if !unneeded.is_empty() {
         out.push(format!(
-            "Used by best play but never needed (an equal choice exists): {}.",
+            "Used by {who} but never needed (an equal choice exists): {}.",
             unneeded.join(", ")
         ));
     }
@@ -241,7 +417,10 @@ pub fn findings(run: &BestRun) -> Vec<String> {
         })
         .collect();
     if !slight.is_empty() {
-        out.push(format!("Barely worth having: {}.", slight.join("; ")));
+        out.push(format!(
+            "Barely worth having{whose}: {}.",
+            slight.join("; ")
+        ));
     }
     let backbone: Vec<String> = options
         .iter()
@@ -252,9 +431,7 @@ pub fn findings(run: &BestRun) -> Vec<String> {
                 "{o} ({})",
                 span(
                     run,
-                    |r| r
-                        .answer
-                        .dominance
+                    |r| pick(&r.answer)
                         .iter()
                         .find(|d| d.option == o)
                         .map_or(0.0, |d| d.usage),
@@ -265,7 +442,7 @@ pub fn findings(run: &BestRun) -> Vec<String> {
         .collect();
     if !backbone.is_empty() {
         out.push(format!(
-            "The backbone of best play, taken in most decisions{}: {}.",
+            "The backbone of {who}, taken in most decisions{}: {}.",
             if run.rows.len() == 1 {
                 ""
             } else {
@@ -274,7 +451,6 @@ pub fn findings(run: &BestRun) -> Vec<String> {
             backbone.join("; ")
         ));
     }
-    out
 }
 
 /// One config's rules, dominance and written policy.
@@ -284,29 +460,54 @@ fn detail(doc: &mut Doc, run: &BestRun, r: &BestRow) {
     if !point.is_empty() {
         doc.heading(3, &point);
     }
-    doc.para(&format!(
-        "Best play {}, the given policy {}: a gap of {}.",
-        run.show(a.best),
-        run.show(a.given),
-        run.diff(a.gap)
-    ));
-    let rules: Vec<Vec<String>> = a
-        .rules
-        .iter()
-        .map(|x| {
-            vec![
-                x.when.clone(),
-                x.choice.clone(),
-                format!("{:.1}%", 100.0 * x.share),
-                format!("{:.0}%", 100.0 * x.agree),
-            ]
-        })
-        .collect();
-    doc.table(
-        &["situation", "best play", "share of decisions", "agrees"].map(String::from),
-        &rules,
-        &[2, 3],
-    );
+    let table = |doc: &mut Doc, rules: &[RuleAnswer]| {
+        let rows: Vec<Vec<String>> = rules
+            .iter()
+            .map(|x| {
+                vec![
+                    x.when.clone(),
+                    x.choice.clone(),
+                    format!("{:.1}%", 100.0 * x.share),
+                    format!("{:.0}%", 100.0 * x.agree),
+                ]
+            })
+            .collect();
+        doc.table(
+            &["situation", "best play", "share of decisions", "agrees"].map(String::from),
+            &rows,
+            &[2, 3],
+        );
+    };
+    match &a.duel {
+        Some(d) => {
+            doc.para(&format!(
+                "Both best (the duel) {}; A best against B's given policy {} (B's best play takes back {}); both given {}.",
+                run.show(a.best),
+                run.show(d.one_sided),
+                run.loss(d.taken_back),
+                run.show(a.given),
+            ));
+            doc.para(&format!(
+                "A's best policy ({:.2} decisions a trial), against a B playing best:",
+                a.decisions
+            ));
+            table(doc, &a.rules);
+            doc.para(&format!(
+                "B's best policy ({:.2} decisions a trial), in B's own view (its edge, its initiative):",
+                d.decisions
+            ));
+            table(doc, &d.rules);
+        }
+        None => {
+            doc.para(&format!(
+                "Best play {}, the given policy {}: a gap of {}.",
+                run.show(a.best),
+                run.show(a.given),
+                run.diff(a.gap)
+            ));
+            table(doc, &a.rules);
+        }
+    }
     if !a.dominance.is_empty() {
         let rows: Vec<Vec<String>> = a
             .dominance
@@ -316,6 +517,8 @@ fn detail(doc: &mut Doc, run: &BestRun, r: &BestRow) {
                     "never used: dominated or never needed"
                 } else if d.loss < 1e-12 {
                     "used, but an equal alternative exists"
+                } else if d.usage == 0.0 && a.duel.is_some() {
+                    "never taken, yet needed: without it B steers play to where A would take it"
                 } else if d.usage > 0.5 {
                     "the backbone of best play"
                 } else {
@@ -341,18 +544,60 @@ fn detail(doc: &mut Doc, run: &BestRun, r: &BestRow) {
             &[1, 2],
         );
     }
+    if let Some(d) = a.duel.as_ref().filter(|d| !d.dominance.is_empty()) {
+        doc.para("B's options: what B's best play loses with each forbidden (A still playing best; what A gains), and B's use of it.");
+        let rows: Vec<Vec<String>> = d
+            .dominance
+            .iter()
+            .map(|x| {
+                let reading = if x.loss < 1e-12 && x.usage == 0.0 {
+                    "never used: dominated or never needed"
+                } else if x.loss < 1e-12 {
+                    "used, but an equal alternative exists"
+                } else if x.usage == 0.0 {
+                    "never taken, yet needed: without it A steers play to where B would take it"
+                } else if x.usage > 0.5 {
+                    "the backbone of B's best play"
+                } else {
+                    "needed"
+                };
+                vec![
+                    x.option.clone(),
+                    run.loss(x.loss),
+                    run.usage(x.usage),
+                    reading.into(),
+                ]
+            })
+            .collect();
+        doc.table(
+            &[
+                "B's option",
+                "B loses if forbidden",
+                "used by B's best play",
+                "reading",
+            ]
+            .map(String::from),
+            &rows,
+            &[1, 2],
+        );
+    }
     match (&a.policy, &a.unwritten) {
         (Some(p), _) => {
             let replayed = a
                 .replayed
                 .map_or(String::new(), |x| format!(" (replayed: {})", run.show(x)));
+            let what = if a.duel.is_some() {
+                "Both sides' best policies"
+            } else {
+                "The best policy"
+            };
             let _ = writeln!(
                 doc.md,
-                "The best policy as the mechanic's own keys{replayed}:\n\n```toml\n{p}\n```\n"
+                "{what} as the mechanic's own keys{replayed}:\n\n```toml\n{p}\n```\n"
             );
             let _ = writeln!(
                 doc.html,
-                "<p>The best policy as the mechanic's own keys{}:</p><pre>{}</pre>",
+                "<p>{what} as the mechanic's own keys{}:</p><pre>{}</pre>",
                 esc(&replayed),
                 esc(p)
             );
@@ -386,10 +631,17 @@ pub fn report_files(
     if let Some(d) = &scenario.description {
         doc.para(d);
     }
-    doc.para(&format!(
-        "Mechanic `{}`, best play for `{}`. The decision: {}. Best play takes it at every turn to maximise `{}` in expectation, and is solved exactly by backward induction; the given policy is the one the scenario's values describe.",
-        run.mechanic, run.metric, run.decision, run.metric
-    ));
+    if run.opponent == Opponent::Best {
+        doc.para(&format!(
+            "Mechanic `{}`, both sides' best play for `{}`: a zero-sum duel (`opponent = \"best\"`). A decides {}, to maximise `{}` in expectation; B decides {}, to minimise it. The sides act in turn, each seeing what the other did, so the duel is solved exactly by backward induction (best at A's turns, worst for A at B's). Beside it: A's one-sided best play against B's given policy, and both given policies, as the scenario's values describe them.",
+            run.mechanic, run.metric, run.decision, run.metric, run.opposing
+        ));
+    } else {
+        doc.para(&format!(
+            "Mechanic `{}`, best play for `{}`. The decision: {}. Best play takes it at every turn to maximise `{}` in expectation, and is solved exactly by backward induction; the given policy is the one the scenario's values describe.",
+            run.mechanic, run.metric, run.decision, run.metric
+        ));
+    }
     doc.md.push_str(&warnings_md(&warnings));
     doc.html.push_str(&warnings_html(&warnings));
     doc.heading(2, "Findings");
@@ -411,10 +663,18 @@ pub fn report_files(
             .map(|f| format!("<li>{}</li>", esc(f)))
             .collect::<String>()
     );
-    doc.heading(2, "Best play against the given policy");
+    doc.heading(
+        2,
+        if run.opponent == Opponent::Best {
+            "Both sides' best play"
+        } else {
+            "Best play against the given policy"
+        },
+    );
     let (head, rows) = summary(run);
     let n = run.swept.len();
-    doc.table(&head, &rows, &[n, n + 1, n + 2, n + 3]);
+    let right: Vec<usize> = (n..head.len()).collect();
+    doc.table(&head, &rows, &right);
 
     if let Some(c) = chart::chart(run)? {
         let alt = "what forbidding each option costs best play, and how often best play uses it";
@@ -428,8 +688,19 @@ pub fn report_files(
         files.push((format!("{}.png", c.file), c.png));
         files.push((format!("{}.svg", c.file), c.svg.into_bytes()));
     }
-    doc.heading(2, "The best policy");
-    doc.para("Each rule is a situation as the deciding side sees it, best play's choice there, its share of best play's decisions, and how often that choice is best play's in the states the situation covers. Dominance: what best play loses if the option is forbidden (0: the rules could drop it and a good player would not notice), and its share of best play's decisions.");
+    doc.heading(
+        2,
+        if run.opponent == Opponent::Best {
+            "Both sides' best policies"
+        } else {
+            "The best policy"
+        },
+    );
+    if run.opponent == Opponent::Best {
+        doc.para("Each rule is a situation as the deciding side sees it (A's rules in A's view, B's in B's), that side's best choice there, its share of the side's decisions, and how often that choice is best play's in the states the situation covers. Dominance is of A's options: what A's best play loses if the option is forbidden while B still plays best (0: the rules could drop it and a good player would not notice), and its share of A's decisions.");
+    } else {
+        doc.para("Each rule is a situation as the deciding side sees it, best play's choice there, its share of best play's decisions, and how often that choice is best play's in the states the situation covers. Dominance: what best play loses if the option is forbidden (0: the rules could drop it and a good player would not notice), and its share of best play's decisions.");
+    }
     for r in run.rows.iter().take(DETAILED) {
         detail(&mut doc, run, r);
     }
@@ -505,6 +776,7 @@ pub fn write_all(
         mechanic: run.mechanic.clone(),
         metric: run.metric.clone(),
         dominance: scenario.best.as_ref().is_some_and(|b| b.dominance),
+        opponent: run.opponent,
         configs: run.rows.len(),
         threads: meta.threads,
         wall_seconds: meta.wall_seconds,

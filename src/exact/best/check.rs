@@ -47,16 +47,19 @@ where
     close(fast.replayed, fast.value, "replayed vs value");
     close(fast.visits, slow.visits, "visits");
     assert_eq!(fast.rounds, slow.rounds, "{what}: rounds");
-    assert_eq!(fast.dominance.len(), slow.dominance.len(), "{what}");
-    for a in &fast.dominance {
-        let b = slow
-            .dominance
-            .iter()
-            .find(|b| b.tag == a.tag)
-            .expect("a tag");
-        close(a.without, b.without, &a.tag);
-        close(a.usage, b.usage, &a.tag);
+    for (f, s) in [
+        (&fast.dominance, &slow.dominance),
+        (&fast.opposing_dominance, &slow.opposing_dominance),
+    ] {
+        assert_eq!(f.len(), s.len(), "{what}");
+        for a in f {
+            let b = s.iter().find(|b| b.tag == a.tag).expect("a tag");
+            close(a.without, b.without, &a.tag);
+            close(a.loss, b.loss, &a.tag);
+            close(a.usage, b.usage, &a.tag);
+        }
     }
+    assert_eq!(!fast.opposing_dominance.is_empty(), both, "{what}");
     // The same visits per (situation, option), whatever the order the
     // options were met in: the deciding side's, then the opposing side's.
     for opposing in [false, true] {
@@ -353,6 +356,31 @@ pub fn duel_is_brute_force<P: Choose>(
     };
     close(solved.value, max_min, "duel vs max-min");
     close(max_min, min_max, "max-min vs min-max");
+    // The opposing side's dominance: with a tag forbidden (at a decision
+    // where every option has it, all stay open), the game's value is
+    // max-min over the opposing policies that keep to what is open.
+    assert!(!solved.opposing_dominance.is_empty(), "{what}");
+    for d in &solved.opposing_dominance {
+        let keeps = |tb: &Table<P::State, P::Option>| {
+            tb.iter().all(|((r, s), o)| {
+                let mut menu = Vec::new();
+                p.opposing(*r, s, &mut menu);
+                let has = |x: &P::Option| p.tags(x).contains(&d.tag);
+                !has(o) || menu.iter().all(has)
+            })
+        };
+        let open: Vec<usize> = (0..b.len()).filter(|&j| keeps(&b[j])).collect();
+        let without = values
+            .iter()
+            .map(|row| open.iter().map(|&j| row[j]).fold(f64::INFINITY, f64::min))
+            .fold(f64::NEG_INFINITY, f64::max);
+        close(
+            d.without,
+            without,
+            &format!("without the opposing {}", d.tag),
+        );
+        close(d.loss, (without - solved.value).max(0.0), &d.tag);
+    }
     close(solved.replayed, solved.value, "replayed");
     let one_sided = solved.one_sided.expect("a duel");
     let alone = super::best(p, reward, false, BestLimits::default()).unwrap();

@@ -47,9 +47,20 @@ pub fn solve<P: Choose>(
     } else {
         Vec::new()
     };
-    assemble(p, raw, dominance, &every, |sets| {
+    let theirs = if dominance && both {
+        opposing_options(p, &layers)
+    } else {
+        Vec::new()
+    };
+    assemble(p, raw, dominance, (&every, &theirs), |sets, side| {
         sets.iter()
-            .map(|allowed| Ok(backward(p, &layers, reward, Play::Best(*allowed), both)?[0][0]))
+            .map(|allowed| {
+                let play = match side {
+                    Side::Min => Play::Against(*allowed),
+                    _ => Play::Best(*allowed),
+                };
+                Ok(backward(p, &layers, reward, play, both)?[0][0])
+            })
             .collect()
     })
 }
@@ -121,6 +132,23 @@ fn reach_sides<P: Choose>(
 /// Every option open to the deciding side at some reachable decision, in
 /// the order met.
 fn all_options<P: Choose>(p: &P, layers: &[Vec<P::State>], both: bool) -> Vec<P::Option> {
+    side_options(p, layers, both, Side::Max)
+}
+
+/// Every option open to the opposing side at some reachable decision of
+/// a duel, in the order met.
+fn opposing_options<P: Choose>(p: &P, layers: &[Vec<P::State>]) -> Vec<P::Option> {
+    side_options(p, layers, true, Side::Min)
+}
+
+/// Every option open to `side` at some reachable decision, in the order
+/// met.
+fn side_options<P: Choose>(
+    p: &P,
+    layers: &[Vec<P::State>],
+    both: bool,
+    side: Side,
+) -> Vec<P::Option> {
     let mut out: Vec<P::Option> = Vec::new();
     let mut opts = Vec::new();
     let mut law = Vec::new();
@@ -129,7 +157,7 @@ fn all_options<P: Choose>(p: &P, layers: &[Vec<P::State>], both: bool) -> Vec<P:
         let mut seen: HashMap<P::State, (), FixedState> = HashMap::default();
         let mut stack = layer.clone();
         while let Some(s) = stack.pop() {
-            if menu(p, both, round, &s, &mut opts) == Side::Max {
+            if menu(p, both, round, &s, &mut opts) == side {
                 for o in &opts {
                     if !out.contains(o) {
                         out.push(o.clone());
@@ -285,26 +313,17 @@ impl<'a, P: Choose> Round<'a, P> {
     /// At a decision under [`Play::Best`]: the options, the best one's
     /// index, its value and whose decision it is; `None` elsewhere.
     fn decide(&mut self, s: &P::State) -> Option<(Vec<P::Option>, usize, f64, Side)> {
-        let Play::Best(allowed) = self.play else {
-            return None;
+        let every: &dyn Fn(&P::Option) -> bool = &|_| true;
+        // Each side's allowed options (all, at the opposing side's
+        // decisions, unless dominance forbids some of them).
+        let (allowed, theirs) = match self.play {
+            Play::Best(a) => (a, None),
+            Play::Against(b) => (every, Some(b)),
+            Play::Given => return None,
         };
         let mut opts = Vec::new();
-        match menu(self.p, self.both, self.round, s, &mut opts) {
-            Side::Nobody => return None,
-            Side::Max => {}
-            Side::Min => {
-                // The opposing side: every option, the least value.
-                let vals: Vec<f64> = opts.iter().map(|o| self.expect(s, Some(o))).collect();
-                let low = vals.iter().copied().fold(f64::INFINITY, f64::min);
-                let eps = 1e-12 * low.abs().max(1.0);
-                let k = vals
-                    .iter()
-                    .position(|&v| v <= low + eps)
-                    .expect("an option");
-                return Some((opts, k, low, Side::Min));
-            }
-        }
-        let open: Vec<usize> = {
+        // The options `allowed` leaves open (all, when it leaves none).
+        let open = |opts: &[P::Option], allowed: &dyn Fn(&P::Option) -> bool| {
             let some: Vec<usize> = (0..opts.len()).filter(|&i| allowed(&opts[i])).collect();
             if some.is_empty() {
                 (0..opts.len()).collect()
@@ -312,6 +331,29 @@ impl<'a, P: Choose> Round<'a, P> {
                 some
             }
         };
+        match menu(self.p, self.both, self.round, s, &mut opts) {
+            Side::Nobody => return None,
+            Side::Max => {}
+            Side::Min => {
+                // The opposing side: the least value of its options.
+                let open: Vec<usize> = match theirs {
+                    None => (0..opts.len()).collect(),
+                    Some(t) => open(&opts, t),
+                };
+                let vals: Vec<f64> = open
+                    .iter()
+                    .map(|&i| self.expect(s, Some(&opts[i])))
+                    .collect();
+                let low = vals.iter().copied().fold(f64::INFINITY, f64::min);
+                let eps = 1e-12 * low.abs().max(1.0);
+                let k = vals
+                    .iter()
+                    .position(|&v| v <= low + eps)
+                    .expect("an option");
+                return Some((opts, open[k], low, Side::Min));
+            }
+        }
+        let open: Vec<usize> = open(&opts, allowed);
         let vals: Vec<f64> = open
             .iter()
             .map(|&i| self.expect(s, Some(&opts[i])))

@@ -130,6 +130,9 @@ fn go_on(round: usize, states: usize) -> Result<(), BestError> {
 enum Play<'a, O> {
     /// The best allowed option (all, when none of them is allowed).
     Best(&'a dyn Fn(&O) -> bool),
+    /// In a duel: the best of every option, against the opposing side's
+    /// best allowed option (all, when none of them is allowed).
+    Against(&'a dyn Fn(&O) -> bool),
     /// What the given policy does.
     Given,
 }
@@ -173,6 +176,13 @@ pub struct Solved<O> {
     pub usage: Vec<f64>,
     /// Per tag, in the order first met: the value without it.
     pub dominance: Vec<Dominance>,
+    /// In a duel, per tag of the opposing side's options: the game's
+    /// value with the opposing side's options of the tag forbidden (the
+    /// deciding side still playing best), `loss` what the opposing side's
+    /// best play loses (`without − value`: what the deciding side gains)
+    /// and `usage` its share of the opposing side's decisions; empty
+    /// otherwise.
+    pub opposing_dominance: Vec<Dominance>,
     /// Expected decisions per trial under best play.
     pub visits: f64,
     /// States between rounds reachable under some choices, summed over
@@ -256,6 +266,18 @@ struct Raw<O> {
 }
 
 /// Rows of a table of visits.
+/// Each option's share of the decisions in `table`.
+fn shares(table: &BTreeMap<(Vec<i64>, usize), f64>, options: usize) -> Vec<f64> {
+    let visits: f64 = table.values().sum();
+    let mut usage = vec![0.0; options];
+    for ((_, o), v) in table {
+        // Visits are sums of probabilities: never negative, but a
+        // rounding may leave -0.0, which prints as "-0.0%".
+        usage[*o] += (v / visits.max(f64::MIN_POSITIVE)).max(0.0);
+    }
+    usage
+}
+
 fn rows(table: BTreeMap<(Vec<i64>, usize), f64>) -> Vec<Decision> {
     table
         .into_iter()
@@ -277,8 +299,8 @@ fn assemble<P: Choose>(
     p: &P,
     raw: Raw<P::Option>,
     dominance: bool,
-    every: &[P::Option],
-    without: impl FnOnce(&[&Allowed<'_, P::Option>]) -> Result<Vec<f64>, BestError>,
+    (every, theirs): (&[P::Option], &[P::Option]),
+    mut without: impl FnMut(&[&Allowed<'_, P::Option>], Side) -> Result<Vec<f64>, BestError>,
 ) -> Result<Solved<P::Option>, BestError> {
     let Raw {
         value,
@@ -293,43 +315,64 @@ fn assemble<P: Choose>(
         rounds,
     } = raw;
     let visits: f64 = table.values().sum();
-    let mut usage = vec![0.0; options.len()];
-    for ((_, o), v) in &table {
-        // Visits are sums of probabilities: never negative, but a
-        // rounding may leave -0.0, which prints as "-0.0%".
-        usage[*o] += (v / visits.max(f64::MIN_POSITIVE)).max(0.0);
-    }
+    let usage = shares(&table, options.len());
     let decisions = rows(table);
     let mut dominance_rows = Vec::new();
+    let mut opposing_rows = Vec::new();
     if dominance {
-        let mut tags: Vec<String> = Vec::new();
-        for o in every {
-            for t in p.tags(o) {
-                if !tags.contains(&t) {
-                    tags.push(t);
+        // The deciding side's tags, then (in a duel) the opposing side's.
+        let sides = [
+            (every, &options, &usage, Side::Max),
+            (
+                theirs,
+                &opposing_options,
+                &shares(&opposing_table, opposing_options.len()),
+                Side::Min,
+            ),
+        ];
+        for (menu, taken, usage, side) in sides {
+            if side == Side::Min && (one_sided.is_none() || menu.is_empty()) {
+                continue;
+            }
+            let mut tags: Vec<String> = Vec::new();
+            for o in menu {
+                for t in p.tags(o) {
+                    if !tags.contains(&t) {
+                        tags.push(t);
+                    }
                 }
             }
-        }
-        let forbid: Vec<Box<Allowed<'_, P::Option>>> = tags
-            .iter()
-            .map(|tag| Box::new(move |o: &P::Option| !p.tags(o).contains(tag)) as Box<_>)
-            .collect();
-        let allowed: Vec<&Allowed<'_, P::Option>> = forbid.iter().map(|f| &**f).collect();
-        let values = without(&allowed)?;
-        for (tag, without) in tags.iter().cloned().zip(values) {
-            let used: f64 = options
+            let forbid: Vec<Box<Allowed<'_, P::Option>>> = tags
                 .iter()
-                .zip(&usage)
-                .filter(|(o, _)| p.tags(o).contains(&tag))
-                .map(|(_, u)| u)
-                .sum();
-            dominance_rows.push(Dominance {
-                loss: (value - without).max(0.0),
-                tag,
-                without,
-                // An empty sum is -0.0, which prints as "-0.0%".
-                usage: used + 0.0,
-            });
+                .map(|tag| Box::new(move |o: &P::Option| !p.tags(o).contains(tag)) as Box<_>)
+                .collect();
+            let allowed: Vec<&Allowed<'_, P::Option>> = forbid.iter().map(|f| &**f).collect();
+            let values = without(&allowed, side)?;
+            for (tag, without) in tags.iter().cloned().zip(values) {
+                let used: f64 = taken
+                    .iter()
+                    .zip(usage.iter())
+                    .filter(|(o, _)| p.tags(o).contains(&tag))
+                    .map(|(_, u)| u)
+                    .sum();
+                // What forbidding it costs its side: less for the
+                // maximiser, more for the minimiser.
+                let loss = match side {
+                    Side::Min => without - value,
+                    _ => value - without,
+                };
+                let row = Dominance {
+                    loss: loss.max(0.0),
+                    tag,
+                    without,
+                    // An empty sum is -0.0, which prints as "-0.0%".
+                    usage: used + 0.0,
+                };
+                match side {
+                    Side::Min => opposing_rows.push(row),
+                    _ => dominance_rows.push(row),
+                }
+            }
         }
     }
     Ok(Solved {
@@ -344,6 +387,7 @@ fn assemble<P: Choose>(
         opposing: rows(opposing_table),
         usage,
         dominance: dominance_rows,
+        opposing_dominance: opposing_rows,
         visits,
         states,
         rounds,
@@ -446,6 +490,7 @@ fn words<P: Choose>(
         opposing,
         usage,
         dominance,
+        opposing_dominance,
         visits,
         states,
         rounds,
@@ -463,6 +508,7 @@ fn words<P: Choose>(
             opposing,
             usage,
             dominance,
+            opposing_dominance,
             visits,
             states,
             rounds,

@@ -164,4 +164,24 @@ fn the_duel_reads_both_sides() {
     for x in &d.dominance {
         assert!(x.without <= d.value + 1e-12, "{}", x.tag);
     }
+    // B's dominance: forbidding Safe leaves B its given policy (Bold
+    // everywhere), so the game becomes one-sided best play, and what B
+    // loses is what its best play took back; Bold (its given step) is
+    // dominated for B: never used, and forbidding it costs nothing. A
+    // forbidden option of B's never helps B.
+    let of = |tag: &str| d.opposing_dominance.iter().find(|x| x.tag == tag).unwrap();
+    let safe = of("safe");
+    assert!((safe.without - one.value).abs() < 1e-12, "{safe:?}");
+    assert!(
+        (safe.loss - (one.value - d.value)).abs() < 1e-12,
+        "{safe:?}"
+    );
+    assert!(safe.usage > 0.0, "{safe:?}");
+    let bold = of("bold");
+    assert_eq!((bold.loss, bold.usage, bold.without), (0.0, 0.0, d.value));
+    for x in &d.opposing_dominance {
+        assert!(x.without >= d.value - 1e-12, "{}", x.tag);
+    }
+    assert_eq!(d.opposing_dominance.len(), 2);
+    assert!(one.opposing_dominance.is_empty());
 }

@@ -13,6 +13,7 @@ use super::entry::{Entry, tables};
 use super::{filter, metric};
 use crate::model::MetricKind;
 use crate::scenario::ctx::Ctx;
+use crate::systems::duel::Opponent;
 use crate::systems::{self, ParamMap, ParamValue, Schema};
 
 /// What an `[[expect]]` of a best-play scenario bounds.
@@ -28,10 +29,22 @@ pub enum BestOf {
     Loss,
     /// One option's share of best play's decisions.
     Usage,
+    /// In a duel: A's best against B's given policy (one-sided best play).
+    OneSided,
+    /// In a duel: what B's best play takes back (one-sided − duel).
+    TakenBack,
 }
 
 impl BestOf {
-    pub const NAMES: [&'static str; 5] = ["best", "given", "gap", "loss", "usage"];
+    pub const NAMES: [&'static str; 7] = [
+        "best",
+        "given",
+        "gap",
+        "loss",
+        "usage",
+        "one_sided",
+        "taken_back",
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -40,6 +53,8 @@ impl BestOf {
             BestOf::Gap => "gap",
             BestOf::Loss => "loss",
             BestOf::Usage => "usage",
+            BestOf::OneSided => "one_sided",
+            BestOf::TakenBack => "taken_back",
         }
     }
 
@@ -50,6 +65,8 @@ impl BestOf {
             "gap" => BestOf::Gap,
             "loss" => BestOf::Loss,
             "usage" => BestOf::Usage,
+            "one_sided" => BestOf::OneSided,
+            "taken_back" => BestOf::TakenBack,
             _ => return None,
         })
     }
@@ -57,6 +74,11 @@ impl BestOf {
     /// Whether it is about one option (and needs `option`).
     pub fn per_option(self) -> bool {
         matches!(self, BestOf::Loss | BestOf::Usage)
+    }
+
+    /// Whether it is a duel's number (and needs `opponent = "best"`).
+    pub fn duel_only(self) -> bool {
+        matches!(self, BestOf::OneSided | BestOf::TakenBack)
     }
 }
 
@@ -105,12 +127,15 @@ pub struct BestSpec {
     pub metric: String,
     /// Work out what forbidding each option costs (default true).
     pub dominance: bool,
+    /// What the other side plays: its given policy (the default) or best
+    /// play too (a zero-sum duel).
+    pub opponent: Opponent,
     pub gates: Vec<BestGate>,
     /// Line of `[best]`, for errors found when it is solved.
     pub line: usize,
 }
 
-const BEST_KEYS: &[&str] = &["metric", "dominance"];
+const BEST_KEYS: &[&str] = &["metric", "dominance", "opponent"];
 const GATE_KEYS: &[&str] = &[
     "of", "option", "between", "at_least", "at_most", "where", "why",
 ];
@@ -122,7 +147,7 @@ pub(in crate::scenario) fn best(
     root: &Table,
     mechanic: &str,
     sweep: &[Axis],
-    fixed: &ParamMap,
+    (fixed, lines): (&ParamMap, &[(String, usize)]),
     schema: &Schema,
     problems: &mut Problems,
 ) -> Option<BestSpec> {
@@ -185,15 +210,118 @@ pub(in crate::scenario) fn best(
         }
     }
     let dominance = problems.ok(e.boolean(ctx, "dominance")).flatten();
-    let gates = gates(ctx, root, sweep, fixed, dominance != Some(false), problems);
+    let opponent = problems.ok(opponent(ctx, &e)).unwrap_or_default();
+    if opponent == Opponent::Best && covered.contains(&mechanic) {
+        duel(
+            ctx,
+            &e,
+            mechanic,
+            metric.as_deref(),
+            (sweep, fixed, lines),
+            problems,
+        );
+    }
+    let gates = gates(
+        ctx,
+        root,
+        sweep,
+        fixed,
+        (dominance != Some(false), opponent),
+        problems,
+    );
     match metric {
         Some(metric) if problems.len() == before => Some(BestSpec {
             metric,
             dominance: dominance.unwrap_or(true),
+            opponent,
             gates,
             line: ctx.line(span),
         }),
         _ => None,
+    }
+}
+
+/// `opponent = "given" | "best"` (default "given").
+fn opponent(ctx: &Ctx, e: &Entry) -> Result<Opponent, ScenarioError> {
+    let allowed =
+        "\"given\" (its given policy, the default) or \"best\" (best play too: a zero-sum duel)";
+    match e.string(ctx, "opponent")?.as_deref() {
+        None | Some("given") => Ok(Opponent::Given),
+        Some("best") => Ok(Opponent::Best),
+        Some(other) => Err(ctx.invalid(
+            e.span("opponent"),
+            &e.name("opponent"),
+            format!("\"{other}\" is not what the other side plays; allowed: {allowed}"),
+        )),
+    }
+}
+
+/// What a duel (`opponent = "best"`) needs before anything is solved: a
+/// mechanic with a second deciding side, a zero-sum metric, and the
+/// values the duel's solver needs (`b.initiative_order = "first"`), each
+/// refused at its own key.
+fn duel(
+    ctx: &Ctx,
+    e: &Entry,
+    mechanic: &str,
+    metric: Option<&str>,
+    (sweep, fixed, lines): (&[Axis], &ParamMap, &[(String, usize)]),
+    problems: &mut Problems,
+) {
+    let covered = systems::duel::covered();
+    if !covered.contains(&mechanic) {
+        problems.push(ctx.invalid(
+            e.span("opponent"),
+            &e.name("opponent"),
+            format!(
+                "\"best\" needs a second side that decides, and {mechanic} has none: {}; allowed here: \"given\" (\"best\" covers {})",
+                systems::duel::reason(mechanic),
+                covered.join(", ")
+            ),
+        ));
+        return;
+    }
+    let zero_sum = systems::duel::zero_sum(mechanic);
+    if let Some(m) = metric.filter(|m| !zero_sum.contains(m)) {
+        problems.push(ctx.invalid(
+            e.span("metric"),
+            &e.name("metric"),
+            format!(
+                "\"{m}\" is not zero-sum in {mechanic} (what one side gains the other loses), so a duel (opponent = \"best\") cannot be played for it; allowed with opponent = \"best\": {}",
+                zero_sum.join(", ")
+            ),
+        ));
+    }
+    for &(key, only, why) in systems::duel::needs(mechanic) {
+        let wrong = |v: &ParamValue| !matches!(v, ParamValue::Str(s) if s == only);
+        let line = || {
+            lines
+                .iter()
+                .find(|(p, _)| p == key)
+                .map_or_else(|| ctx.line(e.span("opponent")), |(_, l)| *l)
+        };
+        let found = match (fixed.get(key), sweep.iter().find(|a| a.path == key)) {
+            (Some(v), _) if wrong(v) => Some((v.clone(), "[params]", line())),
+            (_, Some(a)) => a
+                .values
+                .iter()
+                .find(|v| wrong(v))
+                .map(|v| (v.clone(), "[sweep]", a.line)),
+            _ => None,
+        };
+        if let Some((v, section, line)) = found {
+            let v = match v {
+                ParamValue::Str(s) => format!("\"{s}\""),
+                other => other.to_string(),
+            };
+            problems.push(ctx.invalid_at(
+                line,
+                key,
+                format!(
+                    "{v} (in {section}): best play for both sides (opponent = \"best\") needs \"{only}\" ({why}); allowed with opponent = \"best\": \"{only}\""
+                ),
+            ));
+        }
     }
 }
 
@@ -212,7 +340,7 @@ fn gates(
     root: &Table,
     sweep: &[Axis],
     fixed: &ParamMap,
-    dominance: bool,
+    (dominance, opponent): (bool, Opponent),
     problems: &mut Problems,
 ) -> Vec<BestGate> {
     let mut out = Vec::new();
@@ -251,6 +379,16 @@ fn gates(
                     of.as_str()
                 ),
             )),
+            (Some(of), _) if of.duel_only() && opponent != Opponent::Best => {
+                problems.push(ctx.invalid(
+                    e.span("of"),
+                    &e.name("of"),
+                    format!(
+                        "\"{}\" is a duel's number, but [best] has no opponent = \"best\"; allowed without it: best, given, gap, loss, usage",
+                        of.as_str()
+                    ),
+                ))
+            }
             _ => {}
         }
         let bounds = problems.ok(bounds(ctx, &e));

@@ -18,20 +18,24 @@ pub(super) fn walk_lanes<S>(
     rounds: &[Round],
     between: usize,
     end: &Worth<'_>,
-    lanes: &[Vec<bool>],
+    lanes: &[(Vec<bool>, Vec<bool>)],
 ) -> Result<Vec<f64>, BestError> {
     let n = lanes.len();
     debug_assert!(n <= LANES);
-    // Per option id, the lanes that allow it (bit k: lane k).
-    let options = lanes.first().map_or(0, Vec::len);
-    let allows: Vec<u16> = (0..options)
-        .map(|o| {
-            lanes
-                .iter()
-                .enumerate()
-                .fold(0, |m, (k, l)| m | u16::from(l[o]) << k)
-        })
-        .collect();
+    // Per option id, the lanes that allow it (bit k: lane k), at the
+    // deciding side's decisions and at the opposing side's.
+    let options = lanes.first().map_or(0, |l| l.0.len());
+    let allows = |second: bool| -> Vec<u16> {
+        (0..options)
+            .map(|o| {
+                lanes.iter().enumerate().fold(0, |m, (k, l)| {
+                    let side = if second { &l.1 } else { &l.0 };
+                    m | u16::from(side[o]) << k
+                })
+            })
+            .collect()
+    };
+    let allows = [allows(false), allows(true)];
     let mut next = vec![0.0; between * n];
     let mut cur = vec![0.0; between * n];
     let mut vals: Vec<Vec<f64>> = graphs
@@ -91,7 +95,7 @@ impl<S> Graph<S> {
         vals: &[f64],
         next: &[f64],
         end: &[f64],
-        allows: &[u16],
+        allows: &[Vec<u16>; 2],
         sums: &mut Vec<f64>,
         top: &mut [f64],
     ) {
@@ -107,21 +111,34 @@ impl<S> Graph<S> {
         for (l, out) in (a + 1..b).zip(sums.chunks_exact_mut(n)) {
             self.sum_lanes(l, vals, next, end, out);
         }
-        // The opposing side's decision (a duel): the least of all its
-        // options in every lane (dominance forbids the deciding side's).
+        let every = u16::MAX >> (16 - n);
+        // The opposing side's decision (a duel): the least of its allowed
+        // options in every lane (all of them, unless dominance forbids
+        // some of its options; a lane that allows none keeps them all).
         if self.any_min && self.min[i] {
+            let allows = &allows[1];
+            let open = (a + 1..b).fold(0, |m, l| m | allows[self.laws[l].0 as usize]);
             top.fill(f64::INFINITY);
-            for s in sums.chunks_exact(n) {
-                for (t, &v) in top.iter_mut().zip(s) {
-                    *t = if v < *t { v } else { *t };
+            for (l, s) in (a + 1..b).zip(sums.chunks_exact(n)) {
+                let here = (allows[self.laws[l].0 as usize] | !open) & every;
+                if here == every {
+                    for (t, &v) in top.iter_mut().zip(s) {
+                        *t = if v < *t { v } else { *t };
+                    }
+                    continue;
+                }
+                for (k, (t, &v)) in top.iter_mut().zip(s).enumerate() {
+                    if here >> k & 1 == 1 && v < *t {
+                        *t = v;
+                    }
                 }
             }
             return;
         }
+        let allows = &allows[0];
         // A lane that allows none of the options here keeps them all.
         let open = (a + 1..b).fold(0, |m, l| m | allows[self.laws[l].0 as usize]);
         top.fill(f64::NEG_INFINITY);
-        let every = u16::MAX >> (16 - n);
         for (l, s) in (a + 1..b).zip(sums.chunks_exact(n)) {
             let here = (allows[self.laws[l].0 as usize] | !open) & every;
             // `>` rather than `f64::max`: the same for values that are

@@ -85,9 +85,11 @@ struct Builder<'a, P: Choose> {
     /// Whether the opposing side's decisions are nodes too (a duel).
     both: bool,
     round_field: Option<usize>,
-    /// Every option met, by id, and whether the deciding side has it.
+    /// Every option met, by id, and whether the deciding side has it
+    /// (and, in a duel, the opposing side).
     options: Vec<P::Option>,
     mine: Vec<bool>,
+    theirs: Vec<bool>,
     /// Menus met, with their options' ids.
     menus: Vec<(Vec<P::Option>, Vec<u32>)>,
     /// Every outcome met (its round field set to 0), by id.
@@ -101,12 +103,14 @@ struct Builder<'a, P: Choose> {
 impl<P: Choose> Builder<'_, P> {
     fn ids(&mut self, menu: &[P::Option], side: Side) -> Vec<u32> {
         let mine = side == Side::Max;
+        let theirs = side == Side::Min;
         if let Some((_, ids)) = self.menus.iter().find(|(m, _)| m[..] == *menu) {
             let ids = ids.clone();
             // One-sided, every option is the deciding side's already.
-            if self.both && mine {
+            if self.both {
                 for &i in &ids {
-                    self.mine[i as usize] = true;
+                    self.mine[i as usize] |= mine;
+                    self.theirs[i as usize] |= theirs;
                 }
             }
             return ids;
@@ -116,11 +120,13 @@ impl<P: Choose> Builder<'_, P> {
             .map(|o| match self.options.iter().position(|x| x == o) {
                 Some(i) => {
                     self.mine[i] |= mine;
+                    self.theirs[i] |= theirs;
                     i as u32
                 }
                 None => {
                     self.options.push(o.clone());
                     self.mine.push(mine);
+                    self.theirs.push(theirs);
                     (self.options.len() - 1) as u32
                 }
             })
@@ -500,6 +506,7 @@ pub fn solve<P: Choose>(
         round_field: rep.round_field,
         options: Vec::new(),
         mine: Vec::new(),
+        theirs: Vec::new(),
         menus: Vec::new(),
         outcomes: Vec::new(),
         outcome_ids: HashMap::default(),
@@ -563,17 +570,28 @@ pub fn solve<P: Choose>(
         rounds: rounds.len(),
     };
     let every = b.options.clone();
-    // Dominance forbids the deciding side's options only.
-    let mine: Vec<P::Option> = every
-        .iter()
-        .zip(&b.mine)
-        .filter(|(_, m)| **m)
-        .map(|(o, _)| o.clone())
-        .collect();
-    assemble(p, raw, dominance, &mine, |sets| {
-        let masks: Vec<Vec<bool>> = sets
+    // Each side's options: dominance forbids one side's at a time.
+    let side = |of: &[bool]| -> Vec<P::Option> {
+        every
             .iter()
-            .map(|allowed| every.iter().map(allowed).collect())
+            .zip(of)
+            .filter(|(_, m)| **m)
+            .map(|(o, _)| o.clone())
+            .collect()
+    };
+    let (mine, theirs) = (side(&b.mine), side(&b.theirs));
+    assemble(p, raw, dominance, (&mine, &theirs), |sets, side| {
+        // (the deciding side's allowed options, the opposing side's).
+        let all = vec![true; every.len()];
+        let masks: Vec<(Vec<bool>, Vec<bool>)> = sets
+            .iter()
+            .map(|allowed| {
+                let mask = every.iter().map(allowed).collect();
+                match side {
+                    Side::Min => (all.clone(), mask),
+                    _ => (mask, all.clone()),
+                }
+            })
             .collect();
         let mut values = Vec::with_capacity(masks.len());
         // Up to [`LANES`] sets a walk, in walks of equal size: each walk
