@@ -1,6 +1,6 @@
 //! The `oddsmith` command: parse arguments, call the library, map errors to
 //! exit codes (0 fine, 1 a check failed, 2 bad input or output trouble,
-//! 130 interrupted by Ctrl-C).
+//! 130 interrupted by Ctrl-C, 141 its reader closed the pipe).
 
 mod cli;
 mod serve;
@@ -30,18 +30,29 @@ fn purge_freed_memory_at_once() {
 }
 
 fn main() -> ExitCode {
-    // Rust ignores SIGPIPE, so printing into a closed pipe (`| head`) is an
-    // error that `println!` turns into a panic. A command-line tool should
-    // end quietly there, as the shell's own tools do.
-    #[cfg(unix)]
-    // SAFETY: called first thing, before any thread exists; resets one
-    // signal's disposition to the default.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+    // SIGPIPE stays ignored (Rust's default): a closed pipe is an error
+    // that `cli::stdout` turns into an unwinding, caught below, so a run's
+    // staged outputs are removed on the way out.
     purge_freed_memory_at_once();
     let args = cli::Cli::parse();
-    match cli::dispatch(args, serve::serve) {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        cli::dispatch(args, serve::serve)
+    }));
+    let result = match result {
+        Ok(r) => r,
+        // The reader went away (`| head`): end quietly, as shell tools do.
+        Err(p) if p.is::<cli::stdout::Closed>() => {
+            return ExitCode::from(cli::stdout::CLOSED_EXIT_CODE);
+        }
+        Err(p) => match p.downcast::<cli::stdout::Failed>() {
+            Ok(f) => {
+                eprintln!("error: cannot write to standard output: {}", f.0);
+                return ExitCode::from(2);
+            }
+            Err(p) => std::panic::resume_unwind(p),
+        },
+    };
+    match result {
         Ok(outcome) => outcome.exit_code(),
         // Whatever failed after Ctrl-C failed because of it.
         Err(_) if cli::interrupted() => {

@@ -370,3 +370,55 @@ fn report_rebuilds_in_place_whole() {
     assert_eq!(snapshot(&out), before);
     assert_eq!(entries(dir.path()), ["out"]);
 }
+
+#[test]
+fn a_closed_pipe_ends_quietly_leaving_previous_outputs_and_no_staging() {
+    // `oddsmith check … --report out | head -1`: the reader is gone
+    // before the first line (its end of the pipe closed before the
+    // command starts, so the test never races it). The command ends with
+    // the code a shell gives a tool SIGPIPE ended, says nothing, and
+    // unwinds through its staging: the previous run stays as it was.
+    let dir = tempfile::tempdir().unwrap();
+    let out = previous_run(dir.path());
+    let before = snapshot(&out);
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = Command::new(env!("CARGO_BIN_EXE_oddsmith"))
+        .args(["check", "scenarios/statements-odds.toml", "--report"])
+        .arg(&out)
+        .current_dir(root())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(141), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    assert_eq!(snapshot(&out), before);
+    assert!(
+        leftovers(dir.path()).is_empty(),
+        "{:?}",
+        entries(dir.path())
+    );
+    // Written somewhere that fails otherwise (a full disk): an error that
+    // names standard output, exit 2.
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_oddsmith"))
+        .args(["check", "scenarios/statements-odds.toml", "--report"])
+        .arg(&out)
+        .current_dir(root())
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot write to standard output"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(snapshot(&out), before);
+    assert!(
+        leftovers(dir.path()).is_empty(),
+        "{:?}",
+        entries(dir.path())
+    );
+}

@@ -2,6 +2,7 @@
 //! config, asked of the library's one best-play question
 //! ([`oddsmith::best`]) and printed as a report or as JSON.
 
+use crate::cli::stdout::{out, outln};
 use std::fmt::Write as _;
 
 use anyhow::{anyhow, bail};
@@ -25,8 +26,8 @@ pub fn best(args: BestArgs) -> anyhow::Result<Outcome> {
     };
     let a = answer(&q)?;
     match args.format {
-        BestFormat::Json => println!("{}", serde_json::to_string_pretty(&a)?),
-        BestFormat::Text => print!("{}", text(&a)),
+        BestFormat::Json => outln!("{}", serde_json::to_string_pretty(&a)?),
+        BestFormat::Text => out!("{}", text(&a)),
     }
     Ok(Outcome::Fine)
 }
@@ -262,7 +263,7 @@ pub(super) fn check_scenario(
         .map(|v| format!("{name}:{}: {}", v.gate.line, sweep::gate_line(v)))
         .collect();
     if !quiet {
-        println!(
+        outln!(
             "{name}: {} of {} assertions hold (best play in {} configs, {:.2} s)",
             verdicts.len() - failures.len(),
             verdicts.len(),

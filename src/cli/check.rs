@@ -2,6 +2,7 @@
 //! assertion holds, 1 when one fails (or, with `--strict`, when a
 //! scenario has warnings), 2 on bad input.
 
+use crate::cli::stdout::outln;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -102,7 +103,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
                 ));
             }
             if !args.quiet {
-                println!(
+                outln!(
                     "{name}: {} of {} assertions hold ({} rows tuned, {:.2} s)",
                     verdicts.len() - bad,
                     verdicts.len(),
@@ -158,7 +159,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
         }
         if !args.quiet {
             let bad = verdicts.iter().filter(|v| v.failed()).count();
-            println!(
+            outln!(
                 "{name}: {} of {} assertions hold ({} configs, {:.2} s)",
                 verdicts.len() - bad,
                 verdicts.len(),
@@ -193,7 +194,7 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
         if args.report.is_some() {
             let kept = staging.carry_over(&subdirs)?;
             if !kept.is_empty() && !args.quiet {
-                println!(
+                outln!(
                     "kept {} other scenario(s)' reports in {}",
                     kept.len(),
                     staging.out().display()
@@ -203,15 +204,15 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
         interrupt::commit(staging)?;
     }
     if !within.is_empty() && !args.quiet {
-        println!(
+        outln!(
             "\nassertions that hold only because of Monte Carlo uncertainty (more trials would settle them):"
         );
         for w in within.iter().take(SHOWN) {
-            println!("  {w}");
+            outln!("  {w}");
         }
         let more = within.len() + unkept_within - within.len().min(SHOWN);
         if more > 0 {
-            println!("  … and {more} more");
+            outln!("  … and {more} more");
         }
     }
     // A blank line between paragraphs, never before the first (with
@@ -226,14 +227,14 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
     };
     let strict_fail = args.strict && warned > 0;
     if strict_fail {
-        println!(
+        outln!(
             "{}--strict: {warned} warning(s) (on stderr, and in each report) fail the gate",
             gap()
         );
     }
     if failures.is_empty() && tune_failures.is_empty() {
         if !args.quiet {
-            println!("\nall {total} assertions hold");
+            outln!("\nall {total} assertions hold");
         }
         return Ok(if strict_fail {
             Outcome::CheckFailed
@@ -241,12 +242,12 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
             Outcome::Fine
         });
     }
-    println!("{}{failed} of {total} assertions FAIL:", gap());
+    outln!("{}{failed} of {total} assertions FAIL:", gap());
     for (name, v) in &failures {
         print_failure(name, v);
     }
     for line in &tune_failures {
-        println!("\n{line}");
+        outln!("\n{line}");
     }
     Ok(Outcome::CheckFailed)
 }
@@ -255,10 +256,10 @@ pub fn check(args: CheckArgs) -> anyhow::Result<Outcome> {
 /// against the bound.
 fn print_failure(name: &str, v: &Verdict) {
     let e = &v.expectation;
-    println!("\n{name}:{}: {}", e.line, e.describe());
+    outln!("\n{name}:{}: {}", e.line, e.describe());
     match &e.why {
-        Some(why) => println!("  why: {why}"),
-        None => println!("  why: (not given; add `why = \"…\"` to say what this protects)"),
+        Some(why) => outln!("  why: {why}"),
+        None => outln!("  why: (not given; add `why = \"…\"` to say what this protects)"),
     }
     let bound = short_bound(&e.rule);
     let rows: Vec<[&str; 3]> = v
@@ -285,13 +286,13 @@ fn print_failure(name: &str, v: &Verdict) {
             .collect();
         format!("  {}", text.join("  ").trim_end())
     };
-    println!("{}", line(header));
+    outln!("{}", line(header));
     for r in rows.iter().take(SHOWN) {
-        println!("{}", line(*r));
+        outln!("{}", line(*r));
     }
     let shown = rows.len().min(SHOWN);
     if v.fails > shown {
-        println!("  … and {} more configs", v.fails - shown);
+        outln!("  … and {} more configs", v.fails - shown);
     }
 }
 

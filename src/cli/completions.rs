@@ -2,8 +2,6 @@
 //! PowerShell or Elvish, generated from the clap definitions so it offers
 //! exactly the subcommands and options the binary accepts.
 
-use std::io::Write;
-
 use clap::CommandFactory;
 use clap_complete::Shell;
 
@@ -13,10 +11,8 @@ pub fn completions(shell: Shell) -> anyhow::Result<Outcome> {
     let mut cmd = Cli::command();
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut cmd, "oddsmith", &mut script);
-    // One write, so a closed pipe is an error here rather than a panic
+    // One write, so a closed pipe ends the command here rather than
     // inside the generator.
-    let mut out = std::io::stdout().lock();
-    out.write_all(&script)?;
-    out.flush()?;
+    super::stdout::bytes(&script);
     Ok(Outcome::Fine)
 }

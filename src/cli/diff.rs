@@ -1,5 +1,6 @@
 //! `oddsmith diff OLD NEW`: what moved between two runs.
 
+use crate::cli::stdout::outln;
 use std::io::Write;
 
 use anyhow::Context;
@@ -27,24 +28,24 @@ pub fn diff(args: DiffArgs) -> anyhow::Result<Outcome> {
         write_csv(path, &d.csv()?)?;
     }
     for k in &d.only_old {
-        println!("only in {}: {k}", args.old.display());
+        outln!("only in {}: {k}", args.old.display());
     }
     for k in &d.only_new {
-        println!("only in {}: {k}", args.new.display());
+        outln!("only in {}: {k}", args.new.display());
     }
     if d.changes.is_empty() {
-        println!(
+        outln!(
             "no metric moved beyond its uncertainty ({} values compared; exact: 1e-9, Monte Carlo: {DIFF_Z} standard errors)",
             d.compared
         );
     } else {
-        println!(
+        outln!(
             "{} of {} values moved beyond their uncertainty, biggest first:",
             d.changes.len(),
             d.compared
         );
         for c in d.changes.iter().take(SHOWN) {
-            println!(
+            outln!(
                 "  {}: {} {:.6} → {:.6} (change {:+.6}, allowed ±{:.2e})",
                 c.config,
                 c.metric,
@@ -55,7 +56,7 @@ pub fn diff(args: DiffArgs) -> anyhow::Result<Outcome> {
             );
         }
         if d.changes.len() > SHOWN {
-            println!(
+            outln!(
                 "  … and {} more{}",
                 d.changes.len() - SHOWN,
                 if args.csv.is_some() {

@@ -2,8 +2,6 @@
 //! clap definitions: oddsmith(1), or oddsmith-run(1) and the like with all
 //! of one subcommand's options.
 
-use std::io::Write;
-
 use anyhow::bail;
 use clap::CommandFactory;
 
@@ -35,9 +33,7 @@ pub fn man(subcommand: Option<&str>) -> anyhow::Result<Outcome> {
     let mut roff = Vec::new();
     clap_mangen::Man::new(page).render(&mut roff)?;
     let roff = ascii_roff(&String::from_utf8(roff)?);
-    let mut out = std::io::stdout().lock();
-    out.write_all(roff.as_bytes())?;
-    out.flush()?;
+    super::stdout::bytes(roff.as_bytes());
     Ok(Outcome::Fine)
 }
 

@@ -1,6 +1,7 @@
 //! `oddsmith merge DIR… --out DIR`: add the shards of a run up into the
 //! run one machine would have written.
 
+use crate::cli::stdout::outln;
 use std::time::Instant;
 
 use anyhow::bail;
@@ -54,7 +55,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<Outcome> {
     let out = interrupt::commit(staging)?;
 
     if !args.quiet {
-        println!(
+        outln!(
             "{}: {} shards merged, {} configs of {} in {:.2} s → {}: {}",
             scenario.name,
             parts.len(),
@@ -66,7 +67,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<Outcome> {
         );
         if !verdicts.is_empty() {
             let failed = verdicts.iter().filter(|v| v.failed()).count();
-            println!(
+            outln!(
                 "balance: {} of {} assertions hold",
                 verdicts.len() - failed,
                 verdicts.len()

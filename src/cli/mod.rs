@@ -14,6 +14,7 @@ mod progress;
 mod report;
 mod run;
 mod shard;
+pub(crate) mod stdout;
 mod systems;
 mod tune;
 

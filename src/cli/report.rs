@@ -1,6 +1,7 @@
 //! `oddsmith report DIR`: rebuild the charts and reports of a finished run,
 //! tune or best-play scenario.
 
+use crate::cli::stdout::outln;
 use std::collections::BTreeMap;
 
 use oddsmith::report::{self, DATA_FILES, FileEntry};
@@ -129,6 +130,6 @@ fn rebuild(
         )?,
     }
     interrupt::commit(staging)?;
-    println!("rebuilt {} files in {}", files.len(), args.dir.display());
+    outln!("rebuilt {} files in {}", files.len(), args.dir.display());
     Ok(Outcome::Fine)
 }

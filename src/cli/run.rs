@@ -1,5 +1,6 @@
 //! `oddsmith run`: a scenario, end to end.
 
+use crate::cli::stdout::outln;
 use std::time::Instant;
 
 use anyhow::bail;
@@ -49,7 +50,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
     let out = interrupt::commit(staging)?;
 
     if !args.quiet {
-        println!(
+        outln!(
             "{}: {} configs of {} ({}) in {:.2} s → {}: {}",
             scenario.name,
             collected.totals.configs,
@@ -63,7 +64,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
 
     if !args.quiet && !verdicts.is_empty() {
         let failed = verdicts.iter().filter(|v| v.failed()).count();
-        println!(
+        outln!(
             "balance: {} of {} assertions hold{}",
             verdicts.len() - failed,
             verdicts.len(),
@@ -95,7 +96,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<Outcome> {
     }
     if mode == Mode::Both && !args.quiet {
         let worst = collected.totals.worst_z;
-        println!("exact and Monte Carlo agree in every config (largest |z| = {worst:.2})");
+        outln!("exact and Monte Carlo agree in every config (largest |z| = {worst:.2})");
     }
     Ok(Outcome::Fine)
 }

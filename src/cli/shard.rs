@@ -1,6 +1,7 @@
 //! `oddsmith run … --shard I/N`: one shard of a run, written as a partial
 //! run (`shard.json` and `scenario.toml`) for `oddsmith merge`.
 
+use crate::cli::stdout::outln;
 use std::time::Instant;
 
 use oddsmith::run::Mode;
@@ -55,7 +56,7 @@ pub fn run(args: RunArgs, which: Shard) -> anyhow::Result<Outcome> {
             Some(_) => " (by chunk)",
             None => "",
         };
-        println!(
+        outln!(
             "{}: shard {which} of {} configs: {share}{cut} in {:.2} s → {}; merge all {} with `oddsmith merge DIR… --out DIR`",
             scenario.name,
             scenario.config_count(),

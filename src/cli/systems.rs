@@ -1,6 +1,7 @@
 //! `oddsmith systems [SYSTEM|MECHANIC]`: mechanics, their parameters,
 //! fields and metrics.
 
+use crate::cli::stdout::outln;
 use anyhow::bail;
 use oddsmith::systems::{self, FieldKind, Mechanic};
 
@@ -39,16 +40,14 @@ pub fn systems(filter: Option<&str>) -> anyhow::Result<Outcome> {
     let chosen = chosen(filter)?;
     if filter.is_none() {
         // An index first: the full listing runs to hundreds of lines.
-        println!(
-            "mechanics (`oddsmith systems SYSTEM` or `oddsmith systems MECHANIC` shows fewer):"
-        );
+        outln!("mechanics (`oddsmith systems SYSTEM` or `oddsmith systems MECHANIC` shows fewer):");
         for m in &chosen {
-            println!("  {:<24} {}", m.name(), m.summary());
+            outln!("  {:<24} {}", m.name(), m.summary());
         }
-        println!();
+        outln!();
     }
     for m in chosen {
-        println!(
+        outln!(
             "{}  ({})",
             m.name(),
             if m.has_exact() {
@@ -57,32 +56,32 @@ pub fn systems(filter: Option<&str>) -> anyhow::Result<Outcome> {
                 "monte carlo"
             }
         );
-        println!("  {}", m.summary());
-        println!("  parameters:");
+        outln!("  {}", m.summary());
+        outln!("  parameters:");
         for p in m.params() {
-            println!("    {:<34} {}", p.path, p.kind.allowed());
-            println!("    {:<34} default {}. {}", "", p.default, p.doc);
+            outln!("    {:<34} {}", p.path, p.kind.allowed());
+            outln!("    {:<34} default {}. {}", "", p.default, p.doc);
         }
         let schema = m.schema();
-        println!("  outcome fields:");
+        outln!("  outcome fields:");
         for f in &schema.fields {
             let kind = match &f.kind {
                 FieldKind::Bool => "bool".to_string(),
                 FieldKind::Int => "integer".to_string(),
                 FieldKind::Category(labels) => labels.join(" | "),
             };
-            println!("    {:<20} {:<10} {}", f.name, kind, f.doc);
+            outln!("    {:<20} {:<10} {}", f.name, kind, f.doc);
         }
-        println!("  headline metrics:");
+        outln!("  headline metrics:");
         for metric in &schema.metrics {
-            println!("    {:<20} {}", metric.name, metric.doc);
+            outln!("    {:<20} {}", metric.name, metric.doc);
         }
         // Complements are not columns of the shipped tables, but every
         // metric-taking place (odds, [[expect]], [[chart]]) knows them.
         for c in schema.complements() {
-            println!("    {:<20} 1 − {} (derived).", c.name, c.of);
+            outln!("    {:<20} 1 − {} (derived).", c.name, c.of);
         }
-        println!();
+        outln!();
     }
     Ok(Outcome::Fine)
 }

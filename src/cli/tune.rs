@@ -5,6 +5,7 @@
 //! out as a scenario and read by the same parser, so both forms check
 //! the same things and say so in the same words.
 
+use crate::cli::stdout::{out, outln};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -95,7 +96,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
         .map(|t| tune::gates(&tuned, &t.gates))
         .unwrap_or_default();
     if !args.quiet {
-        print!("{}", tune::report::text_table(&tuned));
+        out!("{}", tune::report::text_table(&tuned));
     }
     if let Some(staging) = staging {
         let dest = staging.root();
@@ -113,18 +114,18 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<Outcome> {
             tune::report::write_all(&dest, &scenario, &tuned, &gates, opts.run.mode, &meta)?;
         let out = interrupt::commit(staging)?;
         if !args.quiet {
-            println!("→ {}: {}", out.display(), names.join(", "));
+            outln!("→ {}: {}", out.display(), names.join(", "));
         }
     }
     let failed = gates.iter().filter(|v| v.failed()).count();
     if !args.quiet && !gates.is_empty() {
-        println!(
+        outln!(
             "balance: {} of {} assertions hold",
             gates.len() - failed,
             gates.len()
         );
         for v in gates.iter().filter(|v| v.failed()) {
-            println!(
+            outln!(
                 "  {}:{}: {}",
                 args.what,
                 v.gate.line,

@@ -32,6 +32,7 @@ mod tests_socket;
 mod tests_tune;
 mod tune;
 
+use crate::cli::stdout::outln;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
@@ -89,7 +90,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         } else {
             format!("http://{bound}/")
         };
-        println!("oddsmith workbench: {url}  (Ctrl-C stops it)");
+        outln!("oddsmith workbench: {url}  (Ctrl-C stops it)");
         if !bound.ip().is_loopback() {
             eprintln!(
                 "warning: listening on {bound}, not loopback: anyone who can reach this machine can use the workbench; it has no accounts"

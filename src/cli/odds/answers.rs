@@ -4,9 +4,7 @@
 //! expressions, or two side by side with `--compare`), JSON or CSV.
 //! Warnings go to stderr.
 
-use std::io::Write;
-
-use anyhow::{Context, anyhow, bail};
+use anyhow::{anyhow, bail};
 use oddsmith::answer::{self, Answer};
 use oddsmith::run::Mode;
 use oddsmith::systems::{self, Mechanic};
@@ -67,10 +65,7 @@ pub fn answer(args: &OddsArgs) -> anyhow::Result<Outcome> {
             .map(|l| format!("{}\n", l.trim_end()))
             .collect(),
     };
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(out.as_bytes())
-        .context("cannot write the answer")?;
+    crate::cli::stdout::bytes(out.as_bytes());
     Ok(Outcome::Fine)
 }
 

@@ -14,6 +14,7 @@ mod text;
 pub use answers::{ask_error, mechanic_named, questions};
 pub use question::{fixed, values};
 
+use crate::cli::stdout::{out, outln};
 use anyhow::{anyhow, bail};
 use oddsmith::sim::{self, Plan};
 use oddsmith::stats;
@@ -77,7 +78,7 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
     let actor = parse_pool(&args.actor).map_err(|e| anyhow!("--actor {e}"))?;
     let vs = parse_pool(&args.vs).map_err(|e| anyhow!("--vs {e}"))?;
     let raises = parse_raises(&args.raises).map_err(|e| anyhow!("--raises {e}"))?;
-    println!(
+    outln!(
         "gateway: highest of {} vs highest of {}; success on equal or better, +2 to the opposition per raise{}",
         args.actor,
         args.vs,
@@ -87,14 +88,17 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
             String::new()
         }
     );
-    print!(
+    out!(
         "{:>6}  {:>10}  {:>16}  {:>15}",
-        "raises", "p_success", "odds", "expected_raises"
+        "raises",
+        "p_success",
+        "odds",
+        "expected_raises"
     );
     if args.check {
-        print!("  {:>32}  {:>6}", "monte carlo (95% interval)", "z");
+        out!("  {:>32}  {:>6}", "monte carlo (95% interval)", "z");
     }
-    println!();
+    outln!();
     let mut best = (0u32, f64::NEG_INFINITY);
     for (i, &r) in raises.iter().enumerate() {
         let contest = Contest::new(actor, vs, r, args.free_raises);
@@ -105,7 +109,7 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
             best = (r, expected);
         }
         let one_in = text::once_in(p, 0);
-        print!(
+        out!(
             "{r:>6}  {:>10}  {one_in:>16}  {expected:>15.4}",
             text::percent(p)
         );
@@ -121,7 +125,7 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
             let est = stats::estimate(spec, &tally);
             let exact = stats::exact_value(spec, &m.exact().expect("gateway is exact"));
             let z = stats::z_score(&exact, &est);
-            print!(
+            out!(
                 "  {:>32}  {z:>6.2}",
                 format!(
                     "{} [{}, {}]",
@@ -131,12 +135,13 @@ fn gateway(args: &GatewayArgs) -> anyhow::Result<Outcome> {
                 )
             );
         }
-        println!();
+        outln!();
     }
     if raises.len() > 1 {
-        println!(
+        outln!(
             "most raises banked on average: {} raise(s), {:.4} expected",
-            best.0, best.1
+            best.0,
+            best.1
         );
     }
     Ok(Outcome::Fine)
