@@ -170,7 +170,7 @@ pub fn reward(schema: &Schema, metric: &str) -> Result<(Reward, bool), String> {
     };
     let Some(spec) = schema.metrics.iter().find(|m| m.name == name) else {
         return Err(format!(
-            "--metric {metric} is not a metric of this mechanic; allowed: {}",
+            "metric `{metric}` is not a metric of this mechanic; allowed: {}",
             schema.metric_names().join(", ")
         ));
     };
@@ -186,7 +186,7 @@ pub fn reward(schema: &Schema, metric: &str) -> Result<(Reward, bool), String> {
         MetricKind::Mean { field } => Box::new(move |o| o[field] as f64),
         MetricKind::Sd { .. } => {
             return Err(format!(
-                "--metric {metric} is a standard deviation, which is no expectation of one trial; best play maximises a probability or a mean"
+                "metric `{metric}` is a standard deviation, which is no expectation of one trial; best play maximises a probability or a mean"
             ));
         }
     };
@@ -240,7 +240,7 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
         let allowed = systems::duel::zero_sum(name);
         if !allowed.contains(&q.metric.as_str()) {
             return Err(BestError::Metric(format!(
-                "--metric {} is not zero-sum in {name} (what one side gains the other loses), so a duel cannot be played for it; allowed with --against best: {}",
+                "metric `{}` is not zero-sum in {name} (what one side gains the other loses), so a duel (both sides best) cannot be played for it; allowed in a duel: {}",
                 q.metric,
                 allowed.join(", ")
             )));

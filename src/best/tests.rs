@@ -426,7 +426,7 @@ fn a_duel_is_refused_where_it_is_not_a_duel() {
         panic!("{e}")
     };
     assert!(
-        m.contains("not zero-sum") && m.contains("allowed with --against best: p_a_wins"),
+        m.contains("not zero-sum") && m.contains("allowed in a duel: p_a_wins"),
         "{m}"
     );
     let e = best(&BestQuestion {

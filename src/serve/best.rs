@@ -146,7 +146,7 @@ fn field_of(message: &str, ask: &BestAsk) -> Option<String> {
     let body = message
         .strip_prefix(ask.mechanic.name())
         .map_or(message, str::trim_start);
-    if message.contains("--metric") {
+    if message.contains("--metric") || message.contains("metric `") {
         return Some("metric".into());
     }
     if message.contains("no best play for both sides") {

@@ -70,7 +70,7 @@ pub fn process(mechanic: &str, values: &ParamMap) -> Option<Result<Box<dyn Solve
 /// Why `mechanic` has no duel.
 pub fn why_not(mechanic: &str) -> String {
     format!(
-        "{mechanic} has no best play for both sides: {}; `--against best` covers {}",
+        "{mechanic} has no best play for both sides: {}; both sides' best play covers {}",
         reason(mechanic),
         covered().join(", ")
     )
