@@ -21,14 +21,16 @@ pub const STALEMATE: i64 = 4;
 /// a ticking bomb went off, 0 if it did not), the round each entity
 /// entered, packed a byte each, seven to a field (0: in play from the
 /// start, or never), then the split scene's sub-scenes hit by a Climax
-/// (bit k: sub-scene k, in any round)]`.
+/// (bit k: sub-scene k, in any round), then each squad's members left,
+/// packed four bits an entity (as the state keeps them)]`.
 pub const FIXED: usize = 9;
 pub const F_BOMB: usize = FIXED + 2 * N;
 pub const F_ENTERED: usize = F_BOMB + 1;
 /// Entry rounds packed into one field.
 pub const ENTERED_PER_FIELD: usize = 7;
 pub const F_CLIMAXED: usize = F_ENTERED + N.div_ceil(ENTERED_PER_FIELD);
-pub const FIELDS: usize = F_CLIMAXED + 1;
+pub const F_TROOP: usize = F_CLIMAXED + 1;
+pub const FIELDS: usize = F_TROOP + 1;
 pub type Outcome = [i64; FIELDS];
 pub const F_WINNER: usize = 0;
 pub const F_ROUNDS: usize = 1;

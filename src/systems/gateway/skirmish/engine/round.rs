@@ -91,6 +91,8 @@ impl SkirmishRounds {
         o[F_SPENT + 1] = s.spent[1] as i64;
         o[F_GIVEN] = s.given as i64;
         o[F_CLIMAXED] = s.climaxed as i64;
+        // 4 bits an entity, 12 entities: within an i64's 63.
+        o[F_TROOP] = s.troop as i64;
         o
     }
 

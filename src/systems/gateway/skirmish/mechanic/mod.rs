@@ -42,6 +42,8 @@ enum Pick {
     Bomb(bool),
     /// Whether a Climax hit sub-scene k.
     Climaxed(usize),
+    /// Members left in squad i.
+    Troop(usize),
 }
 
 // Inlined: every scene reads each of its fields through it.
@@ -68,6 +70,7 @@ fn pick(o: &[i64], p: Pick) -> i64 {
             if when { r } else { i64::from(r > 0) }
         }
         Pick::Climaxed(k) => o[F_CLIMAXED] >> k & 1,
+        Pick::Troop(i) => o[F_TROOP] >> (4 * i) & 0xf,
     }
 }
 
@@ -90,6 +93,7 @@ fn schema_of_skirmish(sk: &Skirmish) -> Schema {
         &named(|m| m.absent),
         sk.bomb.is_some(),
         &sk.split.iter().map(|b| b.name.clone()).collect::<Vec<_>>(),
+        &named(|m| m.squad > 0),
     )
 }
 
@@ -140,6 +144,11 @@ impl SkirmishModel {
             picks.extend([Pick::Bomb(false), Pick::Bomb(true)]);
         }
         picks.extend((0..sk.split.len()).map(Pick::Climaxed));
+        for (i, m) in sk.members.iter().enumerate() {
+            if m.squad > 0 {
+                picks.push(Pick::Troop(i));
+            }
+        }
         SkirmishModel {
             rounds: SkirmishRounds::new(sk),
             picks,
@@ -232,6 +241,7 @@ impl Define for SkirmishMechanic {
             &["<entrant>".to_string()],
             true,
             &["<subscene>".to_string()],
+            &["<squad>".to_string()],
         )
     }
 

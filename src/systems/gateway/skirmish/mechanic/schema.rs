@@ -22,15 +22,16 @@ pub const FIRST_PC_EDGE: usize = 11;
 
 /// The schema of a skirmish with these PCs, (ungrouped) minor entities,
 /// entities out of play at the start (`entrants`) and, with `bomb`, a
-/// ticking bomb, and a split scene's sub-scenes (`subs`). The fields of
-/// entrants, the bomb and sub-scenes come last, so a scene without them
-/// has the fields it always had.
+/// ticking bomb, a split scene's sub-scenes (`subs`) and its squads.
+/// The fields of entrants, the bomb, sub-scenes and squads come last, so
+/// a scene without them has the fields it always had.
 pub(super) fn schema(
     pcs: &[String],
     minors: &[String],
     entrants: &[String],
     bomb: bool,
     subs: &[String],
+    squads: &[String],
 ) -> Schema {
     let prob = |field, pred| MetricKind::Prob { field, pred };
     let mut fields = vec![
@@ -197,6 +198,19 @@ pub(super) fn schema(
             format!("p_{n}_climaxed"),
             prob(f, Pred::Eq(1)),
             "Probability a Climax hits the sub-scene.",
+        ));
+    }
+    for n in squads {
+        let f = fields.len();
+        fields.push(FieldSpec::new(
+            format!("{n}.members_left"),
+            FieldKind::Int,
+            "Members of the squad left at the end of the scene (0: eliminated).",
+        ));
+        metrics.push(MetricSpec::new(
+            format!("mean_{n}_members_left"),
+            MetricKind::Mean { field: f },
+            "Mean members of the squad left at the end of the scene.",
         ));
     }
     Schema { fields, metrics }

@@ -413,3 +413,28 @@ fn a_search_finds_only_an_entity_of_the_searchers_sub_scenes() {
     assert!(!t1.act.moves.has(moves::Move::Search));
     assert!(t1.act.moves.has(moves::Move::Edge));
 }
+
+#[test]
+fn a_squads_members_left_is_a_field_that_agrees_with_its_survival() {
+    let m = squad_model(vec![]);
+    let names: Vec<String> = super::super::mechanic::schema_of_model(&m)
+        .fields
+        .iter()
+        .map(|f| f.name.clone())
+        .collect();
+    let at = |n: &str| names.iter().position(|x| x == n).expect(n);
+    let (left, survived) = (at("guards.members_left"), at("guards.survived"));
+    assert_eq!(left, names.len() - 1, "a squad's field comes last");
+    let exact = m.exact().expect("three entities: exact");
+    let joint = exact.joint().expect("whole outcomes");
+    let mut total = 0.0;
+    for (o, &q) in joint {
+        // Five guards at the start; none left exactly when eliminated.
+        assert!((0..=5).contains(&o[left]), "{o:?}");
+        assert_eq!(o[left] == 0, o[survived] == 0, "{o:?}");
+        total += q;
+    }
+    assert!((total - 1.0).abs() < 1e-9);
+    // Tom's Eliminates take them out: some scenes end with fewer.
+    assert!(joint.iter().any(|(o, _)| (1..5).contains(&o[left])));
+}
