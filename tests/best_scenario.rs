@@ -308,6 +308,12 @@ why = "B's best play never helps A"
 [[expect]]
 of = "one_sided"
 at_least = 0.0
+[[expect]]
+of = "loss"
+option = "anticlimax"
+side = "b"
+at_least = 0.0
+why = "Forbidding B an option never helps B"
 "#;
 
 /// `opponent = "best"`: every config is the library's duel, the tables
@@ -325,7 +331,7 @@ fn a_duel_scenario_is_the_librarys_duel() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-    assert!(stdout(&o).contains("2 of 2 assertions hold (best play in 2 configs"));
+    assert!(stdout(&o).contains("3 of 3 assertions hold (best play in 2 configs"));
     let got = out.join("duel");
     let s = Scenario::load(&path).unwrap();
     // The policy cells hold line breaks: read the Parquet table.
@@ -399,6 +405,7 @@ fn a_duel_scenario_is_the_librarys_duel() {
         "B loses if forbidden",
         "\"b.policy\"",
         "✓ B's best play never helps A",
+        "✓ Forbidding B an option never helps B: loss of B's anticlimax ≥ 0",
     ] {
         assert!(md.contains(want), "{want:?} missing:\n{md}");
     }
@@ -456,7 +463,28 @@ fn bad_duels_exit_2_naming_file_line_key_and_allowed() {
             ],
         ),
     ];
-    for (from, to, want) in cases {
+    let cases = [
+        cases,
+        &[
+            (
+                "side = \"b\"",
+                "side = \"c\"",
+                &["duel.toml:", "side", "\"c\" is no side; allowed: a, b"][..],
+            ),
+            (
+                "of = \"taken_back\"",
+                "of = \"taken_back\"\nside = \"b\"",
+                &["duel.toml:", "side", "of is about the whole answer"][..],
+            ),
+            (
+                "opponent = \"best\"\n[[expect]]\nof = \"taken_back\"\nat_least = 0.0\nwhy = \"B's best play never helps A\"\n[[expect]]\nof = \"one_sided\"\nat_least = 0.0\n",
+                "",
+                &["duel.toml:", "side", "\"b\" needs a duel"][..],
+            ),
+        ][..],
+    ]
+    .concat();
+    for (from, to, want) in &cases {
         let text = DUEL.replacen(from, to, 1);
         assert_ne!(text, DUEL, "{from:?} not found");
         let path = scenario(dir.path(), "duel.toml", &text);

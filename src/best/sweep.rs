@@ -237,15 +237,20 @@ pub fn gates(
                 (BestOf::OneSided, _) => a.duel.as_ref().map_or(a.best, |d| d.one_sided),
                 (BestOf::TakenBack, _) => a.duel.as_ref().map_or(0.0, |d| d.taken_back),
                 (of, Some(option)) => {
-                    let Some(d) = a.dominance.iter().find(|d| d.option == *option) else {
-                        let allowed: Vec<&str> =
-                            a.dominance.iter().map(|d| d.option.as_str()).collect();
+                    // The parser allows side = "b" only in a duel.
+                    let table = match (&a.duel, gate.b_side) {
+                        (Some(d), true) => &d.dominance,
+                        _ => &a.dominance,
+                    };
+                    let Some(d) = table.iter().find(|d| d.option == *option) else {
+                        let allowed: Vec<&str> = table.iter().map(|d| d.option.as_str()).collect();
                         return Err(ScenarioError::Invalid {
                             path: scenario.path.clone(),
                             line: gate.line,
                             key: "expect.option".into(),
                             message: format!(
-                                "\"{option}\" is not an option of best play in {}; allowed: {}",
+                                "\"{option}\" is not an option of {}best play in {}; allowed: {}",
+                                if gate.b_side { "B's " } else { "" },
                                 run.mechanic,
                                 allowed.join(", ")
                             ),

@@ -93,6 +93,9 @@ pub struct BestGate {
     /// The option (`setup`, `1 raise`) a loss or usage is about; checked
     /// against the options best play finds when it is solved.
     pub option: Option<String>,
+    /// Whose option: A's (false, the default) or, in a duel, B's
+    /// (`side = "b"`).
+    pub b_side: bool,
     /// Inclusive bounds; `None` is unbounded on that side.
     pub low: Option<f64>,
     pub high: Option<f64>,
@@ -102,6 +105,7 @@ impl BestGate {
     /// `gap in [0, 0.02]`, `loss of setup ≤ 0.001`.
     pub fn describe(&self) -> String {
         let what = match &self.option {
+            Some(o) if self.b_side => format!("{} of B's {o}", self.of.as_str()),
             Some(o) => format!("{} of {o}", self.of.as_str()),
             None => self.of.as_str().to_string(),
         };
@@ -137,7 +141,7 @@ pub struct BestSpec {
 
 const BEST_KEYS: &[&str] = &["metric", "dominance", "opponent"];
 const GATE_KEYS: &[&str] = &[
-    "of", "option", "between", "at_least", "at_most", "where", "why",
+    "of", "option", "side", "between", "at_least", "at_most", "where", "why",
 ];
 
 /// Parse `[best]` and its `[[expect]]` gates; `None` when the file has no
@@ -391,6 +395,7 @@ fn gates(
             }
             _ => {}
         }
+        let b_side = problems.ok(side(ctx, &e, of, opponent)).unwrap_or(false);
         let bounds = problems.ok(bounds(ctx, &e));
         if let (Some(filter), Some(of), Some((low, high)), true) =
             (filter, of, bounds, problems.len() == before)
@@ -401,12 +406,43 @@ fn gates(
                 filter,
                 of,
                 option,
+                b_side,
                 low,
                 high,
             });
         }
     }
     out
+}
+
+/// `side = "a" | "b"`: whose option a loss or usage is about; B's only in
+/// a duel, where B decides too.
+fn side(
+    ctx: &Ctx,
+    e: &Entry,
+    of: Option<BestOf>,
+    opponent: Opponent,
+) -> Result<bool, ScenarioError> {
+    let Some(s) = e.string(ctx, "side")? else {
+        return Ok(false);
+    };
+    let bad = |m: String| ctx.invalid(e.span("side"), &e.name("side"), m);
+    let b = match s.as_str() {
+        "a" => false,
+        "b" => true,
+        _ => return Err(bad(format!("\"{s}\" is no side; allowed: a, b"))),
+    };
+    if of.is_some_and(|o| !o.per_option()) {
+        return Err(bad(
+            "says whose option, but of is about the whole answer; allowed with side: of = \"loss\" or \"usage\"".into(),
+        ));
+    }
+    if b && opponent != Opponent::Best {
+        return Err(bad(
+            "\"b\" needs a duel, where B decides too: [best] opponent = \"best\"; without it only A's options have a loss and a usage".into(),
+        ));
+    }
+    Ok(b)
 }
 
 fn of(ctx: &Ctx, e: &Entry) -> Result<BestOf, ScenarioError> {
