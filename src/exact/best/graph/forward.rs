@@ -14,7 +14,8 @@ type Taken<O> = (Vec<O>, Table);
 /// Push the trial's probability forward under the best choices; returns
 /// the metric summed from the outcomes and, per side (the deciding
 /// side's, then the opposing side's in a duel), the options taken and
-/// the visits per (what the side sees, option).
+/// the visits per (what the side sees, option). `every` is each law's
+/// option by its id (the first of the law's set).
 pub(super) fn forward<P: Choose>(
     p: &P,
     graphs: &[Graph<P::State>],

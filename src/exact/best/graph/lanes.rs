@@ -106,8 +106,13 @@ impl<S> Graph<S> {
             return;
         }
         // Every option's sums, lane by lane.
-        sums.clear();
-        sums.resize((b - a - 1) * n, 0.0);
+        // (Each law's sums start from zero in `sum_lanes`: the buffer
+        // only grows, never cleared.)
+        let len = (b - a - 1) * n;
+        if sums.len() < len {
+            sums.resize(len, 0.0);
+        }
+        let sums = &mut sums[..len];
         for (l, out) in (a + 1..b).zip(sums.chunks_exact_mut(n)) {
             self.sum_lanes(l, vals, next, end, out);
         }

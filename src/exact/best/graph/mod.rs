@@ -51,7 +51,8 @@ struct Graph<S> {
     /// Node i's laws are `laws[span[i]..span[i + 1]]`: the given
     /// policy's first, then one per option at a decision.
     span: Vec<u32>,
-    /// (option id, or `u32::MAX` for the given law; first edge).
+    /// (the id of its set of options, or `u32::MAX` for the given law;
+    /// first edge): options with the same edges at a node share a law.
     laws: Vec<(u32, u32)>,
     /// (probability, target).
     edges: Vec<(f64, u32)>,
@@ -92,6 +93,12 @@ struct Builder<'a, P: Choose> {
     theirs: Vec<bool>,
     /// Menus met, with their options' ids.
     menus: Vec<(Vec<P::Option>, Vec<u32>)>,
+    /// The sets of options that share a law at some node (each law's
+    /// id is its set's), first listed first; the set of each option on
+    /// its own, by the option's id.
+    sets: Vec<Vec<u32>>,
+    set_ids: HashMap<Vec<u32>, u32, FixedState>,
+    single: Vec<u32>,
     /// Every outcome met (its round field set to 0), by id.
     outcomes: Vec<Vec<i64>>,
     outcome_ids: HashMap<Vec<i64>, u32, FixedState>,
@@ -135,6 +142,37 @@ impl<P: Choose> Builder<'_, P> {
         ids
     }
 
+    /// The id of a set of option ids (a law's options, first listed
+    /// first).
+    fn set(&mut self, ids: &[u32]) -> u32 {
+        if let [id] = ids {
+            let id = *id as usize;
+            if self.single.len() <= id {
+                self.single.resize(id + 1, u32::MAX);
+            }
+            if self.single[id] == u32::MAX {
+                self.single[id] = self.sets.len() as u32;
+                self.sets.push(vec![id as u32]);
+            }
+            return self.single[id];
+        }
+        if let Some(&k) = self.set_ids.get(ids) {
+            return k;
+        }
+        let k = self.sets.len() as u32;
+        self.sets.push(ids.to_vec());
+        self.set_ids.insert(ids.to_vec(), k);
+        k
+    }
+
+    /// Per set of options: whether `allowed` (by option id) allows any.
+    fn by_set(&self, allowed: &[bool]) -> Vec<bool> {
+        self.sets
+            .iter()
+            .map(|set| set.iter().any(|&o| allowed[o as usize]))
+            .collect()
+    }
+
     fn outcome(&mut self, o: &[i64]) -> u32 {
         let mut o = o.to_vec();
         if let Some(f) = self.round_field {
@@ -175,17 +213,15 @@ impl<P: Choose> Builder<'_, P> {
         } else {
             self.ids(&menu, side)
         };
-        let mut laws: Vec<(u32, Vec<(f64, u32)>)> = Vec::with_capacity(menu.len() + 1);
+        // Every law's edges, flat: law k's are `flat[starts[k]..starts[k + 1]]`.
+        let mut flat: Vec<(f64, u32)> = Vec::new();
+        let mut starts = Vec::with_capacity(menu.len() + 2);
         let mut law = Vec::new();
         for k in 0..=menu.len() {
-            let (id, o) = if k == 0 {
-                (u32::MAX, None)
-            } else {
-                (ids[k - 1], Some(&menu[k - 1]))
-            };
+            let o = if k == 0 { None } else { Some(&menu[k - 1]) };
+            starts.push(flat.len());
             law.clear();
             self.p.law(round, s, o, &mut law);
-            let mut edges = Vec::with_capacity(law.len());
             for (roll, q) in &law {
                 if *q == 0.0 {
                     continue;
@@ -200,17 +236,32 @@ impl<P: Choose> Builder<'_, P> {
                     }
                     After::End(o) => END | self.outcome(o.as_ref()),
                 };
-                edges.push((*q, t));
+                flat.push((*q, t));
             }
-            laws.push((id, edges));
+        }
+        starts.push(flat.len());
+        let law_of = |k: usize| &flat[starts[k]..starts[k + 1]];
+        // Options whose laws are the same edges are one law, at the first
+        // one's place, with every one of their ids (a set): its value is
+        // theirs, bit for bit, and ties go to the first listed anyway.
+        let mut kept: Vec<(usize, Vec<u32>)> = Vec::with_capacity(menu.len());
+        for k in 1..=menu.len() {
+            let id = ids[k - 1];
+            match kept.iter_mut().find(|(j, _)| law_of(*j) == law_of(k)) {
+                Some((_, set)) => set.push(id),
+                None => kept.push((k, vec![id])),
+            }
         }
         let first = g.kids.len();
-        for (id, edges) in laws {
-            g.laws.push((id, g.edges.len() as u32));
-            g.kids
-                .extend(edges.iter().map(|e| e.1).filter(|t| t & !INDEX != END));
-            g.edges.extend(edges);
+        g.laws.push((u32::MAX, g.edges.len() as u32));
+        g.edges.extend_from_slice(law_of(0));
+        for (k, set) in &kept {
+            let set = self.set(set);
+            g.laws.push((set, g.edges.len() as u32));
+            g.edges.extend_from_slice(law_of(*k));
         }
+        g.kids
+            .extend(flat.iter().map(|e| e.1).filter(|t| t & !INDEX != END));
         g.kids[first..].sort_unstable();
         let distinct = first + dedup(&mut g.kids[first..]);
         g.kids.truncate(distinct);
@@ -508,6 +559,9 @@ pub fn solve<P: Choose>(
         mine: Vec::new(),
         theirs: Vec::new(),
         menus: Vec::new(),
+        sets: Vec::new(),
+        set_ids: HashMap::default(),
+        single: Vec::new(),
         outcomes: Vec::new(),
         outcome_ids: HashMap::default(),
         between: Vec::new(),
@@ -537,7 +591,8 @@ pub fn solve<P: Choose>(
         v
     };
     let n = b.between.len();
-    let all = vec![true; b.options.len()];
+    // Walks read a law's set of options (allowed when any of them is).
+    let all = b.by_set(&vec![true; b.options.len()]);
     let mut choices = Vec::new();
     let value = walk(
         &graphs,
@@ -554,7 +609,14 @@ pub fn solve<P: Choose>(
     } else {
         None
     };
-    let (replayed, mut tables) = forward(p, &graphs, &rounds, n, &worth, &choices, &b.options);
+    // A law best play takes is its set's first option (ties go to the
+    // option listed first).
+    let firsts: Vec<P::Option> = b
+        .sets
+        .iter()
+        .map(|set| b.options[set[0] as usize].clone())
+        .collect();
+    let (replayed, mut tables) = forward(p, &graphs, &rounds, n, &worth, &choices, &firsts);
     let (opposing_options, opposing_table) = tables.pop().expect("two sides");
     let (options, table) = tables.pop().expect("two sides");
     let raw = Raw {
@@ -582,11 +644,11 @@ pub fn solve<P: Choose>(
     let (mine, theirs) = (side(&b.mine), side(&b.theirs));
     assemble(p, raw, dominance, (&mine, &theirs), |sets, side| {
         // (the deciding side's allowed options, the opposing side's).
-        let all = vec![true; every.len()];
+        let all = b.by_set(&vec![true; every.len()]);
         let masks: Vec<(Vec<bool>, Vec<bool>)> = sets
             .iter()
             .map(|allowed| {
-                let mask = every.iter().map(allowed).collect();
+                let mask = b.by_set(&every.iter().map(allowed).collect::<Vec<_>>());
                 match side {
                     Side::Min => (all.clone(), mask),
                     _ => (mask, all.clone()),

@@ -348,6 +348,27 @@ impl SceneRounds {
             return;
         }
         let t = self.turn_as(round, s, chosen);
+        // One target (a duel, or K against one PC): the same sums as
+        // the patterns below, in the same order, without their table.
+        if let Some(j) = t.single() {
+            let (mut miss, mut beat) = (0.0, 0.0);
+            for r in 1..=8usize {
+                let pr = self.pmf[t.dice as usize][r];
+                if pr == 0.0 {
+                    continue;
+                }
+                let x = (r as i64 - t.need[j] as i64).clamp(0, 8) as usize;
+                let q = self.cdf[t.tdice[j] as usize][x];
+                miss += pr * (1.0 - q);
+                beat += pr * q;
+            }
+            for (m, p) in [(0, miss), (1 << j, beat)] {
+                if p > 0.0 {
+                    out.push((Roll::Action { beat: m, turn: t }, p));
+                }
+            }
+            return;
+        }
         // By the actor's top die r, the targets' DTs are beaten or not
         // independently; sum the patterns over r.
         let mut by_mask = [0.0f64; 1 << SLOTS];
