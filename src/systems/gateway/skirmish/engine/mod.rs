@@ -267,20 +267,25 @@ impl SkirmishRounds {
     /// One scene, roll by roll, as [`crate::model::play`] plays it (the
     /// same draws), with the state changed in place.
     pub fn play(&self, rng: &mut DiceRng) -> Outcome {
-        let mut s = self.start();
         // The generator on this frame: its state need not be stored back
         // after every draw.
-        rng.on_this_frame(|rng| {
-            let mut round = 1;
-            loop {
-                let roll = self.roll_fused(round, &s, rng);
-                match self.advance(round, &mut s, &roll) {
-                    Step::Roll => {}
-                    Step::Round => round += 1,
-                    Step::End(o) => return o,
-                }
+        rng.on_this_frame(|rng| self.play_here(rng))
+    }
+
+    /// The same on the caller's generator, which a sampler playing many
+    /// scenes puts on its own frame once ([`DiceRng::on_this_frame`]).
+    #[inline]
+    pub fn play_here(&self, rng: &mut DiceRng) -> Outcome {
+        let mut s = self.start();
+        let mut round = 1;
+        loop {
+            let roll = self.roll_fused(round, &s, rng);
+            match self.advance(round, &mut s, &roll) {
+                Step::Roll => {}
+                Step::Round => round += 1,
+                Step::End(o) => return o,
             }
-        })
+        }
     }
 
     pub fn entities(&self) -> usize {

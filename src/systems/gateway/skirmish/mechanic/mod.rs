@@ -47,7 +47,7 @@ enum Pick {
 }
 
 // Inlined: every scene reads each of its fields through it.
-#[inline]
+#[inline(always)]
 fn pick(o: &[i64], p: Pick) -> i64 {
     match p {
         Pick::Field(f) => o[f],
@@ -209,10 +209,19 @@ impl Trial for SkirmishModel {
             });
             return;
         }
-        for _ in 0..trials {
-            self.play_into(rng, &mut row);
-            tally.record_outcome(&row);
-        }
+        // One frame for the whole chunk (the same draws as one a scene),
+        // and the row's slots overwritten in place: a light scene's fixed
+        // costs weigh against its few rolls.
+        row.resize(self.picks.len(), 0);
+        rng.on_this_frame(|rng| {
+            for _ in 0..trials {
+                let o = self.rounds.play_here(rng);
+                for (r, &p) in row.iter_mut().zip(&self.picks) {
+                    *r = pick(&o, p);
+                }
+                tally.record_outcome(&row);
+            }
+        });
     }
 
     fn exact(&self) -> Option<Marginals> {
