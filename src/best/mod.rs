@@ -217,6 +217,16 @@ fn metric_of(m: &Marginals, schema: &Schema, metric: &str) -> Option<f64> {
     Some(if flip { 1.0 - v } else { v })
 }
 
+/// One option's row of a solve's dominance, as answered.
+fn dominance_answer(d: &crate::exact::best::Dominance) -> DominanceAnswer {
+    DominanceAnswer {
+        option: d.tag.clone(),
+        without: d.without,
+        loss: d.loss,
+        usage: d.usage,
+    }
+}
+
 /// Ask.
 pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
     let started = Instant::now();
@@ -284,12 +294,7 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
         dominance: solved
             .opposing_dominance
             .iter()
-            .map(|d| DominanceAnswer {
-                option: d.tag.clone(),
-                without: d.without,
-                loss: d.loss,
-                usage: d.usage,
-            })
+            .map(dominance_answer)
             .collect(),
     });
     let mut options: Vec<OptionAnswer> = solved
@@ -302,16 +307,7 @@ pub fn best(q: &BestQuestion) -> Result<BestAnswer, BestError> {
         })
         .collect();
     options.sort_by(|a, b| b.share.total_cmp(&a.share));
-    let dominance = solved
-        .dominance
-        .iter()
-        .map(|d| DominanceAnswer {
-            option: d.tag.clone(),
-            without: d.without,
-            loss: d.loss,
-            usage: d.usage,
-        })
-        .collect();
+    let dominance = solved.dominance.iter().map(dominance_answer).collect();
     let (policy, replayed, unwritten) = match written {
         Some(keys) => {
             let replayed = replay(q, &keys, &schema)?;

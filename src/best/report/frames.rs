@@ -118,12 +118,7 @@ pub fn dominance(run: &BestRun) -> Result<DataFrame, OutputError> {
     let mut columns = swept(run, &rows);
     columns.push(metric(run, n));
     if duel {
-        columns.push(Column::new(
-            "side".into(),
-            each.iter()
-                .map(|(_, s, _)| if *s == 0 { "A" } else { "B" })
-                .collect::<Vec<_>>(),
-        ));
+        columns.push(side_column(each.iter().map(|(_, s, _)| *s)));
     }
     columns.extend([
         Column::new(
@@ -169,12 +164,7 @@ pub fn rules(run: &BestRun) -> Result<DataFrame, OutputError> {
     let mut columns = swept(run, &rows);
     let rule = |k: usize, s: usize, r: &BestRow| side_rules(r, s)[k].clone();
     if duel {
-        columns.push(Column::new(
-            "side".into(),
-            each.iter()
-                .map(|(_, s, _)| if *s == 0 { "A" } else { "B" })
-                .collect::<Vec<_>>(),
-        ));
+        columns.push(side_column(each.iter().map(|(_, s, _)| *s)));
     }
     columns.extend([
         Column::new(
@@ -221,4 +211,15 @@ pub fn data_files(run: &BestRun) -> Result<Vec<(String, Vec<u8>)>, OutputError> 
         out.push((format!("{name}.parquet"), frames::parquet(df)?));
     }
     Ok(out)
+}
+
+/// The `side` column of a duel's table: A for the deciding side (0), B
+/// for the opposing one.
+fn side_column(sides: impl Iterator<Item = usize>) -> Column {
+    Column::new(
+        "side".into(),
+        sides
+            .map(|s| if s == 0 { "A" } else { "B" })
+            .collect::<Vec<_>>(),
+    )
 }

@@ -211,19 +211,15 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
             return Err(bad(&path, format!("row {}: has a missing value", i + 1)));
         };
         let answer = &mut rows[row].answer;
-        let list = match (side.as_ref().map(|s| s.get(i)), answer.duel.as_mut()) {
-            (None, _) | (Some(Some("A")), _) => &mut answer.dominance,
-            (Some(Some("B")), Some(d)) => &mut d.dominance,
-            (Some(other), _) => {
-                return Err(bad(
-                    &path,
-                    format!(
-                        "row {}: side {:?} is not A or B",
-                        i + 1,
-                        other.unwrap_or_default()
-                    ),
-                ));
+        let list = match (
+            is_b(&path, i, side.as_ref().map(|s| s.get(i)))?,
+            answer.duel.as_mut(),
+        ) {
+            (true, Some(d)) => &mut d.dominance,
+            (true, None) => {
+                return Err(bad(&path, format!("row {}: side B outside a duel", i + 1)));
             }
+            (false, _) => &mut answer.dominance,
         };
         list.push(DominanceAnswer {
             option: option.to_string(),
@@ -251,19 +247,15 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
             return Err(bad(&path, format!("row {}: has a missing value", i + 1)));
         };
         let answer = &mut rows[row].answer;
-        let rules = match (side.as_ref().map(|s| s.get(i)), answer.duel.as_mut()) {
-            (None, _) | (Some(Some("A")), _) => &mut answer.rules,
-            (Some(Some("B")), Some(d)) => &mut d.rules,
-            (Some(other), _) => {
-                return Err(bad(
-                    &path,
-                    format!(
-                        "row {}: side {:?} is not A or B",
-                        i + 1,
-                        other.unwrap_or_default()
-                    ),
-                ));
+        let rules = match (
+            is_b(&path, i, side.as_ref().map(|s| s.get(i)))?,
+            answer.duel.as_mut(),
+        ) {
+            (true, Some(d)) => &mut d.rules,
+            (true, None) => {
+                return Err(bad(&path, format!("row {}: side B outside a duel", i + 1)));
             }
+            (false, _) => &mut answer.rules,
         };
         if rank.get(i) != Some(rules.len() as u64 + 1) {
             return Err(bad(
@@ -355,5 +347,22 @@ impl Columns<'_> {
             .u64()
             .expect("cast to an integer")
             .clone())
+    }
+}
+
+/// Whether row `i`'s `side` cell (`None` outside a duel: no such column)
+/// names B; anything but A or B is damage.
+fn is_b(path: &Path, i: usize, side: Option<Option<&str>>) -> Result<bool, LoadError> {
+    match side {
+        None | Some(Some("A")) => Ok(false),
+        Some(Some("B")) => Ok(true),
+        Some(other) => Err(bad(
+            path,
+            format!(
+                "row {}: side {:?} is not A or B",
+                i + 1,
+                other.unwrap_or_default()
+            ),
+        )),
     }
 }

@@ -454,6 +454,53 @@ fn side_findings(
 }
 
 /// One config's rules, dominance and written policy.
+/// One side's dominance table with a reading of each option: A's (the
+/// deciding side's) or, in a duel, B's (`b`). An option never taken
+/// yet costly to forbid is a threat only in a duel, where the other side
+/// could steer play to where it would be taken.
+fn dominance_table(doc: &mut Doc, run: &BestRun, list: &[DominanceAnswer], b: bool, duel: bool) {
+    let (whose, other) = if b { ("B's ", "A") } else { ("", "B") };
+    let me = if b { "B" } else { "A" };
+    let rows: Vec<Vec<String>> = list
+        .iter()
+        .map(|d| {
+            let reading = if d.loss < 1e-12 && d.usage == 0.0 {
+                "never used: dominated or never needed".to_string()
+            } else if d.loss < 1e-12 {
+                "used, but an equal alternative exists".to_string()
+            } else if d.usage == 0.0 && duel {
+                format!("never taken, yet needed: without it {other} steers play to where {me} would take it")
+            } else if d.usage > 0.5 {
+                format!("the backbone of {whose}best play")
+            } else {
+                "needed".to_string()
+            };
+            vec![
+                d.option.clone(),
+                run.loss(d.loss),
+                run.usage(d.usage),
+                reading,
+            ]
+        })
+        .collect();
+    let head = if b {
+        [
+            "B's option",
+            "B loses if forbidden",
+            "used by B's best play",
+            "reading",
+        ]
+    } else {
+        [
+            "option",
+            "loss if forbidden",
+            "used by best play",
+            "reading",
+        ]
+    };
+    doc.table(&head.map(String::from), &rows, &[1, 2]);
+}
+
 fn detail(doc: &mut Doc, run: &BestRun, r: &BestRow) {
     let a = &r.answer;
     let point = r.point(&run.swept);
@@ -509,77 +556,11 @@ fn detail(doc: &mut Doc, run: &BestRun, r: &BestRow) {
         }
     }
     if !a.dominance.is_empty() {
-        let rows: Vec<Vec<String>> = a
-            .dominance
-            .iter()
-            .map(|d| {
-                let reading = if d.loss < 1e-12 && d.usage == 0.0 {
-                    "never used: dominated or never needed"
-                } else if d.loss < 1e-12 {
-                    "used, but an equal alternative exists"
-                } else if d.usage == 0.0 && a.duel.is_some() {
-                    "never taken, yet needed: without it B steers play to where A would take it"
-                } else if d.usage > 0.5 {
-                    "the backbone of best play"
-                } else {
-                    "needed"
-                };
-                vec![
-                    d.option.clone(),
-                    run.loss(d.loss),
-                    run.usage(d.usage),
-                    reading.into(),
-                ]
-            })
-            .collect();
-        doc.table(
-            &[
-                "option",
-                "loss if forbidden",
-                "used by best play",
-                "reading",
-            ]
-            .map(String::from),
-            &rows,
-            &[1, 2],
-        );
+        dominance_table(doc, run, &a.dominance, false, a.duel.is_some());
     }
     if let Some(d) = a.duel.as_ref().filter(|d| !d.dominance.is_empty()) {
         doc.para("B's options: what B's best play loses with each forbidden (A still playing best; what A gains), and B's use of it.");
-        let rows: Vec<Vec<String>> = d
-            .dominance
-            .iter()
-            .map(|x| {
-                let reading = if x.loss < 1e-12 && x.usage == 0.0 {
-                    "never used: dominated or never needed"
-                } else if x.loss < 1e-12 {
-                    "used, but an equal alternative exists"
-                } else if x.usage == 0.0 {
-                    "never taken, yet needed: without it A steers play to where B would take it"
-                } else if x.usage > 0.5 {
-                    "the backbone of B's best play"
-                } else {
-                    "needed"
-                };
-                vec![
-                    x.option.clone(),
-                    run.loss(x.loss),
-                    run.usage(x.usage),
-                    reading.into(),
-                ]
-            })
-            .collect();
-        doc.table(
-            &[
-                "B's option",
-                "B loses if forbidden",
-                "used by B's best play",
-                "reading",
-            ]
-            .map(String::from),
-            &rows,
-            &[1, 2],
-        );
+        dominance_table(doc, run, &d.dominance, true, true);
     }
     match (&a.policy, &a.unwritten) {
         (Some(p), _) => {
