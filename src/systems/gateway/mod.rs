@@ -9,6 +9,7 @@
 
 #[macro_use]
 mod challenge;
+pub mod highest;
 pub mod notation;
 mod packed;
 #[macro_use]

@@ -73,17 +73,7 @@ impl SceneRounds {
     pub fn new(drama: Drama) -> SceneRounds {
         let n = drama.entities.len() - 1;
         assert!((1..=MAX_PCS).contains(&n), "1..=6 PCs");
-        let mut pmf = vec![[0.0; 9]; MAX_DICE + 1];
-        let mut cdf = vec![[0.0; 9]; MAX_DICE + 1];
-        for k in 1..=MAX_DICE {
-            for x in 0..=8 {
-                // Exact in binary: x^k / 8^k with x^k ≤ 2^21.
-                cdf[k][x] = (x as f64 / 8.0).powi(k as i32);
-                if x > 0 {
-                    pmf[k][x] = cdf[k][x] - cdf[k][x - 1];
-                }
-            }
-        }
+        let (pmf, cdf) = crate::systems::gateway::highest::highest_d8(MAX_DICE);
         let mut aid = [0; SLOTS];
         let mut base = [[0; SLOTS]; SLOTS];
         for (i, me) in drama.entities.iter().enumerate() {

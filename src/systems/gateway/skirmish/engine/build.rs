@@ -29,16 +29,7 @@ impl SkirmishRounds {
     pub fn new(sk: Skirmish) -> SkirmishRounds {
         let n = sk.members.len();
         assert!((2..=N).contains(&n));
-        let mut pmf = vec![[0.0; 9]; MAX_DICE + 1];
-        let mut cdf = vec![[0.0; 9]; MAX_DICE + 1];
-        for k in 1..=MAX_DICE {
-            for x in 0..=8 {
-                cdf[k][x] = (x as f64 / 8.0).powi(k as i32);
-                if x > 0 {
-                    pmf[k][x] = cdf[k][x] - cdf[k][x - 1];
-                }
-            }
-        }
+        let (pmf, cdf) = crate::systems::gateway::highest::highest_d8(MAX_DICE);
         let mut side = [0u8; W];
         let mut sidx = [0u8; N];
         let mut count = [0u8; 2];
