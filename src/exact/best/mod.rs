@@ -224,10 +224,7 @@ pub fn best<P: Choose>(
     dominance: bool,
     limits: BestLimits,
 ) -> Result<Solved<P::Option>, BestError> {
-    match p.repeats() {
-        Some(r) => graph::solve(p, r, reward, dominance, limits, false),
-        None => layered::solve(p, reward, dominance, limits, false),
-    }
+    solve(p, reward, dominance, limits, false)
 }
 
 /// Best play for both sides (a zero-sum duel): the deciding side
@@ -241,9 +238,21 @@ pub fn duel<P: Choose>(
     dominance: bool,
     limits: BestLimits,
 ) -> Result<Solved<P::Option>, BestError> {
+    solve(p, reward, dominance, limits, true)
+}
+
+/// [`best`] or, with `opposed`, [`duel`]: over one graph of the repeating
+/// rounds when the mechanic says where they repeat, else round by round.
+fn solve<P: Choose>(
+    p: &P,
+    reward: &dyn Fn(&[i64]) -> f64,
+    dominance: bool,
+    limits: BestLimits,
+    opposed: bool,
+) -> Result<Solved<P::Option>, BestError> {
     match p.repeats() {
-        Some(r) => graph::solve(p, r, reward, dominance, limits, true),
-        None => layered::solve(p, reward, dominance, limits, true),
+        Some(r) => graph::solve(p, r, reward, dominance, limits, opposed),
+        None => layered::solve(p, reward, dominance, limits, opposed),
     }
 }
 
