@@ -3,7 +3,7 @@
 //! each entity's policy compiled into plain actions), built once from the
 //! [`Skirmish`].
 
-use super::super::cast::{EssenceRule, Kind, MAX_SIDE, PCS, Skirmish};
+use super::super::cast::{BlockRule, EssenceRule, Kind, MAX_SIDE, PCS, Skirmish};
 use super::super::moves::{Aim, Move, Play, default_policy};
 use super::{Act, MAX_DICE, N, NONE, Order, SkirmishRounds, W, decide};
 use crate::systems::gateway::scene::Spend;
@@ -219,8 +219,13 @@ impl SkirmishRounds {
             }
         }
         let all_subs = ((1u16 << subs.len()) - 1) as u8;
+        let plain = riders.iter().all(|&r| r == 0)
+            && sk.bomb.is_none()
+            && subs.is_empty()
+            && sk.variants.block != BlockRule::OneEffect;
         let mut r = SkirmishRounds {
             initial: None,
+            plain,
             reach,
             subs,
             sub_of,

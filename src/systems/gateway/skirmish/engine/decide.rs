@@ -5,7 +5,7 @@
 use super::super::cast::{SearchCost, SetupFree, Shortfall, SurpriseLines};
 use super::super::moves::{Aim, Move, Moves};
 use super::super::state::*;
-use super::{Act, Aims, Bits, MAX_DICE, N, NONE, SkirmishRounds, Turn, W};
+use super::{Act, Aims, Bits, Eng, MAX_DICE, N, NONE, SkirmishRounds, Turn, W};
 use crate::systems::gateway::scene::rules::{View, When};
 
 /// The cheap refusals ([`SkirmishRounds::closed`]), a bit each.
@@ -67,17 +67,13 @@ pub(super) struct Sight {
 // `sight`, `view_seen` and `decide_seen` are inlined into `turn`, which
 // runs once an action: their results (a `View`, an `Act` and its `Aims`)
 // then stay in registers instead of going through memory on every call.
-impl SkirmishRounds {
+impl<const P: bool> Eng<'_, P> {
     #[inline(always)]
     pub(super) fn sight(&self, i: usize, s: &State) -> Sight {
         Sight {
             opp: self.opponents(s, i),
             lined: self.lined(s, i),
         }
-    }
-
-    pub(super) fn view(&self, i: usize, s: &State, round: usize) -> View {
-        self.view_seen(i, s, round, self.sight(i, s), true)
     }
 
     /// The same with `i`'s opponents and lines found already. `edge`:
@@ -96,9 +92,9 @@ impl SkirmishRounds {
         };
         // A passenger shares its lead's initiative, but neither climaxes
         // nor blocks.
-        let rider = s.aboard >> i & 1 == 1;
+        let rider = !P && s.aboard >> i & 1 == 1;
         let holds = s.holder as usize == self.anchor(s, i);
-        let can_climax = if self.countdown >> i & 1 == 1 {
+        let can_climax = if !P && self.countdown >> i & 1 == 1 {
             !rider && self.bomb_edge(s, i, 0).is_some_and(|lo| lo >= ladder)
         } else {
             !rider && all && lo >= ladder
@@ -181,7 +177,7 @@ impl SkirmishRounds {
         // A passenger may only Eliminate, Set-up, Aid Another or
         // Disembark; only Aid Another when its lead holds the initiative
         // and interrupts. Nobody else may Aid or Disembark.
-        if s.aboard >> i & 1 == 1 {
+        if !P && s.aboard >> i & 1 == 1 {
             let interrupted = s.interrupt && s.holder == self.lead[i];
             if !m.passenger_may() || (interrupted && m != Moves::of(&[Move::Aid])) {
                 return None;
@@ -225,7 +221,7 @@ impl SkirmishRounds {
                 lined |= aims.sur;
             }
             let every = m.needs_every_line();
-            let countdown = self.countdown >> i & 1 == 1;
+            let countdown = !P && self.countdown >> i & 1 == 1;
             if every {
                 let sur = aims.sur;
                 let lo_all = move || {
@@ -245,7 +241,8 @@ impl SkirmishRounds {
                         return None;
                     }
                     aims.every = self.trigger & (s.alive | s.absent);
-                } else if (self.countdown | self.trigger) != 0
+                } else if !P
+                    && (self.countdown | self.trigger) != 0
                     && !m.has(Move::Climax)
                     && !m.has(Move::Anticlimax)
                     && (opp == 0 || lined != opp)
@@ -261,7 +258,11 @@ impl SkirmishRounds {
                     if opp == 0 || lined != opp {
                         return None;
                     }
-                    if m.has(Move::Climax) && !self.subs.is_empty() && !self.keys_in_play(s, i) {
+                    if m.has(Move::Climax)
+                        && !P
+                        && !self.subs.is_empty()
+                        && !self.keys_in_play(s, i)
+                    {
                         return None;
                     }
                     if m.has(Move::Climax)
@@ -424,12 +425,6 @@ impl SkirmishRounds {
         self.aims(i, s, v, seen, act)
     }
 
-    /// The action `i`'s policy takes: its first rule that holds and is
-    /// allowed, else the default policy's first allowed rule.
-    pub(super) fn decide(&self, i: usize, s: &State, v: &View) -> (Act, Aims) {
-        self.decide_seen(i, s, v, self.sight(i, s))
-    }
-
     /// The same with `i`'s opponents and lines found already.
     #[inline(always)]
     fn decide_seen(&self, i: usize, s: &State, v: &View, seen: Sight) -> (Act, Aims) {
@@ -444,7 +439,7 @@ impl SkirmishRounds {
                 }
             }
         }
-        let fallback = if s.aboard >> i & 1 == 1 {
+        let fallback = if !P && s.aboard >> i & 1 == 1 {
             &self.rider_fallback
         } else {
             &self.fallback
@@ -457,10 +452,6 @@ impl SkirmishRounds {
         // No opponent in play to act on (they are all out of play yet):
         // it lets the round pass.
         (Act::PASS, Aims::default())
-    }
-
-    pub fn turn(&self, round: usize, s: &State) -> Turn {
-        self.turn_here(round, s, true).0
     }
 
     /// [`Self::turn`], inlined into the sampler's loop
@@ -555,5 +546,25 @@ impl SkirmishRounds {
             }
         }
         (t, paid)
+    }
+}
+
+/// The decision's entry points with every check, for the round's frame
+/// (a Block's probe), the exact chain and the tests.
+impl SkirmishRounds {
+    pub(super) fn view(&self, i: usize, s: &State, round: usize) -> View {
+        let e = self.full();
+        e.view_seen(i, s, round, e.sight(i, s), true)
+    }
+
+    /// The action `i`'s policy takes: its first rule that holds and is
+    /// allowed, else the default policy's first allowed rule.
+    pub(super) fn decide(&self, i: usize, s: &State, v: &View) -> (Act, Aims) {
+        let e = self.full();
+        e.decide_seen(i, s, v, e.sight(i, s))
+    }
+
+    pub fn turn(&self, round: usize, s: &State) -> Turn {
+        self.full().turn_here(round, s, true).0
     }
 }

@@ -7,7 +7,7 @@ use super::super::cast::{
 };
 use super::super::moves::{Move, Moves};
 use super::super::state::*;
-use super::{Bits, MAX_DICE, N, NONE, Roll, SkirmishRounds, Step, W};
+use super::{Bits, Eng, MAX_DICE, N, NONE, Roll, SkirmishRounds, Step, W};
 use crate::dice::{DiceRng, PACKED_D8_MAX, d8_highest_packed};
 use crate::model::{After, Rounds};
 use crate::systems::gateway::scene::edged;
@@ -31,34 +31,6 @@ impl SkirmishRounds {
     #[inline(always)]
     pub(super) fn spenders(&self, climax: bool) -> u16 {
         self.spend_always | if climax { self.spend_climax } else { 0 }
-    }
-
-    /// Target `j`'s side of a roll by `i` (whose anchor is `a`), `paid`
-    /// raises paid: whether it spends essence resisting, its dice, and
-    /// the least difference of top dice that beats its DT (unclamped: a
-    /// difference of top dice lies in -7..=7).
-    #[inline(always)]
-    pub(super) fn dt(
-        &self,
-        s: &State,
-        i: usize,
-        a: usize,
-        j: usize,
-        spenders: u16,
-        paid: u32,
-    ) -> (bool, u8, i64) {
-        // Its essence is read only when it would spend.
-        let resists = spenders >> j & 1 == 1 && s.essence[j][self.own_pool[j] as usize] > 0;
-        let dice = (self.dice[j] + resists as u32).min(MAX_DICE as u32) as u8;
-        // The edge on the line between their anchors, if open.
-        let p = self.pair(a, self.anchor(s, j));
-        let adv = if s.lines >> p & 1 == 1 {
-            self.signed(a, s.edges[p])
-        } else {
-            0
-        };
-        let rest = self.base[i & (W - 1)][j] - 2 * paid as i64;
-        (resists, dice, -edged(rest, adv))
     }
 
     /// The scene's first state, built: its entities' essence, squads,
@@ -263,12 +235,12 @@ impl Rounds for SkirmishRounds {
     /// sends through the chain (2026-11-28; see `Trial::simulate` of
     /// `SkirmishModel`). The chain is its oracle (`tests/chain.rs`).
     fn roll(&self, round: usize, s: &State, rng: &mut DiceRng) -> Roll {
-        self.roll_here(round, s, rng)
+        self.full().roll_here(round, s, rng)
     }
 
     fn after(&self, round: usize, s: &State, roll: &Roll) -> After<State, Outcome> {
         let mut s = *s;
-        match self.advance(round, &mut s, roll) {
+        match self.full().advance(round, &mut s, roll) {
             Step::Roll => After::Roll(s),
             Step::Round => After::Round(s),
             Step::End(o) => After::End(o),
@@ -276,7 +248,35 @@ impl Rounds for SkirmishRounds {
     }
 }
 
-impl SkirmishRounds {
+impl<const P: bool> Eng<'_, P> {
+    /// Target `j`'s side of a roll by `i` (whose anchor is `a`), `paid`
+    /// raises paid: whether it spends essence resisting, its dice, and
+    /// the least difference of top dice that beats its DT (unclamped: a
+    /// difference of top dice lies in -7..=7).
+    #[inline(always)]
+    pub(super) fn dt(
+        &self,
+        s: &State,
+        i: usize,
+        a: usize,
+        j: usize,
+        spenders: u16,
+        paid: u32,
+    ) -> (bool, u8, i64) {
+        // Its essence is read only when it would spend.
+        let resists = spenders >> j & 1 == 1 && s.essence[j][self.own_pool[j] as usize] > 0;
+        let dice = (self.dice[j] + resists as u32).min(MAX_DICE as u32) as u8;
+        // The edge on the line between their anchors, if open.
+        let p = self.pair(a, self.anchor(s, j));
+        let adv = if s.lines >> p & 1 == 1 {
+            self.signed(a, s.edges[p])
+        } else {
+            0
+        };
+        let rest = self.base[i & (W - 1)][j] - 2 * paid as i64;
+        (resists, dice, -edged(rest, adv))
+    }
+
     /// [`Rounds::roll`]: the turn with its targets' DTs, the actor's
     /// keep-highest pool, then each target's.
     #[inline]
@@ -338,14 +338,14 @@ impl SkirmishRounds {
             s.essence[j][self.own_pool[j] as usize] -= 1;
         }
         let no_roll = t.act.no_roll;
-        let rider = s.aboard >> i & 1 == 1;
+        let rider = !P && s.aboard >> i & 1 == 1;
         if !no_roll {
             s.free[i] = 0;
         }
         let side = self.side[i] as usize;
         s.spent[side] = s.spent[side].saturating_add(t.paid);
         let mut beat = roll.beat & t.targets;
-        if s.shield[i] != 0 {
+        if !P && s.shield[i] != 0 {
             // A one-effect Block shields one entity from this action; the
             // blocker loses the initiative if the action beats it.
             beat &= !(1 << (s.shield[i] - 1));
@@ -363,7 +363,8 @@ impl SkirmishRounds {
             (false, true) => PCS_ESCAPE,
             (true, true) => GM_ESCAPE,
         };
-        if all && m.has(Move::Climax) && self.countdown >> i & 1 == 0 && !self.subs.is_empty() {
+        if !P && all && m.has(Move::Climax) && self.countdown >> i & 1 == 0 && !self.subs.is_empty()
+        {
             // A split scene: the scene climaxes once every sub-scene is
             // hit this round; else the action's other effects go on.
             if let Some(o) = self.split_climax(s, i, round) {
@@ -371,7 +372,7 @@ impl SkirmishRounds {
             }
         } else if all && m.has(Move::Climax) {
             let mut o = self.outcome(winner(false), round, s);
-            if self.countdown >> i & 1 == 1 {
+            if !P && self.countdown >> i & 1 == 1 {
                 o[F_BOMB] = round as i64;
             }
             return Step::End(o);

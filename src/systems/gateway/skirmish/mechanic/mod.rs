@@ -213,14 +213,11 @@ impl Trial for SkirmishModel {
         // and the row's slots overwritten in place: a light scene's fixed
         // costs weigh against its few rolls.
         row.resize(self.picks.len(), 0);
-        rng.on_this_frame(|rng| {
-            for _ in 0..trials {
-                let o = self.rounds.play_here(rng);
-                for (r, &p) in row.iter_mut().zip(&self.picks) {
-                    *r = pick(&o, p);
-                }
-                tally.record_outcome(&row);
+        self.rounds.play_each(rng, trials, |o| {
+            for (r, &p) in row.iter_mut().zip(&self.picks) {
+                *r = pick(o, p);
             }
+            tally.record_outcome(&row);
         });
     }
 
