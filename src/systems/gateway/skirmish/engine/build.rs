@@ -4,8 +4,11 @@
 //! [`Skirmish`].
 
 use super::super::cast::{BlockRule, EssenceRule, Kind, MAX_SIDE, PCS, Skirmish};
-use super::super::moves::{Aim, Move, Play, default_policy};
-use super::{Act, MAX_DICE, N, NONE, Order, SkirmishRounds, W, decide};
+use super::super::moves::{Aim, Move, Moves, Play, default_policy};
+use super::{
+    Act, MAX_DICE, N, NONE, Order, SHAPE_LINES, SHAPE_MANOEUVRE, SHAPE_OTHER, SkirmishRounds, W,
+    decide,
+};
 use crate::systems::gateway::scene::Spend;
 use crate::systems::gateway::scene::rules::When;
 
@@ -22,6 +25,20 @@ fn act_of(p: &Play, to: Option<usize>, ent: Option<usize>) -> Act {
         extra: p.moves.len().saturating_sub(1) as u8,
         refuse: decide::refusals(p.moves),
         no_roll: p.moves.no_roll(),
+        shape: shape_of(p),
+    }
+}
+
+/// Which short cut of [`super::Eng::aims`] a play takes, if any.
+fn shape_of(p: &Play) -> u8 {
+    let lines = Moves::union(&[Move::Edge, Move::Setup, Move::Restrict]);
+    let all = p.aim == Aim::All;
+    if all && p.moves.any(lines) && p.moves.iter().all(|m| lines.has(m)) {
+        SHAPE_LINES
+    } else if all && p.moves == Moves::of(&[Move::Manoeuvre]) {
+        SHAPE_MANOEUVRE
+    } else {
+        SHAPE_OTHER
     }
 }
 
@@ -154,9 +171,15 @@ impl SkirmishRounds {
         let policies: Vec<Vec<(Option<When>, Act)>> = sk
             .members
             .iter()
-            .map(|m| {
+            .enumerate()
+            .map(|(i, m)| {
                 m.policy
                     .iter()
+                    // A rule handing its Set-up or Block to itself or to
+                    // an opponent is never allowed ([`Eng::aims`]): left
+                    // out here, it costs no decision a look (a shared
+                    // "feed the leader" policy names the leader's own).
+                    .filter(|(_, to, _)| to.is_none_or(|a| a != i && side[a] == side[i]))
                     .map(|(rule, to, ent)| (rule.when, act_of(&rule.choice, *to, *ent)))
                     .collect()
             })
@@ -235,6 +258,10 @@ impl SkirmishRounds {
             pairs,
             foes,
             minors,
+            everyone: ((1u32 << n) - 1) as u16,
+            pc_side: (0..n)
+                .filter(|&i| side[i] == PCS)
+                .fold(0u16, |a, i| a | 1 << i),
             slot_shift,
             row_ents,
             col_ents,

@@ -5,7 +5,9 @@
 use super::super::cast::{SearchCost, SetupFree, Shortfall, SurpriseLines};
 use super::super::moves::{Aim, Move, Moves};
 use super::super::state::*;
-use super::{Act, Aims, Bits, Eng, MAX_DICE, N, NONE, SkirmishRounds, Turn, W};
+use super::{
+    Act, Aims, Bits, Eng, MAX_DICE, N, NONE, SHAPE_LINES, SHAPE_OTHER, SkirmishRounds, Turn, W,
+};
 use crate::systems::gateway::scene::rules::{View, When};
 
 /// The cheap refusals ([`SkirmishRounds::closed`]), a bit each.
@@ -173,6 +175,30 @@ impl<const P: bool> Eng<'_, P> {
         act: &Act,
     ) -> Option<Aims> {
         let m = act.moves;
+        // The common actions first, by the same rules (no passenger
+        // aboard: it has rules of its own): per-line effects on every
+        // line, or a Manoeuvre at the first opponent without one.
+        if act.shape != SHAPE_OTHER && (P || s.aboard >> i & 1 == 0) {
+            if act.to != NONE {
+                let a = act.to as usize;
+                if a == i || s.alive >> a & 1 == 0 || self.side[a & (W - 1)] != self.side[i] {
+                    return None;
+                }
+            }
+            let mut aims = Aims::default();
+            if act.shape == SHAPE_LINES {
+                aims.per_line = seen.lined;
+                return (seen.lined != 0).then_some(aims);
+            }
+            let free = seen.opp & !seen.lined;
+            if free == 0 {
+                return None;
+            }
+            let j = free.trailing_zeros();
+            aims.man = Some(j as u8);
+            aims.one = 1 << j;
+            return Some(aims);
+        }
         const NO_ROLL: Moves = Moves::union(&[Move::Aid, Move::Disembark]);
         // A passenger may only Eliminate, Set-up, Aid Another or
         // Disembark; only Aid Another when its lead holds the initiative

@@ -77,7 +77,16 @@ pub struct Act {
     /// Made without a roll ([`Moves::no_roll`]), found once: the turn,
     /// the roll and `advance` all ask.
     no_roll: bool,
+    /// The common actions whose aims take a short cut ([`Eng::aims`]):
+    /// [`SHAPE_LINES`] (Edge, Set-up or Restrict, any of them, on every
+    /// line, with no other effect), [`SHAPE_MANOEUVRE`] (a Manoeuvre
+    /// alone at any opponent), [`SHAPE_OTHER`] for the rest.
+    shape: u8,
 }
+
+pub(super) const SHAPE_OTHER: u8 = 0;
+pub(super) const SHAPE_LINES: u8 = 1;
+pub(super) const SHAPE_MANOEUVRE: u8 = 2;
 
 impl Act {
     /// Letting the round pass: no effect (no opponent in play to act on).
@@ -91,6 +100,7 @@ impl Act {
         extra: 0,
         refuse: 0,
         no_roll: true,
+        shape: SHAPE_OTHER,
     };
 }
 
@@ -196,6 +206,10 @@ pub struct SkirmishRounds {
     foes: [u16; W],
     /// Bit j: `j` is a minor entity (the only ones Eliminate takes).
     minors: u16,
+    /// Every entity, and those of the PC side (bits by entity): what an
+    /// outcome counts.
+    everyone: u16,
+    pc_side: u16,
     /// Where entity `a`'s line slots start in the line mask: its side's
     /// index times 6 on the PC side (a row of 6 slots), its side's index
     /// on the GM side (a column, every 6th slot); see [`Self::lined_to`].

@@ -2,7 +2,7 @@
 //! sets, who acts next, the end of the round (the ladder, Press against
 //! Accelerate) and who takes the next initiative.
 
-use super::super::cast::{PCS, PressAccelerate, TieRule};
+use super::super::cast::{GM, PCS, PressAccelerate, TieRule};
 use super::super::moves::Move;
 use super::super::state::*;
 use super::{Bits, Bits64, N, Order, SkirmishRounds, Step, W};
@@ -58,10 +58,11 @@ impl SkirmishRounds {
         if !me.entity.first || me.order.is_some() || rides {
             // Does the holder mean to Block (interrupt)? It then acts
             // first, and its passengers may only Aid Another.
-            s.lead = false;
-            let probe = State { lead: true, ..*s };
-            let v = self.view(h, &probe, round);
-            let blocks = self.decide(h, &probe, &v).0.moves.has(Move::Block);
+            // Asked of the state as if it led (no copy of the state: the
+            // decision reads nothing else that `lead` changes).
+            s.lead = true;
+            let v = self.view(h, s, round);
+            let blocks = self.decide(h, s, &v).0.moves.has(Move::Block);
             s.lead = blocks || (me.entity.first && me.order.is_none());
             s.interrupt = rides && blocks;
         }
@@ -74,15 +75,20 @@ impl SkirmishRounds {
         o[F_ROUNDS] = round as i64;
         o[F_LADDER] = s.ladder as i64;
         let key = self.sk.key();
+        // Eliminated: neither in the scene nor out of play yet.
+        let gone = self.everyone & !s.alive & !s.absent;
+        o[F_ELIM + PCS as usize] = (gone & self.pc_side).count_ones() as i64;
+        o[F_ELIM + GM as usize] = (gone & !self.pc_side).count_ones() as i64;
         for i in 0..self.n {
-            let alive = s.alive >> i & 1 == 1;
-            if !alive && s.absent >> i & 1 == 0 {
-                o[F_ELIM + self.side[i] as usize] += 1;
-            }
+            o[f_survived(i)] = (s.alive >> i & 1) as i64;
+        }
+        // Only an entity out of play at the start ever enters.
+        for i in Bits(self.absent) {
             o[F_ENTERED + i / ENTERED_PER_FIELD] |=
                 (s.entered[i] as i64) << (8 * (i % ENTERED_PER_FIELD));
-            o[f_survived(i)] = alive as i64;
-            if self.side[i] == PCS && self.line(s, i, key) {
+        }
+        for i in Bits(self.pc_side) {
+            if self.line(s, i, key) {
                 o[f_edge(i)] = self.edge(s, i, key);
             }
         }
