@@ -173,7 +173,16 @@ impl SkirmishRounds {
             }
             r
         };
-        let best = Bits(able_now).map(rank).max().unwrap_or(0);
+        // The best rank and those who reach it, in one pass.
+        let (mut best, mut tied) = (0, 0u16);
+        for i in Bits(able_now) {
+            let r = rank(i);
+            if r > best {
+                (best, tied) = (r, 1 << i);
+            } else if r == best {
+                tied |= 1 << i;
+            }
+        }
         let order = self.order(s);
         if best == 0 {
             // Nobody successful: the holder keeps it; a holder that lost
@@ -189,11 +198,8 @@ impl SkirmishRounds {
                     .unwrap_or(holder)
             };
         }
-        // Only those able rank above 0, and `best` is above 0 here.
-        let mut tied = 0u16;
-        for i in Bits(able_now) {
-            tied |= u16::from(rank(i) == best) << i;
-        }
+        // Only those able rank above 0, and `best` is above 0 here: those
+        // who reach it are `tied`.
         // A giver tied with the ally it handed its free raises to: the
         // ally takes it (givers in the scene's order, each judged against
         // the ties left by those before it).
