@@ -544,43 +544,4 @@ impl SkirmishRounds {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::systems::ParamMap;
-    use crate::systems::ParamValue::{Int, List, Str};
-    use crate::systems::testing::table as t;
-
-    /// [`SkirmishRounds::lined_to`] reads a row or a column of slots at
-    /// once: the same entities as testing each opponent's slot, on a
-    /// scene of six a side (every slot in use).
-    #[test]
-    fn lined_to_is_each_opponents_slot() {
-        let named = |n: &str| t(&[("name", Str(n.into()))]);
-        let minor = |n: &str| t(&[("name", Str(n.into())), ("significance", Int(1))]);
-        let mut m = ParamMap::new();
-        m.set(
-            "pcs",
-            List(["a", "b", "c", "d", "e", "f"].map(named).to_vec()),
-        );
-        m.set("key", named("k"));
-        m.set(
-            "minors",
-            List(["m", "n", "o", "p", "q"].map(minor).to_vec()),
-        );
-        let r = super::super::skirmish_from(&m).unwrap().rounds;
-        assert_eq!(r.n, N);
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let lines = x & ((1 << PAIRS) - 1);
-            for a in 0..r.n {
-                let each = (0..r.n)
-                    .filter(|&j| r.side[j] != r.side[a] && lines >> r.pair(a, j) & 1 == 1)
-                    .fold(0u16, |m, j| m | 1 << j);
-                assert_eq!(r.lined_to(lines, a), each, "lines {lines:#x}, entity {a}");
-            }
-        }
-    }
-}
+mod tests;

@@ -215,7 +215,12 @@ impl Trial for SkirmishModel {
         row.resize(self.picks.len(), 0);
         self.rounds.play_each(rng, trials, |o| {
             for (r, &p) in row.iter_mut().zip(&self.picks) {
-                *r = pick(o, p);
+                // Most picks are a field as it is: a test, not a jump
+                // through the match's table.
+                *r = match p {
+                    Pick::Field(f) => o[f],
+                    _ => pick(o, p),
+                };
             }
             tally.record_outcome(&row);
         });
