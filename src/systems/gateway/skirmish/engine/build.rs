@@ -22,7 +22,8 @@ fn act_of(p: &Play, to: Option<usize>, ent: Option<usize>) -> Act {
         to: to.map_or(NONE, |a| a as u8),
         ent: ent.map_or(NONE, |a| a as u8),
         cat: p.category.map_or(NONE, |c| c as u8),
-        extra: p.moves.len().saturating_sub(1) as u8,
+        extra: (p.moves.len().saturating_sub(1)
+            + u32::from(to.is_some() && p.moves.has(Move::Setup))) as u8,
         refuse: decide::refusals(p.moves),
         no_roll: p.moves.no_roll(),
         shape: shape_of(p),
@@ -163,7 +164,7 @@ impl SkirmishRounds {
         // An entrant's default begins with a Surprise on every opponent
         // (only when the scene has one: the rule is never allowed else).
         let surprise = (absent != 0).then(|| Play::new(&[Move::Surprise], 0));
-        let fallback = surprise
+        let fallback: Vec<Act> = surprise
             .into_iter()
             .chain(default_policy().rules.into_iter().map(|r| r.choice))
             .map(|p| act_of(&p, None, None))
@@ -186,7 +187,8 @@ impl SkirmishRounds {
             .collect();
         let mut open_from = [[0u8; 32]; W];
         for (o, p) in open_from.iter_mut().zip(&policies) {
-            *o = decide::open_from(p);
+            let rules: Vec<(bool, u8)> = p.iter().map(|(w, a)| (w.is_some(), a.refuse)).collect();
+            *o = decide::open_from(&rules);
         }
         let conditional = policies
             .iter()
@@ -275,6 +277,12 @@ impl SkirmishRounds {
             policies,
             open_from,
             conditional,
+            fallback_from: decide::open_from(
+                &fallback
+                    .iter()
+                    .map(|a: &Act| (false, a.refuse))
+                    .collect::<Vec<_>>(),
+            ),
             fallback,
             rider_fallback: [Move::Eliminate, Move::Aid]
                 .map(|m| act_of(&Play::new(&[m], 0), None, None))

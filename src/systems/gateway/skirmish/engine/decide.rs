@@ -21,14 +21,15 @@ const CLOSED_ELIMINATE: u8 = 16;
 pub(super) const CLOSED_ALL: u8 = 31;
 
 /// For each set of cheap refusals closed (a `CLOSED_*` mask), the first
-/// rule of `policy` that a decision must try: the rules before it have
+/// of `rules` (each: whether it has a condition, and its action's
+/// [`Act::refuse`]) that a decision must try: the rules before it have
 /// no condition and a refusal in the set.
-pub(super) fn open_from(policy: &[(Option<When>, Act)]) -> [u8; 32] {
+pub(super) fn open_from(rules: &[(bool, u8)]) -> [u8; 32] {
     std::array::from_fn(|closed| {
-        policy
+        rules
             .iter()
-            .position(|(when, act)| when.is_some() || act.refuse & closed as u8 == 0)
-            .unwrap_or(policy.len()) as u8
+            .position(|&(when, refuse)| when || refuse & closed as u8 == 0)
+            .unwrap_or(rules.len()) as u8
     })
 }
 
@@ -465,10 +466,11 @@ impl<const P: bool> Eng<'_, P> {
                 }
             }
         }
+        // The default policy likewise, from its first rule not closed.
         let fallback = if !P && s.aboard >> i & 1 == 1 {
-            &self.rider_fallback
+            &self.rider_fallback[..]
         } else {
-            &self.fallback
+            &self.fallback[self.fallback_from[closed as usize & (CLOSED_ALL as usize)] as usize..]
         };
         for act in fallback {
             if let Some(a) = self.try_act(i, s, v, seen, closed, act) {
@@ -499,7 +501,6 @@ impl<const P: bool> Eng<'_, P> {
         // a raise; so does each point an Eliminate's edge falls short
         // (the "raises" reading).
         let short = aims.short as u32;
-        let hand_over = act.to != NONE && m.has(Move::Setup);
         // A Search: one raise per point of significance over 1 (or per
         // point, `search_cost = "significance"`).
         let search = aims.find.map_or(0, |j| {
@@ -509,7 +510,7 @@ impl<const P: bool> Eng<'_, P> {
                 SearchCost::Significance => sig,
             }
         });
-        let mut needed = act.extra as u32 + u32::from(hand_over) + short + search;
+        let mut needed = act.extra as u32 + short + search;
         if m.has(Move::Press) {
             needed += s.accel.iter().map(|&l| l as u32).sum::<u32>();
         }
@@ -527,7 +528,12 @@ impl<const P: bool> Eng<'_, P> {
             act.raises + free.saturating_sub(total)
         };
         let climax = m.has(Move::Climax);
-        let pool = self.pool_of(i, act.cat);
+        // Most actions draw on the actor's own pool.
+        let pool = if act.cat == NONE {
+            self.own_pool[i & (W - 1)] as usize
+        } else {
+            self.pool_of(i, act.cat)
+        };
         // `Entity::spends`, read from the tables made once a scene (the
         // pool only for an entity that would spend).
         let spends = !no_roll && self.spenders(climax) >> i & 1 == 1 && s.essence[i][pool] > 0;

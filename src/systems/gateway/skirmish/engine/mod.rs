@@ -67,9 +67,10 @@ pub struct Act {
     /// The trait category whose essence pool the roll draws, or [`NONE`]
     /// for the entity's own.
     pub cat: u8,
-    /// Effects beyond the first (each costs a raise), counted once when
-    /// the policy is compiled: a popcount is a dozen instructions on the
-    /// baseline x86-64 target, and every action paid it.
+    /// Effects beyond the first, and a Set-up handed to an ally (each
+    /// costs a raise), counted once when the policy is compiled: a
+    /// popcount is a dozen instructions on the baseline x86-64 target,
+    /// and every action paid it.
     extra: u8,
     /// The cheap refusals that apply to it (`decide::CLOSED_*` bits): a
     /// rule is passed over when one of them is closed now.
@@ -242,6 +243,8 @@ pub struct SkirmishRounds {
     /// the view's edge when `i` lacks a line to some opponent).
     conditional: u16,
     fallback: Vec<Act>,
+    /// `fallback_from[closed]`: the same for the default policy.
+    fallback_from: [u8; 32],
     /// A riding passenger's default: Eliminate when allowed, else Aid
     /// Another.
     rider_fallback: Vec<Act>,
