@@ -125,6 +125,12 @@ impl DiceRng {
     #[inline(always)]
     pub fn d8_keep_highest(&mut self, mut n: u32) -> u32 {
         debug_assert!(n >= 1);
+        // The usual pool, four dice or fewer, in one lookup (the same
+        // draws as the loop's one pass; the range, not `n <= 4`, lets
+        // the table's index go unchecked).
+        if (1..=TABLE_DICE).contains(&n) {
+            return d8_highest_packed(n, self.bits(3 * n));
+        }
         let mut best = 0u8;
         while n > 0 {
             let k = n.min(TABLE_DICE);

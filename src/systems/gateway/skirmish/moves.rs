@@ -162,13 +162,9 @@ impl Moves {
     /// No effect at all.
     pub const NONE: Moves = Moves(0);
 
-    pub fn of(moves: &[Move]) -> Self {
-        Moves(moves.iter().fold(0, |m, e| m | e.bit()))
-    }
-
-    /// [`Moves::of`] at compile time: a set the hot paths test against
-    /// in one instruction.
-    pub const fn union(moves: &[Move]) -> Self {
+    /// The set of `moves`; a `const fn`, so that the sets the hot paths
+    /// test against are made at compile time.
+    pub const fn of(moves: &[Move]) -> Self {
         let mut bits = 0u16;
         let mut k = 0;
         while k < moves.len() {

@@ -32,7 +32,7 @@ fn act_of(p: &Play, to: Option<usize>, ent: Option<usize>) -> Act {
 
 /// Which short cut of [`super::Eng::aims`] a play takes, if any.
 fn shape_of(p: &Play) -> u8 {
-    let lines = Moves::union(&[Move::Edge, Move::Setup, Move::Restrict]);
+    let lines = Moves::of(&[Move::Edge, Move::Setup, Move::Restrict]);
     let all = p.aim == Aim::All;
     if all && p.moves.any(lines) && p.moves.iter().all(|m| lines.has(m)) {
         SHAPE_LINES

@@ -180,11 +180,8 @@ impl<const P: bool> Eng<'_, P> {
         // aboard: it has rules of its own): per-line effects on every
         // line, or a Manoeuvre at the first opponent without one.
         if act.shape != SHAPE_OTHER && (P || s.aboard >> i & 1 == 0) {
-            if act.to != NONE {
-                let a = act.to as usize;
-                if a == i || s.alive >> a & 1 == 0 || self.side[a & (W - 1)] != self.side[i] {
-                    return None;
-                }
+            if act.to != NONE && !self.ally_here(s, i, act.to) {
+                return None;
             }
             let mut aims = Aims::default();
             if act.shape == SHAPE_LINES {
@@ -200,7 +197,7 @@ impl<const P: bool> Eng<'_, P> {
             aims.one = 1 << j;
             return Some(aims);
         }
-        const NO_ROLL: Moves = Moves::union(&[Move::Aid, Move::Disembark]);
+        const NO_ROLL: Moves = Moves::of(&[Move::Aid, Move::Disembark]);
         // A passenger may only Eliminate, Set-up, Aid Another or
         // Disembark; only Aid Another when its lead holds the initiative
         // and interrupts. Nobody else may Aid or Disembark.
@@ -220,7 +217,7 @@ impl<const P: bool> Eng<'_, P> {
         let mut lined = seen.lined;
         // The effects with checks of their own before anyone is aimed at:
         // one test for all of them, since most rules tried have none.
-        const CHECKED: Moves = Moves::union(&[
+        const CHECKED: Moves = Moves::of(&[
             Move::Surprise,
             Move::Climax,
             Move::Anticlimax,
@@ -332,11 +329,8 @@ impl<const P: bool> Eng<'_, P> {
                     aims.one |= 1 << j;
                 }
             }
-            if act.to != NONE {
-                let a = act.to as usize;
-                if a == i || s.alive >> a & 1 == 0 || self.side[a] != self.side[i] {
-                    return None;
-                }
+            if act.to != NONE && !self.ally_here(s, i, act.to) {
+                return None;
             }
         }
         let bits = Bits;
@@ -402,6 +396,16 @@ impl<const P: bool> Eng<'_, P> {
             aims.short = (-gap).clamp(0, u16::MAX as i64) as u16;
         }
         Some(aims)
+    }
+
+    /// Whether the ally `to` a Set-up or Block hands over to is in the
+    /// scene. Never `i` itself nor an opponent: a rule naming one is
+    /// left out when its policy is compiled ([`SkirmishRounds::new`]).
+    #[inline(always)]
+    fn ally_here(&self, s: &State, i: usize, to: u8) -> bool {
+        let a = to as usize & (W - 1);
+        debug_assert!(a != i && self.side[a] == self.side[i & (W - 1)]);
+        s.alive >> a & 1 == 1
     }
 
     /// `i`'s edge over `j` as an action that may open a line to `man`
@@ -528,12 +532,7 @@ impl<const P: bool> Eng<'_, P> {
             act.raises + free.saturating_sub(total)
         };
         let climax = m.has(Move::Climax);
-        // Most actions draw on the actor's own pool.
-        let pool = if act.cat == NONE {
-            self.own_pool[i & (W - 1)] as usize
-        } else {
-            self.pool_of(i, act.cat)
-        };
+        let pool = self.pool_of(i, act.cat);
         // `Entity::spends`, read from the tables made once a scene (the
         // pool only for an entity that would spend).
         let spends = !no_roll && self.spenders(climax) >> i & 1 == 1 && s.essence[i][pool] > 0;

@@ -386,11 +386,14 @@ impl SkirmishRounds {
 
     /// The essence pool entity `i` draws on with the category `cat`
     /// ([`NONE`]: its own): slot 0 with one pool.
-    #[inline]
+    #[inline(always)]
     fn pool_of(&self, i: usize, cat: u8) -> usize {
+        // Its own pool (most actions) is in the table made once a scene.
+        if cat == NONE {
+            return self.own_pool[i & (W - 1)] as usize;
+        }
         match self.sk.variants.essence {
             EssenceRule::One => 0,
-            EssenceRule::Four if cat == NONE => self.sk.members[i].category as usize,
             EssenceRule::Four => cat as usize,
         }
     }

@@ -8,21 +8,9 @@ use super::super::cast::{
 use super::super::moves::{Move, Moves};
 use super::super::state::*;
 use super::{Bits, Eng, MAX_DICE, N, NONE, Roll, SkirmishRounds, Step, W};
-use crate::dice::{DiceRng, PACKED_D8_MAX, d8_highest_packed};
+use crate::dice::DiceRng;
 use crate::model::{After, Rounds};
 use crate::systems::gateway::scene::edged;
-
-/// The highest of `n` d8, as [`DiceRng::d8_keep_highest`] rolls it (the
-/// same draws), with the usual pool of four dice or fewer read in one
-/// lookup, not through its loop over packs of four.
-#[inline(always)]
-fn keep_highest(rng: &mut DiceRng, n: u32) -> u32 {
-    if (1..=PACKED_D8_MAX).contains(&n) {
-        d8_highest_packed(n, rng.bits(3 * n))
-    } else {
-        rng.d8_keep_highest(n)
-    }
-}
 
 impl SkirmishRounds {
     /// Who spends essence resisting a roll (a Climax's or another),
@@ -189,7 +177,7 @@ impl Rounds for SkirmishRounds {
 
     fn law(&self, round: usize, s: &State, out: &mut Vec<(Roll, f64)>) {
         let t = self.turn(round, s);
-        if t.act.moves.no_roll() {
+        if t.act.no_roll {
             out.push((Roll { beat: 0, turn: t }, 1.0));
             return;
         }
@@ -307,13 +295,13 @@ impl<const P: bool> Eng<'_, P> {
         let i = t.actor as usize;
         let a = self.anchor(s, i);
         let spenders = self.spenders(t.act.moves.has(Move::Climax));
-        let top = keep_highest(rng, t.dice as u32) as i64;
+        let top = rng.d8_keep_highest(t.dice as u32) as i64;
         let mut beat = 0u16;
         let mut resists = 0u16;
         for j in Bits(t.targets) {
             let (spends, dice, need) = self.dt(s, i, a, j, spenders, paid);
             resists |= (spends as u16) << j;
-            let theirs = keep_highest(rng, dice as u32) as i64;
+            let theirs = rng.d8_keep_highest(dice as u32) as i64;
             beat |= ((top - theirs >= need) as u16) << j;
         }
         t.resists = resists;
@@ -384,9 +372,9 @@ impl<const P: bool> Eng<'_, P> {
         let mut note = |mv: Move| rank = rank.max(mv.rank());
         // Effects most actions lack, tested in groups: one test each
         // group for the common action.
-        const ENTRY: Moves = Moves::union(&[Move::Surprise, Move::Aid, Move::Disembark]);
-        const REACH: Moves = Moves::union(&[Move::Disengage, Move::Search, Move::Recruit]);
-        const LATE: Moves = Moves::union(&[Move::Press, Move::Accelerate, Move::Block]);
+        const ENTRY: Moves = Moves::of(&[Move::Surprise, Move::Aid, Move::Disembark]);
+        const REACH: Moves = Moves::of(&[Move::Disengage, Move::Search, Move::Recruit]);
+        const LATE: Moves = Moves::of(&[Move::Press, Move::Accelerate, Move::Block]);
         if m.any(ENTRY) {
             if m.has(Move::Surprise) {
                 // The entrant's lines open at once, whatever its roll (or,
