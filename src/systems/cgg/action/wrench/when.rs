@@ -99,25 +99,40 @@ impl When {
     /// The keys that are set, as a table (for a written policy): a
     /// quantity bounded to one value as `failures = n`.
     pub fn table(&self) -> Vec<(String, ParamValue)> {
-        let mut t = Vec::new();
+        self.parts()
+            .into_iter()
+            .map(|(k, v, _)| (k.to_string(), v))
+            .collect()
+    }
+
+    /// The keys that are set, each with its value and its words (a
+    /// label's `failures≥2`), in the table's order: a quantity bounded
+    /// to one value as `failures = n`, then the uses spent and unspent.
+    fn parts(&self) -> Vec<(&'static str, ParamValue, String)> {
+        let mut out = Vec::new();
         for ((name, (lk, hk)), (lo, hi)) in NAMES.iter().zip(KEYS).zip(self.bounds()) {
             match (lo, hi) {
-                (Some(l), Some(h)) if l == h => t.push((name.to_string(), ParamValue::Int(l))),
+                (Some(l), Some(h)) if l == h => {
+                    out.push((*name, ParamValue::Int(l), format!("{name}={l}")));
+                }
                 _ => {
-                    t.extend(lo.map(|n| (lk.to_string(), ParamValue::Int(n))));
-                    t.extend(hi.map(|n| (hk.to_string(), ParamValue::Int(n))));
+                    out.extend(lo.map(|n| (lk, ParamValue::Int(n), format!("{name}≥{n}"))));
+                    out.extend(hi.map(|n| (hk, ParamValue::Int(n), format!("{name}≤{n}"))));
                 }
             }
         }
         for (key, mask) in [("spent", self.spent), ("unspent", self.unspent)] {
             if mask != 0 {
-                let names = uses_of(mask)
-                    .map(|u| ParamValue::Str(use_name(u).into()))
-                    .collect();
-                t.push((key.to_string(), ParamValue::List(names)));
+                let names: Vec<&str> = uses_of(mask).map(use_name).collect();
+                let list = names.iter().map(|&n| ParamValue::Str(n.into())).collect();
+                out.push((
+                    key,
+                    ParamValue::List(list),
+                    format!("{key}={}", names.join(",")),
+                ));
             }
         }
-        t
+        out
     }
 
     /// The uses the rule asks spent.
@@ -136,27 +151,8 @@ pub(super) fn uses_of(mask: u8) -> impl Iterator<Item = Use> {
 
 impl fmt::Display for When {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        for (name, (lo, hi)) in NAMES.iter().zip(self.bounds()) {
-            match (lo, hi) {
-                (Some(l), Some(h)) if l == h => parts.push(format!("{name}={l}")),
-                _ => {
-                    if let Some(l) = lo {
-                        parts.push(format!("{name}≥{l}"));
-                    }
-                    if let Some(h) = hi {
-                        parts.push(format!("{name}≤{h}"));
-                    }
-                }
-            }
-        }
-        for (key, mask) in [("spent", self.spent), ("unspent", self.unspent)] {
-            if mask != 0 {
-                let names: Vec<&str> = uses_of(mask).map(use_name).collect();
-                parts.push(format!("{key}={}", names.join(",")));
-            }
-        }
-        f.write_str(&parts.join(" & "))
+        let words: Vec<String> = self.parts().into_iter().map(|(_, _, w)| w).collect();
+        f.write_str(&words.join(" & "))
     }
 }
 
