@@ -12,12 +12,19 @@ use super::{Board, Seen, USES, Use, use_name};
 use crate::systems::ParamValue;
 use crate::systems::policy;
 
+/// A use's bit in a mask of uses (`spent`, `unspent`): one per use, in
+/// [`USES`]' order; 0 for a use not in [`USES`].
+#[inline]
+pub fn bit(u: Use) -> u8 {
+    USES.iter().position(|&x| x == u).map_or(0, |i| 1 << i)
+}
+
 /// The wrench uses spent this roll, a bit per use in [`USES`]' order.
 #[inline]
 pub fn spent(b: &Board) -> u8 {
     USES.iter()
-        .enumerate()
-        .fold(0, |m, (i, &u)| m | (u8::from(b.spent(u)) << i))
+        .filter(|&&u| b.spent(u))
+        .fold(0, |m, &u| m | bit(u))
 }
 
 /// A rule's condition on what the player sees: every bound set must
@@ -134,19 +141,11 @@ impl When {
         }
         out
     }
-
-    /// The uses the rule asks spent.
-    pub fn spent_uses(&self) -> impl Iterator<Item = Use> {
-        uses_of(self.spent)
-    }
 }
 
 /// The uses of a mask of [`USES`], in their order.
 pub(super) fn uses_of(mask: u8) -> impl Iterator<Item = Use> {
-    USES.into_iter()
-        .enumerate()
-        .filter(move |(i, _)| mask & (1 << i) != 0)
-        .map(|(_, u)| u)
+    USES.into_iter().filter(move |&u| mask & bit(u) != 0)
 }
 
 impl fmt::Display for When {
@@ -257,13 +256,13 @@ fn uses_named(key: &str, v: Option<Value>) -> Result<u8, String> {
     };
     let mut mask = 0;
     for item in items {
-        let i = item
+        let u = item
             .as_str()
-            .and_then(|s| USES.iter().position(|&u| use_name(u) == s))
+            .and_then(|s| USES.into_iter().find(|&u| use_name(u) == s))
             .ok_or_else(|| {
                 format!("`when`: `{key}`: {item} is not a wrench use; allowed: {WRENCH_USES}")
             })?;
-        mask |= 1 << i;
+        mask |= bit(u);
     }
     Ok(mask)
 }
