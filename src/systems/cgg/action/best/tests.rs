@@ -4,16 +4,21 @@
 use super::*;
 use crate::exact::best::check::{From, best_is_brute_force};
 use crate::exact::best::{BestLimits, best};
-use crate::model::{Define, ParamMap, ParamValue};
+use crate::model::{Define, Marginals, ParamMap, ParamValue};
 use crate::systems::cgg::action::venture::{ExecDice, Rolled};
 use crate::systems::cgg::action::{ActionMechanic, field};
 
-fn action(pairs: &[(&str, &str)]) -> Action {
+/// The parameters these keys set, each to its word.
+fn params(pairs: &[(&str, &str)]) -> ParamMap {
     let pairs: Vec<(&str, ParamValue)> = pairs
         .iter()
         .map(|(k, v)| (*k, ParamValue::Str((*v).into())))
         .collect();
-    let p = ActionMechanic.read(&ParamMap::from_pairs(&pairs)).unwrap();
+    ParamMap::from_pairs(&pairs)
+}
+
+fn action(pairs: &[(&str, &str)]) -> Action {
+    let p = ActionMechanic.read(&params(pairs)).unwrap();
     Define::check(&ActionMechanic, &p).unwrap();
     ActionMechanic.build(p)
 }
@@ -110,6 +115,40 @@ fn uses_that_cannot_help_are_dominated() {
     assert!(hold.loss.abs() < 1e-12, "{hold:?}");
 }
 
+/// Prepares `cgg.action` with `values` (the written rules among them)
+/// and checks that it plays them as best play solved: the exact share of
+/// `column` = 1 is `p`'s best value for `reward` within 1e-9, and the
+/// sampler agrees with the exact law (fixed `seed`). Returns that share
+/// and the exact law.
+fn plays_as_solved(
+    p: &WrenchChoice,
+    reward: Metric,
+    column: usize,
+    values: &ParamMap,
+    seed: u64,
+    what: &str,
+) -> (f64, Marginals) {
+    let model = crate::systems::find("cgg.action")
+        .unwrap()
+        .prepare(values)
+        .unwrap();
+    let exact = model.exact().unwrap();
+    let best = best(p, &reward, false, BestLimits::default()).unwrap();
+    let replayed = exact.share(column, crate::model::Pred::Eq(1));
+    assert!(
+        (replayed - best.value).abs() < 1e-9,
+        "{replayed} vs {}",
+        best.value
+    );
+    crate::systems::testing::assert_agrees_with(
+        &*model,
+        &exact,
+        crate::systems::testing::Sample::seed(seed),
+        what,
+    );
+    (replayed, exact)
+}
+
 #[test]
 fn written_rules_sample_as_they_solve() {
     // Best play for success at difficult against the "always" hammer,
@@ -121,26 +160,11 @@ fn written_rules_sample_as_they_solve() {
     let written = p.write_for(&[], &success).expect("written");
     let (key, rules) = &written[0];
     assert_eq!(key, "policy.wrench");
-    let mut values =
-        ParamMap::from_pairs(&[("difficulty.base", ParamValue::Str("difficult".into()))]);
+    let mut values = params(&[("difficulty.base", "difficult")]);
     values.set("policy.wrench", rules.clone());
-    let m = crate::systems::find("cgg.action").unwrap();
-    let model = m.prepare(&values).unwrap();
-    let exact = model.exact().unwrap();
-    let best = best(&p, &success, false, BestLimits::default()).unwrap();
-    let replayed = exact.share(field::SUCCESS, crate::model::Pred::Eq(1));
-    assert!(
-        (replayed - best.value).abs() < 1e-9,
-        "{replayed} vs {}",
-        best.value
-    );
-    crate::systems::testing::assert_agrees_with(
-        &*model,
-        &exact,
-        crate::systems::testing::Sample::seed(5),
-        "written wrench",
-    );
+    let (replayed, _) = plays_as_solved(&p, success, field::SUCCESS, &values, 5, "written wrench");
     // And they are no named policy in disguise.
+    let m = crate::systems::find("cgg.action").unwrap();
     for named in ["none", "greedy", "deny"] {
         values.set("policy.wrench", ParamValue::Str(named.into()));
         let v = m
@@ -172,30 +196,15 @@ fn written_rules_with_uses_spent_sample_as_they_solve() {
     };
     let text = format!("{rules:?}");
     assert!(text.contains("\"spent\"") || text.contains("\"unspent\""));
-    let mut values = ParamMap::from_pairs(
-        &pairs
-            .iter()
-            .map(|(k, v)| (*k, ParamValue::Str((*v).into())))
-            .collect::<Vec<_>>(),
-    );
+    let mut values = params(&pairs);
     values.set("policy.wrench", written[0].1.clone());
-    let model = crate::systems::find("cgg.action")
-        .unwrap()
-        .prepare(&values)
-        .unwrap();
-    let exact = model.exact().unwrap();
-    let best = best(&p, &clean, false, BestLimits::default()).unwrap();
-    let replayed = exact.share(field::CLEAN, crate::model::Pred::Eq(1));
-    assert!(
-        (replayed - best.value).abs() < 1e-9,
-        "{replayed} vs {}",
-        best.value
-    );
-    assert!(exact.share(field::SERIOUS, crate::model::Pred::Eq(1)) > 0.0);
-    crate::systems::testing::assert_agrees_with(
-        &*model,
-        &exact,
-        crate::systems::testing::Sample::seed(6),
+    let (_, exact) = plays_as_solved(
+        &p,
+        clean,
+        field::CLEAN,
+        &values,
+        6,
         "written wrench with uses spent",
     );
+    assert!(exact.share(field::SERIOUS, crate::model::Pred::Eq(1)) > 0.0);
 }

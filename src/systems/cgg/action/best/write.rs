@@ -359,10 +359,7 @@ fn as_rules(layers: &[Vec<Ranged<Move>>]) -> Option<ParamValue> {
             };
             // A rule's own use is unspent wherever it is open: not said.
             let own = match m {
-                Spend::Wrench(u) => wrench::USES
-                    .iter()
-                    .position(|x| x == u)
-                    .map_or(0, |i| 1 << i),
+                Spend::Wrench(u) => wrench::bit(*u),
                 Spend::Hold => 0,
             };
             let when = When {

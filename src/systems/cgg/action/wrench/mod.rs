@@ -42,7 +42,7 @@ use super::venture::{Board, Draw, Use};
 use super::{Action, Wrench};
 use crate::systems::policy::{self, Rule, RuleSyntax};
 use crate::systems::{Choice, ParamValue};
-pub use when::{When, spent};
+pub use when::{When, bit, spent};
 
 /// The player's move: one more wrench use, or stop spending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,7 +139,7 @@ impl RuleSyntax for UseRule {
         // A use spent is never open: a rule for it that asks it spent
         // would never apply.
         if let (Spend::Wrench(u), Some(w)) = (choice, &when)
-            && w.spent_uses().any(|s| s == u)
+            && w.spent & when::bit(u) != 0
         {
             return Err(format!(
                 "`when`: `spent` names \"{0}\", the rule's own use, which is spent once a roll, so the rule never applies; allowed: `spent` without \"{0}\"",

@@ -12,12 +12,19 @@ use super::{Board, Seen, USES, Use, use_name};
 use crate::systems::ParamValue;
 use crate::systems::policy;
 
+/// A use's bit in a mask of uses (`spent`, `unspent`): one per use, in
+/// [`USES`]' order; 0 for a use not in [`USES`].
+#[inline]
+pub fn bit(u: Use) -> u8 {
+    USES.iter().position(|&x| x == u).map_or(0, |i| 1 << i)
+}
+
 /// The wrench uses spent this roll, a bit per use in [`USES`]' order.
 #[inline]
 pub fn spent(b: &Board) -> u8 {
     USES.iter()
-        .enumerate()
-        .fold(0, |m, (i, &u)| m | (u8::from(b.spent(u)) << i))
+        .filter(|&&u| b.spent(u))
+        .fold(0, |m, &u| m | bit(u))
 }
 
 /// A rule's condition on what the player sees: every bound set must
@@ -99,64 +106,52 @@ impl When {
     /// The keys that are set, as a table (for a written policy): a
     /// quantity bounded to one value as `failures = n`.
     pub fn table(&self) -> Vec<(String, ParamValue)> {
-        let mut t = Vec::new();
+        self.parts()
+            .into_iter()
+            .map(|(k, v, _)| (k.to_string(), v))
+            .collect()
+    }
+
+    /// The keys that are set, each with its value and its words (a
+    /// label's `failures≥2`), in the table's order: a quantity bounded
+    /// to one value as `failures = n`, then the uses spent and unspent.
+    fn parts(&self) -> Vec<(&'static str, ParamValue, String)> {
+        let mut out = Vec::new();
         for ((name, (lk, hk)), (lo, hi)) in NAMES.iter().zip(KEYS).zip(self.bounds()) {
             match (lo, hi) {
-                (Some(l), Some(h)) if l == h => t.push((name.to_string(), ParamValue::Int(l))),
-                _ => {
-                    t.extend(lo.map(|n| (lk.to_string(), ParamValue::Int(n))));
-                    t.extend(hi.map(|n| (hk.to_string(), ParamValue::Int(n))));
+                (Some(l), Some(h)) if l == h => {
+                    out.push((*name, ParamValue::Int(l), format!("{name}={l}")));
                 }
-            }
-        }
-        for (key, mask) in [("spent", self.spent), ("unspent", self.unspent)] {
-            if mask != 0 {
-                let names = uses_of(mask)
-                    .map(|u| ParamValue::Str(use_name(u).into()))
-                    .collect();
-                t.push((key.to_string(), ParamValue::List(names)));
-            }
-        }
-        t
-    }
-
-    /// The uses the rule asks spent.
-    pub fn spent_uses(&self) -> impl Iterator<Item = Use> {
-        uses_of(self.spent)
-    }
-}
-
-/// The uses of a mask of [`USES`], in their order.
-pub(super) fn uses_of(mask: u8) -> impl Iterator<Item = Use> {
-    USES.into_iter()
-        .enumerate()
-        .filter(move |(i, _)| mask & (1 << i) != 0)
-        .map(|(_, u)| u)
-}
-
-impl fmt::Display for When {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        for (name, (lo, hi)) in NAMES.iter().zip(self.bounds()) {
-            match (lo, hi) {
-                (Some(l), Some(h)) if l == h => parts.push(format!("{name}={l}")),
                 _ => {
-                    if let Some(l) = lo {
-                        parts.push(format!("{name}≥{l}"));
-                    }
-                    if let Some(h) = hi {
-                        parts.push(format!("{name}≤{h}"));
-                    }
+                    out.extend(lo.map(|n| (lk, ParamValue::Int(n), format!("{name}≥{n}"))));
+                    out.extend(hi.map(|n| (hk, ParamValue::Int(n), format!("{name}≤{n}"))));
                 }
             }
         }
         for (key, mask) in [("spent", self.spent), ("unspent", self.unspent)] {
             if mask != 0 {
                 let names: Vec<&str> = uses_of(mask).map(use_name).collect();
-                parts.push(format!("{key}={}", names.join(",")));
+                let list = names.iter().map(|&n| ParamValue::Str(n.into())).collect();
+                out.push((
+                    key,
+                    ParamValue::List(list),
+                    format!("{key}={}", names.join(",")),
+                ));
             }
         }
-        f.write_str(&parts.join(" & "))
+        out
+    }
+}
+
+/// The uses of a mask of [`USES`], in their order.
+pub(super) fn uses_of(mask: u8) -> impl Iterator<Item = Use> {
+    USES.into_iter().filter(move |&u| mask & bit(u) != 0)
+}
+
+impl fmt::Display for When {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let words: Vec<String> = self.parts().into_iter().map(|(_, _, w)| w).collect();
+        f.write_str(&words.join(" & "))
     }
 }
 
@@ -261,13 +256,13 @@ fn uses_named(key: &str, v: Option<Value>) -> Result<u8, String> {
     };
     let mut mask = 0;
     for item in items {
-        let i = item
+        let u = item
             .as_str()
-            .and_then(|s| USES.iter().position(|&u| use_name(u) == s))
+            .and_then(|s| USES.into_iter().find(|&u| use_name(u) == s))
             .ok_or_else(|| {
                 format!("`when`: `{key}`: {item} is not a wrench use; allowed: {WRENCH_USES}")
             })?;
-        mask |= 1 << i;
+        mask |= bit(u);
     }
     Ok(mask)
 }
