@@ -263,49 +263,34 @@ pub fn findings(run: &BestRun) -> Vec<String> {
 /// rare ones (under 5% in every config) with the situations B takes them
 /// in.
 fn opposing_findings(run: &BestRun, out: &mut Vec<String>) {
-    // Per config, each choice's share of B's decisions.
+    // Each choice, in the order B's rules first name it.
     let mut choices: Vec<String> = Vec::new();
-    let shares: Vec<Vec<(String, f64)>> = run
+    for x in run
         .rows
         .iter()
-        .map(|r| {
-            let mut by: Vec<(String, f64)> = Vec::new();
-            for x in r.answer.duel.iter().flat_map(|d| &d.rules) {
-                match by.iter_mut().find(|(c, _)| *c == x.choice) {
-                    Some(e) => e.1 += x.share,
-                    None => by.push((x.choice.clone(), x.share)),
-                }
-                if !choices.contains(&x.choice) {
-                    choices.push(x.choice.clone());
-                }
-            }
-            by
-        })
-        .collect();
-    let share = |i: usize, c: &str| {
-        shares[i]
+        .flat_map(|r| r.answer.duel.iter().flat_map(|d| &d.rules))
+    {
+        if !choices.contains(&x.choice) {
+            choices.push(x.choice.clone());
+        }
+    }
+    // A choice's share of B's decisions in a config.
+    let b_share = |r: &BestRow, c: &str| {
+        r.answer
+            .duel
             .iter()
-            .find(|(x, _)| x == c)
-            .map_or(0.0, |(_, s)| *s)
+            .flat_map(|d| &d.rules)
+            .filter(|x| x.choice == c)
+            .fold(0.0, |a, x| a + x.share)
     };
-    let most = |c: &str| (0..run.rows.len()).map(|i| share(i, c)).fold(0.0, f64::max);
+    let most = |c: &str| run.rows.iter().map(|r| b_share(r, c)).fold(0.0, f64::max);
     choices.sort_by(|a, b| most(b).total_cmp(&most(a)));
     if choices.is_empty() {
         return;
     }
     let listed: Vec<String> = choices
         .iter()
-        .map(|c| {
-            let (lo, hi) = (0..run.rows.len()).fold((f64::INFINITY, 0.0f64), |a, i| {
-                (a.0.min(share(i, c)), a.1.max(share(i, c)))
-            });
-            let (lo, hi) = (run.usage(lo), run.usage(hi));
-            if lo == hi {
-                format!("{c} ({hi})")
-            } else {
-                format!("{c} ({lo} to {hi})")
-            }
-        })
+        .map(|c| format!("{c} ({})", span(run, |r| b_share(r, c), |x| run.usage(x))))
         .collect();
     out.push(format!(
         "B's best play, by choice (its share of B's decisions): {}.",
