@@ -15,7 +15,7 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::sweep::{BestRow, BestRun, BestVerdict, gate_line};
-use super::{BestAnswer, DominanceAnswer, DuelAnswer, Opponent, RuleAnswer};
+use super::{DominanceAnswer, DuelAnswer, Opponent, RuleAnswer};
 use crate::report::{
     Dest, FileEntry, Manifest, OutputError, RunMeta, STYLE, ScenarioDoc, code_spans, digests, esc,
     warnings_html, warnings_md,
@@ -243,7 +243,7 @@ pub fn findings(run: &BestRun) -> Vec<String> {
         side_findings(
             run,
             "B's best play (against an A playing best)",
-            |a| a.duel.as_ref().map_or(&[], |d| &d.dominance),
+            true,
             " for B",
             &mut out,
         );
@@ -265,11 +265,7 @@ pub fn findings(run: &BestRun) -> Vec<String> {
 fn opposing_findings(run: &BestRun, out: &mut Vec<String>) {
     // Each choice, in the order B's rules first name it.
     let mut choices: Vec<String> = Vec::new();
-    for x in run
-        .rows
-        .iter()
-        .flat_map(|r| r.answer.duel.iter().flat_map(|d| &d.rules))
-    {
+    for x in run.rows.iter().flat_map(|r| r.answer.side(true).0) {
         if !choices.contains(&x.choice) {
             choices.push(x.choice.clone());
         }
@@ -277,9 +273,9 @@ fn opposing_findings(run: &BestRun, out: &mut Vec<String>) {
     // A choice's share of B's decisions in a config.
     let b_share = |r: &BestRow, c: &str| {
         r.answer
-            .duel
+            .side(true)
+            .0
             .iter()
-            .flat_map(|d| &d.rules)
             .filter(|x| x.choice == c)
             .fold(0.0, |a, x| a + x.share)
     };
@@ -304,7 +300,7 @@ fn opposing_findings(run: &BestRun, out: &mut Vec<String>) {
             for x in run
                 .rows
                 .iter()
-                .flat_map(|r| r.answer.duel.iter().flat_map(|d| &d.rules))
+                .flat_map(|r| r.answer.side(true).0)
                 .filter(|x| x.choice == *c)
             {
                 if !whens.contains(&x.when.as_str()) {
@@ -325,21 +321,15 @@ fn opposing_findings(run: &BestRun, out: &mut Vec<String>) {
 /// What the dominance tables say of `who`'s options: never used, never
 /// needed, barely worth having, the backbone.
 fn options_findings(run: &BestRun, who: &str, out: &mut Vec<String>) {
-    side_findings(run, who, |a| &a.dominance, "", out);
+    side_findings(run, who, false, "", out);
 }
 
-/// What the dominance tables `pick` chooses say of `who`'s options;
+/// What side A's (or B's, `b`) dominance tables say of `who`'s options;
 /// `whose` after "Barely worth having" (" for B").
-fn side_findings(
-    run: &BestRun,
-    who: &str,
-    pick: fn(&BestAnswer) -> &[DominanceAnswer],
-    whose: &str,
-    out: &mut Vec<String>,
-) {
+fn side_findings(run: &BestRun, who: &str, b: bool, whose: &str, out: &mut Vec<String>) {
     let mut options: Vec<&str> = Vec::new();
     for r in &run.rows {
-        for d in pick(&r.answer) {
+        for d in r.answer.side(b).1 {
             if !options.contains(&d.option.as_str()) {
                 options.push(&d.option);
             }
@@ -351,7 +341,7 @@ fn side_findings(
     let worst = |o: &str| {
         run.rows
             .iter()
-            .filter_map(|r| pick(&r.answer).iter().find(|d| d.option == o))
+            .filter_map(|r| r.answer.side(b).1.iter().find(|d| d.option == o))
             .fold((0.0f64, 0.0f64, 1.0f64), |a, d| {
                 (a.0.max(d.loss), a.1.max(d.usage), a.2.min(d.usage))
             })
@@ -416,7 +406,10 @@ fn side_findings(
                 "{o} ({})",
                 span(
                     run,
-                    |r| pick(&r.answer)
+                    |r| r
+                        .answer
+                        .side(b)
+                        .1
                         .iter()
                         .find(|d| d.option == o)
                         .map_or(0.0, |d| d.usage),
