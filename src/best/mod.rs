@@ -104,6 +104,31 @@ pub struct BestAnswer {
     pub duel: Option<DuelAnswer>,
 }
 
+impl BestAnswer {
+    /// A side's rules and dominance: A's (the deciding side's), or in a
+    /// duel B's (`b`); B has none outside a duel.
+    pub fn side(&self, b: bool) -> (&[RuleAnswer], &[DominanceAnswer]) {
+        match (b, &self.duel) {
+            (false, _) => (&self.rules, &self.dominance),
+            (true, Some(d)) => (&d.rules, &d.dominance),
+            (true, None) => (&[], &[]),
+        }
+    }
+
+    /// A side's rules and dominance to fill in: `None` for B outside a
+    /// duel.
+    pub fn side_mut(
+        &mut self,
+        b: bool,
+    ) -> Option<(&mut Vec<RuleAnswer>, &mut Vec<DominanceAnswer>)> {
+        match (b, &mut self.duel) {
+            (false, _) => Some((&mut self.rules, &mut self.dominance)),
+            (true, Some(d)) => Some((&mut d.rules, &mut d.dominance)),
+            (true, None) => None,
+        }
+    }
+}
+
 /// What a duel adds to the answer.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DuelAnswer {

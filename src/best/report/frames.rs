@@ -16,14 +16,15 @@ use crate::report::OutputError;
 use crate::report::frames::{self, encode_err, param_column};
 use crate::systems::ParamValue;
 
-/// The swept columns of `rows`, one entry per row of `each`.
-fn swept(run: &BestRun, each: &[(usize, &BestRow)]) -> Vec<Column> {
+/// The swept columns, one entry per config in `each` (a config once
+/// per row of the table).
+fn swept<'a>(run: &BestRun, each: impl Iterator<Item = &'a BestRow> + Clone) -> Vec<Column> {
     let mut columns = vec![Column::new(
         "config_id".into(),
-        each.iter().map(|(_, r)| r.row as u64).collect::<Vec<_>>(),
+        each.clone().map(|r| r.row as u64).collect::<Vec<_>>(),
     )];
     for (i, path) in run.swept.iter().enumerate() {
-        let values: Vec<&ParamValue> = each.iter().map(|(_, r)| &r.swept[i]).collect();
+        let values: Vec<&ParamValue> = each.clone().map(|r| &r.swept[i]).collect();
         columns.push(param_column(path, &values));
     }
     columns
@@ -35,10 +36,9 @@ fn metric(run: &BestRun, n: usize) -> Column {
 
 /// `best`: one row per config.
 pub fn best(run: &BestRun) -> Result<DataFrame, OutputError> {
-    let each: Vec<(usize, &BestRow)> = run.rows.iter().map(|r| (0, r)).collect();
-    let n = each.len();
+    let n = run.rows.len();
     let a = |f: &dyn Fn(&BestRow) -> f64| run.rows.iter().map(f).collect::<Vec<_>>();
-    let mut columns = swept(run, &each);
+    let mut columns = swept(run, run.rows.iter());
     columns.extend([
         metric(run, n),
         Column::new("best".into(), a(&|r| r.answer.best)),
@@ -83,48 +83,41 @@ pub fn best(run: &BestRun) -> Result<DataFrame, OutputError> {
     DataFrame::new(n, columns).map_err(|e| encode_err("best", e))
 }
 
-/// A side's dominance rows in a config: A's (the deciding side's), or in
-/// a duel B's too.
-fn side_dominance(r: &BestRow, side: usize) -> &[DominanceAnswer] {
-    match (side, &r.answer.duel) {
-        (0, _) => &r.answer.dominance,
-        (_, Some(d)) => &d.dominance,
-        (_, None) => &[],
+/// The sides a table has rows for: A (the deciding side), and in a duel
+/// B (`true`).
+fn sides(run: &BestRun) -> &'static [bool] {
+    if run.opponent == Opponent::Best {
+        &[false, true]
+    } else {
+        &[false]
     }
 }
 
 /// `dominance`: one row per config and option group (in a duel, A's
 /// options then B's, with a `side`).
 pub fn dominance(run: &BestRun) -> Result<DataFrame, OutputError> {
-    let duel = run.opponent == Opponent::Best;
-    let sides: &[usize] = if duel { &[0, 1] } else { &[0] };
-    let each: Vec<(usize, usize, &BestRow)> = run
+    let each: Vec<(bool, &BestRow, &DominanceAnswer)> = run
         .rows
         .iter()
         .flat_map(|r| {
-            sides
+            sides(run)
                 .iter()
-                .flat_map(move |&s| (0..side_dominance(r, s).len()).map(move |k| (k, s, r)))
+                .flat_map(move |&b| r.answer.side(b).1.iter().map(move |d| (b, r, d)))
         })
         .collect();
     let n = each.len();
-    let row = |k: usize, s: usize, r: &BestRow| side_dominance(r, s)[k].clone();
-    let d = |f: &dyn Fn(&DominanceAnswer) -> f64| {
-        each.iter()
-            .map(|(k, s, r)| f(&row(*k, *s, r)))
-            .collect::<Vec<_>>()
-    };
-    let rows: Vec<(usize, &BestRow)> = each.iter().map(|(k, _, r)| (*k, *r)).collect();
-    let mut columns = swept(run, &rows);
+    let d =
+        |f: &dyn Fn(&DominanceAnswer) -> f64| each.iter().map(|(_, _, x)| f(x)).collect::<Vec<_>>();
+    let mut columns = swept(run, each.iter().map(|(_, r, _)| *r));
     columns.push(metric(run, n));
-    if duel {
-        columns.push(side_column(each.iter().map(|(_, s, _)| *s)));
+    if run.opponent == Opponent::Best {
+        columns.push(side_column(each.iter().map(|(b, ..)| *b)));
     }
     columns.extend([
         Column::new(
             "option".into(),
             each.iter()
-                .map(|(k, s, r)| row(*k, *s, r).option)
+                .map(|(_, _, x)| x.option.as_str())
                 .collect::<Vec<_>>(),
         ),
         Column::new("without".into(), d(&|x| x.without)),
@@ -134,37 +127,28 @@ pub fn dominance(run: &BestRun) -> Result<DataFrame, OutputError> {
     DataFrame::new(n, columns).map_err(|e| encode_err("dominance", e))
 }
 
-/// A side's rules in a config: A's (the deciding side's), or in a duel
-/// B's too.
-fn side_rules(r: &BestRow, side: usize) -> &[RuleAnswer] {
-    match (side, &r.answer.duel) {
-        (0, _) => &r.answer.rules,
-        (_, Some(d)) => &d.rules,
-        (_, None) => &[],
-    }
-}
-
 /// `rules`: one row per config and rule, most visited first (in a duel,
 /// A's rules then B's, each side ranked on its own).
 pub fn rules(run: &BestRun) -> Result<DataFrame, OutputError> {
-    let duel = run.opponent == Opponent::Best;
-    let sides: &[usize] = if duel { &[0, 1] } else { &[0] };
-    // (rank, side, row) for each rule.
-    let each: Vec<(usize, usize, &BestRow)> = run
+    // (rank, side, config, rule) for each rule.
+    let each: Vec<(usize, bool, &BestRow, &RuleAnswer)> = run
         .rows
         .iter()
         .flat_map(|r| {
-            sides
-                .iter()
-                .flat_map(move |&s| (0..side_rules(r, s).len()).map(move |k| (k, s, r)))
+            sides(run).iter().flat_map(move |&b| {
+                r.answer
+                    .side(b)
+                    .0
+                    .iter()
+                    .enumerate()
+                    .map(move |(k, x)| (k, b, r, x))
+            })
         })
         .collect();
     let n = each.len();
-    let rows: Vec<(usize, &BestRow)> = each.iter().map(|(k, _, r)| (*k, *r)).collect();
-    let mut columns = swept(run, &rows);
-    let rule = |k: usize, s: usize, r: &BestRow| side_rules(r, s)[k].clone();
-    if duel {
-        columns.push(side_column(each.iter().map(|(_, s, _)| *s)));
+    let mut columns = swept(run, each.iter().map(|(_, _, r, _)| *r));
+    if run.opponent == Opponent::Best {
+        columns.push(side_column(each.iter().map(|(_, b, ..)| *b)));
     }
     columns.extend([
         Column::new(
@@ -174,26 +158,22 @@ pub fn rules(run: &BestRun) -> Result<DataFrame, OutputError> {
         Column::new(
             "when".into(),
             each.iter()
-                .map(|(k, s, r)| rule(*k, *s, r).when)
+                .map(|(.., x)| x.when.as_str())
                 .collect::<Vec<_>>(),
         ),
         Column::new(
             "choice".into(),
             each.iter()
-                .map(|(k, s, r)| rule(*k, *s, r).choice)
+                .map(|(.., x)| x.choice.as_str())
                 .collect::<Vec<_>>(),
         ),
         Column::new(
             "share".into(),
-            each.iter()
-                .map(|(k, s, r)| rule(*k, *s, r).share)
-                .collect::<Vec<_>>(),
+            each.iter().map(|(.., x)| x.share).collect::<Vec<_>>(),
         ),
         Column::new(
             "agree".into(),
-            each.iter()
-                .map(|(k, s, r)| rule(*k, *s, r).agree)
-                .collect::<Vec<_>>(),
+            each.iter().map(|(.., x)| x.agree).collect::<Vec<_>>(),
         ),
     ]);
     DataFrame::new(n, columns).map_err(|e| encode_err("rules", e))
@@ -213,13 +193,11 @@ pub fn data_files(run: &BestRun) -> Result<Vec<(String, Vec<u8>)>, OutputError> 
     Ok(out)
 }
 
-/// The `side` column of a duel's table: A for the deciding side (0), B
-/// for the opposing one.
-fn side_column(sides: impl Iterator<Item = usize>) -> Column {
+/// The `side` column of a duel's table: A for the deciding side, B
+/// (`true`) for the opposing one.
+fn side_column(sides: impl Iterator<Item = bool>) -> Column {
     Column::new(
         "side".into(),
-        sides
-            .map(|s| if s == 0 { "A" } else { "B" })
-            .collect::<Vec<_>>(),
+        sides.map(|b| if b { "B" } else { "A" }).collect::<Vec<_>>(),
     )
 }

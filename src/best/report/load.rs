@@ -210,16 +210,9 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
         else {
             return Err(bad(&path, format!("row {}: has a missing value", i + 1)));
         };
-        let answer = &mut rows[row].answer;
-        let list = match (
-            is_b(&path, i, side.as_ref().map(|s| s.get(i)))?,
-            answer.duel.as_mut(),
-        ) {
-            (true, Some(d)) => &mut d.dominance,
-            (true, None) => {
-                return Err(bad(&path, format!("row {}: side B outside a duel", i + 1)));
-            }
-            (false, _) => &mut answer.dominance,
+        let b = is_b(&path, i, side.as_ref().map(|s| s.get(i)))?;
+        let Some((_, list)) = rows[row].answer.side_mut(b) else {
+            return Err(bad(&path, format!("row {}: side B outside a duel", i + 1)));
         };
         list.push(DominanceAnswer {
             option: option.to_string(),
@@ -246,16 +239,9 @@ pub fn load(dir: &Path) -> Result<LoadedBest, LoadError> {
         else {
             return Err(bad(&path, format!("row {}: has a missing value", i + 1)));
         };
-        let answer = &mut rows[row].answer;
-        let rules = match (
-            is_b(&path, i, side.as_ref().map(|s| s.get(i)))?,
-            answer.duel.as_mut(),
-        ) {
-            (true, Some(d)) => &mut d.rules,
-            (true, None) => {
-                return Err(bad(&path, format!("row {}: side B outside a duel", i + 1)));
-            }
-            (false, _) => &mut answer.rules,
+        let b = is_b(&path, i, side.as_ref().map(|s| s.get(i)))?;
+        let Some((rules, _)) = rows[row].answer.side_mut(b) else {
+            return Err(bad(&path, format!("row {}: side B outside a duel", i + 1)));
         };
         if rank.get(i) != Some(rules.len() as u64 + 1) {
             return Err(bad(

@@ -15,7 +15,7 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use super::sweep::{BestRow, BestRun, BestVerdict, gate_line};
-use super::{BestAnswer, DominanceAnswer, DuelAnswer, Opponent, RuleAnswer};
+use super::{DominanceAnswer, DuelAnswer, Opponent, RuleAnswer};
 use crate::report::{
     Dest, FileEntry, Manifest, OutputError, RunMeta, STYLE, ScenarioDoc, code_spans, digests, esc,
     warnings_html, warnings_md,
@@ -243,7 +243,7 @@ pub fn findings(run: &BestRun) -> Vec<String> {
         side_findings(
             run,
             "B's best play (against an A playing best)",
-            |a| a.duel.as_ref().map_or(&[], |d| &d.dominance),
+            true,
             " for B",
             &mut out,
         );
@@ -263,49 +263,30 @@ pub fn findings(run: &BestRun) -> Vec<String> {
 /// rare ones (under 5% in every config) with the situations B takes them
 /// in.
 fn opposing_findings(run: &BestRun, out: &mut Vec<String>) {
-    // Per config, each choice's share of B's decisions.
+    // Each choice, in the order B's rules first name it.
     let mut choices: Vec<String> = Vec::new();
-    let shares: Vec<Vec<(String, f64)>> = run
-        .rows
-        .iter()
-        .map(|r| {
-            let mut by: Vec<(String, f64)> = Vec::new();
-            for x in r.answer.duel.iter().flat_map(|d| &d.rules) {
-                match by.iter_mut().find(|(c, _)| *c == x.choice) {
-                    Some(e) => e.1 += x.share,
-                    None => by.push((x.choice.clone(), x.share)),
-                }
-                if !choices.contains(&x.choice) {
-                    choices.push(x.choice.clone());
-                }
-            }
-            by
-        })
-        .collect();
-    let share = |i: usize, c: &str| {
-        shares[i]
+    for x in run.rows.iter().flat_map(|r| r.answer.side(true).0) {
+        if !choices.contains(&x.choice) {
+            choices.push(x.choice.clone());
+        }
+    }
+    // A choice's share of B's decisions in a config.
+    let b_share = |r: &BestRow, c: &str| {
+        r.answer
+            .side(true)
+            .0
             .iter()
-            .find(|(x, _)| x == c)
-            .map_or(0.0, |(_, s)| *s)
+            .filter(|x| x.choice == c)
+            .fold(0.0, |a, x| a + x.share)
     };
-    let most = |c: &str| (0..run.rows.len()).map(|i| share(i, c)).fold(0.0, f64::max);
+    let most = |c: &str| run.rows.iter().map(|r| b_share(r, c)).fold(0.0, f64::max);
     choices.sort_by(|a, b| most(b).total_cmp(&most(a)));
     if choices.is_empty() {
         return;
     }
     let listed: Vec<String> = choices
         .iter()
-        .map(|c| {
-            let (lo, hi) = (0..run.rows.len()).fold((f64::INFINITY, 0.0f64), |a, i| {
-                (a.0.min(share(i, c)), a.1.max(share(i, c)))
-            });
-            let (lo, hi) = (run.usage(lo), run.usage(hi));
-            if lo == hi {
-                format!("{c} ({hi})")
-            } else {
-                format!("{c} ({lo} to {hi})")
-            }
-        })
+        .map(|c| format!("{c} ({})", span(run, |r| b_share(r, c), |x| run.usage(x))))
         .collect();
     out.push(format!(
         "B's best play, by choice (its share of B's decisions): {}.",
@@ -319,7 +300,7 @@ fn opposing_findings(run: &BestRun, out: &mut Vec<String>) {
             for x in run
                 .rows
                 .iter()
-                .flat_map(|r| r.answer.duel.iter().flat_map(|d| &d.rules))
+                .flat_map(|r| r.answer.side(true).0)
                 .filter(|x| x.choice == *c)
             {
                 if !whens.contains(&x.when.as_str()) {
@@ -340,21 +321,15 @@ fn opposing_findings(run: &BestRun, out: &mut Vec<String>) {
 /// What the dominance tables say of `who`'s options: never used, never
 /// needed, barely worth having, the backbone.
 fn options_findings(run: &BestRun, who: &str, out: &mut Vec<String>) {
-    side_findings(run, who, |a| &a.dominance, "", out);
+    side_findings(run, who, false, "", out);
 }
 
-/// What the dominance tables `pick` chooses say of `who`'s options;
+/// What side A's (or B's, `b`) dominance tables say of `who`'s options;
 /// `whose` after "Barely worth having" (" for B").
-fn side_findings(
-    run: &BestRun,
-    who: &str,
-    pick: fn(&BestAnswer) -> &[DominanceAnswer],
-    whose: &str,
-    out: &mut Vec<String>,
-) {
+fn side_findings(run: &BestRun, who: &str, b: bool, whose: &str, out: &mut Vec<String>) {
     let mut options: Vec<&str> = Vec::new();
     for r in &run.rows {
-        for d in pick(&r.answer) {
+        for d in r.answer.side(b).1 {
             if !options.contains(&d.option.as_str()) {
                 options.push(&d.option);
             }
@@ -366,7 +341,7 @@ fn side_findings(
     let worst = |o: &str| {
         run.rows
             .iter()
-            .filter_map(|r| pick(&r.answer).iter().find(|d| d.option == o))
+            .filter_map(|r| r.answer.side(b).1.iter().find(|d| d.option == o))
             .fold((0.0f64, 0.0f64, 1.0f64), |a, d| {
                 (a.0.max(d.loss), a.1.max(d.usage), a.2.min(d.usage))
             })
@@ -431,7 +406,10 @@ fn side_findings(
                 "{o} ({})",
                 span(
                     run,
-                    |r| pick(&r.answer)
+                    |r| r
+                        .answer
+                        .side(b)
+                        .1
                         .iter()
                         .find(|d| d.option == o)
                         .map_or(0.0, |d| d.usage),
