@@ -274,7 +274,6 @@ struct Raw<O> {
     rounds: usize,
 }
 
-/// Rows of a table of visits.
 /// Each option's share of the decisions in `table`.
 fn shares(table: &BTreeMap<(Vec<i64>, usize), f64>, options: usize) -> Vec<f64> {
     let visits: f64 = table.values().sum();
@@ -287,6 +286,7 @@ fn shares(table: &BTreeMap<(Vec<i64>, usize), f64>, options: usize) -> Vec<f64> 
     usage
 }
 
+/// Rows of a table of visits.
 fn rows(table: BTreeMap<(Vec<i64>, usize), f64>) -> Vec<Decision> {
     table
         .into_iter()

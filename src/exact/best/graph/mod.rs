@@ -643,8 +643,8 @@ pub fn solve<P: Choose>(
     };
     let (mine, theirs) = (side(&b.mine), side(&b.theirs));
     assemble(p, raw, dominance, (&mine, &theirs), |sets, side| {
-        // (the deciding side's allowed options, the opposing side's).
-        let all = b.by_set(&vec![true; every.len()]);
+        // (the deciding side's allowed options, the opposing side's;
+        // the other side keeps `all`).
         let masks: Vec<(Vec<bool>, Vec<bool>)> = sets
             .iter()
             .map(|allowed| {
