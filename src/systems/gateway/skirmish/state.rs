@@ -120,6 +120,10 @@ pub struct State {
     /// The sub-scenes each side's Climaxes hit this round (bit k:
     /// sub-scene k): a side that hits them all climaxes the scene.
     pub(super) hit: [u8; 2],
+    /// Who acts next: the entity at `pos` in this round's order, noted by
+    /// `skip` as it moves `pos`, so that the decision reads one byte, not
+    /// the order again (last: states still sort by their other fields).
+    pub(super) actor: u8,
 }
 
 /// What a test or a caller may read of a state.

@@ -55,6 +55,7 @@ impl SkirmishRounds {
             shield: [0; N],
             shielder: [0; N],
             forfeit: 0,
+            actor: 0,
         };
         for (i, m) in self.sk.members.iter().enumerate() {
             // One pool holds all of it; four hold it by category, an

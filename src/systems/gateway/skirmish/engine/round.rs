@@ -26,23 +26,26 @@ impl SkirmishRounds {
         self.order_of(s).len as usize
     }
 
+    /// Who acts next, as [`Self::skip`] noted it.
     #[inline(always)]
     pub(super) fn actor(&self, s: &State) -> usize {
         debug_assert!(s.pos < self.order_of(s).len);
-        self.order_of(s).ents[s.pos as usize & (W - 1)] as usize
+        debug_assert_eq!(s.actor, self.order_of(s).ents[s.pos as usize & (W - 1)]);
+        s.actor as usize & (W - 1)
     }
 
-    /// Move `pos` past entities that are gone or blocked.
+    /// Move `pos` past entities that are gone or blocked, and note who
+    /// acts there (past the order's end: a slot never read).
     #[inline]
     pub(super) fn skip(&self, s: &mut State) {
-        let o = *self.order_of(s);
-        while s.pos < o.len {
-            let a = o.ents[s.pos as usize & (W - 1)];
-            if s.alive >> a & 1 == 1 && s.blocked >> a & 1 == 0 {
-                break;
-            }
-            s.pos += 1;
+        let o = self.order_of(s);
+        let able = s.alive & !s.blocked;
+        let mut pos = s.pos as usize;
+        while pos < o.len as usize && able >> o.ents[pos & (W - 1)] & 1 == 0 {
+            pos += 1;
         }
+        s.pos = pos as u8;
+        s.actor = o.ents[pos & (W - 1)];
     }
 
     pub(super) fn begin(&self, round: usize, s: &mut State) {
@@ -203,10 +206,12 @@ impl SkirmishRounds {
         // A giver tied with the ally it handed its free raises to: the
         // ally takes it (givers in the scene's order, each judged against
         // the ties left by those before it).
-        for g in Bits(tied) {
-            let r = s.gave[g];
-            if r != 0 && tied >> (r - 1) & 1 == 1 {
-                tied &= !(1 << g);
+        if s.gave != [0; N] {
+            for g in Bits(tied) {
+                let r = s.gave[g];
+                if r != 0 && tied >> (r - 1) & 1 == 1 {
+                    tied &= !(1 << g);
+                }
             }
         }
         let used = |i: usize| s.used[i] as i64;
@@ -233,15 +238,20 @@ impl SkirmishRounds {
 }
 
 /// Those of `tied` with the greatest `score`, when more than one is tied
-/// (the others never had a chance, so only the tied are scored).
+/// (the others never had a chance, so only the tied are scored), found
+/// in one pass.
 #[inline]
 fn narrow(tied: &mut u16, score: impl Fn(usize) -> i64) {
     if *tied & tied.wrapping_sub(1) != 0 {
-        let top = Bits(*tied).map(&score).max().unwrap_or(0);
+        let (mut top, mut keep) = (i64::MIN, 0u16);
         for i in Bits(*tied) {
-            if score(i) != top {
-                *tied &= !(1 << i);
+            let v = score(i);
+            if v > top {
+                (top, keep) = (v, 1 << i);
+            } else if v == top {
+                keep |= 1 << i;
             }
         }
+        *tied = keep;
     }
 }
