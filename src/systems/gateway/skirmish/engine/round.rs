@@ -176,18 +176,10 @@ impl SkirmishRounds {
             }
             r
         };
-        // The best rank and those who reach it, in one pass.
-        let (mut best, mut tied) = (0, 0u16);
-        for i in Bits(able_now) {
-            let r = rank(i);
-            if r > best {
-                (best, tied) = (r, 1 << i);
-            } else if r == best {
-                tied |= 1 << i;
-            }
-        }
+        // The best rank and those who reach it (none able: no rank).
+        let (best, mut tied) = greatest(able_now, |i| rank(i) as i64);
         let order = self.order(s);
-        if best == 0 {
+        if best <= 0 {
             // Nobody successful: the holder keeps it; a holder that lost
             // it by its Block hands it to the other side.
             let lost = s.forfeit >> holder & 1 == 1;
@@ -238,20 +230,26 @@ impl SkirmishRounds {
 }
 
 /// Those of `tied` with the greatest `score`, when more than one is tied
-/// (the others never had a chance, so only the tied are scored), found
-/// in one pass.
+/// (the others never had a chance, so only the tied are scored).
 #[inline]
 fn narrow(tied: &mut u16, score: impl Fn(usize) -> i64) {
     if *tied & tied.wrapping_sub(1) != 0 {
-        let (mut top, mut keep) = (i64::MIN, 0u16);
-        for i in Bits(*tied) {
-            let v = score(i);
-            if v > top {
-                (top, keep) = (v, 1 << i);
-            } else if v == top {
-                keep |= 1 << i;
-            }
-        }
-        *tied = keep;
+        *tied = greatest(*tied, score).1;
     }
+}
+
+/// The greatest `score` among the entities of `mask` and those that
+/// reach it, in one pass (`i64::MIN` and none for an empty mask).
+#[inline(always)]
+fn greatest(mask: u16, score: impl Fn(usize) -> i64) -> (i64, u16) {
+    let (mut top, mut at) = (i64::MIN, 0u16);
+    for i in Bits(mask) {
+        let v = score(i);
+        if v > top {
+            (top, at) = (v, 1 << i);
+        } else if v == top {
+            at |= 1 << i;
+        }
+    }
+    (top, at)
 }
